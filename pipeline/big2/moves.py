@@ -1,0 +1,141 @@
+"""Legal move generation: every combination a hand can make, and the legal plays in a state.
+
+Generation is structural (pairs inside a rank, flushes inside a suit, straights along the
+ruleset's sequences ...) and every candidate is looked up in the ruleset's play table, so
+the kinds and keys are exactly those of :func:`pipeline.big2.combos.classify`.
+
+>>> from pipeline.big2.rules import load_ruleset
+>>> from pipeline.cards import parse_cards, mask_of
+>>> hand = mask_of(parse_cards("3d 3c 4h 5s 6d 7c 7s"))
+>>> sorted(str(p) for p in plays_from(hand, load_ruleset("hk"), size=2))
+['3♦3♣', '7♣7♠']
+>>> len(list(plays_from(hand, load_ruleset("hk"))))
+13
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations, product
+
+from pipeline.big2.combos import STRAIGHTS, Kind, Play, table_for
+from pipeline.big2.rules import Ruleset
+
+
+def _by_rank(hand: int) -> list[list[int]]:
+    groups: list[list[int]] = [[] for _ in range(13)]
+    m = hand
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        groups[c >> 2].append(c)
+        m ^= low
+    return groups
+
+
+def _masks(cs: tuple[int, ...] | list[int]) -> int:
+    m = 0
+    for c in cs:
+        m |= 1 << c
+    return m
+
+
+def _five_card_masks(hand: int, groups: list[list[int]], rs: Ruleset) -> Iterator[int]:
+    quads = [r for r in range(13) if len(groups[r]) == 4]
+    triples = [
+        _masks(t) for r in range(13) if len(groups[r]) >= 3 for t in combinations(groups[r], 3)
+    ]
+    pairs_by_rank = [[_masks(p) for p in combinations(groups[r], 2)] for r in range(13)]
+    for r in quads:  # four of a kind + any kicker
+        quad = _masks(groups[r])
+        rest = hand & ~quad
+        while rest:
+            low = rest & -rest
+            yield quad | low
+            rest ^= low
+    for t in triples:  # full houses
+        tr = (t & -t).bit_length() - 1 >> 2
+        for r in range(13):
+            if r != tr:
+                for p in pairs_by_rank[r]:
+                    yield t | p
+    if rs.allow_two_pairs_plus_one:
+        for r1, r2 in combinations(range(13), 2):
+            for p1 in pairs_by_rank[r1]:
+                for p2 in pairs_by_rank[r2]:
+                    rest = hand & ~_masks(groups[r1]) & ~_masks(groups[r2])
+                    while rest:
+                        low = rest & -rest
+                        yield p1 | p2 | low
+                        rest ^= low
+    for s in range(4):  # flushes and straight flushes
+        suited = [c for c in range(s, 52, 4) if hand >> c & 1]
+        if len(suited) >= 5:
+            for five in combinations(suited, 5):
+                yield _masks(five)
+    for seq in STRAIGHTS[rs.straight_order]:  # straights (straight flushes came above)
+        ranks = [r for r in range(13) if seq >> r & 1]
+        if all(groups[r] for r in ranks):
+            for cs in product(*(groups[r] for r in ranks)):
+                if len({c & 3 for c in cs}) > 1:
+                    yield _masks(cs)
+
+
+def _candidate_masks(hand: int, rs: Ruleset, size: int | None) -> Iterator[int]:
+    groups = _by_rank(hand)
+    if size in (None, 1):
+        m = hand
+        while m:
+            low = m & -m
+            yield low
+            m ^= low
+    if size in (None, 2):
+        for g in groups:
+            for p in combinations(g, 2):
+                yield _masks(p)
+    if size in (None, 3) and rs.allow_triples:
+        for g in groups:
+            for t in combinations(g, 3):
+                yield _masks(t)
+    if size in (None, 4):
+        if rs.allow_four_card_quads:
+            for g in groups:
+                if len(g) == 4:
+                    yield _masks(g)
+        if rs.allow_two_pairs:
+            pair_lists = [[_masks(p) for p in combinations(g, 2)] for g in groups]
+            for r1, r2 in combinations(range(13), 2):
+                for p1 in pair_lists[r1]:
+                    for p2 in pair_lists[r2]:
+                        yield p1 | p2
+    if size in (None, 5):
+        yield from _five_card_masks(hand, groups, rs)
+
+
+def plays_from(hand: int, rs: Ruleset, *, size: int | None = None) -> Iterator[Play]:
+    """Every legal combination the hand holds (optionally of one size), each once."""
+    table = table_for(rs)
+    for mask in _candidate_masks(hand, rs, size):
+        play = table.get(mask)
+        if play is not None:
+            yield play
+
+
+def bombs_from(hand: int, rs: Ruleset) -> Iterator[Play]:
+    """The hand's bombs (four of a kind, straight flush) when the ruleset has bombs."""
+    if not rs.bombs:
+        return
+    for play in plays_from(hand, rs, size=5):
+        if play.kind in (Kind.FOUR_OF_A_KIND, Kind.STRAIGHT_FLUSH):
+            yield play
+
+
+def beating_plays(hand: int, top: Play, rs: Ruleset) -> Iterator[Play]:
+    """The hand's plays that beat ``top``: same size and higher, or a higher bomb."""
+    for play in plays_from(hand, rs, size=top.size):
+        if play.beats(top):
+            yield play
+    if top.size != 5:
+        for play in bombs_from(hand, rs):
+            if play.beats(top):
+                yield play

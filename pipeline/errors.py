@@ -1,0 +1,61 @@
+"""The project's named errors, each with a stable machine-readable code.
+
+Every error the project raises on purpose derives from :class:`Big2Error`. Each carries
+``code`` (a stable ``E_*`` string listed in ``docs/errors.md``), a human message quoting
+the evidence, and optional structured context (seat, trick, action index) that the
+importer copies into the rejects table.
+
+>>> err = IllegalPlayError("E_NOT_HIGHER", "seat 2 played 5♦5♣ on 9♥9♠ (trick 4)", seat=2, trick=4)
+>>> str(err)
+'E_NOT_HIGHER: seat 2 played 5♦5♣ on 9♥9♠ (trick 4)'
+>>> err.code, err.context["seat"]
+('E_NOT_HIGHER', 2)
+>>> isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Big2Error(ValueError):
+    """Base of every deliberate error: a stable ``code`` plus a message with the evidence."""
+
+    default_code = "E_BIG2"
+
+    def __init__(self, code: str | None = None, message: str = "", **context: Any) -> None:
+        self.code = code or self.default_code
+        self.message = message
+        self.context: dict[str, Any] = context
+        super().__init__(f"{self.code}: {message}")
+
+
+class CardParseError(Big2Error):
+    """A card or card list that cannot be parsed (names the bad token)."""
+
+    default_code = "E_BAD_CARD"
+
+
+class RulesetError(Big2Error):
+    """A ruleset (preset file or override) that is invalid (names the key)."""
+
+    default_code = "E_RULESET"
+
+
+class DealError(Big2Error):
+    """A deal that cannot be right: duplicate cards, wrong counts, bad stock."""
+
+    default_code = "E_DEAL"
+
+
+class IllegalPlayError(Big2Error):
+    """An action that the rules do not allow in the current state."""
+
+    default_code = "E_ILLEGAL"
+
+
+class ReplayError(Big2Error):
+    """A log that cannot be replayed for a reason other than one illegal action."""
+
+    default_code = "E_REPLAY"
