@@ -59,3 +59,9 @@ class ReplayError(Big2Error):
     """A log that cannot be replayed for a reason other than one illegal action."""
 
     default_code = "E_REPLAY"
+
+
+class LogFormatError(Big2Error):
+    """A log record that cannot be read: bad bytes, bad JSON, wrong shape (names the field)."""
+
+    default_code = "E_LOG"

@@ -339,6 +339,9 @@ def _check_tiers(value: Any) -> tuple[tuple[int, int], ...]:
     return tuple(rows)
 
 
+_META_KEYS = frozenset({"description", "source"})
+
+
 @cache
 def _read_toml(name: str) -> dict[str, Any]:
     files = resources.files("pipeline.big2") / "presets"
@@ -351,7 +354,15 @@ def _read_toml(name: str) -> dict[str, Any]:
             value=name,
         )
     with path.open("rb") as fh:
-        return tomllib.load(fh)
+        doc = tomllib.load(fh)
+    for key in doc.get("meta", {}):
+        if key not in _META_KEYS:  # a parameter written under a [meta] header belongs to meta
+            raise RulesetError(
+                "E_RULESET_KEY",
+                f"preset {name!r}: unknown [meta] key {key!r} (parameters go outside [meta])",
+                key=key,
+            )
+    return doc
 
 
 def preset_names() -> list[str]:
