@@ -1,0 +1,115 @@
+"""The import rule of docs/architecture.md: a lower layer never imports a higher one.
+
+The rules engine (``pipeline.big2``) and its foundations (``pipeline.cards``,
+``pipeline.errors``) are pure Python: no storage, no UI, no CLI. Checked on the source
+(AST), so a module that is never imported by a test is still checked.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PIPELINE = Path(__file__).resolve().parent.parent / "pipeline"
+
+#: Top-level packages and project modules the pure layers must not import.
+FORBIDDEN = (
+    "duckdb",
+    "pyarrow",
+    "pandas",
+    "streamlit",
+    "plotly",
+    "typer",
+    "rich",
+    "pipeline.cli",
+    "pipeline.warehouse",
+    "pipeline.logs",
+)
+
+PURE_MODULES = sorted(
+    [*PIPELINE.glob("big2/**/*.py"), PIPELINE / "cards.py", PIPELINE / "errors.py"]
+)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PIPELINE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(source: str, package: str) -> set[str]:
+    r"""Every module the import statements of ``source`` name, relative imports resolved.
+
+    >>> sorted(imported_modules("from .. import cli\nfrom . import combos", "pipeline.big2"))
+    ['pipeline', 'pipeline.big2', 'pipeline.big2.combos', 'pipeline.cli']
+    """
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(p for p in [*parts[: len(parts) - node.level + 1], base] if p)
+            out.add(base)
+            out.update(f"{base}.{alias.name}" for alias in node.names)  # `from pipeline import cli`
+    return out
+
+
+def imports_of(path: Path) -> set[str]:
+    """The modules a file under pipeline/ imports."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    return imported_modules(path.read_text(encoding="utf-8"), package)
+
+
+def violations(imports: set[str]) -> list[str]:
+    """The imports that name a forbidden module or one of its submodules.
+
+    >>> violations({"duckdb", "pipeline.cards", "pipeline.cli.app", "richer"})
+    ['duckdb', 'pipeline.cli.app']
+    """
+    return sorted(
+        imp for imp in imports if any(imp == f or imp.startswith(f + ".") for f in FORBIDDEN)
+    )
+
+
+def test_the_pure_modules_are_found() -> None:
+    names = {module_name(p) for p in PURE_MODULES}
+    assert {"pipeline.cards", "pipeline.errors", "pipeline.big2", "pipeline.big2.rules"} <= names
+
+
+@pytest.mark.parametrize("path", PURE_MODULES, ids=module_name)
+def test_pure_layers_import_no_storage_ui_or_cli(path: Path) -> None:
+    assert violations(imports_of(path)) == []
+
+
+#: Only the top layers may import UI and CLI libraries: the CLI (typer, rich), dashboards/.
+UI = ("streamlit", "plotly", "typer", "rich", "pipeline.cli")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sorted(PIPELINE.rglob("*.py")) if p.name != "cli.py"],
+    ids=module_name,
+)
+def test_no_pipeline_module_but_the_cli_imports_ui_or_cli(path: Path) -> None:
+    bad = [m for m in imports_of(path) if any(m == u or m.startswith(u + ".") for u in UI)]
+    assert bad == []
+
+
+def test_cards_and_errors_do_not_import_the_engine() -> None:
+    for name in ("cards.py", "errors.py"):
+        engine = [m for m in imports_of(PIPELINE / name) if m.startswith("pipeline.big2")]
+        assert engine == [], name
+
+
+def test_relative_imports_are_resolved() -> None:
+    found = imported_modules("from ..cli import app\nfrom .. import warehouse", "pipeline.big2")
+    assert violations(found) == ["pipeline.cli", "pipeline.cli.app", "pipeline.warehouse"]
+    assert module_name(PIPELINE / "big2" / "rules.py") == "pipeline.big2.rules"
+    assert module_name(PIPELINE / "big2" / "__init__.py") == "pipeline.big2"

@@ -1,0 +1,119 @@
+"""The ``big2`` CLI: thin commands, errors as a stderr line plus exit code 2."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline import __version__
+from pipeline.cli import EXIT_USAGE, app
+
+runner = CliRunner()
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"big2-replay {__version__}"
+
+
+def test_no_arguments_shows_help() -> None:
+    result = runner.invoke(app, [])
+    assert "Usage" in result.output
+    assert "rules" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["rules"], ["rules", "list"], ["rules", "show"], ["demo"], ["bench"]],
+)
+def test_every_command_has_help(args: list[str]) -> None:
+    result = runner.invoke(app, [*args, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage" in result.output
+
+
+def test_rules_list_marks_the_default() -> None:
+    result = runner.invoke(app, ["rules", "list"])
+    assert result.exit_code == 0
+    for name in ("hk (default)", "hk-classic", "mainland", "taiwan", "Funtown"):
+        assert name in result.stdout
+
+
+def test_rules_show_table() -> None:
+    result = runner.invoke(app, ["rules", "show", "taiwan", "--set", "settlement=place"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): line for line in result.stdout.splitlines() if "│" in line}
+    assert "override" in rows["settlement"]
+    assert "preset" in rows["suit_order"] and "taiwan" in rows["suit_order"]
+    assert "default" in rows["players"]
+    assert "hk_10_13" in rows["multiplier_tiers"]
+
+
+def test_rules_show_json_marks_each_source() -> None:
+    args = ["-s", "bombs=true", "-s", "multiplier_tiers=[[8,2],[13,4]]", "--format", "json"]
+    result = runner.invoke(app, ["rules", "show", "mainland", *args])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    params = doc["parameters"]
+    assert doc["name"] == "mainland"
+    assert params["bombs"] == {"value": True, "from": "override"}
+    assert params["multiplier_tiers"] == {"value": [[0, 1], [8, 2], [13, 4]], "from": "override"}
+    assert params["straight_order"] == {"value": "highest_card", "from": "preset"}
+    assert params["players"] == {"value": 4, "from": "default"}
+
+
+def test_rules_show_toml_is_valid_toml() -> None:
+    result = runner.invoke(app, ["rules", "show", "hk-classic", "--format", "toml"])
+    assert result.exit_code == 0, result.output
+    doc = tomllib.loads(result.stdout)
+    assert doc["settlement"] == "penalty_points"
+    assert doc["multiplier_tiers"] == [[0, 1], [10, 2], [13, 3]]
+    assert 'settlement = "penalty_points"' in result.stdout
+    assert "# preset" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["rules", "show", "hk", "--set", "bomb=true"], "E_RULESET_KEY"),
+        (["rules", "show", "hk", "--set", "suit_order=bridge"], "E_RULESET_VALUE"),
+        (["rules", "show", "hk", "--set", "bombs"], "E_RULESET_OVERRIDE"),
+        (["rules", "show", "hk", "-s", "bombs=true", "-s", "bombs=false"], "E_RULESET_OVERRIDE"),
+        (["rules", "show", "nope"], "E_RULESET_PRESET"),
+    ],
+)
+def test_bad_input_exits_2_with_the_message_and_no_traceback(args: list[str], code: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr.startswith(f"big2: error: {code}: ")
+    assert result.stdout == ""
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_bad_set_message_names_the_key() -> None:
+    result = runner.invoke(app, ["rules", "show", "hk", "--set", "bomb=true"])
+    assert "did you mean 'bombs'?" in result.stderr
+
+
+def test_bad_format_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["rules", "show", "hk", "--format", "yaml"])
+    assert result.exit_code == EXIT_USAGE
+
+
+def test_demo_runs_and_is_honest() -> None:
+    result = runner.invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert "hk (default)" in result.stdout
+    assert "Built so far" in result.stdout
+    assert "do not exist yet" in result.stdout
+
+
+def test_bench_unknown_name_exits_2() -> None:
+    result = runner.invoke(app, ["bench", "--only", "no.such.benchmark", "--no-record"])
+    assert result.exit_code == EXIT_USAGE
+    assert "no.such.benchmark" in result.stderr
