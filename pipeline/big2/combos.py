@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from itertools import combinations, product
@@ -108,11 +108,10 @@ class Play:
     level: int
     key: int
     is_bomb: bool
+    order: int = field(init=False, compare=False)  # one integer ordering plays of one size
 
-    @property
-    def order(self) -> int:
-        """One integer ordering plays of the same size (the warehouse's rank key)."""
-        return self.level << _KEY_BITS | self.key
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", self.level << _KEY_BITS | self.key)
 
     def beats(self, top: Play) -> bool:
         """Whether this play may be played on ``top`` (same ruleset assumed).
@@ -166,6 +165,30 @@ def single_key(c: int, suit_order: SuitOrder) -> int:
     False
     """
     return (c >> 2) * 4 + SUIT_STRENGTH[suit_order][c & 3]
+
+
+def _best_suits(strength: tuple[int, int, int, int]) -> tuple[int, ...]:
+    # for each 4-bit pattern of suits present in one rank, the strongest suit's index
+    return tuple(
+        max((s for s in range(4) if bits >> s & 1), key=lambda s: strength[s], default=-1)
+        for bits in range(16)
+    )
+
+
+_BEST_SUIT = {order: _best_suits(strength) for order, strength in SUIT_STRENGTH.items()}
+
+
+def highest_single(hand: int, suit_order: SuitOrder) -> int:
+    """The strongest card of a non-empty hand as a single (rank, then suit order).
+
+    >>> from pipeline.cards import parse_cards, mask_of, format_card
+    >>> format_card(highest_single(mask_of(parse_cards("3s 9d 9c")), SuitOrder.HK))
+    '9♣'
+    >>> format_card(highest_single(mask_of(parse_cards("3s 9d 9c")), SuitOrder.TAIWAN))
+    '9♦'
+    """
+    rank = (hand.bit_length() - 1) >> 2
+    return rank * 4 + _BEST_SUIT[suit_order][hand >> (rank * 4) & 15]
 
 
 def _ranks_desc_key(ranks: list[int]) -> int:
@@ -339,9 +362,20 @@ def play_table(cr: ComboRules) -> dict[int, Play]:
     return table
 
 
+_BY_RULESET: dict[int, tuple[Ruleset, dict[int, Play]]] = {}
+
+
 def table_for(rs: Ruleset) -> dict[int, Play]:
-    """The play table of a ruleset (shared by rulesets with the same combination rules)."""
-    return play_table(ComboRules.of(rs))
+    """The play table of a ruleset (shared by rulesets with the same combination rules).
+
+    Looked up by the ruleset's identity first: this sits on the hot path of every play.
+    """
+    hit = _BY_RULESET.get(id(rs))
+    if hit is not None and hit[0] is rs:
+        return hit[1]
+    table = play_table(ComboRules.of(rs))
+    _BY_RULESET[id(rs)] = (rs, table)
+    return table
 
 
 def classify(mask: int, rs: Ruleset) -> Play | None:

@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations, product
 
-from pipeline.big2.combos import STRAIGHTS, Kind, Play, table_for
+from pipeline.big2.combos import (
+    STRAIGHTS,
+    SUIT_STRENGTH,
+    Play,
+    highest_single,
+    single_key,
+    table_for,
+)
 from pipeline.big2.rules import Ruleset
 
 
@@ -121,13 +128,33 @@ def plays_from(hand: int, rs: Ruleset, *, size: int | None = None) -> Iterator[P
             yield play
 
 
+#: Every straight flush's card mask, per straight order.
+_STRAIGHT_FLUSHES = {
+    order: tuple(
+        _masks([r * 4 + suit for r in range(13) if seq >> r & 1])
+        for seq in seqs
+        for suit in range(4)
+    )
+    for order, seqs in STRAIGHTS.items()
+}
+
+
 def bombs_from(hand: int, rs: Ruleset) -> Iterator[Play]:
-    """The hand's bombs (four of a kind, straight flush) when the ruleset has bombs."""
-    if not rs.bombs:
+    """The hand's bombs (four of a kind + kicker, straight flushes) when the ruleset has bombs."""
+    if not rs.bombs or hand.bit_count() < 5:
         return
-    for play in plays_from(hand, rs, size=5):
-        if play.kind in (Kind.FOUR_OF_A_KIND, Kind.STRAIGHT_FLUSH):
-            yield play
+    table = table_for(rs)
+    for rank in range(13):
+        quad = 15 << (rank * 4)
+        if hand & quad == quad:
+            rest = hand & ~quad
+            while rest:
+                low = rest & -rest
+                yield table[quad | low]
+                rest ^= low
+    for mask in _STRAIGHT_FLUSHES[rs.straight_order]:
+        if hand & mask == mask:
+            yield table[mask]
 
 
 def beating_plays(hand: int, top: Play, rs: Ruleset) -> Iterator[Play]:
@@ -139,3 +166,34 @@ def beating_plays(hand: int, top: Play, rs: Ruleset) -> Iterator[Play]:
         for play in bombs_from(hand, rs):
             if play.beats(top):
                 yield play
+
+
+def can_beat(hand: int, top: Play, rs: Ruleset) -> bool:
+    """Whether the hand holds any play that beats ``top`` (fast paths for 1-3 cards).
+
+    >>> from pipeline.big2.rules import load_ruleset
+    >>> from pipeline.big2.combos import classify
+    >>> from pipeline.cards import parse_cards, mask_of
+    >>> hk = load_ruleset("hk")
+    >>> top = classify(mask_of(parse_cards("9h 9s")), hk)
+    >>> can_beat(mask_of(parse_cards("9d 9c Ts")), top, hk), can_beat(mask_of(parse_cards("Td Tc")), top, hk)
+    (False, True)
+    """
+    if not hand:
+        return False
+    if rs.bombs and top.size != 5 and any(True for _ in bombs_from(hand, rs)):
+        return True
+    if top.size == 1:
+        return single_key(highest_single(hand, rs.suit_order), rs.suit_order) > top.key
+    if top.size == 2:
+        strength = SUIT_STRENGTH[rs.suit_order]
+        for rank in range(top.key >> 2, 13):
+            suits = hand >> (rank * 4) & 15
+            if suits.bit_count() >= 2:
+                best = rank * 4 + max(strength[s] for s in range(4) if suits >> s & 1)
+                if best > top.key:
+                    return True
+        return False
+    if top.size == 3:
+        return any((hand >> (rank * 4) & 15).bit_count() >= 3 for rank in range(top.key + 1, 13))
+    return next(beating_plays(hand, top, rs), None) is not None

@@ -26,11 +26,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
-from pipeline.big2.combos import Kind, Play, classify, require_play, single_key, table_for
-from pipeline.big2.moves import beating_plays, plays_from
+from pipeline.big2.combos import (
+    Kind,
+    Play,
+    classify,
+    highest_single,
+    require_play,
+    single_key,
+    table_for,
+)
+from pipeline.big2.moves import beating_plays, can_beat, plays_from
 from pipeline.big2.rules import (
     Direction,
     FirstLead,
@@ -113,15 +122,20 @@ class Action:
         return Action(seat, ActionType.CLAIM, claim=claim)
 
     @staticmethod
-    def swap(seat: int) -> Action:
-        return Action(seat, ActionType.SWAP)
+    def swap(seat: int, shown: int = 0) -> Action:
+        """The lowest-card holder swaps it for the leftover; ``shown``: the card's mask, when
+        the log gives it (needed to track it with partial information)."""
+        return Action(seat, ActionType.SWAP, shown)
 
 
-@dataclass(frozen=True, slots=True)
-class ActionRecord:
-    """One applied action and the engine's facts about it (one warehouse row)."""
+class ActionRecord(NamedTuple):
+    """One applied action and the engine's facts about it (one warehouse row).
 
-    index: int
+    Immutable; a named tuple rather than a dataclass because one is built per action
+    on the replay hot path (three times cheaper to create).
+    """
+
+    action_index: int
     seat: int
     type: ActionType
     cards: int  # played cards (mask); 0 for a pass
@@ -158,6 +172,7 @@ class GameResult:
     first_leader: int | None
     n_tricks: int
     bao_seat: int | None  # 包牌: the violator liable for the others' losses
+    bao_unknown_seat: int | None = None  # partial info: 包牌 possible, the hand would tell
 
 
 def claim_holds(claim: Claim, hand: int) -> bool:
@@ -387,20 +402,19 @@ class Game:
         play = self.table.get(mask)
         if play is None:
             play = require_play(mask, self.rs, seat=seat, trick=self.trick)
-        text = format_cards(mask)
         if self.hands is not None:
             if mask & ~self.hands[seat]:
                 missing = format_cards(mask & ~self.hands[seat])
                 raise self._err(
                     "E_NOT_IN_HAND",
-                    f"seat {seat} played {text} but does not hold {missing}",
+                    f"seat {seat} played {format_cards(mask)} but does not hold {missing}",
                     action,
                 )
         else:
             if mask & self.played:
                 raise self._err(
                     "E_CARD_PLAYED_TWICE",
-                    f"seat {seat} played {text}; {format_cards(mask & self.played)} was already played",
+                    f"seat {seat} played {format_cards(mask)}; {format_cards(mask & self.played)} was already played",
                     action,
                 )
             if play.size > self.counts[seat]:
@@ -420,7 +434,9 @@ class Game:
                 self._verify_first_play(action, play)
         elif not play.beats(top):
             code = "E_WRONG_SIZE" if play.size != top.size and not play.is_bomb else "E_NOT_HIGHER"
-            raise self._err(code, f"seat {seat} played {text} on {format_cards(top.mask)}", action)
+            raise self._err(
+                code, f"seat {seat} played {format_cards(mask)} on {format_cards(top.mask)}", action
+            )
         if self.rs.must_block == MustBlock.ENFORCED:
             self._enforce_block(action, play)
         return play
@@ -531,7 +547,7 @@ class Game:
             return None, None, ""
         hand = None if self.hands is None else self.hands[seat]
         if hand is not None:
-            best = max(cards_of(hand), key=lambda c: single_key(c, suit_order))
+            best = highest_single(hand, suit_order)
             best_key = single_key(best, suit_order)
             if top is None:
                 if play is not None and (play.size > 1 or play.mask == 1 << best):
@@ -549,7 +565,7 @@ class Game:
             return Obligation.FOLLOW, Block.VIOLATED, f"{did} holding {format_cards(1 << best)}"
         # partial information: what may still be in the seat's hand is every unplayed card
         possible = FULL_DECK & ~self.played
-        ceiling = max(cards_of(possible), key=lambda c: single_key(c, suit_order))
+        ceiling = highest_single(possible, suit_order)
         if top is None:
             if play is not None and (play.size > 1 or play.mask == 1 << ceiling):
                 return Obligation.LEAD, Block.MET, ""
@@ -589,9 +605,9 @@ class Game:
         beating: bool | None = None
         unchecked: list[str] = []
         if hand_before is not None:
-            highest = max(cards_of(hand_before), key=lambda c: single_key(c, suit_order))
+            highest = highest_single(hand_before, suit_order)
             if top is not None:
-                beating = next(beating_plays(hand_before, top, self.rs), None) is not None
+                beating = can_beat(hand_before, top, self.rs)
         else:
             unchecked.append("hand")
             if not self.started and self.lowest_rule and self.lowest is None:
@@ -621,7 +637,7 @@ class Game:
                 ends_trick = True
             self.turn = nxt if self.rs.pass_locks_out else self.next_seat(seat)
         record = ActionRecord(
-            index=len(self.history),
+            action_index=len(self.history),
             seat=seat,
             type=action.type,
             cards=0 if play is None else play.mask,
@@ -687,8 +703,11 @@ class Game:
                 1 << c for c in self.stock
             )
             self.played |= 1 << low
-            record = replace(record, cards=1 << low)
+            record = record._replace(cards=1 << low)
             self.stock = []
+        elif action.cards:
+            self.played |= action.cards
+            record = record._replace(cards=action.cards)
         if self.turn is None or self.lowest_rule:
             self.turn = self.first_leader = action.seat
         self.history.append(record)
@@ -696,7 +715,7 @@ class Game:
 
     def _meta_record(self, action: Action, hand_before: int | None) -> ActionRecord:
         return ActionRecord(
-            index=len(self.history),
+            action_index=len(self.history),
             seat=action.seat,
             type=action.type,
             cards=0,
@@ -723,6 +742,7 @@ class Game:
 
     def _finish(self, outcome: Outcome, winner: int | None, claim: Claim | None) -> None:
         self.turn = None
+        bao, bao_status = self._bao(winner) if outcome == Outcome.PLAYED_OUT else (None, None)
         self.result = GameResult(
             outcome=outcome,
             winner=winner,
@@ -731,19 +751,23 @@ class Game:
             final_hands=tuple(self.hands) if self.hands is not None else (None,) * self.n,
             first_leader=self.first_leader,
             n_tricks=self.trick,
-            bao_seat=self._bao_seat(winner) if outcome == Outcome.PLAYED_OUT else None,
+            bao_seat=bao if bao_status == Block.VIOLATED else None,
+            bao_unknown_seat=bao if bao_status == Block.UNKNOWN else None,
         )
 
-    def _bao_seat(self, winner: int | None) -> int | None:
-        """包牌: the seat whose violation let the winner go out on the winner's very next turn."""
-        if winner is None:
-            return None
+    def _bao(self, winner: int | None) -> tuple[int | None, Block | None]:
+        """包牌 (spec 1.6): the last 頂大 obligation toward the winner before the winning play,
+        if the winner did not act in between: (violator, VIOLATED), (seat, UNKNOWN) or none."""
+        if winner is None or self.rs.must_block == MustBlock.OFF:
+            return None, None  # must_block = off: the audit still runs, but nobody pays 包牌
         for record in reversed(self.history[:-1]):
             if record.seat == winner and record.type != ActionType.CLAIM:
-                return None  # the winner acted again after any later violation
-            if record.block == Block.VIOLATED and record.next_seat == winner:
-                return record.seat
-        return None
+                return None, None  # the winner had a turn after any later obligation
+            if record.obligation is not None and record.next_seat == winner:
+                if record.block in (Block.VIOLATED, Block.UNKNOWN):
+                    return record.seat, record.block
+                return None, None
+        return None, None
 
     # ----- legal moves ------------------------------------------------------------------
     def legal_plays(self) -> LegalPlays:
