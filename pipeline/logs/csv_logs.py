@@ -1,0 +1,483 @@
+"""The CSV reader: an actions CSV (one row per action) plus a small games CSV.
+
+The actions CSV has the header ``game_id,seq,seat,action,cards,ts`` (optional extra
+columns ``claim`` and ``drawn``); a game's rows are consecutive and numbered by ``seq``
+(1, 2, 3 … or 0, 1, 2 …). The games CSV — ``<stem>.games.csv`` next to the actions file,
+else ``games.csv`` in the same folder — has one row per game (see docs/log-format.md).
+
+Each game is turned into the same object as a JSON Lines game and checked by
+:func:`~pipeline.logs.records.record_from_obj`; its content hash is that object's, so a
+game hashes the same in either shape. The actions CSV is streamed game by game; the games
+CSV (one short row per game) is read into memory first.
+
+>>> games_csv_for(Path("logs/day1.csv")).name, is_games_csv(Path("logs/day1.games.csv"))
+('day1.games.csv', True)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from pipeline.errors import LogFormatError
+from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
+from pipeline.logs.model import GameRecord, Reject, Source
+from pipeline.logs.records import content_hash, record_from_obj
+
+ACTION_COLUMNS = ("game_id", "seq", "seat", "action", "cards", "ts")
+OPTIONAL_ACTION_COLUMNS = ("claim", "drawn")
+GAME_COLUMNS = ("game_id", "ruleset", "players")
+OPTIONAL_GAME_COLUMNS = (
+    "game_kind", "overrides", "match_id", "game_number", "table_id", "tournament_id",
+    "tournament_kind", "tournament_round", "started_at", "names", "hands", "stock",
+    "start_counts", "previous_winner", "first_leader", "winner", "cards_left",
+)  # fmt: skip
+_SURROGATE = re.compile("[\udc80-\udcff]")
+_TOO_LONG = "\x00too-long\x00"
+
+
+def is_games_csv(path: Path) -> bool:
+    """Whether a file is a games CSV (read with its actions CSV, not on its own)."""
+    name = path.name.removesuffix(".gz")
+    return name == "games.csv" or name.endswith(".games.csv")
+
+
+def games_csv_for(path: Path) -> Path:
+    """The games CSV that goes with an actions CSV: ``<stem>.games.csv``, else ``games.csv``."""
+    name = path.name.removesuffix(".gz").removesuffix(".csv")
+    own = path.with_name(f"{name}.games.csv")
+    if own.exists() or not path.with_name("games.csv").exists():
+        return own
+    return path.with_name("games.csv")
+
+
+class _Lines:
+    """Decoded lines for :mod:`csv`, each read with a byte cap; over-long lines are noted."""
+
+    def __init__(self, fh: IO[bytes], max_line_bytes: int) -> None:
+        self.fh = fh
+        self.cap = max_line_bytes
+        self.too_long: dict[int, tuple[int, str]] = {}  # physical line → (bytes, prefix)
+        self.line = 0
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        line = self.fh.readline(self.cap + 1)
+        if not line:
+            raise StopIteration
+        self.line += 1
+        if len(line) > self.cap and not line.endswith(b"\n"):
+            prefix, size = line[:RAW_PREFIX_BYTES], len(line)
+            while not line.endswith(b"\n"):
+                line = self.fh.readline(1 << 16)
+                if not line:
+                    break
+                size += len(line)
+            self.too_long[self.line] = (size, prefix.decode("utf-8", "backslashreplace"))
+            return _TOO_LONG + "\n"
+        text = line.decode("utf-8", "surrogateescape")
+        if self.line == 1:
+            text = text.removeprefix("\ufeff")
+        return text
+
+
+def _raw_text(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(
+        [
+            [
+                cell.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                for cell in row
+            ]
+            for row in rows
+        ]
+    )
+    return out.getvalue().rstrip("\n")
+
+
+def _int_cell(text: str, path: str, action_index: int | None = None) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise LogFormatError(
+            "E_SCHEMA",
+            f"{path}: expected a whole number, got {text!r}",
+            path=path,
+            action_index=action_index,
+        ) from None
+
+
+def _ints(text: str, path: str) -> list[int]:
+    return [_int_cell(t, f"{path}[{k}]") for k, t in enumerate(text.split("|"))]
+
+
+@dataclass(slots=True)
+class _GameRow:
+    line: int
+    values: dict[str, str]
+    header: list[str]
+    row: list[str]
+
+
+def _game_obj(g: _GameRow) -> dict[str, Any]:
+    """The JSON Lines object equivalent to one games-CSV row (actions added later)."""
+    v = g.values
+
+    def cell(name: str) -> str:
+        return v.get(name, "").strip()
+
+    overrides_text = cell("overrides") or "{}"
+    try:
+        overrides = json.loads(overrides_text)
+    except ValueError as err:
+        raise LogFormatError(
+            "E_SCHEMA", f"games.overrides: not JSON ({err})", path="games.overrides"
+        ) from None
+    players = [p.strip() for p in cell("players").split("|")] if cell("players") else []
+    names = cell("names").split("|") if cell("names") else []
+    seats: list[dict[str, Any]] = []
+    for s, pid in enumerate(players):
+        seat: dict[str, Any] = {"seat": s, "player_id": pid}
+        if s < len(names) and names[s]:
+            seat["name"] = names[s]
+        seats.append(seat)
+    obj: dict[str, Any] = {
+        "format_version": 1,
+        "game_kind": cell("game_kind") or "big2",
+        "game_id": cell("game_id"),
+        "ruleset": {"preset": cell("ruleset"), "overrides": overrides},
+        "seats": seats,
+    }
+    for name in ("match_id", "table_id", "tournament_id", "tournament_kind", "started_at"):
+        if cell(name):
+            obj[name] = cell(name)
+    for name in ("game_number", "tournament_round", "previous_winner", "first_leader"):
+        if cell(name):
+            obj[name] = _int_cell(cell(name), f"games.{name}")
+    if cell("hands"):
+        obj["deal"] = {"hands": cell("hands").split("|"), "stock": cell("stock")}
+    if cell("start_counts"):
+        obj["start_counts"] = _ints(cell("start_counts"), "games.start_counts")
+    result: dict[str, Any] = {}
+    if cell("winner"):
+        result["winner"] = _int_cell(cell("winner"), "games.winner")
+    if cell("cards_left"):
+        result["cards_left"] = _ints(cell("cards_left"), "games.cards_left")
+    if result:
+        obj["result"] = result
+    return obj
+
+
+def _action_obj(values: dict[str, str], index: int) -> dict[str, Any]:
+    path = f"actions[{index}]"
+    out: dict[str, Any] = {
+        "seat": _int_cell(values["seat"].strip(), f"{path}.seat", index),
+        "action": values["action"].strip(),
+    }
+    for name in ("cards", "claim", "drawn"):
+        text = values.get(name, "").strip()
+        if text:
+            out[name] = text
+    ts = values["ts"].strip()
+    if ts:
+        try:
+            out["ts"] = float(ts)
+        except ValueError:
+            out["ts"] = ts  # an ISO 8601 time; checked with the rest of the game
+    return out
+
+
+@dataclass(slots=True)
+class _Group:
+    game_id: str
+    line: int
+    rows: list[tuple[int, dict[str, str], list[str]]] = field(default_factory=list)
+    problem: tuple[str, str, int | None] | None = None  # code, message, action index
+    last_seq: int | None = None
+
+
+class _CsvReader:
+    def __init__(self, path: Path, games_path: Path, max_line_bytes: int) -> None:
+        self.path = path
+        self.name = str(path)
+        self.games_path = games_path
+        self.cap = max_line_bytes
+        self.games: dict[str, _GameRow] = {}
+        self.rejects: list[Reject] = []
+        self.seen: set[str] = set()
+        self.header: list[str] = []
+
+    def _reject(
+        self,
+        line: int,
+        game_id: str | None,
+        code: str,
+        message: str,
+        raw: str,
+        *,
+        index: int | None = None,
+        file: str | None = None,
+    ) -> Reject:
+        return Reject(Source(file or self.name, line), game_id, index, code, message, raw)
+
+    # ----- games CSV ---------------------------------------------------------------------
+    def load_games(self) -> Iterator[Reject]:
+        gname = str(self.games_path)
+        try:
+            fh = open_log(self.games_path)
+        except LogFormatError as err:
+            yield self._reject(
+                0,
+                None,
+                "E_CSV_GAMES_FILE",
+                f"no games CSV for {self.name}: {err.message}",
+                "",
+                file=gname,
+            )
+            return
+        with fh:
+            lines = _Lines(fh, self.cap)
+            reader = csv.reader(lines)
+            try:
+                header = [h.strip() for h in next(reader, [])]
+            except csv.Error as err:
+                yield self._reject(
+                    1, None, "E_CSV_HEADER", f"games CSV header unreadable: {err}", "", file=gname
+                )
+                return
+            missing = [c for c in GAME_COLUMNS if c not in header]
+            unknown = [
+                c for c in header if c not in GAME_COLUMNS and c not in OPTIONAL_GAME_COLUMNS
+            ]
+            if missing or unknown:
+                what = (
+                    f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"
+                )
+                yield self._reject(
+                    1,
+                    None,
+                    "E_CSV_HEADER",
+                    f"games CSV header: {what} column(s)",
+                    ",".join(header),
+                    file=gname,
+                )
+                return
+            while True:
+                line = lines.line + 1
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    return
+                except csv.Error as err:
+                    yield self._reject(line, None, "E_CSV", f"games CSV: {err}", "", file=gname)
+                    continue
+                if not row or not any(cell.strip() for cell in row):
+                    continue
+                if len(row) == 1 and row[0] == _TOO_LONG:
+                    size, prefix = lines.too_long[lines.line]
+                    yield self._reject(
+                        lines.line,
+                        None,
+                        "E_LINE_TOO_LONG",
+                        f"games CSV line of {size} bytes is longer than the {self.cap}-byte cap",
+                        prefix,
+                        file=gname,
+                    )
+                    continue
+                raw = _raw_text([header, row])
+                if _SURROGATE.search(",".join(row)):
+                    yield self._reject(
+                        line, None, "E_ENCODING", "games CSV row is not UTF-8", raw, file=gname
+                    )
+                    continue
+                if len(row) != len(header):
+                    yield self._reject(
+                        line,
+                        row[0] or None,
+                        "E_CSV",
+                        f"games CSV row has {len(row)} cells, the header {len(header)}",
+                        raw,
+                        file=gname,
+                    )
+                    continue
+                values = dict(zip(header, row, strict=True))
+                game_id = values["game_id"].strip()
+                if game_id in self.games:
+                    yield self._reject(
+                        line,
+                        game_id,
+                        "E_CSV_DUPLICATE_GAME",
+                        f"game {game_id!r} has two rows in the games CSV (first at line {self.games[game_id].line})",
+                        raw,
+                        file=gname,
+                    )
+                    continue
+                self.games[game_id] = _GameRow(line, values, header, row)
+
+    # ----- actions CSV -------------------------------------------------------------------
+    def _finish(self, group: _Group) -> GameRecord | Reject:
+        gid = group.game_id
+        raw_rows = [self.header] + [r for _, _, r in group.rows]
+        game_row = self.games.pop(gid, None)
+        if game_row is not None:
+            raw = _raw_text([game_row.header, game_row.row]) + "\n" + _raw_text(raw_rows)
+        else:
+            raw = _raw_text(raw_rows)
+        source = Source(self.name, group.line)
+        if gid in self.seen:
+            return Reject(
+                source,
+                gid,
+                None,
+                "E_CSV_SPLIT",
+                f"game {gid!r} has rows before line {group.line} that are not next to these",
+                raw,
+            )
+        self.seen.add(gid)
+        if group.problem is not None:
+            code, message, index = group.problem
+            return Reject(source, gid, index, code, message, raw)
+        if game_row is None:
+            return Reject(
+                source,
+                gid,
+                None,
+                "E_CSV_NO_GAME",
+                f"game {gid!r} has actions but no row in {self.games_path.name}",
+                raw,
+            )
+        try:
+            obj = _game_obj(game_row)
+            obj["actions"] = [_action_obj(values, i) for i, (_, values, _) in enumerate(group.rows)]
+            return record_from_obj(obj, source=source, raw=raw, content_hash=content_hash(obj))
+        except LogFormatError as err:
+            return Reject(source, gid, err.context.get("action_index"), err.code, err.message, raw)
+
+    def read(self, fh: IO[bytes]) -> Iterator[GameRecord | Reject]:
+        yield from self.load_games()
+        with fh:
+            lines = _Lines(fh, self.cap)
+            reader = csv.reader(lines)
+            try:
+                self.header = [h.strip() for h in next(reader, [])]
+            except csv.Error as err:
+                yield self._reject(
+                    1, None, "E_CSV_HEADER", f"actions CSV header unreadable: {err}", ""
+                )
+                return
+            if not self.header:  # an empty file: no games, no error
+                return
+            missing = [c for c in ACTION_COLUMNS if c not in self.header]
+            unknown = [
+                c
+                for c in self.header
+                if c not in ACTION_COLUMNS and c not in OPTIONAL_ACTION_COLUMNS
+            ]
+            if missing or unknown:
+                what = (
+                    f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"
+                )
+                yield self._reject(
+                    1,
+                    None,
+                    "E_CSV_HEADER",
+                    f"actions CSV header: {what} column(s)",
+                    ",".join(self.header),
+                )
+                return
+            group: _Group | None = None
+            while True:
+                line = lines.line + 1
+                try:
+                    row = next(reader)
+                except StopIteration:
+                    break
+                except csv.Error as err:
+                    if group is not None and group.problem is None:
+                        group.problem = ("E_CSV", f"line {line}: {err}", len(group.rows))
+                    continue
+                if not row or not any(cell.strip() for cell in row):
+                    continue
+                if len(row) == 1 and row[0] == _TOO_LONG:
+                    size, prefix = lines.too_long[lines.line]
+                    yield self._reject(
+                        lines.line,
+                        None,
+                        "E_LINE_TOO_LONG",
+                        f"line of {size} bytes is longer than the {self.cap}-byte cap (skipped)",
+                        prefix,
+                    )
+                    continue
+                gid = row[0].strip()
+                if group is None or gid != group.game_id:
+                    if group is not None:
+                        yield self._finish(group)
+                    group = _Group(gid, line)
+                index = len(group.rows)
+                if group.problem is None:
+                    group.problem = self._check_row(row, index, group)
+                values = dict(zip(self.header, row, strict=False))
+                group.rows.append((line, values, row))
+            if group is not None:
+                yield self._finish(group)
+        for gid, game_row in self.games.items():
+            yield self._reject(
+                game_row.line,
+                gid,
+                "E_CSV_NO_ACTIONS",
+                f"game {gid!r} has no rows in {self.path.name}",
+                _raw_text([game_row.header, game_row.row]),
+                file=str(self.games_path),
+            )
+
+    def _check_row(
+        self, row: list[str], index: int, group: _Group
+    ) -> tuple[str, str, int | None] | None:
+        if _SURROGATE.search(",".join(row)):
+            return ("E_ENCODING", f"actions[{index}]: row is not UTF-8", index)
+        if len(row) != len(self.header):
+            return (
+                "E_CSV",
+                f"actions[{index}]: row has {len(row)} cells, the header {len(self.header)}",
+                index,
+            )
+        seq_text = row[self.header.index("seq")].strip()
+        try:
+            seq = int(seq_text)
+        except ValueError:
+            return (
+                "E_CSV_SEQ",
+                f"actions[{index}].seq: expected a whole number, got {seq_text!r}",
+                index,
+            )
+        last, group.last_seq = group.last_seq, seq
+        if last is None and seq not in (0, 1):
+            return (
+                "E_CSV_SEQ",
+                f"actions[{index}].seq: the game starts at seq {seq}, not 0 or 1",
+                index,
+            )
+        if last is not None and seq != last + 1:
+            return ("E_CSV_SEQ", f"actions[{index}].seq: seq {seq} follows seq {last}", index)
+        return None
+
+
+def read_csv(
+    path: str | Path,
+    *,
+    games_path: str | Path | None = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[GameRecord | Reject]:
+    """Stream an actions CSV (with its games CSV): one record or reject per game."""
+    path = Path(path)
+    gpath = Path(games_path) if games_path is not None else games_csv_for(path)
+    fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
+    yield from _CsvReader(path, gpath, max_line_bytes).read(fh)

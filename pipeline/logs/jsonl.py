@@ -1,0 +1,214 @@
+"""The JSON Lines reader: one game per line, ``.jsonl`` or ``.jsonl.gz``, streamed.
+
+:func:`read_jsonl` yields, line by line, a :class:`GameRecord` or a :class:`Reject`; bad
+input never raises. Lines are read with a cap (``max_line_bytes``, default 1 MiB): a
+longer line is rejected ``E_LINE_TOO_LONG`` after skipping to its newline in chunks, so
+it is never held in memory whole. Blank lines are skipped.
+
+>>> import io
+>>> data = io.BytesIO(b'{"not": "a game"}\\n\\n[1, 2\\n')
+>>> [(r.code, r.source.line) for r in read_jsonl_stream(data, "mem.jsonl")]
+[('E_SCHEMA', 1), ('E_JSON', 3)]
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, cast
+
+from pipeline.errors import LogFormatError
+from pipeline.logs.model import GameRecord, Reject, Source
+from pipeline.logs.records import content_hash, record_from_obj
+
+DEFAULT_MAX_LINE_BYTES = 1 << 20  # 1 MiB
+RAW_PREFIX_BYTES = 4096  # how much of an over-long line a reject keeps
+_SKIP_CHUNK = 1 << 16
+_GAME_ID_RE = re.compile(r'"game_id"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
+
+
+def guess_game_id(text: str) -> str | None:
+    """The game id of a record that cannot be parsed, when its text shows one.
+
+    >>> guess_game_id('{"format_version": 1, "game_id": "m1-g7", "actions": [')
+    'm1-g7'
+    """
+    m = _GAME_ID_RE.search(text)
+    if m is None:
+        return None
+    try:
+        value = json.loads(f'"{m.group(1)}"')
+    except ValueError:
+        return m.group(1)
+    return value if isinstance(value, str) else None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def parse_line(text: str, source: Source) -> GameRecord | Reject:
+    """One line of text (already decoded) → a record or a reject."""
+    try:
+        obj = json.loads(text, parse_constant=_no_constant)
+    except ValueError as err:
+        if isinstance(err, json.JSONDecodeError):
+            message = f"invalid JSON: {err.msg} at column {err.colno}"
+            if err.pos >= len(text.rstrip()):
+                message = f"invalid JSON: the line ends early ({err.msg} at column {err.colno})"
+        else:
+            message = f"invalid JSON: {err}"
+        return Reject(source, guess_game_id(text), None, "E_JSON", message, text)
+    except RecursionError:
+        return Reject(
+            source, guess_game_id(text), None, "E_JSON", "invalid JSON: nested too deeply", text
+        )
+    game_id = obj.get("game_id") if isinstance(obj, dict) else None
+    if not isinstance(obj, dict):
+        return Reject(
+            source,
+            None,
+            None,
+            "E_SCHEMA",
+            "(game): expected a JSON object, one game per line",
+            text,
+        )
+    try:
+        return record_from_obj(obj, source=source, raw=text, content_hash=content_hash(obj))
+    except LogFormatError as err:
+        return Reject(
+            source,
+            game_id if isinstance(game_id, str) else None,
+            err.context.get("action_index"),
+            err.code,
+            err.message,
+            text,
+        )
+
+
+def _decode(line: bytes, source: Source) -> str | Reject:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raw = line.decode("utf-8", "backslashreplace").rstrip("\r\n")
+        bad = line[err.start : err.start + 1].hex()
+        return Reject(
+            source,
+            guess_game_id(raw),
+            None,
+            "E_ENCODING",
+            f"byte 0x{bad} at offset {err.start} is not UTF-8 ({err.reason})",
+            raw,
+        )
+    if source.line == 1:
+        text = text.removeprefix("\ufeff")
+    return text
+
+
+def iter_jsonl_lines(
+    fh: IO[bytes], name: str, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Iterator[tuple[Source, str] | Reject]:
+    """The non-blank lines of a JSON Lines stream, decoded, each with its source; or a reject
+    for a line that is too long or not UTF-8, or for a stream that ends badly.
+
+    Cheap (no JSON parsing), so that a caller may parse the lines elsewhere, e.g. in worker
+    processes, with :func:`parse_line`.
+    """
+    line_no = 0
+    try:
+        while True:
+            line = fh.readline(max_line_bytes + 1)
+            if not line:
+                return
+            line_no += 1
+            source = Source(name, line_no)
+            if len(line) > max_line_bytes and not line.endswith(b"\n"):
+                prefix = line[:RAW_PREFIX_BYTES]
+                size = len(line)
+                while not line.endswith(b"\n"):
+                    line = fh.readline(_SKIP_CHUNK)
+                    if not line:
+                        break
+                    size += len(line)
+                text = prefix.decode("utf-8", "backslashreplace")
+                yield Reject(
+                    source,
+                    guess_game_id(text),
+                    None,
+                    "E_LINE_TOO_LONG",
+                    f"line of {size} bytes is longer than the {max_line_bytes}-byte cap "
+                    f"(raw keeps the first {len(prefix)} bytes)",
+                    text,
+                )
+                continue
+            decoded = _decode(line, source)
+            if isinstance(decoded, Reject):
+                yield decoded
+                continue
+            text = decoded.rstrip("\r\n")
+            if not text.strip():
+                continue
+            yield source, text
+    except EOFError as err:
+        yield Reject(
+            Source(name, line_no + 1),
+            None,
+            None,
+            "E_GZIP_TRUNCATED",
+            f"the compressed file ends early after line {line_no} ({err})",
+            "",
+        )
+    except (gzip.BadGzipFile, zlib.error) as err:
+        yield Reject(
+            Source(name, line_no + 1),
+            None,
+            None,
+            "E_GZIP",
+            f"the compressed file is corrupt after line {line_no} ({err})",
+            "",
+        )
+    except OSError as err:
+        yield Reject(
+            Source(name, line_no + 1),
+            None,
+            None,
+            "E_READ",
+            f"read failed after line {line_no}: {err}",
+            "",
+        )
+
+
+def read_jsonl_stream(
+    fh: IO[bytes], name: str, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Iterator[GameRecord | Reject]:
+    """Read an open binary stream (plain, or a ``gzip.GzipFile``) of JSON Lines."""
+    for item in iter_jsonl_lines(fh, name, max_line_bytes=max_line_bytes):
+        yield item if isinstance(item, Reject) else parse_line(item[1], item[0])
+
+
+def open_log(path: str | Path) -> IO[bytes]:
+    """Open a log file for binary reading, through gzip when its name ends in ``.gz``.
+
+    A file that cannot be opened raises :class:`LogFormatError` ``E_FILE`` (unusable
+    input, not a rejected game).
+    """
+    try:
+        if str(path).endswith(".gz"):
+            return cast(IO[bytes], gzip.open(path, "rb"))
+        return open(path, "rb")
+    except OSError as err:
+        raise LogFormatError(
+            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
+        ) from None
+
+
+def read_jsonl(
+    path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Iterator[GameRecord | Reject]:
+    """Stream a ``.jsonl`` / ``.jsonl.gz`` file: one record or reject per non-blank line."""
+    with open_log(path) as fh:
+        yield from read_jsonl_stream(fh, str(path), max_line_bytes=max_line_bytes)

@@ -1,0 +1,100 @@
+"""Typed game records, as parsed from any log shape (JSON Lines, CSV) before replay.
+
+These are plain data: cards are already parsed into canonical ids / masks
+(:mod:`pipeline.cards`), seats are 0-based and numbered in counter-clockwise order.
+Nothing here knows the rules; :mod:`pipeline.replay` feeds a record to the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from pipeline.big2.state import ActionType, Claim
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a record came from: file and 1-based line (CSV: the first row of the game)."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A player at a seat."""
+
+    seat: int
+    player_id: str
+    name: str | None = None
+    balance: float | None = None  # starting bankroll balance for the match, when given
+
+
+class LogAction(NamedTuple):
+    """One action as logged.
+
+    Immutable; a named tuple rather than a dataclass because one is built per action on the
+    parse hot path (several times cheaper to create).
+    """
+
+    seat: int
+    type: ActionType
+    cards: int = 0  # mask; 0 for a pass
+    claim: Claim | None = None
+    drawn: int | None = None  # stock_13: the card drawn after a pass, when logged
+    ts: float | None = None  # seconds since the Unix epoch, when logged
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredResult:
+    """The result the log claims; the replay cross-checks it."""
+
+    winner: int | None = None
+    cards_left: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game from a log, parsed but not yet replayed."""
+
+    game_id: str
+    content_hash: str  # sha256 of the game's canonical JSON: duplicate / conflict detection
+    game_kind: str  # "big2" (later "doudizhu")
+    ruleset: str
+    overrides: tuple[tuple[str, Any], ...]
+    seats: tuple[SeatInfo, ...]
+    actions: tuple[LogAction, ...]
+    match_id: str | None = None
+    game_number: int = 1
+    table_id: str | None = None
+    tournament_id: str | None = None
+    started_at: str | None = None  # ISO 8601 as logged
+    hands: tuple[int, ...] | None = None  # full deal, one mask per seat; None = partial info
+    stock: tuple[int, ...] = ()  # undealt cards in draw order (3-player stock / leftover)
+    start_counts: tuple[int, ...] | None = None  # partial info: cards each seat started with
+    previous_winner: int | None = None
+    first_leader: int | None = None
+    declared: DeclaredResult | None = None
+    truth: dict[str, Any] | None = field(default=None, compare=False)  # simulator ground truth
+    format_version: int = 1
+    tournament_kind: str | None = None  # e.g. "knockout" (晉級賽) or "points" (積分賽)
+    tournament_round: int | None = None
+    source: Source | None = field(default=None, compare=False)  # where the record was read
+    raw: str = field(default="", compare=False, repr=False)  # the record as read (for rejects)
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """A game that could not be read or replayed, with the evidence (one rejects-table row).
+
+    ``action_index`` is the 0-based index into the game's actions, when one action is at
+    fault; ``raw`` is the record as read (capped for over-long lines).
+    """
+
+    source: Source
+    game_id: str | None
+    action_index: int | None
+    code: str
+    message: str
+    raw: str

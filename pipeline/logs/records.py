@@ -1,0 +1,484 @@
+"""One game as a JSON object (docs/log-format.md) → a typed :class:`GameRecord`.
+
+Shared by every log shape: the JSON Lines reader passes each line's object, the CSV reader
+an equivalent object built from its rows. Every problem raises :class:`LogFormatError`
+with a stable code (``E_SCHEMA``, ``E_BAD_CARD`` …), a message naming the field path
+(``actions[3].cards``) and, when one action is at fault, ``context["action_index"]``.
+The readers turn those errors into :class:`~pipeline.logs.model.Reject` rows.
+
+>>> obj = {"format_version": 1, "game_kind": "big2", "game_id": "g1",
+...        "ruleset": {"preset": "hk"}, "seats": [{"seat": s, "player_id": f"p{s}"} for s in range(4)],
+...        "actions": [{"seat": 0, "action": "play", "cards": "3d"}, {"seat": 1, "action": "pass"}]}
+>>> record = record_from_obj(obj, source=Source("x.jsonl", 1), raw="", content_hash=content_hash(obj))
+>>> record.actions[0].cards, record.actions[1].type.value, record.hands is None
+(1, 'pass', True)
+>>> try:
+...     record_from_obj({**obj, "actions": [{"seat": 0, "action": "play", "cards": "3x"}]},
+...                     source=Source("x.jsonl", 1), raw="", content_hash="")
+... except LogFormatError as err:
+...     print(err.code, err.context["action_index"])
+E_BAD_CARD 0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from pipeline.big2.state import ActionType, Claim
+from pipeline.cards import (
+    RANK_COMPACT,
+    RANK_TEXT,
+    SUIT_LETTER,
+    SUIT_SYMBOL,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from pipeline.errors import CardParseError, LogFormatError
+from pipeline.logs.model import DeclaredResult, GameRecord, LogAction, SeatInfo, Source
+
+FORMAT_VERSION = 1
+GAME_KINDS = ("big2", "doudizhu")
+
+_TOP_KEYS = frozenset(
+    {
+        "format_version", "game_kind", "game_id", "ruleset", "match_id", "game_number",
+        "table_id", "tournament_id", "tournament_kind", "tournament_round", "started_at",
+        "seats", "deal", "start_counts", "previous_winner", "first_leader", "actions",
+        "result", "truth",
+    }
+)  # fmt: skip
+_REQUIRED_KEYS = ("format_version", "game_kind", "game_id", "ruleset", "seats", "actions")
+_SEAT_KEYS = frozenset({"seat", "player_id", "name", "balance"})
+_ACTION_KEYS = frozenset({"seat", "action", "cards", "claim", "drawn", "ts"})
+_ACTION_TYPES = {t.value: t for t in ActionType}
+_CLAIMS = {c.value: c for c in Claim}
+
+
+def canonical_json(obj: Any) -> str:
+    """The canonical JSON text of a game: sorted keys, no spaces, UTF-8 kept.
+
+    >>> canonical_json({"b": 1, "a": [1, 2], "c": "♦3"})
+    '{"a":[1,2],"b":1,"c":"♦3"}'
+    """
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def content_hash(obj: Any) -> str:
+    """sha256 (hex) of the canonical JSON of a game: whitespace and key order do not matter.
+
+    >>> content_hash({"a": 1, "b": 2}) == content_hash({"b": 2, "a": 1})
+    True
+    """
+    return hashlib.sha256(canonical_json(obj).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _fail(path: str, why: str, action_index: int | None = None) -> LogFormatError:
+    return LogFormatError("E_SCHEMA", f"{path}: {why}", path=path, action_index=action_index)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(
+        type(value), "a list" if isinstance(value, list) else "an object"
+    )
+
+
+def _int(value: Any, path: str, action_index: int | None = None, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(
+            path, f"expected a whole number, got {_type_name(value)} {value!r}", action_index
+        )
+    if value < minimum:
+        raise _fail(path, f"expected a number ≥ {minimum}, got {value}", action_index)
+    return value
+
+
+def _opt_int(value: Any, path: str, *, minimum: int = 0) -> int | None:
+    return None if value is None else _int(value, path, minimum=minimum)
+
+
+def _str(value: Any, path: str, action_index: int | None = None) -> str:
+    if not isinstance(value, str) or not value:
+        raise _fail(
+            path, f"expected a non-empty string, got {_type_name(value)} {value!r}", action_index
+        )
+    return value
+
+
+def _opt_str(value: Any, path: str) -> str | None:
+    return None if value is None else _str(value, path)
+
+
+def _list(value: Any, path: str, action_index: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(path, f"expected a list, got {_type_name(value)}", action_index)
+    return value
+
+
+def _object(value: Any, path: str, action_index: int | None = None) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(path, f"expected an object, got {_type_name(value)}", action_index)
+    return value
+
+
+def _no_unknown(
+    obj: Mapping[str, Any], known: frozenset[str], path: str, index: int | None
+) -> None:
+    if obj.keys() <= known:
+        return
+    extra = [k for k in obj if k not in known]
+    if extra:
+        where = f"{path}." if path else ""
+        raise _fail(
+            f"{where}{extra[0]}",
+            f"unknown field (known: {', '.join(sorted(known))})",
+            index,
+        )
+
+
+def _token_table() -> dict[str, int]:
+    """Every common one-card spelling → card id (rank-suit and suit-rank, any case)."""
+    table: dict[str, int] = {}
+    for c in range(52):
+        ranks = {RANK_TEXT[c >> 2], RANK_COMPACT[c >> 2]}
+        for rank in ranks:
+            for suit in (SUIT_LETTER[c & 3], SUIT_SYMBOL[c & 3]):
+                for text in (rank + suit, suit + rank):
+                    table[text] = table[text.lower()] = table[text.upper()] = c
+    return table
+
+
+_FAST_TOKENS = _token_table()
+
+
+def _fast_ids(tokens: list[str]) -> list[int] | None:
+    """Card ids of space-separated common tokens, or None (then the full parser decides)."""
+    ids = []
+    seen = 0
+    for tok in tokens:
+        c = _FAST_TOKENS.get(tok)
+        if c is None or seen >> c & 1:
+            return None
+        seen |= 1 << c
+        ids.append(c)
+    return ids
+
+
+@lru_cache(maxsize=1 << 16)
+def _mask_of_text(text: str) -> int:
+    ids = _fast_ids(text.split())
+    return mask_of(parse_cards(text) if ids is None else ids)
+
+
+@lru_cache(maxsize=1 << 16)
+def _mask_of_tokens(tokens: tuple[str, ...]) -> int:
+    ids = _fast_ids(list(tokens))
+    return mask_of(parse_cards(tokens) if ids is None else ids)
+
+
+def _card_error(err: CardParseError, path: str, action_index: int | None) -> LogFormatError:
+    return LogFormatError(
+        err.code,
+        f"{path}: {err.message}",
+        path=path,
+        action_index=action_index,
+        token=err.context.get("token"),
+    )
+
+
+def _check_tokens(value: list[Any], path: str, action_index: int | None) -> tuple[str, ...]:
+    for i, tok in enumerate(value):
+        if not isinstance(tok, str):
+            raise _fail(
+                f"{path}[{i}]",
+                f"expected a card string, got {_type_name(tok)} {tok!r}",
+                action_index,
+            )
+    return tuple(value)
+
+
+def cards_mask(value: Any, path: str, action_index: int | None = None) -> int:
+    """A card list (one string, or a list of card strings) as a mask; raise naming ``path``.
+
+    >>> cards_mask("5♦5♣", "cards"), cards_mask(["5d", "5c"], "cards")
+    (768, 768)
+    """
+    try:
+        if isinstance(value, str):
+            return _mask_of_text(value)
+        if isinstance(value, list):
+            return _mask_of_tokens(_check_tokens(value, path, action_index))
+    except CardParseError as err:
+        raise _card_error(err, path, action_index) from None
+    raise _fail(
+        path,
+        f"expected cards as a string or a list of strings, got {_type_name(value)}",
+        action_index,
+    )
+
+
+def card_list(value: Any, path: str) -> list[int]:
+    """A card list in its given order (the stock is drawn in order)."""
+    try:
+        if isinstance(value, str):
+            return _fast_ids(value.split()) or parse_cards(value)
+        if isinstance(value, list):
+            tokens = _check_tokens(value, path, None)
+            return _fast_ids(list(tokens)) or parse_cards(tokens)
+    except CardParseError as err:
+        raise _card_error(err, path, None) from None
+    raise _fail(path, f"expected cards as a string or a list of strings, got {_type_name(value)}")
+
+
+def _one_card(value: Any, path: str, action_index: int) -> int:
+    if not isinstance(value, str):
+        raise _fail(
+            path, f"expected one card as a string, got {_type_name(value)} {value!r}", action_index
+        )
+    try:
+        return parse_card(value)
+    except CardParseError as err:
+        raise _card_error(err, path, action_index) from None
+
+
+def _timestamp(value: Any, path: str, action_index: int) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value).timestamp()
+        except ValueError:
+            pass
+    raise _fail(
+        path, f"expected seconds since the epoch or an ISO 8601 time, got {value!r}", action_index
+    )
+
+
+def _ruleset(value: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    if isinstance(value, str) and value:
+        return value, ()
+    obj = _object(value, "ruleset")
+    _no_unknown(obj, frozenset({"preset", "overrides"}), "ruleset", None)
+    preset = _str(obj.get("preset"), "ruleset.preset")
+    overrides = _object(obj.get("overrides", {}), "ruleset.overrides")
+    return preset, tuple(sorted((k, _freeze(v)) for k, v in overrides.items()))
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _seats(value: Any) -> tuple[SeatInfo, ...]:
+    seats = _list(value, "seats")
+    if not 2 <= len(seats) <= 4:
+        raise _fail("seats", f"expected 2 to 4 seats, got {len(seats)}")
+    out = []
+    for i, raw in enumerate(seats):
+        path = f"seats[{i}]"
+        obj = _object(raw, path)
+        _no_unknown(obj, _SEAT_KEYS, path, None)
+        seat = _int(obj.get("seat"), f"{path}.seat")
+        if seat != i:
+            raise _fail(
+                f"{path}.seat",
+                f"seats must be listed in seat order 0, 1, …; got seat {seat} at position {i}",
+            )
+        balance = obj.get("balance")
+        if balance is not None and (
+            isinstance(balance, bool) or not isinstance(balance, int | float)
+        ):
+            raise _fail(
+                f"{path}.balance", f"expected a number, got {_type_name(balance)} {balance!r}"
+            )
+        name = obj.get("name")
+        if name is not None and not isinstance(name, str):
+            raise _fail(f"{path}.name", f"expected a string, got {_type_name(name)} {name!r}")
+        out.append(
+            SeatInfo(
+                seat=seat,
+                player_id=_str(obj.get("player_id"), f"{path}.player_id"),
+                name=name,
+                balance=None if balance is None else float(balance),
+            )
+        )
+    return tuple(out)
+
+
+def _seat_ref(value: Any, path: str, n_seats: int) -> int | None:
+    seat = _opt_int(value, path)
+    if seat is not None and seat >= n_seats:
+        raise _fail(path, f"seat {seat} is not at a {n_seats}-seat table")
+    return seat
+
+
+_PLAIN_KEYS = frozenset({"seat", "action", "cards", "ts"})
+
+
+def _action(raw: Any, i: int) -> LogAction:
+    """One action; a fast path for the common plain play / pass, else every check."""
+    if type(raw) is dict and raw.keys() <= _PLAIN_KEYS:
+        seat = raw.get("seat")
+        ts = raw.get("ts")
+        if type(seat) is int and seat >= 0 and (ts is None or type(ts) in (float, int)):
+            kind = raw.get("action")
+            stamp = None if ts is None else float(ts)
+            if kind == "pass" and "cards" not in raw:
+                return LogAction(seat, ActionType.PASS, 0, None, None, stamp)
+            cards = raw.get("cards")
+            if kind == "play" and type(cards) is str:
+                try:
+                    mask = _mask_of_text(cards)
+                except CardParseError:
+                    mask = 0
+                if mask:
+                    return LogAction(seat, ActionType.PLAY, mask, None, None, stamp)
+    return _action_checked(raw, i)
+
+
+def _action_checked(raw: Any, i: int) -> LogAction:
+    path = f"actions[{i}]"
+    obj = _object(raw, path, i)
+    _no_unknown(obj, _ACTION_KEYS, path, i)
+    seat = _int(obj.get("seat"), f"{path}.seat", i)
+    kind_text = obj.get("action")
+    kind = _ACTION_TYPES.get(kind_text) if isinstance(kind_text, str) else None
+    if kind is None:
+        raise _fail(
+            f"{path}.action", f"expected one of {', '.join(_ACTION_TYPES)}, got {kind_text!r}", i
+        )
+    cards = obj.get("cards")
+    mask = 0
+    if kind == ActionType.PLAY:
+        if cards is None:
+            raise _fail(f"{path}.cards", "a play needs its cards", i)
+        mask = cards_mask(cards, f"{path}.cards", i)
+        if mask == 0:
+            raise _fail(f"{path}.cards", "a play needs at least one card", i)
+    elif cards not in (None, "", []):
+        raise _fail(f"{path}.cards", f"a {kind.value} has no cards, got {cards!r}", i)
+    claim: Claim | None = None
+    claim_text = obj.get("claim")
+    if kind == ActionType.CLAIM:
+        claim = _CLAIMS.get(claim_text) if isinstance(claim_text, str) else None
+        if claim is None:
+            raise _fail(
+                f"{path}.claim", f"expected one of {', '.join(_CLAIMS)}, got {claim_text!r}", i
+            )
+    elif claim_text is not None:
+        raise _fail(
+            f"{path}.claim", f"only a claim action names a claim, this is a {kind.value}", i
+        )
+    drawn_value = obj.get("drawn")
+    drawn: int | None = None
+    if drawn_value is not None:
+        if kind != ActionType.PASS:
+            raise _fail(f"{path}.drawn", f"only a pass draws a card, this is a {kind.value}", i)
+        drawn = _one_card(drawn_value, f"{path}.drawn", i)
+    return LogAction(
+        seat=seat,
+        type=kind,
+        cards=mask,
+        claim=claim,
+        drawn=drawn,
+        ts=_timestamp(obj.get("ts"), f"{path}.ts", i),
+    )
+
+
+def _deal(value: Any) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
+    if value is None:
+        return None, ()
+    obj = _object(value, "deal")
+    _no_unknown(obj, frozenset({"hands", "stock"}), "deal", None)
+    hands = _list(obj.get("hands"), "deal.hands")
+    masks = tuple(cards_mask(h, f"deal.hands[{s}]") for s, h in enumerate(hands))
+    stock = tuple(card_list(obj.get("stock", []), "deal.stock"))
+    return masks, stock
+
+
+def _result(value: Any, n_seats: int) -> DeclaredResult | None:
+    if value is None:
+        return None
+    obj = _object(value, "result")
+    _no_unknown(obj, frozenset({"winner", "cards_left"}), "result", None)
+    winner = _seat_ref(obj.get("winner"), "result.winner", n_seats)
+    left_value = obj.get("cards_left")
+    left: tuple[int, ...] | None = None
+    if left_value is not None:
+        items = _list(left_value, "result.cards_left")
+        left = tuple(_int(x, f"result.cards_left[{k}]") for k, x in enumerate(items))
+    return DeclaredResult(winner=winner, cards_left=left)
+
+
+def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) -> GameRecord:
+    """Check one game object against the log format and build its record (raises on a problem)."""
+    top = _object(obj, "(game)")
+    for key in _REQUIRED_KEYS:
+        if key not in top:
+            raise _fail(key, "required field missing")
+    _no_unknown(top, _TOP_KEYS, "", None)
+    version = _int(top["format_version"], "format_version")
+    if version != FORMAT_VERSION:
+        raise _fail(
+            "format_version",
+            f"version {version} is not supported (this reader knows {FORMAT_VERSION})",
+        )
+    kind = top["game_kind"]
+    if kind not in GAME_KINDS:
+        raise _fail("game_kind", f"expected one of {', '.join(GAME_KINDS)}, got {kind!r}")
+    game_id = _str(top["game_id"], "game_id")
+    preset, overrides = _ruleset(top["ruleset"])
+    seats = _seats(top["seats"])
+    n = len(seats)
+    hands, stock = _deal(top.get("deal"))
+    counts_value = top.get("start_counts")
+    start_counts: tuple[int, ...] | None = None
+    if counts_value is not None:
+        items = _list(counts_value, "start_counts")
+        start_counts = tuple(_int(x, f"start_counts[{k}]") for k, x in enumerate(items))
+    started_at = _opt_str(top.get("started_at"), "started_at")
+    if started_at is not None:
+        try:
+            datetime.fromisoformat(started_at)
+        except ValueError:
+            raise _fail("started_at", f"expected an ISO 8601 time, got {started_at!r}") from None
+    actions = tuple(_action(a, i) for i, a in enumerate(_list(top["actions"], "actions")))
+    truth = top.get("truth")
+    if truth is not None:
+        truth = dict(_object(truth, "truth"))
+    return GameRecord(
+        game_id=game_id,
+        content_hash=content_hash,
+        game_kind=kind,
+        ruleset=preset,
+        overrides=overrides,
+        seats=seats,
+        actions=actions,
+        match_id=_opt_str(top.get("match_id"), "match_id"),
+        game_number=_int(top.get("game_number", 1), "game_number", minimum=1),
+        table_id=_opt_str(top.get("table_id"), "table_id"),
+        tournament_id=_opt_str(top.get("tournament_id"), "tournament_id"),
+        started_at=started_at,
+        hands=hands,
+        stock=stock,
+        start_counts=start_counts,
+        previous_winner=_seat_ref(top.get("previous_winner"), "previous_winner", n),
+        first_leader=_seat_ref(top.get("first_leader"), "first_leader", n),
+        declared=_result(top.get("result"), n),
+        truth=truth,
+        format_version=version,
+        tournament_kind=_opt_str(top.get("tournament_kind"), "tournament_kind"),
+        tournament_round=_opt_int(top.get("tournament_round"), "tournament_round", minimum=1),
+        source=source,
+        raw=raw,
+    )

@@ -1,0 +1,202 @@
+"""The CSV reader: actions CSV + games CSV, streamed per game, bad rows become rejects."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.logs import read_log
+from pipeline.logs.csv_logs import games_csv_for, is_games_csv, read_csv
+from pipeline.logs.model import GameRecord, Reject
+from pipeline.logs.reader import log_shape
+from pipeline.logs.records import content_hash
+from pipeline.logs.sample import _csv_rows, sample_game, to_partial
+from pipeline.replay import ReplayedGame, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
+
+
+def outcomes(items: list[GameRecord | Reject]) -> tuple[list[str], list[Reject]]:
+    good: list[str] = []
+    rejects: list[Reject] = []
+    for item in items:
+        done: ReplayedGame | Reject = item if isinstance(item, Reject) else replay(item)
+        if isinstance(done, Reject):
+            rejects.append(done)
+        else:
+            good.append(done.record.game_id)
+    return good, rejects
+
+
+def to_text(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def games() -> list[dict[str, Any]]:
+    full = [sample_game(seed=700 + k, game_id=f"c{k}") for k in range(3)]
+    partial = to_partial(sample_game(seed=710, game_id="c3"))
+    partial["game_id"] = "c3"
+    return [*full, partial]
+
+
+@pytest.fixture
+def pair(
+    tmp_path: Path, games: list[dict[str, Any]]
+) -> tuple[Path, list[list[str]], list[list[str]]]:
+    game_rows, action_rows = _csv_rows(games)
+    return tmp_path / "day.csv", game_rows, action_rows
+
+
+def write_pair(path: Path, game_rows: list[list[str]], action_rows: list[list[str]]) -> Path:
+    path.with_name(path.name.removesuffix(".csv") + ".games.csv").write_text(
+        to_text(game_rows), encoding="utf-8"
+    )
+    path.write_text(to_text(action_rows), encoding="utf-8")
+    return path
+
+
+def first_row(action_rows: list[list[str]], game_id: str) -> int:
+    """The 1-based file line of a game's first action row."""
+    return next(i for i, row in enumerate(action_rows) if row[0] == game_id) + 1
+
+
+def test_sample_csv_pair_replays() -> None:
+    good, rejects = outcomes(list(read_log(SAMPLES / "actions.csv")))
+    assert (good, rejects) == (["csv-1", "csv-2-partial"], [])
+
+
+def test_names_and_shapes() -> None:
+    assert is_games_csv(Path("games.csv")) and is_games_csv(Path("a.games.csv.gz"))
+    assert not is_games_csv(Path("actions.csv"))
+    assert log_shape(SAMPLES / "actions.games.csv") is None
+    assert games_csv_for(SAMPLES / "actions.csv") == SAMPLES / "actions.games.csv"
+
+
+def test_good_pair_with_sources(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    write_pair(path, game_rows, action_rows)
+    items = list(read_csv(path))
+    assert [(i.game_id, i.source.line) for i in items] == [  # type: ignore[union-attr]
+        (f"c{k}", first_row(action_rows, f"c{k}")) for k in range(4)
+    ]
+    good, rejects = outcomes(items)
+    assert (good, rejects) == (["c0", "c1", "c2", "c3"], [])
+    record = items[0]
+    assert isinstance(record, GameRecord) and record.hands is not None
+    assert isinstance(items[3], GameRecord) and items[3].hands is None
+
+
+def test_plain_games_csv_name_and_gzip(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    (path.parent / "games.csv").write_text(to_text(game_rows), encoding="utf-8")
+    gz = path.with_name("day.csv.gz")
+    gz.write_bytes(gzip.compress(to_text(action_rows).encode()))
+    assert outcomes(list(read_log(gz)))[0] == ["c0", "c1", "c2", "c3"]
+
+
+def test_hash_is_whitespace_free_and_stable(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    write_pair(path, game_rows, action_rows)
+    first = [i.content_hash for i in read_csv(path) if isinstance(i, GameRecord)]
+    spaced = [[cell if k != 4 else f" {cell} " for k, cell in enumerate(r)] for r in action_rows]
+    write_pair(path, game_rows, [action_rows[0], *spaced[1:]])
+    second = [i.content_hash for i in read_csv(path) if isinstance(i, GameRecord)]
+    assert first == second and len(set(first)) == 4
+    assert all(len(h) == 64 for h in first) and content_hash({}) not in first
+
+
+def test_seq_gap_is_rejected_with_the_action_index(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    start = first_row(action_rows, "c1") - 1
+    del action_rows[start + 4]  # c1 loses seq 5
+    write_pair(path, game_rows, action_rows)
+    good, rejects = outcomes(list(read_csv(path)))
+    assert good == ["c0", "c2", "c3"]
+    [r] = rejects
+    assert (r.code, r.game_id, r.action_index, r.source.line) == ("E_CSV_SEQ", "c1", 4, start + 1)
+    assert "seq 6 follows seq 4" in r.message
+    assert r.raw.splitlines()[0].startswith("game_id,ruleset")  # games header, then its row
+    assert any(line.startswith("c1,6,") for line in r.raw.splitlines())
+
+
+def test_split_game_unknown_game_and_game_without_actions(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    c1 = [row for row in action_rows if row[0] == "c1"]
+    others = [row for row in action_rows[1:] if row[0] not in ("c1", "c2")]
+    stray = [["zz", "1", "0", "play", "3d", ""]]
+    rows = [action_rows[0], *c1[:3], *others, *c1[3:], *stray]
+    write_pair(path, game_rows, rows)
+    good, rejects = outcomes(list(read_csv(path)))
+    assert good == ["c0", "c3"]
+    got = [(r.code, r.game_id) for r in rejects]
+    assert got == [
+        ("E_UNFINISHED", "c1"),  # its first three rows are a game that stops early
+        ("E_CSV_SPLIT", "c1"),
+        ("E_CSV_NO_GAME", "zz"),
+        ("E_CSV_NO_ACTIONS", "c2"),
+    ]
+    assert rejects[-1].source.file.endswith("day.games.csv")
+
+
+def test_missing_games_csv_rejects_every_game(pair: Any) -> None:
+    path, _, action_rows = pair
+    path.write_text(to_text(action_rows), encoding="utf-8")
+    _, rejects = outcomes(list(read_csv(path)))
+    assert [r.code for r in rejects] == ["E_CSV_GAMES_FILE"] + ["E_CSV_NO_GAME"] * 4
+
+
+def test_bad_header(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    write_pair(path, game_rows, [["game_id", "seq", "seat", "action", "cards"], *action_rows[1:]])
+    assert [r.code for r in read_csv(path)] == ["E_CSV_HEADER"]  # type: ignore[union-attr]
+
+
+def test_bad_cell_card_and_seat(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    s0 = first_row(action_rows, "c0") - 1
+    s2 = first_row(action_rows, "c2") - 1
+    action_rows[s0 + 2][4] = "3x"
+    action_rows[s0 + 2][3] = "play"
+    action_rows[s2 + 1][2] = "north"
+    write_pair(path, game_rows, action_rows)
+    good, rejects = outcomes(list(read_csv(path)))
+    assert good == ["c1", "c3"]
+    assert [(r.code, r.game_id, r.action_index) for r in rejects] == [
+        ("E_BAD_CARD", "c0", 2),
+        ("E_SCHEMA", "c2", 1),
+    ]
+    assert rejects[1].message.startswith("actions[1].seat: ")
+
+
+def test_non_utf8_row_and_huge_line(pair: Any) -> None:
+    path, game_rows, action_rows = pair
+    write_pair(path, game_rows, action_rows)
+    lines = path.read_bytes().split(b"\n")
+    s1 = first_row(action_rows, "c1") - 1
+    lines[s1 + 2] = lines[s1 + 2].replace(b"pass", b"p\xffss").replace(b"play", b"pl\xffy")
+    s2 = first_row(action_rows, "c2") - 1
+    lines.insert(s2, b"c9,1,0,play," + b"x" * 5000)
+    path.write_bytes(b"\n".join(lines))
+    good, rejects = outcomes(list(read_csv(path, max_line_bytes=1000)))
+    assert good == ["c0", "c2", "c3"]
+    assert sorted((r.source.line, r.code, r.game_id) for r in rejects) == [
+        (s1 + 1, "E_ENCODING", "c1"),
+        (s2 + 1, "E_LINE_TOO_LONG", None),
+    ]
+    assert [r.action_index for r in rejects if r.code == "E_ENCODING"] == [2]
+
+
+def test_empty_actions_csv(tmp_path: Path) -> None:
+    path = tmp_path / "none.csv"
+    path.write_bytes(b"")
+    path.with_name("none.games.csv").write_text("game_id,ruleset,players\n", encoding="utf-8")
+    assert list(read_csv(path)) == []
