@@ -1,0 +1,46 @@
+"""The replay warehouse: Arrow tables → Parquet files per import batch, a manifest, DuckDB views.
+
+See ``docs/warehouse.md`` for every table and column, :mod:`pipeline.warehouse.tables` for
+the schemas and row builders, and :mod:`pipeline.warehouse.store` for batches, the manifest,
+the DuckDB connection and :meth:`Warehouse.verify`.
+"""
+
+from pipeline.warehouse.store import (
+    Added,
+    Batch,
+    BatchEntry,
+    BatchSummary,
+    ManifestFile,
+    Problem,
+    Warehouse,
+    WarehouseError,
+    resolve_dir,
+)
+from pipeline.warehouse.tables import (
+    GRAIN,
+    SCHEMAS,
+    RejectLike,
+    ReplayedGameLike,
+    RowBuffer,
+    Table,
+    game_tables,
+)
+
+__all__ = [
+    "GRAIN",
+    "SCHEMAS",
+    "Added",
+    "Batch",
+    "BatchEntry",
+    "BatchSummary",
+    "ManifestFile",
+    "Problem",
+    "RejectLike",
+    "ReplayedGameLike",
+    "RowBuffer",
+    "Table",
+    "Warehouse",
+    "WarehouseError",
+    "game_tables",
+    "resolve_dir",
+]

@@ -1,0 +1,632 @@
+"""The warehouse tables: Arrow schemas, and row builders from replayed games and rejects.
+
+Five tables, documented column by column in ``docs/warehouse.md``:
+
+* ``games``   one row per stored game
+* ``seats``   one row per seat per game
+* ``actions`` one row per action (play, pass, claim, swap) per game
+* ``tricks``  one row per trick per game
+* ``rejects`` one row per rejected record (or game-id conflict)
+
+Card sets are stored twice: a ``*_mask`` ``int64`` (bit ``card`` set, see
+:mod:`pipeline.cards`; 52 bits fit) for fast SQL, and a ``*_text`` printed by
+:func:`pipeline.cards.format_cards` for people.
+
+The builders accept anything shaped like :class:`pipeline.replay.ReplayedGame`
+(``record``, ``ruleset``, ``actions``, ``result``) and like the parsers' ``Reject``
+(``source``, ``game_id``, ``action_index``, ``code``, ``message``, ``raw``); see
+:class:`ReplayedGameLike` and :class:`RejectLike`.
+
+>>> [t.value for t in Table]
+['games', 'seats', 'actions', 'tricks', 'rejects']
+>>> SCHEMAS[Table.SEATS].field("deal_mask").type
+DataType(int64)
+>>> rows = RowBuffer("b1")
+>>> rows.n_games, rows.n_rejects
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Sequence
+from enum import StrEnum
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.big2.combos import Kind
+from pipeline.big2.rules import Ruleset
+from pipeline.big2.state import ActionRecord, ActionType, Block, Claim, GameResult, Obligation
+from pipeline.cards import N_CARDS, format_cards
+from pipeline.logs.model import GameRecord, Source
+
+#: Longest ``raw`` text kept in the rejects table (characters); longer text is cut and marked.
+RAW_LIMIT = 100_000
+RAW_CUT_MARK = "…[cut]"
+
+
+class Table(StrEnum):
+    """The warehouse's tables, in the order they are written and documented."""
+
+    GAMES = "games"
+    SEATS = "seats"
+    ACTIONS = "actions"
+    TRICKS = "tricks"
+    REJECTS = "rejects"
+
+
+class ReplayedGameLike(Protocol):
+    """What the builders read from a replayed game (:class:`pipeline.replay.ReplayedGame`)."""
+
+    @property
+    def record(self) -> GameRecord: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def actions(self) -> Sequence[ActionRecord]: ...
+    @property
+    def result(self) -> GameResult: ...
+
+
+class RejectLike(Protocol):
+    """What the builders read from a rejected record (the parsers' / replay's ``Reject``)."""
+
+    @property
+    def source(self) -> Source | None: ...
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def action_index(self) -> int | None: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def raw(self) -> str | bytes | None: ...
+
+
+_TS = pa.timestamp("ms", tz="UTC")
+#: The seats columns buffered per row (the texts are computed from the masks).
+_SEAT_INPUTS = (
+    "game_id",
+    "seat",
+    "player_id",
+    "name",
+    "balance",
+    "deal_mask",
+    "final_hand_mask",
+    "cards_left",
+    "is_winner",
+)
+
+SCHEMAS: dict[Table, pa.Schema] = {
+    Table.GAMES: pa.schema(
+        [
+            ("batch_id", pa.string()),
+            ("game_id", pa.string()),
+            ("content_hash", pa.string()),
+            ("game_kind", pa.string()),
+            ("ruleset", pa.string()),
+            ("overrides", pa.string()),
+            ("match_id", pa.string()),
+            ("game_number", pa.int32()),
+            ("table_id", pa.string()),
+            ("tournament_id", pa.string()),
+            ("started_at", pa.string()),
+            ("players", pa.int8()),
+            ("outcome", pa.string()),
+            ("winner", pa.int8()),
+            ("claim", pa.string()),
+            ("first_leader", pa.int8()),
+            ("n_tricks", pa.int16()),
+            ("n_actions", pa.int32()),
+            ("bao_seat", pa.int8()),
+            ("bao_unknown_seat", pa.int8()),
+            ("full_info", pa.bool_()),
+            ("source_file", pa.string()),
+            ("source_line", pa.int64()),
+        ]
+    ),
+    Table.SEATS: pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("seat", pa.int8()),
+            ("player_id", pa.string()),
+            ("name", pa.string()),
+            ("balance", pa.float64()),
+            ("deal_mask", pa.int64()),
+            ("deal_text", pa.string()),
+            ("final_hand_mask", pa.int64()),
+            ("final_hand_text", pa.string()),
+            ("cards_left", pa.int8()),
+            ("is_winner", pa.bool_()),
+        ]
+    ),
+    Table.ACTIONS: pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("action_index", pa.int16()),
+            ("seat", pa.int8()),
+            ("action_type", pa.string()),
+            ("cards_mask", pa.int64()),
+            ("cards_text", pa.string()),
+            ("kind", pa.string()),
+            ("rank_key", pa.int64()),
+            ("trick", pa.int16()),
+            ("is_lead", pa.bool_()),
+            ("top_before_mask", pa.int64()),
+            ("top_before_text", pa.string()),
+            ("cards_left", pa.list_(pa.int8())),
+            ("hand_before_mask", pa.int64()),
+            ("hand_before_text", pa.string()),
+            ("beating_play_existed", pa.bool_()),
+            ("highest_single", pa.int8()),
+            ("highest_single_text", pa.string()),
+            ("next_seat", pa.int8()),
+            ("next_on_one", pa.bool_()),
+            ("obligation", pa.string()),
+            ("block", pa.string()),
+            ("block_reason", pa.string()),
+            ("ends_trick", pa.bool_()),
+            ("wins_game", pa.bool_()),
+            ("drawn", pa.int8()),
+            ("drawn_text", pa.string()),
+            ("claim", pa.string()),
+            ("unchecked", pa.list_(pa.string())),
+            ("ts", _TS),
+        ]
+    ),
+    Table.TRICKS: pa.schema(
+        [
+            ("game_id", pa.string()),
+            ("trick", pa.int16()),
+            ("leader", pa.int8()),
+            ("winner", pa.int8()),
+            ("n_actions", pa.int16()),
+            ("n_plays", pa.int16()),
+            ("lead_kind", pa.string()),
+            ("ends_game", pa.bool_()),
+        ]
+    ),
+    Table.REJECTS: pa.schema(
+        [
+            ("batch_id", pa.string()),
+            ("file", pa.string()),
+            ("line", pa.int64()),
+            ("game_id", pa.string()),
+            ("action_index", pa.int32()),
+            ("code", pa.string()),
+            ("message", pa.string()),
+            ("raw", pa.string()),
+        ]
+    ),
+}
+
+#: The grain of each table, as one phrase (also the header of its section in the docs).
+GRAIN: dict[Table, str] = {
+    Table.GAMES: "one row per stored game",
+    Table.SEATS: "one row per seat per game",
+    Table.ACTIONS: "one row per action per game",
+    Table.TRICKS: "one row per trick per game",
+    Table.REJECTS: "one row per rejected record",
+}
+
+
+# Card text, vectorised: a 52-bit mask is read as 4 chunks of 13 bits; each chunk's text is
+# looked up in an 8192-entry table and the 4 pieces are joined (cards lowest id first, exactly
+# as pipeline.cards.format_cards prints them). The tables are built on first use.
+_CHUNK_BITS = 13
+_N_CHUNKS = 4
+_CARD_TEXT = pa.array([format_cards(1 << c) for c in range(N_CARDS)], pa.string())
+
+
+@lru_cache(maxsize=1)
+def _chunk_texts() -> list[pa.Array]:
+    out = []
+    for k in range(_N_CHUNKS):
+        base = [format_cards(1 << (c + _CHUNK_BITS * k)) for c in range(_CHUNK_BITS)]
+        texts = [""] * (1 << _CHUNK_BITS)
+        for v in range(1, 1 << _CHUNK_BITS):
+            low = v & -v
+            texts[v] = base[low.bit_length() - 1] + texts[v ^ low]
+        out.append(pa.array(texts, pa.string()))
+    return out
+
+
+def mask_text(masks: pa.Array) -> pa.Array:
+    """The text of each card mask in an Arrow array (null stays null), computed in Arrow.
+
+    >>> from pipeline.cards import parse_cards, mask_of
+    >>> masks = pa.array([mask_of(parse_cards("10d 2s")), 0, None], pa.int64())
+    >>> mask_text(masks).to_pylist()
+    ['10♦2♠', '', None]
+    """
+    chunk = (1 << _CHUNK_BITS) - 1
+    parts = [
+        pc.take(table, pc.bit_wise_and(pc.shift_right(masks, _CHUNK_BITS * k), chunk))
+        for k, table in enumerate(_chunk_texts())
+    ]
+    return pc.binary_join_element_wise(*parts, "")
+
+
+def card_text(cards: pa.Array) -> pa.Array:
+    """The text of each card id in an Arrow array (null stays null).
+
+    >>> card_text(pa.array([28, None, 51], pa.int8())).to_pylist()
+    ['10♦', None, '2♠']
+    """
+    return pc.take(_CARD_TEXT, cards)
+
+
+def _enum_value(value: StrEnum | None) -> str | None:
+    return None if value is None else value.value
+
+
+def overrides_json(ruleset: Ruleset) -> str:
+    """A ruleset's overrides as canonical JSON (keys sorted; enums as their values).
+
+    >>> from pipeline.big2.rules import load_ruleset
+    >>> overrides_json(load_ruleset("hk", {"players": 3}))
+    '{"players": 3}'
+    >>> overrides_json(load_ruleset("hk"))
+    '{}'
+    """
+    return json.dumps(dict(ruleset.overrides), sort_keys=True, ensure_ascii=False)
+
+
+def raw_text(raw: str | bytes | None) -> str | None:
+    """The ``raw`` column's text: bytes decoded with escapes, cut at :data:`RAW_LIMIT`.
+
+    >>> raw_text(b'{"game_id": "g\\xff"}')
+    '{"game_id": "g\\\\xff"}'
+    >>> len(raw_text("x" * (RAW_LIMIT + 5))) == RAW_LIMIT + len(RAW_CUT_MARK)
+    True
+    """
+    if raw is None:
+        return None
+    text = raw.decode("utf-8", errors="backslashreplace") if isinstance(raw, bytes) else raw
+    if len(text) > RAW_LIMIT:
+        text = text[:RAW_LIMIT] + RAW_CUT_MARK
+    return text
+
+
+#: The ActionRecord fields copied into the actions table, in one C-level getter.
+_ACTION_FIELDS = (
+    "action_index",
+    "seat",
+    "type",
+    "cards",
+    "kind",
+    "rank_key",
+    "trick",
+    "is_lead",
+    "top_before",
+    "cards_left",
+    "hand_before",
+    "beating_play_existed",
+    "highest_single",
+    "next_seat",
+    "next_on_one",
+    "obligation",
+    "block",
+    "block_reason",
+    "ends_trick",
+    "wins_game",
+    "drawn",
+    "claim",
+    "unchecked",
+)
+_action_fields = attrgetter(*_ACTION_FIELDS)
+#: Whether ActionRecord is a named tuple with exactly these fields, in this order.
+_RECORDS_ARE_ROWS = getattr(ActionRecord, "_fields", None) == _ACTION_FIELDS
+_ts_of = attrgetter("ts")
+_PLAY = ActionType.PLAY.value
+_PASS = ActionType.PASS.value
+
+
+def _n_tricks(actions: Sequence[ActionRecord]) -> int:
+    """Tricks with at least one play: the trick of the last play (tricks are numbered 1, 2 ...)."""
+    for r in reversed(actions):
+        if r.type == ActionType.PLAY:
+            return r.trick
+    return 0
+
+
+def _ints(values: Sequence[int | None], type_: pa.DataType) -> pa.Array:
+    """An Arrow integer array from Python ints, through numpy (pyarrow converts big ints slowly).
+
+    >>> _ints((1, None, 1 << 51), pa.int64()).to_pylist()
+    [1, None, 2251799813685248]
+    """
+    try:
+        return pa.array(np.array(values, dtype=np.int64)).cast(type_)
+    except TypeError:  # a None among the values
+        obj = np.array(values, dtype=object)
+        null = obj == None  # noqa: E711 (elementwise, on an object array)
+        obj[null] = 0
+        return pa.array(obj.astype(np.int64), mask=null).cast(type_)
+
+
+_ENUM_VALUES: list[str | None] = [None]
+_ENUM_CODE: dict[object, int] = {None: 0}
+for _enum in (ActionType, Kind, Obligation, Block, Claim):
+    for _member in _enum:
+        _ENUM_CODE[_member] = len(_ENUM_VALUES)
+        _ENUM_VALUES.append(_member.value)
+_ENUM_TEXT = pa.array(_ENUM_VALUES, pa.string())
+
+
+def _enums(values: Sequence[StrEnum | None]) -> pa.Array:
+    """An Arrow string array of the engine's enum values, by a code lookup (fast).
+
+    >>> _enums((ActionType.PLAY, None, Kind.PAIR)).to_pylist()
+    ['play', None, 'pair']
+    """
+    try:
+        codes = np.fromiter(map(_ENUM_CODE.__getitem__, values), np.int16, len(values))
+    except KeyError:  # pragma: no cover - an enum this table does not list
+        return pa.array([None if v is None else v.value for v in values], pa.string())
+    return pc.take(_ENUM_TEXT, pa.array(codes))
+
+
+def _null_if_empty(arr: pa.Array) -> pa.Array:
+    return pc.if_else(pc.equal(arr, ""), pa.scalar(None, pa.string()), arr)
+
+
+class RowBuffer:
+    """Rows of the five tables, filled game by game; :meth:`take` hands them over as Arrow.
+
+    Adding a game only copies references (the engine's records are tuples of plain values);
+    the columns, the card texts and the tricks are computed in Arrow by :meth:`take`. A
+    caller takes every few thousand games so that memory stays flat.
+    """
+
+    def __init__(self, batch_id: str) -> None:
+        self.batch_id = batch_id
+        self.n_games = 0
+        self.n_rejects = 0
+        self._games: dict[str, list[Any]] = {}
+        self._seats: dict[str, list[Any]] = {}
+        self._rejects: dict[str, list[Any]] = {}
+        self._action_rows: list[tuple[Any, ...]] = []
+        self._action_game: list[str] = []
+        self._action_ts: list[float | None] = []
+        self._hashes: dict[str, str] = {}
+        self._reset()
+
+    def _reset(self) -> None:
+        self._games = {name: [] for name in SCHEMAS[Table.GAMES].names}
+        self._seats = {name: [] for name in _SEAT_INPUTS}
+        self._rejects = {name: [] for name in SCHEMAS[Table.REJECTS].names}
+        self._action_rows = []
+        self._action_game = []
+        self._action_ts = []
+        self._hashes = {}
+        self.n_games = 0
+        self.n_rejects = 0
+
+    def buffered_hash(self, game_id: str) -> str | None:
+        """The content hash of a game id already in this buffer, else None."""
+        return self._hashes.get(game_id)
+
+    def add_game(self, game: ReplayedGameLike) -> bool:
+        """Append the rows of one replayed game (games, seats, actions; tricks follow).
+
+        False (nothing added) when the game id is in the buffer already: a buffer never
+        holds a game twice; see :meth:`buffered_hash` to tell a duplicate from a conflict.
+        """
+        record, rs, actions, result = game.record, game.ruleset, game.actions, game.result
+        gid = record.game_id
+        if gid in self._hashes:
+            return False
+        self._hashes[gid] = record.content_hash
+        n = len(actions)
+        if _RECORDS_ARE_ROWS:
+            self._action_rows.extend(actions)  # named tuples: no copy
+        else:  # pragma: no cover - an ActionRecord that is not a named tuple
+            self._action_rows.extend(map(_action_fields, actions))
+        self._action_game.extend([gid] * n)
+        logged = record.actions
+        if len(logged) == n:
+            self._action_ts.extend(map(_ts_of, logged))
+        else:
+            self._action_ts.extend([None] * n)
+        players = rs.players
+        s = self._seats
+        info = {si.seat: si for si in record.seats}
+        hands = record.hands
+        for seat in range(players):
+            si = info.get(seat)
+            s["game_id"].append(gid)
+            s["seat"].append(seat)
+            s["player_id"].append(None if si is None else si.player_id)
+            s["name"].append(None if si is None else si.name)
+            s["balance"].append(None if si is None else si.balance)
+            s["deal_mask"].append(hands[seat] if hands is not None and seat < len(hands) else None)
+            s["final_hand_mask"].append(
+                result.final_hands[seat] if seat < len(result.final_hands) else None
+            )
+            s["cards_left"].append(result.cards_left[seat])
+            s["is_winner"].append(result.winner == seat)
+        g = self._games
+        g["batch_id"].append(self.batch_id)
+        g["game_id"].append(gid)
+        g["content_hash"].append(record.content_hash)
+        g["game_kind"].append(record.game_kind)
+        g["ruleset"].append(rs.name)
+        g["overrides"].append(overrides_json(rs))
+        g["match_id"].append(record.match_id)
+        g["game_number"].append(record.game_number)
+        g["table_id"].append(record.table_id)
+        g["tournament_id"].append(record.tournament_id)
+        g["started_at"].append(record.started_at)
+        g["players"].append(players)
+        g["outcome"].append(result.outcome.value)
+        g["winner"].append(result.winner)
+        g["claim"].append(_enum_value(result.claim))
+        g["first_leader"].append(result.first_leader)
+        g["n_tricks"].append(_n_tricks(actions))
+        g["n_actions"].append(n)
+        g["bao_seat"].append(result.bao_seat)
+        g["bao_unknown_seat"].append(result.bao_unknown_seat)
+        g["full_info"].append(hands is not None)
+        src = record.source
+        g["source_file"].append(None if src is None else src.file)
+        g["source_line"].append(None if src is None else src.line)
+        self.n_games += 1
+        return True
+
+    def add_reject(self, reject: RejectLike) -> None:
+        """Append one rejects row."""
+        r = self._rejects
+        src = reject.source
+        r["batch_id"].append(self.batch_id)
+        r["file"].append(None if src is None else src.file)
+        r["line"].append(None if src is None else src.line)
+        r["game_id"].append(reject.game_id)
+        r["action_index"].append(reject.action_index)
+        r["code"].append(reject.code)
+        r["message"].append(reject.message)
+        r["raw"].append(raw_text(reject.raw))
+        self.n_rejects += 1
+
+    def _seats_table(self) -> pa.Table:
+        s = self._seats
+        schema = SCHEMAS[Table.SEATS]
+        deal = _ints(s["deal_mask"], pa.int64())
+        final = _ints(s["final_hand_mask"], pa.int64())
+        cols: dict[str, pa.Array] = {
+            name: pa.array(values, schema.field(name).type) for name, values in s.items()
+        }
+        cols.update(
+            deal_mask=deal,
+            deal_text=mask_text(deal),
+            final_hand_mask=final,
+            final_hand_text=mask_text(final),
+        )
+        return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
+
+    def _actions_table(self) -> pa.Table:
+        schema = SCHEMAS[Table.ACTIONS]
+        gc_was_on = gc.isenabled()
+        gc.disable()  # the transpose allocates big tuples of plain values: no cycles to find
+        try:
+            c: dict[str, Any] = dict(
+                zip(_ACTION_FIELDS, zip(*self._action_rows, strict=True), strict=True)
+            )
+        finally:
+            if gc_was_on:
+                gc.enable()
+        cards = _ints(c["cards"], pa.int64())
+        top = _ints(c["top_before"], pa.int64())
+        hand = _ints(c["hand_before"], pa.int64())
+        highest = _ints(c["highest_single"], pa.int8())
+        drawn = _ints(c["drawn"], pa.int8())
+        ts = pa.array(self._action_ts, pa.float64())
+        ms = pc.cast(pc.round(pc.multiply(ts, 1000.0)), pa.int64())
+        cols: dict[str, pa.Array] = {
+            "game_id": pa.array(self._action_game, pa.string()),
+            "action_index": _ints(c["action_index"], pa.int16()),
+            "seat": _ints(c["seat"], pa.int8()),
+            "action_type": _enums(c["type"]),
+            "cards_mask": cards,
+            "cards_text": mask_text(cards),
+            "kind": _enums(c["kind"]),
+            "rank_key": _ints(c["rank_key"], pa.int64()),
+            "trick": _ints(c["trick"], pa.int16()),
+            "is_lead": pa.array(c["is_lead"], pa.bool_()),
+            "top_before_mask": top,
+            "top_before_text": mask_text(top),
+            "cards_left": pa.array(c["cards_left"], pa.list_(pa.int8())),
+            "hand_before_mask": hand,
+            "hand_before_text": mask_text(hand),
+            "beating_play_existed": pa.array(c["beating_play_existed"], pa.bool_()),
+            "highest_single": highest,
+            "highest_single_text": card_text(highest),
+            "next_seat": _ints(c["next_seat"], pa.int8()),
+            "next_on_one": pa.array(c["next_on_one"], pa.bool_()),
+            "obligation": _enums(c["obligation"]),
+            "block": _enums(c["block"]),
+            "block_reason": _null_if_empty(pa.array(c["block_reason"], pa.string())),
+            "ends_trick": pa.array(c["ends_trick"], pa.bool_()),
+            "wins_game": pa.array(c["wins_game"], pa.bool_()),
+            "drawn": drawn,
+            "drawn_text": card_text(drawn),
+            "claim": _enums(c["claim"]),
+            "unchecked": pa.array(c["unchecked"], pa.list_(pa.string())),
+            "ts": ms.cast(_TS),
+        }
+        return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
+
+    def take(self) -> dict[Table, pa.Table]:
+        """The buffered rows as Arrow tables (tables with no rows left out); the buffer empties."""
+        out: dict[Table, pa.Table] = {}
+        if self.n_games:
+            out[Table.GAMES] = pa.Table.from_pydict(self._games, schema=SCHEMAS[Table.GAMES])
+            out[Table.SEATS] = self._seats_table()
+            if self._action_rows:
+                actions = self._actions_table()
+                out[Table.ACTIONS] = actions
+                tricks = tricks_table(actions, out[Table.GAMES]["n_actions"])
+                if tricks.num_rows:
+                    out[Table.TRICKS] = tricks
+        if self.n_rejects:
+            out[Table.REJECTS] = pa.Table.from_pydict(self._rejects, schema=SCHEMAS[Table.REJECTS])
+        self._reset()
+        return out
+
+
+def tricks_table(actions: pa.Table, n_actions: Sequence[int] | pa.Array) -> pa.Table:
+    """The tricks table of an actions table holding whole games, ``n_actions`` rows each.
+
+    A trick is a run of plays and passes with one game and trick number; its leader and lead
+    kind are those of its first action (always a play, which is checked), its winner the
+    seat of its last play.
+    """
+    counts = np.asarray(n_actions, dtype=np.int64)
+    game = np.repeat(np.arange(len(counts)), counts)
+    kind_of = actions["action_type"].to_numpy(zero_copy_only=False)
+    is_play = kind_of == _PLAY
+    moves = np.flatnonzero(is_play | (kind_of == _PASS))
+    schema = SCHEMAS[Table.TRICKS]
+    if not len(moves):
+        return schema.empty_table()
+    trick = actions["trick"].to_numpy()
+    g, t = game[moves], trick[moves]
+    starts = np.flatnonzero(np.r_[True, (g[1:] != g[:-1]) | (t[1:] != t[:-1])])
+    first = moves[starts]
+    if not is_play[first].all():
+        raise ValueError("a trick that does not open with a play: not whole replayed games")
+    last_play = np.maximum.reduceat(np.where(is_play[moves], moves, -1), starts)
+    seat = actions["seat"]
+    cols = {
+        "game_id": pc.take(actions["game_id"], pa.array(first)),
+        "trick": pa.array(t[starts]),
+        "leader": pc.take(seat, pa.array(first)),
+        "winner": pc.take(seat, pa.array(last_play)),
+        "n_actions": pa.array(np.diff(np.r_[starts, len(moves)])),
+        "n_plays": pa.array(np.add.reduceat(is_play[moves].astype(np.int64), starts)),
+        "lead_kind": pc.take(actions["kind"], pa.array(first)),
+        "ends_game": pa.array(
+            np.logical_or.reduceat(
+                actions["wins_game"].to_numpy(zero_copy_only=False)[moves], starts
+            )
+        ),
+    }
+    return pa.Table.from_arrays(
+        [pc.cast(cols[name], schema.field(name).type) for name in schema.names], schema=schema
+    )
+
+
+def game_tables(games: Sequence[ReplayedGameLike], *, batch_id: str = "") -> dict[Table, pa.Table]:
+    """The rows of some replayed games as Arrow tables (a convenience over :class:`RowBuffer`)."""
+    buf = RowBuffer(batch_id)
+    for game in games:
+        buf.add_game(game)
+    return buf.take()
