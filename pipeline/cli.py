@@ -300,45 +300,57 @@ def ingest(
     """
     with domain_errors():
         wh = Warehouse(warehouse)
-        with RichProgress(
-            TextColumn("[bold]ingest"),
-            BarColumn(),
-            TextColumn("{task.fields[games]:,} games"),
-            TextColumn("{task.fields[rate]:,.0f} games/s"),
-            TextColumn("{task.fields[rejected]:,} rejected"),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("ingest", total=None, games=0, rate=0.0, rejected=0)
-            started = time.perf_counter()
-
-            def show(p: IngestProgress) -> None:
-                rate = p.games / max(time.perf_counter() - started, 1e-9)
-                bar.update(
-                    task,
-                    total=p.bytes_total or None,
-                    completed=p.bytes_done,
-                    games=p.games,
-                    rate=rate,
-                    rejected=p.rejected,
-                )
-
-            summary = run_ingest(paths, wh, workers=workers, on_progress=show)
-        console.print(summary_table(summary))
-        total = summary.total()
-        rate = total.read / summary.seconds if summary.seconds else 0.0
-        typer.echo(
-            f"{total.read:,} games read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
-            f"{summary.workers} worker{'s' if summary.workers != 1 else ''}); "
-            f"warehouse {wh.root}"
-        )
-        if summary.reasons:
-            typer.echo("top reject reasons:")
-            for code, n in summary.reasons.most_common(top):
-                typer.echo(f"  {n:>8,}  {code}")
-        if strict and total.rejected:
+        summary = ingest_with_progress(paths, wh, workers=workers)
+        print_ingest_summary(summary, wh, top=top)
+        if strict and summary.total().rejected:
             raise typer.Exit(code=EXIT_CHECK_FAILED)
+
+
+def ingest_with_progress(
+    paths: Sequence[str], wh: Warehouse, *, workers: int | None = None
+) -> IngestSummary:
+    """Run an import with a rich progress bar on stderr (games, games/s, rejects so far)."""
+    with RichProgress(
+        TextColumn("[bold]ingest"),
+        BarColumn(),
+        TextColumn("{task.fields[games]:,} games"),
+        TextColumn("{task.fields[rate]:,.0f} games/s"),
+        TextColumn("{task.fields[rejected]:,} rejected"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("ingest", total=None, games=0, rate=0.0, rejected=0)
+        started = time.perf_counter()
+
+        def show(p: IngestProgress) -> None:
+            rate = p.games / max(time.perf_counter() - started, 1e-9)
+            bar.update(
+                task,
+                total=p.bytes_total or None,
+                completed=p.bytes_done,
+                games=p.games,
+                rate=rate,
+                rejected=p.rejected,
+            )
+
+        return run_ingest(paths, wh, workers=workers, on_progress=show)
+
+
+def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5) -> None:
+    """The per-file table, the throughput line and the top reject reasons."""
+    console.print(summary_table(summary))
+    total = summary.total()
+    rate = total.read / summary.seconds if summary.seconds else 0.0
+    typer.echo(
+        f"{total.read:,} games read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
+        f"{summary.workers} worker{'s' if summary.workers != 1 else ''}); "
+        f"warehouse {wh.root}"
+    )
+    if summary.reasons:
+        typer.echo("top reject reasons:")
+        for code, n in summary.reasons.most_common(top):
+            typer.echo(f"  {n:>8,}  {code}")
 
 
 @app.command()
@@ -359,22 +371,24 @@ def verify(warehouse: WarehouseOption = None) -> None:
 
 # --- demo --------------------------------------------------------------------------------
 
-BUILT = "cards, rulesets/presets and `big2 rules`"
-NOT_BUILT = (
-    "the rules engine (combinations, game state) is in progress; the simulator, log ingest, "
-    "Parquet warehouse, SQL scoring and dashboards do not exist yet"
-)
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
 @app.command()
-def demo() -> None:
-    """Run the whole pipeline on sample data (today: only the parts that exist)."""
+def demo(warehouse: WarehouseOption = None) -> None:
+    """Run the pipeline on the shipped sample logs: ingest into the warehouse, verify it.
+
+    Grows into: simulate games → ingest → build the SQL marts → open the dashboards.
+    """
     with domain_errors():
-        # Grows into: simulate games → ingest logs → build the warehouse → open the dashboards.
-        console.print(presets_table())
-        typer.echo(f"Built so far: {BUILT}.")
-        typer.echo(f"Not yet: {NOT_BUILT}.")
-        typer.echo("Try: big2 rules show taiwan --set settlement=place")
+        if not SAMPLES.is_dir():
+            raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES} (a source checkout)")
+        wh = Warehouse(warehouse)
+        summary = ingest_with_progress([str(SAMPLES)], wh)
+        print_ingest_summary(summary, wh)
+        problems = wh.verify()
+        typer.echo(f"big2 verify: {'OK' if not problems else f'{len(problems)} problem(s)'}")
+        typer.echo(f'Try: big2 rules show taiwan · duckdb {wh.db_path} -c "from games"')
 
 
 # --- bench -------------------------------------------------------------------------------

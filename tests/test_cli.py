@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -105,12 +106,12 @@ def test_bad_format_is_a_usage_error() -> None:
     assert result.exit_code == EXIT_USAGE
 
 
-def test_demo_runs_and_is_honest() -> None:
-    result = runner.invoke(app, ["demo"])
+def test_demo_ingests_the_samples_into_a_consistent_warehouse(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["demo", "--warehouse", str(tmp_path / "wh")])
     assert result.exit_code == 0, result.output
-    assert "hk (default)" in result.stdout
-    assert "Built so far" in result.stdout
-    assert "do not exist yet" in result.stdout
+    assert "games.jsonl" in result.stdout
+    assert "big2 verify: OK" in result.stdout
+    assert (tmp_path / "wh" / "warehouse.duckdb").is_file()
 
 
 def test_bench_unknown_name_exits_2() -> None:
