@@ -199,6 +199,10 @@ def claim_holds(claim: Claim, hand: int) -> bool:
     raise AssertionError(claim)  # pragma: no cover
 
 
+_UNCHECKED_HAND = ("hand",)
+_UNCHECKED_HAND_AND_LOWEST = ("hand", "first_play_lowest")
+
+
 class Game:
     """One game of Big Two under one ruleset.
 
@@ -371,10 +375,10 @@ class Game:
             raise self._err(
                 "E_BAD_SEAT", f"seat {action.seat} is not at a {self.n}-seat table", action
             )
-        if action.type == ActionType.CLAIM:
+        if action.type is ActionType.CLAIM:
             self._verify_claim(action)
             return None
-        if action.type == ActionType.SWAP:
+        if action.type is ActionType.SWAP:
             self._verify_swap(action)
             return None
         if self.turn is not None and action.seat != self.turn:
@@ -388,7 +392,7 @@ class Game:
             raise self._err(
                 "E_OUT_OF_TURN", f"seat {action.seat} acted; seat {self.turn} is to act", action
             )
-        if action.type == ActionType.PASS:
+        if action.type is ActionType.PASS:
             if self.top is None:
                 raise self._err("E_LEAD_PASS", f"seat {action.seat} passed while leading", action)
             self._verify_draw(action)
@@ -591,75 +595,81 @@ class Game:
         """Verify the action, apply it and return its record (appended to ``history``)."""
         play = self.verify(action)
         seat = action.seat
-        hand_before = None if self.hands is None else self.hands[seat]
-        if action.type == ActionType.CLAIM:
+        hands = self.hands
+        hand_before = None if hands is None else hands[seat]
+        kind = action.type
+        if kind is ActionType.CLAIM:
             return self._do_claim(action, hand_before)
-        if action.type == ActionType.SWAP:
+        if kind is ActionType.SWAP:
             return self._do_swap(action, hand_before)
         if self.turn is None:  # partial information: the first actor leads
             self.turn = self.first_leader = seat
+        rs = self.rs
+        counts = self.counts
         top = self.top
-        is_lead = top is None
-        suit_order = self.rs.suit_order
+        nxt_seat = (seat + self.step) % self.n
         highest = None
         beating: bool | None = None
-        unchecked: list[str] = []
         if hand_before is not None:
-            highest = highest_single(hand_before, suit_order)
+            highest = highest_single(hand_before, rs.suit_order)
             if top is not None:
-                beating = can_beat(hand_before, top, self.rs)
+                beating = can_beat(hand_before, top, rs)
+            unchecked: tuple[str, ...] = ()
+        elif not self.started and self.lowest_rule and self.lowest is None:
+            unchecked = _UNCHECKED_HAND_AND_LOWEST
         else:
-            unchecked.append("hand")
-            if not self.started and self.lowest_rule and self.lowest is None:
-                unchecked.append("first_play_lowest")
-        obligation, block, reason = self._obligation(seat, play)
+            unchecked = _UNCHECKED_HAND
+        if counts[nxt_seat] == 1:
+            obligation, block, reason = self._obligation(seat, play)
+        else:
+            obligation, block, reason = None, None, ""
         ends_trick = wins = False
         drawn: int | None = None
         if play is not None:
-            self.counts[seat] -= play.size
+            counts[seat] -= play.size
             self.played |= play.mask
-            if self.hands is not None:
-                self.hands[seat] &= ~play.mask
+            if hands is not None:
+                hands[seat] &= ~play.mask
             self.started = True
             self.top, self.top_seat = play, seat
             self.passes = 0
-            wins = self.counts[seat] == 0
+            wins = counts[seat] == 0
             self.turn = self._next_active(seat)
         else:
             if self.stock_left > 0:
                 drawn = self._draw(seat, action.drawn)
             self.passes += 1
             self.locked[seat] = True
-            nxt = self._next_active(seat)
-            if (self.rs.pass_locks_out and nxt == self.top_seat) or (
-                not self.rs.pass_locks_out and self.passes == self.n - 1
-            ):
-                ends_trick = True
-            self.turn = nxt if self.rs.pass_locks_out else self.next_seat(seat)
+            if rs.pass_locks_out:
+                self.turn = self._next_active(seat)
+                ends_trick = self.turn == self.top_seat
+            else:
+                self.turn = nxt_seat
+                ends_trick = self.passes == self.n - 1
         record = ActionRecord(
-            action_index=len(self.history),
-            seat=seat,
-            type=action.type,
-            cards=0 if play is None else play.mask,
-            kind=None if play is None else play.kind,
-            rank_key=None if play is None else play.order,
-            trick=self.trick,
-            is_lead=is_lead,
-            top_before=0 if top is None else top.mask,
-            cards_left=tuple(self.counts),
-            hand_before=hand_before,
-            beating_play_existed=beating,
-            highest_single=highest,
-            next_seat=self.next_seat(seat),
-            next_on_one=self.counts[self.next_seat(seat)] == 1,
-            obligation=obligation,
-            block=block,
-            block_reason=reason,
-            ends_trick=ends_trick,
-            wins_game=wins,
-            drawn=drawn,
-            claim=None,
-            unchecked=tuple(unchecked),
+            len(self.history),
+            seat,
+            kind,
+            0 if play is None else play.mask,
+            None if play is None else play.kind,
+            None if play is None else play.order,
+            self.trick,
+            top is None,
+            0 if top is None else top.mask,
+            tuple(counts),
+            hand_before,
+            beating,
+            highest,
+            nxt_seat,
+            counts[nxt_seat] == 1,
+            obligation,
+            block,
+            reason,
+            ends_trick,
+            wins,
+            drawn,
+            None,
+            unchecked,
         )
         self.history.append(record)
         if ends_trick:
