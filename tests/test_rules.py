@@ -372,3 +372,16 @@ def test_to_dict_is_plain_data() -> None:
     assert d["multiplier_tiers"] == [[0, 1], [10, 2], [13, 3]]
     assert d["name"] == "taiwan"
     assert "overrides" not in d
+
+
+@pytest.mark.parametrize("name", ["defaults", "../hk", "HK", ""])
+def test_only_shipped_presets_load(name: str) -> None:
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(name)
+    assert err.value.code == "E_RULESET_PRESET"
+
+
+def test_meta_is_not_an_override() -> None:
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"meta": {"description": "x"}})
+    assert err.value.code == "E_RULESET_KEY"

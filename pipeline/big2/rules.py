@@ -385,10 +385,10 @@ def preset_meta(name: str) -> dict[str, str]:
     return dict(_read_toml(name).get("meta", {}))
 
 
-def _settings(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
+def _settings(doc: Mapping[str, Any], source: str, *, is_file: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in doc.items():
-        if key == "meta":
+        if key == "meta" and is_file:
             continue
         try:
             out[key] = _check_value(key, value)
@@ -419,11 +419,18 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 @cache
 def _load(name: str, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
+    if name not in preset_names():
+        raise RulesetError(
+            "E_RULESET_PRESET",
+            f"unknown preset {name!r}; presets: {', '.join(preset_names())}",
+            key="preset",
+            value=name,
+        )
     settings = _settings(_read_toml("defaults"), "defaults.toml")
     preset = _read_toml(name)
     settings.update(_settings(preset, f"preset {name!r}"))
     settings["description"] = preset.get("meta", {}).get("description", "")
-    settings.update(_settings(dict(overrides), "override"))
+    settings.update(_settings(dict(overrides), "override", is_file=False))
     return Ruleset(name=name, overrides=overrides, **settings)
 
 
@@ -441,7 +448,9 @@ def load_ruleset(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None
     override: multiplier_tiers = [[8, 2], [8, 3]]: minimum cards must strictly increase
     """
     items = tuple(sorted((overrides or {}).items()))
-    _settings(dict(items), "override")  # validate as given, so errors quote the user's value
+    _settings(
+        dict(items), "override", is_file=False
+    )  # validate as given, so errors quote the user's value
     frozen = tuple((k, _freeze(v)) for k, v in items)
     return _load(name, frozen)
 
