@@ -820,10 +820,32 @@ class LegalPlays:
         return beating_plays(hand, game.top, game.rs)
 
     def __iter__(self) -> Iterator[Play]:
-        game = self.game
+        # The candidates are in hand and beat the table by construction; what is left to
+        # check is the opening-play rule and an enforced 頂大 (the same checks as verify).
+        game, seat = self.game, self.seat
+        if game.result is not None or seat != game.turn:
+            return
+        first = (
+            game.top is None
+            and not game.started
+            and game.lowest_rule
+            and not game.swapped
+            and game.lowest is not None
+        )
+        low_bit = 1 << game.lowest if first and game.lowest is not None else 0
+        rule = game.rs.first_play_must_contain_lowest
+        enforce = (
+            game.rs.must_block == MustBlock.ENFORCED and game.counts[game.next_seat(seat)] == 1
+        )
         for play in self._candidates():
-            if game.can(Action.play(self.seat, play.mask)):
-                yield play
+            if first:
+                if rule == FirstPlay.CONTAIN and not play.mask & low_bit:
+                    continue
+                if rule == FirstPlay.SINGLE and play.mask != low_bit:
+                    continue
+            if enforce and game._obligation(seat, play)[1] == Block.VIOLATED:
+                continue
+            yield play
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
