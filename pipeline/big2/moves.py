@@ -119,13 +119,24 @@ def _candidate_masks(hand: int, rs: Ruleset, size: int | None) -> Iterator[int]:
         yield from _five_card_masks(hand, groups, rs)
 
 
+#: Recent hands' plays: a seat's hand stays the same while others play, and bots ask again.
+_RECENT: dict[tuple[int, int | None, int], tuple[Play, ...]] = {}
+_RECENT_MAX = 50_000
+
+
 def plays_from(hand: int, rs: Ruleset, *, size: int | None = None) -> Iterator[Play]:
     """Every legal combination the hand holds (optionally of one size), each once."""
     table = table_for(rs)
-    for mask in _candidate_masks(hand, rs, size):
-        play = table.get(mask)
-        if play is not None:
-            yield play
+    key = (hand, size, id(table))  # the table lives as long as the process: ids stay unique
+    plays = _RECENT.get(key)
+    if plays is None:
+        plays = tuple(
+            play for play in map(table.get, _candidate_masks(hand, rs, size)) if play is not None
+        )
+        if len(_RECENT) >= _RECENT_MAX:
+            _RECENT.clear()
+        _RECENT[key] = plays
+    return iter(plays)
 
 
 #: Every straight flush's card mask, per straight order.
