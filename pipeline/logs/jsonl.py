@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
+import orjson
+
 from pipeline.errors import LogFormatError
 from pipeline.logs.model import GameRecord, Reject, Source
 from pipeline.logs.records import content_hash, record_from_obj
@@ -54,7 +56,12 @@ def _no_constant(name: str) -> Any:
 def parse_line(text: str, source: Source) -> GameRecord | Reject:
     """One line of text (already decoded) → a record or a reject."""
     try:
-        obj = json.loads(text, parse_constant=_no_constant)
+        try:
+            obj = orjson.loads(
+                text
+            )  # fast path; anything it refuses takes json's, for its messages
+        except orjson.JSONDecodeError:
+            obj = json.loads(text, parse_constant=_no_constant)
     except ValueError as err:
         if isinstance(err, json.JSONDecodeError):
             message = f"invalid JSON: {err.msg} at column {err.colno}"
