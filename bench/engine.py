@@ -12,6 +12,7 @@ import random
 from functools import partial
 
 from bench import Figure, benchmark, per_second
+from pipeline.big2 import moves
 from pipeline.big2.combos import classify
 from pipeline.big2.playout import deal, random_playout
 from pipeline.big2.rules import Ruleset, load_ruleset, preset_names
@@ -39,6 +40,7 @@ def recorded_games(rs: Ruleset, n_games: int = N_GAMES, *, seed: int = 3) -> lis
 
 
 def _replay_all(rs: Ruleset, games: list[Recorded]) -> None:
+    moves.clear_cache()  # every repeat starts cold: no hand's plays are remembered
     for hands, stock, actions in games:
         game = Game(rs, hands=hands, stock=stock)
         for action in actions:

@@ -124,6 +124,11 @@ _RECENT: dict[tuple[int, int | None, int], tuple[Play, ...]] = {}
 _RECENT_MAX = 50_000
 
 
+def clear_cache() -> None:
+    """Forget the remembered plays of recent hands (benchmarks start cold)."""
+    _RECENT.clear()
+
+
 def plays_from(hand: int, rs: Ruleset, *, size: int | None = None) -> Iterator[Play]:
     """Every legal combination the hand holds (optionally of one size), each once."""
     table = table_for(rs)
