@@ -1,9 +1,10 @@
 """Seeded random legal games as log objects, and the sample files in ``data/samples/``.
 
-Every game here is played by the engine itself (each move chosen at random among the
-legal ones), so the samples replay cleanly by construction. ``python -m
-pipeline.logs.sample data/samples`` rewrites the sample files; the output depends only on
-the seeds.
+Every game here is played by the simulator (:mod:`pipeline.sim`) with ``random`` bots (each
+move uniform among the legal ones) and turned into a log object by
+:func:`pipeline.logs.writer.game_log`, the one way a played game becomes a log, so the
+samples replay cleanly by construction. ``python -m pipeline.logs.sample data/samples``
+rewrites the sample files; the output depends only on the seeds.
 
 >>> game = sample_game(seed=7, game_id="s7")
 >>> game["game_id"], game["game_kind"], len(game["deal"]["hands"])
@@ -20,24 +21,18 @@ import gzip
 import json
 import random
 import sys
+import zlib
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from pipeline.big2.rules import load_ruleset
-from pipeline.big2.state import Action, Game
-from pipeline.cards import cards_of, format_card, format_cards, mask_of
+from pipeline.logs.writer import GameMeta, Notation, dumps, game_log, seats_of
+from pipeline.sim.bots import RandomBot
+from pipeline.sim.simulate import play_game
 
 _BASE_TIME = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-
-
-def _cards_text(mask: int, notation: str) -> str | list[str]:
-    if notation == "pretty":
-        return format_cards(mask)
-    if notation == "list":
-        return [format_card(c, compact=True) for c in cards_of(mask)]
-    return format_cards(mask, compact=True)
 
 
 def sample_game(
@@ -49,72 +44,41 @@ def sample_game(
     match_id: str | None = None,
     game_number: int = 1,
     previous_winner: int | None = None,
-    pass_rate: float = 0.35,
     notation: str = "compact",
 ) -> dict[str, Any]:
     """One complete legal game as a log object (docs/log-format.md), from a seed."""
     rng = random.Random(seed)
     rs = load_ruleset(preset, dict(overrides or {}))
-    deck = list(range(52))
-    rng.shuffle(deck)
-    size = rs.hand_size
-    hands = [mask_of(deck[s * size : (s + 1) * size]) for s in range(rs.players)]
-    stock = deck[size * rs.players :]
-    game = Game(
-        rs, hands=hands, stock=stock, game_number=game_number, previous_winner=previous_winner
-    )
     started = _BASE_TIME + timedelta(minutes=seed % 10_000)
-    clock = started.timestamp()
-    actions: list[dict[str, Any]] = []
-    while not game.finished:
-        assert game.turn is not None
-        seat = game.turn
-        plays = list(game.legal_plays())
-        clock += round(rng.uniform(0.5, 9.0), 1)
-        if plays and (game.leading or not game.can_pass() or rng.random() > pass_rate):
-            sizes = sorted({p.size for p in plays})
-            want = rng.choice(sizes)
-            play = rng.choice([p for p in plays if p.size == want])
-            game.do(Action.play(seat, play.mask))
-            actions.append(
-                {
-                    "seat": seat,
-                    "action": "play",
-                    "cards": _cards_text(play.mask, notation),
-                    "ts": clock,
-                }
-            )
-        else:
-            record = game.do(Action.pass_(seat))
-            entry: dict[str, Any] = {"seat": seat, "action": "pass", "ts": clock}
-            if record.drawn is not None:
-                entry["drawn"] = format_card(record.drawn, compact=True)
-            actions.append(entry)
-    result = game.result
-    assert result is not None
-    obj: dict[str, Any] = {
-        "format_version": 1,
-        "game_kind": "big2",
-        "game_id": game_id,
-        "ruleset": {"preset": preset, "overrides": dict(overrides or {})},
-        "match_id": match_id,
-        "game_number": game_number,
-        "table_id": f"table-{seed % 7}",
-        "started_at": started.isoformat(),
-        "seats": [
-            {"seat": s, "player_id": f"p{(seed + s) % 9}", "name": f"Player {(seed + s) % 9}"}
-            for s in range(rs.players)
-        ],
-        "deal": {
-            "hands": [_cards_text(h, notation) for h in hands],
-            "stock": [format_card(c, compact=True) for c in stock],
-        },
-        "previous_winner": previous_winner,
-        "actions": actions,
-        "result": {"winner": result.winner, "cards_left": list(result.cards_left)},
-        "truth": {"generator": "pipeline.logs.sample", "seed": seed},
-    }
-    return obj
+    played = play_game(
+        rs,
+        [RandomBot() for _ in range(rs.players)],
+        rng,
+        game_number=game_number,
+        previous_winner=previous_winner,
+        clock=started.timestamp(),
+    )
+    players = [(seed + s) % 9 for s in range(rs.players)]
+    meta = GameMeta(
+        game_id=game_id,
+        preset=preset,
+        overrides=dict(overrides or {}),
+        seats=seats_of([f"p{p}" for p in players], [f"Player {p}" for p in players]),
+        match_id=match_id,
+        game_number=game_number,
+        table_id=f"table-{seed % 7}",
+        started_at=started,
+        previous_winner=previous_winner,
+    )
+    return game_log(
+        played.game,
+        meta=meta,
+        hands=played.hands,
+        stock=played.stock,
+        times=played.times,
+        notation=Notation(notation),
+        truth={"generator": "pipeline.logs.sample", "seed": seed},
+    )
 
 
 def sample_match(
@@ -147,11 +111,6 @@ def to_partial(game: Mapping[str, Any]) -> dict[str, Any]:
     out["first_leader"] = out["actions"][0]["seat"]
     out["game_id"] = f"{game['game_id']}-partial"
     return out
-
-
-def dumps(game: Mapping[str, Any]) -> str:
-    """One game as one JSON line (no newline)."""
-    return json.dumps(game, ensure_ascii=False, separators=(", ", ": "))
 
 
 def redeal_game() -> dict[str, Any]:
@@ -281,6 +240,16 @@ def _csv_rows(games: Sequence[Mapping[str, Any]]) -> tuple[list[list[str]], list
     return game_rows, action_rows
 
 
+def _cut_after_first_line(whole: bytes, first: int, second: int) -> int:
+    """A cut of a gzip stream midway between where its first line and its second line end."""
+    sizes = []
+    for cut in range(0, len(whole), 16):
+        sizes.append((cut, len(zlib.decompressobj(wbits=31).decompress(whole[:cut]))))
+    lo = next(c for c, n in sizes if n > first + 1)
+    hi = max(c for c, n in sizes if n < first + second)
+    return (lo + max(lo, hi)) // 2
+
+
 def write_samples(directory: Path) -> list[Path]:
     """Write every sample file into ``directory``; return their paths."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -308,8 +277,9 @@ def write_samples(directory: Path) -> list[Path]:
             csv.writer(fh, lineterminator="\n").writerows(rows)
         written.append(path)
     put("bad.jsonl", b"".join(line + b"\n" for _, line in bad_lines()))
-    whole = gzip.compress("".join(dumps(g) + "\n" for g in good[:3]).encode(), mtime=0)
-    put("truncated.jsonl.gz", whole[: len(whole) * 3 // 4])
+    texts = [(dumps(g) + "\n").encode() for g in good[:3]]
+    whole = gzip.compress(b"".join(texts), mtime=0)
+    put("truncated.jsonl.gz", whole[: _cut_after_first_line(whole, len(texts[0]), len(texts[1]))])
     put("empty.jsonl", b"")
     return written
 

@@ -1,0 +1,267 @@
+"""The simulator: every preset and option plays and replays cleanly, the output is the same
+whatever the number of workers, the planted truth is exact, and bots only make legal moves."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import random
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.big2.playout import deal
+from pipeline.big2.rules import load_ruleset
+from pipeline.big2.state import ActionType, Block, Game, Outcome
+from pipeline.cli import app
+from pipeline.errors import Big2Error
+from pipeline.logs.model import Source
+from pipeline.logs.records import content_hash, record_from_obj
+from pipeline.replay import ReplayedGame, replay
+from pipeline.sim.bots import BotName, Turn, legal_options, make_bot
+from pipeline.sim.ladder import place_scores
+from pipeline.sim.simulate import SimConfig, simulate, simulate_to_file
+
+MIXED = ("heuristic", "greedy", "random", "heuristic")
+
+# (preset, overrides) → every preset, each 3-player mode, 2 players, and each option that
+# changes what is legal or how a game starts or ends.
+OPTION_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("hk", {"players": 2}),
+    ("hk", {"players": 3, "three_player_mode": "deal_17"}),
+    ("hk", {"players": 3, "three_player_mode": "stock_13"}),
+    ("hk", {"players": 3, "three_player_mode": "swap_leftover"}),
+    ("taiwan", {"players": 3, "three_player_mode": "swap_leftover"}),
+    ("hk", {"bombs": True}),
+    ("hk", {"royal_only_beats_quads": True, "bombs": True}),
+    ("hk", {"allow_four_card_quads": True, "allow_two_pairs": True}),
+    ("hk", {"allow_two_pairs_plus_one": True, "allow_triples": False}),
+    ("hk", {"straight_order": "big2_natural", "flush_compare": "suit_then_ranks"}),
+    ("hk", {"straight_order": "poker"}),
+    ("hk", {"straight_order": "a2345_top_poker"}),
+    ("hk", {"straight_order": "akqjt_top_poker", "flush_compare": "highest_card"}),
+    ("hk", {"direction": "alternate"}),
+    ("hk", {"direction": "clockwise", "first_lead": "lowest_card_every_game"}),
+    ("hk", {"first_play_must_contain_lowest": "single"}),
+    ("hk", {"first_play_must_contain_lowest": "show"}),
+    ("hk", {"first_play_must_contain_lowest": "none"}),
+    ("hk", {"pass_locks_out": False}),
+    ("hk", {"must_block": "enforced"}),
+    ("hk", {"must_block": "off"}),
+    ("hk", {"redeal_if": ["points_below_3", "no_card_above_10", "no_jqk"]}),
+    ("hk", {"players": 2, "dragon_instant_win": True, "four_twos_instant_win": True}),
+    ("hk", {"players": 3, "dragon_instant_win": True, "redeal_if": ["no_jqk"]}),
+]
+
+
+def replayed(obj: dict[str, Any]) -> ReplayedGame:
+    record = record_from_obj(obj, source=Source("sim", 1), raw="", content_hash=content_hash(obj))
+    done = replay(record)
+    assert isinstance(done, ReplayedGame), done
+    return done
+
+
+def replay_all(games: Iterable[dict[str, Any]]) -> list[ReplayedGame]:
+    return [replayed(g) for g in games]
+
+
+def lineup(overrides: dict[str, Any]) -> tuple[str, ...]:
+    return MIXED[: overrides.get("players", 4)] if overrides.get("players", 4) < 4 else MIXED
+
+
+@pytest.mark.parametrize("preset", ["hk", "hk-classic", "mainland", "taiwan"])
+def test_every_preset_simulates_and_replays(preset: str) -> None:
+    cfg = SimConfig(games=200, seed=11, preset=preset, bots=MIXED)
+    done = replay_all(simulate(cfg))
+    assert len(done) == 200
+    assert all(d.result.outcome != Outcome.REDEAL or d.result.winner is None for d in done)
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"), OPTION_CASES, ids=[json.dumps(o) for _, o in OPTION_CASES]
+)
+def test_every_option_simulates_and_replays(preset: str, overrides: dict[str, Any]) -> None:
+    cfg = SimConfig(
+        games=40,
+        seed=5,
+        preset=preset,
+        overrides=overrides,
+        bots=lineup(overrides),
+        must_block_discipline=0.7,
+        match_games=5,
+    )
+    done = replay_all(simulate(cfg))
+    assert len(done) == 40
+
+
+def test_claims_swaps_and_draws_happen() -> None:
+    def outcomes(overrides: dict[str, Any], games: int = 60) -> list[ReplayedGame]:
+        cfg = SimConfig(games=games, seed=2, overrides=overrides, bots=lineup(overrides))
+        return replay_all(simulate(cfg))
+
+    wins = outcomes({"players": 2, "dragon_instant_win": True, "four_twos_instant_win": True})
+    assert any(d.result.outcome == Outcome.INSTANT_WIN for d in wins)
+    redeals = outcomes({"redeal_if": ["no_jqk", "points_below_3", "no_card_above_10"]}, 120)
+    assert any(d.result.outcome == Outcome.REDEAL for d in redeals)
+    swaps = outcomes({"players": 3, "three_player_mode": "swap_leftover"})
+    assert any(a.type == ActionType.SWAP for d in swaps for a in d.actions)
+    draws = outcomes({"players": 3, "three_player_mode": "stock_13"}, 10)
+    assert any(a.drawn is not None for d in draws for a in d.actions)
+
+
+def test_matches_chain_winners_and_numbers() -> None:
+    games = list(simulate(SimConfig(games=10, seed=4, bots=MIXED, match_games=4)))
+    assert [g["game_number"] for g in games] == [1, 2, 3, 4, 1, 2, 3, 4, 1, 2]
+    assert len({g["match_id"] for g in games}) == 3
+    assert len({g["game_id"] for g in games}) == 10
+    for prev, nxt in itertools.pairwise(games):
+        if nxt["game_number"] > 1:
+            assert nxt["previous_winner"] == prev["result"]["winner"]
+            assert replayed(nxt).result.first_leader == prev["result"]["winner"]
+            assert nxt["started_at"] > prev["started_at"]
+    for g in games:
+        ts = [a["ts"] for a in g["actions"]]
+        assert ts == sorted(ts) and len(set(ts)) == len(ts)
+
+
+def test_same_seed_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
+    cfg = SimConfig(games=30, seed=9, bots=MIXED, match_games=4, colluders=(1, 2))
+    one = simulate_to_file(cfg, tmp_path / "one.jsonl.gz", workers=1)
+    two = simulate_to_file(cfg, tmp_path / "two.jsonl.gz", workers=2)
+    assert (one.games, two.games) == (30, 30)
+    assert one.path.read_bytes() == two.path.read_bytes()
+    plain = simulate_to_file(cfg, tmp_path / "p.jsonl", workers=1)
+    assert gzip.decompress(one.path.read_bytes()) == plain.path.read_bytes()
+    other = simulate_to_file(
+        SimConfig(games=30, seed=10, bots=MIXED, match_games=4), tmp_path / "o.jsonl", workers=1
+    )
+    assert other.path.read_bytes() != plain.path.read_bytes()
+
+
+def violations(done: ReplayedGame) -> set[int]:
+    return {a.action_index for a in done.actions if a.block == Block.VIOLATED}
+
+
+def test_planted_truth_is_exactly_what_the_engine_sees() -> None:
+    cfg = SimConfig(
+        games=150, seed=3, bots=MIXED, must_block_discipline=0.4, colluders=(0, 1), match_games=6
+    )
+    reasons: set[str] = set()
+    for game in simulate(cfg):
+        truth = game["truth"]
+        assert truth["bots"] == list(MIXED)
+        assert truth["must_block_discipline"] == 0.4
+        assert truth["colluders"] == [[0, 1]]
+        flagged = {f["action_index"]: f for f in truth["deliberate_non_blocks"]}
+        done = replayed(game)
+        assert set(flagged) == violations(done)
+        for index, flag in flagged.items():
+            record = done.actions[index]
+            assert (flag["seat"], flag["next_seat"]) == (record.seat, record.next_seat)
+            reasons.add(flag["reason"])
+            if flag["reason"] == "colluder":
+                assert (record.seat, record.next_seat) == (0, 1)
+        for record in done.actions:  # seat 0 never blocks seat 1 (unless its last card does)
+            if record.seat == 0 and record.next_seat == 1 and record.obligation is not None:
+                assert record.hand_before is not None
+                last_card = record.is_lead and record.hand_before.bit_count() == 1
+                assert record.block == (Block.MET if last_card else Block.VIOLATED)
+    assert reasons == {"colluder", "discipline"}
+
+
+def test_full_discipline_means_no_violation() -> None:
+    cfg = SimConfig(games=100, seed=6, bots=("random",) * 4)
+    for game in simulate(cfg):
+        assert game["truth"]["deliberate_non_blocks"] == []
+        assert violations(replayed(game)) == set()
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"bombs": True, "first_play_must_contain_lowest": "single"},
+        {"must_block": "enforced", "pass_locks_out": False},
+        {"players": 3, "three_player_mode": "swap_leftover", "allow_two_pairs": True},
+    ],
+    ids=["hk", "bombs-single", "enforced", "swap"],
+)
+def test_legal_options_match_the_engine_and_bots_stay_inside(overrides: dict[str, Any]) -> None:
+    rs = load_ruleset("hk", overrides)
+    rng = random.Random(1)
+    bots = [make_bot(b.value) for b in BotName]
+    for _ in range(12):
+        hands, stock = deal(rs, rng)
+        game = Game(rs, hands=hands, stock=stock)
+        while not game.finished:
+            seat = game.turn
+            assert seat is not None
+            plays, can_pass = legal_options(game)
+            assert sorted(p.mask for p in plays) == sorted(p.mask for p in game.legal_plays())
+            assert can_pass == game.can_pass()
+            turn = Turn(game, seat, plays, can_pass)
+            choices = [bot.choose(turn, rng) for bot in bots]
+            for action in choices:
+                assert game.can(action)
+                assert action.type == ActionType.PASS or action.cards in {p.mask for p in plays}
+            game.do(rng.choice(choices))
+
+
+def test_place_scores_sum_to_zero() -> None:
+    assert place_scores([5, 8, 0, 12]) == [37, -7, 57, -87]  # spec 1.10 example 2
+    assert sum(place_scores([0, 13, 9, 2])) == 0
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"bots": ("heuristic", "nobody", "random", "greedy")},
+        {"bots": ("heuristic", "greedy")},
+        {"bots": MIXED, "must_block_discipline": 1.5},
+        {"bots": MIXED, "colluders": (2, 2)},
+        {"bots": MIXED, "colluders": (0, 4)},
+        {"bots": MIXED, "match_games": 0},
+    ],
+)
+def test_bad_configuration_is_refused(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(Big2Error) as err:
+        SimConfig(games=1, seed=1, **kwargs)
+    assert err.value.code.startswith("E_SIM")
+
+
+def test_cli_simulate_writes_and_ingests(tmp_path: Path) -> None:
+    out = tmp_path / "sim.jsonl.gz"
+    args = ["simulate", "--games", "12", "--seed", "1", "--out", str(out), "--workers", "1"]
+    args += ["--set", "bombs=true", "--must-block-discipline", "0.5", "--colluders", "0,1"]
+    result = CliRunner().invoke(app, [*args, "--ingest", "--warehouse", str(tmp_path / "wh")])
+    assert result.exit_code == 0, result.output
+    assert "12 games" in result.output and "warehouse" in result.output
+    lines = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert len(lines) == 12
+    first = json.loads(lines[0])
+    assert first["ruleset"] == {"preset": "hk", "overrides": {"bombs": True}}
+    three = CliRunner().invoke(
+        app, ["simulate", "-n", "3", "--players", "3", "--out", str(tmp_path / "t.jsonl")]
+    )
+    assert three.exit_code == 0, three.output
+    assert json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])["truth"]["bots"] == [
+        "heuristic",
+        "greedy",
+        "random",
+    ]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--bots", "heuristic,nobody,random,greedy"], ["--colluders", "0"], ["--bots", "random"]],
+)
+def test_cli_simulate_refuses_bad_options(tmp_path: Path, extra: list[str]) -> None:
+    result = CliRunner().invoke(
+        app, ["simulate", "-n", "2", "--out", str(tmp_path / "x.jsonl"), *extra]
+    )
+    assert result.exit_code == 2
+    assert "E_SIM" in result.output
