@@ -131,6 +131,8 @@ SCHEMAS: dict[Table, pa.Schema] = {
             ("full_info", pa.bool_()),
             ("source_file", pa.string()),
             ("source_line", pa.int64()),
+            ("tournament_kind", pa.string()),
+            ("tournament_round", pa.int32()),
         ]
     ),
     Table.SEATS: pa.schema(
@@ -479,6 +481,8 @@ class RowBuffer:
         src = record.source
         g["source_file"].append(None if src is None else src.file)
         g["source_line"].append(None if src is None else src.line)
+        g["tournament_kind"].append(record.tournament_kind)
+        g["tournament_round"].append(record.tournament_round)
         self.n_games += 1
         return True
 

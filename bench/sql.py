@@ -1,0 +1,127 @@
+"""Benchmark of ``big2 build`` (issue 6): the full SQL build and each scoring mart on N games.
+
+Inputs: ``BASE_GAMES`` random legal games (every preset, 6-game matches, some bankroll matches)
+ingested through the real pipeline once, then replicated in DuckDB to N games (new game, match
+and player ids per copy) in a file-backed database, so N can reach 10^5-10^6 without replaying
+that many games. The timed part is :func:`pipeline.sqlbuild.build_sql` on that database:
+the same staging views, macros and marts ``big2 build`` creates (every mart in ``sql/marts``,
+the other issues' too), plus a single-player query. ``BIG2_BENCH_SQL_GAMES`` sets N
+(comma-separated for several; default 100000).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from bench import Figure, benchmark
+from pipeline import sqlbuild
+from pipeline.ingest import ingest
+from pipeline.logs.sample import sample_match
+from pipeline.warehouse import SCHEMAS, Table, Warehouse
+
+BASE_GAMES = 480
+TABLES = ("games", "seats", "actions", "tricks", "rejects")
+#: Columns that carry an id made unique per copy.
+ID_COLUMNS = {"game_id", "match_id", "player_id"}
+
+
+def base_logs(n_games: int = BASE_GAMES) -> list[dict[str, Any]]:
+    """``n_games`` sample games in 6-game matches over the presets (every 4th match bankroll).
+
+    >>> games = base_logs(12)
+    >>> len(games), games[0]["match_id"] == games[5]["match_id"]
+    (12, True)
+    """
+    presets = ("hk", "hk-classic", "mainland", "taiwan")
+    games: list[dict[str, Any]] = []
+    m = 0
+    while len(games) < n_games:
+        preset = presets[m % len(presets)]
+        bankroll = m % 4 == 3
+        match = sample_match(
+            seed=9000 + m,
+            match_id=f"bm{m}",
+            n_games=6,
+            preset=preset,
+            overrides={"bankroll": True} if bankroll else {},
+        )
+        for game in match:
+            for seat in game["seats"]:
+                seat["player_id"] = f"bp{(m * 4 + seat['seat']) % 200}"
+                if bankroll:
+                    seat["balance"] = 60.0
+        games.extend(match)
+        m += 1
+    return games[:n_games]
+
+
+def replicated_db(path: Path, n_games: int, base: Warehouse) -> duckdb.DuckDBPyConnection:
+    """A DuckDB file with the warehouse tables of ``base`` replicated to ``n_games`` games."""
+    con = duckdb.connect(str(path))
+    n_base = len(base.known_games())
+    copies = max(1, -(-n_games // n_base))
+    for table in TABLES:
+        files = [p.as_posix() for p in base.files(table)]
+        if not files:
+            con.register("_empty", pa.Table.from_pylist([], schema=SCHEMAS[Table(table)]))
+            con.execute(f"create or replace table {table} as select * from _empty")
+            con.unregister("_empty")
+            continue
+        listed = ", ".join(f"'{f}'" for f in files)
+        cols = [
+            r[0] for r in con.execute(f"describe select * from read_parquet([{listed}])").fetchall()
+        ]
+        select = ", ".join(f"{c} || '#' || k as {c}" if c in ID_COLUMNS else c for c in cols)
+        con.execute(
+            f"create or replace table {table} as select {select} "
+            f"from read_parquet([{listed}]), range({copies}) as r(k)"
+        )
+    return con
+
+
+def time_build(n_games: int, base: Warehouse, tmp: Path) -> list[Figure]:
+    con = replicated_db(tmp / f"bench-{n_games}.duckdb", n_games, base)
+    try:
+        con.execute("set threads = 2")
+        summary = sqlbuild.build_sql(con)
+        label = f"{n_games:,} games"
+        figures: list[Figure] = [(f"{label}: full build", summary.seconds, "s")]
+        for name, seconds in summary.timings.items():
+            if name.startswith("mart_"):
+                figures.append((f"{label}: {name}", seconds, "s"))
+        player = con.execute("select player_id from seats limit 1").fetchone()[0]  # type: ignore[index]
+        start = time.perf_counter()
+        con.execute(
+            "select * from mart_game_scores where player_id = ? order by game_id", [player]
+        ).fetchall()
+        con.execute("select * from mart_player_standings where player_id = ?", [player]).fetchall()
+        figures.append(
+            (f"{label}: one player's games + standing", time.perf_counter() - start, "s")
+        )
+        return figures
+    finally:
+        con.close()
+
+
+@benchmark("sql.build")
+def sql_build() -> list[Figure]:
+    """Full build and each scoring mart, per N (``BIG2_BENCH_SQL_GAMES``)."""
+    sizes = [int(n) for n in os.environ.get("BIG2_BENCH_SQL_GAMES", "100000").split(",")]
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        log = tmp / "base.jsonl"
+        log.write_text("".join(json.dumps(g) + "\n" for g in base_logs()), encoding="utf-8")
+        base = Warehouse(tmp / "wh")
+        ingest([str(log)], base, workers=1)
+        figures: list[Figure] = []
+        for n in sizes:
+            figures.extend(time_build(n, base, tmp))
+        return figures

@@ -1,0 +1,279 @@
+"""Build the SQL layers (``sql/``) into the warehouse's DuckDB file, run SQL tests, rescore.
+
+The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
+
+1. the ``rulesets`` table: every preset, and every preset + overrides a stored game uses, each
+   as ``Ruleset.to_dict()`` JSON plus the engine tables scoring needs (:func:`ruleset_params`),
+   so that SQL and the engine read the same preset TOML files; the ``rank_ladder`` table from
+   :data:`pipeline.big2.rules.RANK_LADDER`;
+2. scalar macros (``sql/macros/``, those not reading a table), then the staging views
+   (``sql/staging/stg_*.sql``), then the table macros (``score_seats`` …);
+3. the marts (``sql/marts/*.sql``) as tables, each after the marts it reads; then the
+   macros that read marts (``rescore_players`` …).
+
+Everything is ``create or replace`` in one transaction: a build is idempotent.
+
+>>> params = ruleset_params(load_ruleset("hk"))
+>>> params["settlement"], params["huanle_table"]["four_of_a_kind"], params["tier_names"][4]
+('place', 4, '四炒')
+>>> order_marts({"b": "select * from a", "a": "select 1", "c": "select * from b join a"})
+['a', 'b', 'c']
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from pipeline.big2.rules import (
+    HUANLE_MIN_PLAYS,
+    HUANLE_TABLE,
+    RANK_LADDER,
+    TIER_NAMES,
+    Ruleset,
+    load_ruleset,
+    preset_names,
+)
+from pipeline.errors import Big2Error
+from pipeline.warehouse import Warehouse
+
+#: The SQL folder of the source checkout (``sql/staging``, ``sql/marts``, ``sql/macros``, ``sql/tests``).
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+#: Macros that read no table: created before the staging views (which use them).
+SCALAR_MACROS = ("ruleset_fields", "capped_payments", "balances_after")
+#: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).
+TOP_TITLE = "主席"
+
+
+class SqlError(Big2Error):
+    """A SQL layer that does not build, or an ad-hoc query that fails."""
+
+    default_code = "E_SQL"
+
+
+@dataclass
+class BuildSummary:
+    """What a build created, and how long each step took (seconds)."""
+
+    seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def ruleset_params(rs: Ruleset) -> dict[str, Any]:
+    """A ruleset as the JSON the SQL reads: ``to_dict()`` plus the engine's scoring tables."""
+    params = rs.to_dict()
+    params["huanle_table"] = dict(HUANLE_TABLE)
+    params["huanle_min_plays"] = HUANLE_MIN_PLAYS
+    top = max(TIER_NAMES)
+    # tier_names[multiplier] (0-based list; SQL indexes it with multiplier + 1)
+    params["tier_names"] = [TIER_NAMES.get(m, "") for m in range(top + 1)]
+    # mult_by_cards[n]: the 炒 multiplier of a loser with n cards (Ruleset.tier, one rule)
+    params["mult_by_cards"] = [rs.tier(n) for n in range(27)]
+    return params
+
+
+def ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
+    """The JSON of a preset plus overrides, for ``score_seats(whatif := ...)``.
+
+    >>> json.loads(ruleset_json("mainland", {"settlement": "winner_takes_all"}))["settlement"]
+    'winner_takes_all'
+    """
+    return json.dumps(ruleset_params(load_ruleset(preset, dict(overrides or {}))))
+
+
+def sql_files(folder: str) -> dict[str, str]:
+    """``{stem: text}`` of ``sql/<folder>/*.sql``, by name."""
+    return {p.stem: p.read_text(encoding="utf-8") for p in sorted((SQL_DIR / folder).glob("*.sql"))}
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"--[^\n]*", "", text)
+
+
+def order_marts(marts: Mapping[str, str]) -> list[str]:
+    """Mart names so that each comes after the marts its SQL names (then by name)."""
+    deps = {
+        name: {
+            other
+            for other in marts
+            if other != name and re.search(rf"\b{other}\b", _strip_comments(text))
+        }
+        for name, text in marts.items()
+    }
+    done: list[str] = []
+    pending = sorted(marts)
+    while pending:
+        ready = [n for n in pending if deps[n] <= set(done)]
+        if not ready:
+            raise SqlError("E_SQL_CYCLE", f"the marts {pending} name each other in a cycle")
+        done.extend(ready)
+        pending = [n for n in pending if n not in ready]
+    return done
+
+
+def _write_rulesets(con: duckdb.DuckDBPyConnection) -> None:
+    used = con.execute("select distinct ruleset, overrides from games").fetchall()
+    rows: dict[str, tuple[str, str, str, str]] = {}
+    for preset in preset_names():
+        rows[f"{preset} {{}}"] = (f"{preset} {{}}", preset, "{}", "")
+    for preset, overrides in used:
+        rows[f"{preset} {overrides}"] = (f"{preset} {overrides}", preset, overrides, "")
+    out = []
+    for rid, preset, overrides, _ in rows.values():
+        params = ruleset_params(load_ruleset(preset, json.loads(overrides)))
+        out.append((rid, preset, overrides, json.dumps(params, ensure_ascii=False)))
+    con.execute(
+        "create or replace table rulesets "
+        "(ruleset_id varchar primary key, preset varchar, overrides varchar, params json)"
+    )
+    con.executemany("insert into rulesets values (?, ?, ?, ?)", out)
+    con.execute(
+        "create or replace table rank_ladder (level integer, title varchar, min_score bigint)"
+    )
+    top = load_ruleset().rank_ladder_top
+    ladder = [(i, title, score) for i, (title, score) in enumerate(RANK_LADDER)]
+    ladder.append((len(RANK_LADDER), TOP_TITLE, top))
+    con.executemany("insert into rank_ladder values (?, ?, ?)", ladder)
+
+
+def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = None) -> BuildSummary:
+    """Create or replace every SQL object on a writable connection (one transaction)."""
+    summary = summary or BuildSummary()
+    started = time.perf_counter()
+    macros = sql_files("macros")
+    marts = sql_files("marts")
+
+    def step(name: str, sql: str) -> None:
+        t0 = time.perf_counter()
+        try:
+            con.execute(sql)
+        except duckdb.Error as err:
+            raise SqlError("E_SQL_BUILD", f"{name}: {err}", object=name) from err
+        summary.timings[name] = time.perf_counter() - t0
+
+    con.execute("begin transaction")
+    try:
+        t0 = time.perf_counter()
+        _write_rulesets(con)
+        summary.timings["rulesets"] = time.perf_counter() - t0
+        for name in SCALAR_MACROS:
+            step(name, macros[name])
+        for name, text in sql_files("staging").items():
+            step(name, f"create or replace view {name} as\n{text}")
+        after = {
+            name
+            for name, text in macros.items()
+            if any(re.search(rf"\b{m}\b", _strip_comments(text)) for m in marts)
+        }
+        for name, text in macros.items():
+            if name not in SCALAR_MACROS and name not in after:
+                step(name, text)
+        for name in order_marts(marts):
+            step(name, f"create or replace table {name} as\n{marts[name]}")
+            (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
+            summary.rows[name] = int(n)
+        for name in sorted(after):  # macros over the marts (what-if side-by-sides)
+            step(name, macros[name])
+        con.execute("commit")
+    except BaseException:
+        con.execute("rollback")
+        raise
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def build(wh: Warehouse, *, threads: int | None = None) -> BuildSummary:
+    """Build the SQL layers into ``wh``'s ``warehouse.duckdb`` (views refreshed first)."""
+    con = wh.connect(read_only=False)
+    try:
+        if threads:
+            con.execute(f"set threads = {int(threads)}")
+        return build_sql(con)
+    finally:
+        con.close()
+
+
+def is_built(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the scoring marts exist on this connection."""
+    found = con.execute(
+        "select count(*) from duckdb_tables() where table_name = 'mart_game_scores'"
+    ).fetchone()
+    return bool(found and found[0])
+
+
+def run_tests(con: duckdb.DuckDBPyConnection, names: Sequence[str] | None = None) -> dict[str, int]:
+    """Run ``sql/tests/*.sql`` (each must return no rows): ``{test: rows returned}``."""
+    out: dict[str, int] = {}
+    for name, text in sql_files("tests").items():
+        if names is not None and name not in names:
+            continue
+        out[name] = len(con.execute(text).fetchall())
+    return out
+
+
+def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
+    """A read-only connection for ad-hoc SQL: files outside the warehouse cannot be read or
+    written (``allowed_directories`` = the warehouse, ``enable_external_access`` off, the
+    configuration locked)."""
+    con = wh.connect(read_only=True)
+    locked = con.execute(
+        "select current_setting('lock_configuration'), current_setting('enable_external_access')"
+    ).fetchone()
+    if locked == (True, False):  # this process's database is sandboxed already
+        return con
+    root = wh.root.as_posix()
+    con.execute("set allowed_directories = [?]", [root + "/"])
+    con.execute("set enable_external_access = false")
+    con.execute("set lock_configuration = true")
+    return con
+
+
+def catalogue(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str, str]]:
+    """``(table, kind, column, description)`` of every table and view users query."""
+    docs = column_docs()
+    rows = con.execute(
+        """
+        select c.table_name, t.table_type, c.column_name, c.data_type
+        from information_schema.columns as c
+        join information_schema.tables as t using (table_schema, table_name)
+        where c.table_schema = 'main' and c.table_name not like '\\_%' escape '\\'
+        order by c.table_name, c.ordinal_position
+        """
+    ).fetchall()
+    out = []
+    for table, kind, column, dtype in rows:
+        desc = docs.get((table, column)) or docs.get((_base(table), column)) or ""
+        out.append((table, "view" if kind == "VIEW" else "table", f"{column} {dtype}", desc))
+    return out
+
+
+def _base(table: str) -> str:
+    return table.removeprefix("stg_")
+
+
+def column_docs() -> dict[tuple[str, str], str]:
+    """Column descriptions from ``docs/warehouse.md`` and ``docs/scoring.md`` tables."""
+    out: dict[tuple[str, str], str] = {}
+    docs = SQL_DIR.parent / "docs"
+    for name in ("warehouse.md", "scoring.md"):
+        path = docs / name
+        if not path.exists():
+            continue
+        table = ""
+        for line in path.read_text(encoding="utf-8").splitlines():
+            head = re.match(r"^#+ `?([a-z_]+)`?\s*$", line)
+            if head:
+                table = head.group(1)
+                continue
+            cell = re.match(r"^\| `([a-z_]+)` \|(?: [A-Z][A-Z ]*\[?\]? \|)? (.+) \|$", line)
+            if table and cell:
+                out[(table, cell.group(1))] = cell.group(2)
+    return out

@@ -1,0 +1,246 @@
+-- score_seats(whatif := null): the scoring of spec 1.7, one row per seat per game.
+-- whatif: NULL scores every game by its own ruleset (stg_rulesets via stg_games.ruleset_id);
+-- a ruleset as JSON (Ruleset.to_dict() plus the engine tables, see pipeline.sqlbuild.ruleset_params)
+-- scores every game as if played under that ruleset instead (what-if rescoring, no re-import).
+-- Units: net is money (penalty × stake × 歡樂 multiplier) under winner_takes_all and place;
+-- points is the penalty-point total under penalty_points; score is higher-is-better in both
+-- (net, or −points). The bankroll cap (spec 1.8) is applied later, in fct_bankroll.
+create or replace macro score_seats(whatif := null) as table
+with whatif_rules as (
+    -- the what-if ruleset, one row, when given
+    select '(what-if)' as ruleset_id, unnest(ruleset_fields(whatif::json))
+    where whatif is not null
+),
+
+rules as (
+    -- the rulesets in play: the games' own, or the what-if one
+    select * exclude (preset, overrides, params) from stg_rulesets where whatif is null
+    union all by name
+    select * from whatif_rules
+),
+
+game_facts as (
+    -- each game's facts and the id of the ruleset it is scored by (narrow: joined to 4 seats)
+    select
+        game_id,
+        match_key,
+        game_number,
+        tournament_id,
+        tournament_kind,
+        tournament_round,
+        players as n_players,
+        outcome,
+        winner,
+        first_leader,
+        bao_seat as logged_bao_seat,
+        ruleset_id as own_ruleset_id,
+        case when whatif is null then ruleset_id else '(what-if)' end as ruleset_id
+    from stg_games
+),
+
+huanle_games as (
+    -- games whose ruleset has 歡樂炸藥 on
+    select g.game_id, r.huanle_table, r.huanle_min_plays
+    from game_facts as g
+    join rules as r on r.ruleset_id = g.ruleset_id
+    where r.bonus_multipliers = 'huanle'
+),
+
+kind_counts as (
+    -- 歡樂炸藥: plays of each bonus kind, in those games
+    select a.game_id, a.kind, count(*) as n_plays
+    from stg_actions as a
+    semi join huanle_games as hg on hg.game_id = a.game_id
+    where a.action_type = 'play'
+      and a.kind in ('straight', 'flush', 'full_house', 'four_of_a_kind')
+    group by all
+),
+
+huanle as (
+    -- the stake multiplier: the product of the multipliers of the kinds played often enough
+    select
+        hg.game_id,
+        product(json_extract_string(hg.huanle_table, '$.' || k.kind)::integer)::integer
+            as huanle_multiplier,
+        list(k.kind order by k.kind) as huanle_kinds
+    from huanle_games as hg
+    join kind_counts as k on k.game_id = hg.game_id
+    where k.n_plays >= hg.huanle_min_plays
+    group by hg.game_id
+),
+
+seat_rules as (
+    -- each seat with its game's facts and ruleset (the small rulesets table joined last)
+    select
+        g.*,
+        r.* exclude (ruleset_id),
+        case when r.must_block = 'liability' then g.logged_bao_seat end as bao_seat,
+        s.seat,
+        s.player_id,
+        s.name,
+        s.balance,
+        s.cards_left,
+        s.final_hand_mask,
+        s.is_holding_spade_two,
+        g.outcome <> 'redeal' as is_scored,
+        g.outcome <> 'redeal' and s.seat <> g.winner as is_loser,
+        coalesce(h.huanle_multiplier, 1) as huanle_multiplier,
+        coalesce(h.huanle_kinds, []) as huanle_kinds
+    from stg_seats as s
+    join game_facts as g on g.game_id = s.game_id
+    join rules as r on r.ruleset_id = g.ruleset_id
+    left join huanle as h on h.game_id = s.game_id
+),
+
+multipliers as (
+    -- 炒 tier (instant wins: every loser as if ×3 "三炒", spec 1.5), ♠2 and first-leader doubling
+    select
+        *,
+        case
+            when not is_loser then null
+            when outcome = 'instant_win' then 3
+            else mult_by_cards[cards_left + 1]
+        end as multiplier,
+        case
+            when not is_loser or outcome <> 'played_out' or not spade_two_doubles then false
+            when cards_left < 8 then false
+            else is_holding_spade_two
+        end as is_spade_two_doubled,
+        coalesce(
+            is_loser and outcome = 'played_out' and first_leader_seven_doubles
+            and seat = first_leader and cards_left = 7,
+            false
+        ) as is_seven_doubled,
+        case
+            when is_loser and card_points and outcome = 'played_out' then list_sum(
+                list_transform(
+                    range(52),
+                    lambda c: case when (final_hand_mask >> c) & 1 = 1 then c // 4 + 3 else 0 end
+                )
+            )
+        end as card_points_sum
+    from seat_rules
+),
+
+penalties as (
+    -- a loser's penalty p (spec 1.7); 0 for the winner and in a redeal
+    select
+        *,
+        coalesce(tier_names[multiplier + 1], '') as tier_name,
+        case
+            when not is_loser then 0
+            else (case when card_points and outcome = 'played_out'
+                       then card_points_sum else cards_left * multiplier end)
+                 * (case when coalesce(is_spade_two_doubled, false) then 2 else 1 end)
+                 * (case when is_seven_doubled then 2 else 1 end)
+        end as penalty,
+        stake * huanle_multiplier as stake_effective
+    from multipliers
+),
+
+per_game as (
+    -- per game: the penalties' total and the number of losers (an aggregate: faster than a window)
+    select game_id, sum(penalty) as game_penalty, count(*) filter (where is_loser) as n_losers
+    from penalties
+    group by game_id
+),
+
+game_sums as (
+    select p.*, g.game_penalty, g.n_losers
+    from penalties as p
+    join per_game as g on g.game_id = p.game_id
+),
+
+raw_results as (
+    -- settlement before 包牌: money (winner_takes_all, place) or points (penalty_points)
+    select
+        *,
+        case
+            when not is_scored then 0
+            when settlement = 'penalty_points' then
+                case when is_loser then penalty else -winner_bonus * n_losers end
+            when settlement = 'winner_takes_all' then
+                case when is_loser then -(penalty + winner_bonus) * stake_effective
+                     else (game_penalty + winner_bonus * n_losers) * stake_effective end
+            else
+                (game_penalty - n_players * penalty) * stake_effective
+                + case when is_loser then -winner_bonus * stake_effective
+                       else winner_bonus * n_losers * stake_effective end
+        end as result_before_bao
+    from game_sums
+),
+
+losses as (
+    -- what each loser other than the 包牌 violator is spared (its loss, in the game's unit)
+    select
+        *,
+        case
+            when bao_seat is null or not is_loser or seat = bao_seat then 0
+            when settlement = 'penalty_points' then greatest(result_before_bao, 0)
+            else greatest(-result_before_bao, 0)
+        end as bao_spared
+    from raw_results
+),
+
+spared_per_game as (
+    -- what the 包牌 violator pays: the sum of what the others were spared
+    select game_id, sum(bao_spared) as spared
+    from losses
+    where bao_seat is not null
+    group by game_id
+),
+
+bao as (
+    -- 包牌 (spec 1.6): the violator pays what the others were spared
+    select
+        l.*,
+        case when l.seat = l.bao_seat then coalesce(s.spared, 0) else 0 end as bao_paid
+    from losses as l
+    left join spared_per_game as s on s.game_id = l.game_id
+)
+
+select
+    game_id,
+    seat,
+    player_id,
+    name,
+    match_key,
+    game_number,
+    tournament_id,
+    tournament_kind,
+    tournament_round,
+    own_ruleset_id,
+    ruleset_id,
+    settlement,
+    outcome,
+    is_scored,
+    winner = seat as is_winner,
+    is_loser,
+    cards_left,
+    multiplier,
+    tier_name,
+    is_spade_two_doubled,
+    is_seven_doubled,
+    card_points_sum,
+    penalty,
+    case when is_loser then winner_bonus when is_scored then -winner_bonus * n_losers else 0 end
+        as winner_bonus_paid,
+    stake,
+    huanle_multiplier,
+    huanle_kinds,
+    stake_effective,
+    bao_seat,
+    bao_seat = seat as is_bao_payer,
+    bao_paid,
+    bao_spared,
+    result_before_bao,
+    case when settlement <> 'penalty_points' then
+        result_before_bao + bao_spared - bao_paid end as net,
+    case when settlement = 'penalty_points' then
+        result_before_bao - bao_spared + bao_paid end as points,
+    case when settlement = 'penalty_points' then -(result_before_bao - bao_spared + bao_paid)
+         else result_before_bao + bao_spared - bao_paid end as score,
+    bankroll and settlement <> 'penalty_points' as is_bankroll,
+    coalesce(balance, bankroll_start) as start_balance,
+    rank_ladder_top
+from bao

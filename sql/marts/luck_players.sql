@@ -1,0 +1,17 @@
+-- Luck-adjusted results per player: one row per (player_id, ruleset).
+--   avg_strength           opening-hand strength ÷ games (how good the cards were)
+--   avg_cards_left         cards left ÷ games
+--   avg_expected           expected cards left ÷ games
+--   cards_vs_expected      (expected - actual cards left) ÷ games: > 0 plays above the cards
+--   se_cards_vs_expected   its standard error (sample standard deviation ÷ √games)
+select
+    player_id,
+    ruleset,
+    count(*) as n_games,
+    avg(strength) as avg_strength,
+    avg(cards_left) as avg_cards_left,
+    avg(expected_cards_left) as avg_expected,
+    avg(cards_vs_expected) as cards_vs_expected,
+    stddev_samp(cards_vs_expected) / sqrt(count(*)) as se_cards_vs_expected
+from luck_outcomes
+group by player_id, ruleset

@@ -1,0 +1,161 @@
+-- Strategy stats, base grain: one row per seat per game (= per player per game) with every
+-- stat's actions (n_*) and opportunities, and the filter columns a dashboard binds:
+-- ruleset, period (month of started_at, UTC), match_id. Sum the n_* columns over any filter,
+-- then divide (docs/stats.md defines each stat as actions ÷ opportunities).
+with games as (
+    select
+        game_id, ruleset, match_id, game_number, players, winner, first_leader, outcome,
+        try_cast(started_at as timestamptz) as started_ts
+    from stg_games
+),
+
+-- the direction of play of a game (+1: next seat = seat + 1), from its first action
+directions as (
+    select
+        a.game_id,
+        case when a.next_seat = (a.seat + 1) % g.players then 1 else -1 end as step
+    from stg_actions as a
+    join games as g using (game_id)
+    where a.action_index = 0
+),
+
+actions as (
+    select
+        game_id, seat, action_type, is_lead, kind, cards_mask, beating_play_existed, obligation,
+        hand_before_mask,
+        case when kind = 'single' then cast(floor(log2(cards_mask)) as integer) end as card_id,
+        case when bit_count(top_before_mask) = 1
+            then cast(floor(log2(top_before_mask)) as integer) end as top_card_id
+    from stg_actions
+),
+
+-- think time: seconds since the previous action of the game, for each play or pass (one
+-- list per game instead of a window over every action: the same numbers, far cheaper)
+timelines as (
+    select
+        game_id,
+        list(epoch(ts) order by action_index) as t,
+        list(seat order by action_index) as s,
+        list(action_type in ('play', 'pass') order by action_index) as k
+    from stg_actions
+    group by game_id
+    having count(ts) > 0
+),
+
+per_seat_times as (
+    select
+        game_id,
+        seat,
+        list_filter(
+            [t[i] - t[i - 1] for i in range(2, len(t) + 1) if s[i] = seat and k[i]],
+            lambda x: x is not null
+        ) as think
+    from timelines
+    join stg_seats using (game_id)
+),
+
+per_seat_actions as (
+    select
+        game_id,
+        seat,
+        -- leads (opportunity: every trick the seat led)
+        count(*) filter (where is_lead and action_type = 'play') as n_leads,
+        count(*) filter (where is_lead and kind = 'single') as n_lead_single,
+        count(*) filter (where is_lead and kind = 'pair') as n_lead_pair,
+        count(*) filter (where is_lead and kind = 'triple') as n_lead_triple,
+        count(*) filter (where is_lead and bit_count(cards_mask) = 5) as n_lead_five,
+        count(*) filter (where is_lead and kind is not null and kind not in ('single', 'pair', 'triple')
+                         and bit_count(cards_mask) <> 5) as n_lead_other,
+        -- plays (opportunity: the game)
+        count(*) filter (where action_type = 'play') as n_plays,
+        count(*) filter (where action_type = 'play' and bit_count(cards_mask) = 5) as n_five_card_plays,
+        -- following turns (opportunity: a turn on a trick someone else led)
+        count(*) filter (where not is_lead and action_type in ('play', 'pass')) as n_follow_turns,
+        count(*) filter (where action_type = 'pass') as n_passes,
+        count(*) filter (where action_type = 'pass' and beating_play_existed) as n_voluntary_passes,
+        count(*) filter (where action_type = 'pass' and not beating_play_existed) as n_forced_passes,
+        count(*) filter (where not is_lead and action_type in ('play', 'pass') and beating_play_existed)
+            as n_could_beat,
+        -- a single 2 played on a single, not under a 頂大 obligation (which asks for the
+        -- highest single), while a card of higher rank than the top but below 2 was in hand
+        -- (card ids 4·(top rank + 1) .. 47)
+        count(*) filter (where not is_lead and card_id >= 48 and top_card_id is not null
+                         and obligation is null and hand_before_mask is not null)
+            as n_two_single_follows,
+        count(*) filter (where not is_lead and card_id >= 48 and top_card_id is not null
+                         and obligation is null and hand_before_mask & ((1::bigint << 48) - (1::bigint << (4 * (top_card_id // 4 + 1)))) <> 0)
+            as n_two_wasted
+    from actions
+    group by game_id, seat
+),
+
+per_seat_tricks as (
+    select
+        t.game_id,
+        s.seat,
+        count(*) as n_tricks,
+        count(*) filter (where t.winner = s.seat) as n_tricks_won,
+        count(*) filter (where t.leader <> s.seat) as n_tricks_led_by_others,
+        count(*) filter (where t.leader <> s.seat and t.winner = s.seat) as n_control_regained
+    from stg_tricks as t
+    join stg_seats as s using (game_id)
+    group by t.game_id, s.seat
+)
+
+select
+    g.game_id,
+    g.ruleset,
+    g.match_id,
+    date_trunc('month', g.started_ts) as period,
+    g.started_ts,
+    g.players,
+    s.seat,
+    s.player_id,
+    s.is_winner,
+    1 as n_games,
+    case when s.is_winner then 1 else 0 end as n_wins,
+    case when g.winner is not null and not s.is_winner then 1 else 0 end as n_losses,
+    case when g.winner is not null and not s.is_winner then s.cards_left end as cards_left_when_losing,
+    -- 炒: the loser's multiplier under the game's own tier table (mart_game_scores), and the
+    -- bands of cards left that both shipped tier tables use
+    case when sc.is_loser and sc.multiplier = 2 then 1 else 0 end as n_chao_2,
+    case when sc.is_loser and sc.multiplier = 3 then 1 else 0 end as n_chao_3,
+    case when sc.is_loser and sc.multiplier >= 4 then 1 else 0 end as n_chao_4,
+    sc.score,
+    case when not s.is_winner and s.cards_left between 8 and 9 then 1 else 0 end as n_left_8_9,
+    case when not s.is_winner and s.cards_left between 10 and 12 then 1 else 0 end as n_left_10_12,
+    case when not s.is_winner and s.cards_left = 13 then 1 else 0 end as n_left_13,
+    -- seat order: 0 = the first leader, 1 = the next seat in play order, …
+    ((s.seat - g.first_leader) * coalesce(d.step, 1) + g.players) % g.players as position,
+    coalesce(a.n_leads, 0) as n_leads,
+    coalesce(a.n_lead_single, 0) as n_lead_single,
+    coalesce(a.n_lead_pair, 0) as n_lead_pair,
+    coalesce(a.n_lead_triple, 0) as n_lead_triple,
+    coalesce(a.n_lead_five, 0) as n_lead_five,
+    coalesce(a.n_lead_other, 0) as n_lead_other,
+    coalesce(a.n_plays, 0) as n_plays,
+    coalesce(a.n_five_card_plays, 0) as n_five_card_plays,
+    coalesce(a.n_follow_turns, 0) as n_follow_turns,
+    coalesce(a.n_passes, 0) as n_passes,
+    coalesce(a.n_voluntary_passes, 0) as n_voluntary_passes,
+    coalesce(a.n_forced_passes, 0) as n_forced_passes,
+    coalesce(a.n_could_beat, 0) as n_could_beat,
+    coalesce(a.n_two_single_follows, 0) as n_two_single_follows,
+    coalesce(a.n_two_wasted, 0) as n_two_wasted,
+    coalesce(t.n_tricks, 0) as n_tricks,
+    coalesce(t.n_tricks_won, 0) as n_tricks_won,
+    coalesce(t.n_tricks_led_by_others, 0) as n_tricks_led_by_others,
+    coalesce(t.n_control_regained, 0) as n_control_regained,
+    -- 2s: dealt, and still held at the end (losers; NULL with partial information)
+    bit_count(s.deal_mask & 4222124650659840) as n_twos_dealt,
+    bit_count(s.final_hand_mask & 4222124650659840) as n_twos_left,
+    coalesce(len(tm.think), 0) as n_timed_decisions,
+    list_sum(tm.think) as sum_decision_seconds
+from stg_seats as s
+join games as g using (game_id)
+left join directions as d using (game_id)
+left join per_seat_actions as a on a.game_id = s.game_id and a.seat = s.seat
+left join per_seat_tricks as t on t.game_id = s.game_id and t.seat = s.seat
+left join per_seat_times as tm on tm.game_id = s.game_id and tm.seat = s.seat
+left join mart_game_scores as sc on sc.game_id = s.game_id and sc.seat = s.seat
+where g.outcome <> 'redeal'

@@ -1,0 +1,43 @@
+-- Grain: one row per stored game (key game_id), from the warehouse table `games`.
+-- Keeps every source column under its own name (the audit and stats marts read them as is)
+-- and adds: match_key (the match, or the game itself when the log names no match),
+-- ruleset_id (joins stg_rulesets: the preset plus its overrides) and started_ts.
+with source as (
+    -- games; the columns added for scoring (tournament_kind, tournament_round) read as NULL
+    -- from batches written before them
+    select * from games
+    union all by name
+    select null::varchar as tournament_kind, null::integer as tournament_round
+    where false
+)
+
+select
+    batch_id,
+    game_id,
+    content_hash,
+    game_kind,
+    ruleset,
+    overrides,
+    match_id,
+    coalesce(game_number, 1)::integer as game_number,
+    table_id,
+    tournament_id,
+    started_at,
+    players::tinyint as players,
+    outcome,
+    winner::tinyint as winner,
+    claim,
+    first_leader::tinyint as first_leader,
+    n_tricks,
+    n_actions,
+    bao_seat::tinyint as bao_seat,
+    bao_unknown_seat::tinyint as bao_unknown_seat,
+    full_info,
+    source_file,
+    source_line,
+    tournament_kind,
+    tournament_round,
+    coalesce(match_id, game_id) as match_key,
+    ruleset || ' ' || overrides as ruleset_id,
+    try_cast(started_at as timestamptz) as started_ts
+from source

@@ -1,0 +1,23 @@
+-- stats_player_games: one row per seat per game; one winner per played game; actions never
+-- exceed their opportunities
+select game_id, 'duplicate seat' as problem
+from stats_player_games
+group by game_id, seat
+having count(*) > 1
+union all
+select game_id, 'winners'
+from stats_player_games
+group by game_id
+having sum(n_wins) <> 1
+union all
+select game_id, 'actions > opportunities'
+from stats_player_games
+where n_voluntary_passes > n_could_beat
+   or n_voluntary_passes + n_forced_passes > n_passes
+   or n_passes > n_follow_turns
+   or n_lead_single + n_lead_pair + n_lead_triple + n_lead_five + n_lead_other <> n_leads
+   or n_two_wasted > n_two_single_follows
+   or n_tricks_won > n_tricks
+   or n_control_regained > n_tricks_led_by_others
+   or n_twos_left > n_twos_dealt
+   or position not between 0 and players - 1
