@@ -1,0 +1,127 @@
+"""Strategy-stat and luck marts (issue 7): hand-checked figures on the golden game, the
+invariants of sql/tests/stats_*.sql and luck_*.sql, and luck-adjusted results on simulated
+bots (heuristic above expectation, random below)."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from tests.marts_helpers import (
+    SIM_BOTS,
+    golden_game,
+    marts,
+    rows,
+    simulated,
+    sql_test_failures,
+    warehouse_of,
+)
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
+    return marts(warehouse_of(tmp_path_factory.mktemp("golden-stats"), [golden_game()]))
+
+
+def _seat(con: duckdb.DuckDBPyConnection, seat: int) -> dict[str, object]:
+    return rows(con, "select * from stats_player_games where seat = $s", s=seat)[0]
+
+
+def test_golden_seat_0(golden: duckdb.DuckDBPyConnection) -> None:
+    """Seat 0 led a straight and 4♠, passed three times without a beating play, blocked with
+    2♠ (a 頂大 obligation: not a wasted 2), took trick 4, lost with 6 cards."""
+    got = _seat(golden, 0)
+    want = {
+        "player_id": "g0",
+        "position": 0,
+        "n_games": 1,
+        "n_wins": 0,
+        "n_losses": 1,
+        "cards_left_when_losing": 6,
+        "n_leads": 2,
+        "n_lead_single": 1,
+        "n_lead_five": 1,
+        "n_five_card_plays": 1,
+        "n_follow_turns": 4,
+        "n_passes": 3,
+        "n_voluntary_passes": 0,
+        "n_forced_passes": 3,
+        "n_could_beat": 1,
+        "n_two_single_follows": 0,
+        "n_two_wasted": 0,
+        "n_tricks": 5,
+        "n_tricks_won": 1,
+        "n_tricks_led_by_others": 3,
+        "n_control_regained": 1,
+        "n_twos_dealt": 1,
+        "n_twos_left": 0,
+        "n_timed_decisions": 5,
+        "sum_decision_seconds": 5.0,
+        "n_chao_2": 0,
+        "score": -72.0,  # place: +48 before 包牌, then the others' 48 + 72
+    }
+    assert {k: got[k] for k in want} == want
+
+
+def test_golden_other_seats(golden: duckdb.DuckDBPyConnection) -> None:
+    s1, s2, s3 = (_seat(golden, s) for s in (1, 2, 3))
+    # seat 1: won from position 1 with two five-card plays; took tricks 1, 2 and 5 (1 and 5
+    # led by seat 0), led the flush and the pair A♣A♦
+    assert (s1["n_wins"], s1["position"], s1["n_five_card_plays"]) == (1, 1, 2)
+    assert (s1["n_tricks_won"], s1["n_control_regained"]) == (3, 2)
+    assert (s1["n_lead_five"], s1["n_lead_pair"]) == (1, 1)
+    # seat 2: lost with 10 cards (炒 band 10-12), its 2♣2♥ played as a pair
+    assert (s2["cards_left_when_losing"], s2["n_left_10_12"], s2["n_twos_left"]) == (10, 1, 0)
+    assert (s2["n_chao_3"], s3["n_chao_3"], s2["score"], s3["score"]) == (1, 1, 0.0, 0.0)
+    # seat 3: never led, still holds 2♦ with 12 cards
+    got = (s3["n_leads"], s3["n_twos_dealt"], s3["n_twos_left"], s3["n_left_10_12"])
+    assert got == (0, 1, 1, 1)
+
+
+def test_golden_luck(golden: duckdb.DuckDBPyConnection) -> None:
+    """Seat 0: 3♦4♣5♣6♣7♣2♠A♠4♠3♣8♦9♦J♣Q♣ → 11 ranks, 2 paired cards, a run 3..9, seven ♣:
+    2·1 + 1 + 1 + 0.5·2 + 2 + 1 - 0.25·11 = 5.25."""
+    got = rows(golden, "select * from luck_hands where seat = 0")[0]
+    want = {
+        "n_twos": 1,
+        "n_aces": 1,
+        "has_spade_two": 1,
+        "n_ranks": 11,
+        "n_paired_cards": 2,
+        "longest_run": 7,
+        "max_suit": 7,
+        "strength": 5.25,
+    }
+    assert {k: got[k] for k in want} == want
+
+
+def test_sql_invariants_golden(golden: duckdb.DuckDBPyConnection) -> None:
+    assert sql_test_failures(golden, ["stats_", "luck_"]) == {}
+
+
+def test_simulated_stats_and_luck(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """On 600 honest simulated games: invariants hold, and against the hand-strength
+    expectation the heuristic bots leave fewer cards than expected, the random bot more."""
+    wh, logs = simulated(tmp_path_factory.getbasetemp(), games=600, seed=72, colluders=False)
+    con = marts(wh)
+    assert sql_test_failures(con, ["stats_", "luck_"]) == {}
+    bot_of = {pid: bot for log in logs[:1] for pid, bot in zip(log["seats"], SIM_BOTS, strict=True)}
+    luck = {r["player_id"]: r for r in rows(con, "select * from luck_players")}
+    assert set(luck) == set(bot_of)
+    for pid, r in luck.items():
+        margin = 3 * r["se_cards_vs_expected"]
+        if bot_of[pid] == "heuristic":
+            assert r["cards_vs_expected"] > margin, r
+        elif bot_of[pid] == "random":
+            assert r["cards_vs_expected"] < -margin, r
+    # the strength index carries information: better hands leave fewer cards
+    (fit,) = rows(con, "select distinct fit_slope, fit_r2 from luck_outcomes")
+    assert fit["fit_slope"] < 0 and fit["fit_r2"] > 0.02
+    # every stat is filterable by ruleset, period and match
+    cols = {r["column_name"] for r in rows(con, "describe stats_player_games")}
+    assert {"ruleset", "period", "match_id", "player_id"} <= cols
+    (per_player,) = rows(
+        con,
+        "select count(distinct player_id) as n, sum(n_games) as games from stats_players",
+    )
+    assert per_player == {"n": 4, "games": 2400}
