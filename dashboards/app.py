@@ -1,0 +1,38 @@
+"""The big2-replay dashboards: builds ``st.navigation`` over the pages and the shared filters.
+
+Run with ``big2 dashboard [--warehouse PATH] [--port N]`` (the warehouse path reaches the pages
+as ``$BIG2_WAREHOUSE``). Pages are in ``views/`` (not ``pages/``, which Streamlit would also serve on its own); their data comes from ``dashboards.data``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `streamlit run dashboards/app.py` puts only dashboards/ on the path
+    sys.path.insert(0, str(ROOT))
+
+from dashboards import ui  # noqa: E402
+
+st.set_page_config(page_title="big2-replay", page_icon="🃏", layout="wide")
+
+PAGES = {
+    "Games": [
+        st.Page("views/overview.py", title="Overview", icon="🏠", default=True),
+        st.Page("views/leaderboard.py", title="Leaderboard", icon="🏆"),
+        st.Page("views/player.py", title="Player", icon="👤"),
+        st.Page("views/replayer.py", title="Hand replayer", icon="🃏", url_path="replayer"),
+        st.Page("views/must_block.py", title="頂大 and collusion", icon="🛡️"),
+    ],
+    "Operations": [
+        st.Page("views/import_health.py", title="Import health", icon="🩺"),
+        st.Page("views/sql_explorer.py", title="SQL explorer", icon="🔎"),
+    ],
+}
+
+page = st.navigation(PAGES)
+ui.sidebar_filters()
+page.run()

@@ -1,0 +1,162 @@
+"""Shared page helpers: the friendly empty-warehouse message, the sidebar filters, cards as HTML.
+
+Cards are drawn with the project's own printers' tables (:mod:`pipeline.cards`): rank text and
+suit symbol, red for ♦ and ♥.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from dashboards import data
+from pipeline.cards import RANK_TEXT, SUIT_SYMBOL, cards_of
+
+FILTERS_KEY = "filters"
+RED_SUITS = frozenset({0, 2})  # ♦ ♥
+REPLAYER_PATH = "replayer"
+
+IMPORT_HINT = (
+    "Import some games to get started:\n\n"
+    "```\nbig2 ingest data/samples/games.jsonl --warehouse {root}\n```\n\n"
+    "then reload this page."
+)
+
+
+def require_games(*, allow_empty: bool = False) -> bool:
+    """Show a friendly message (never a traceback) unless the warehouse holds games.
+
+    ``allow_empty``: an empty warehouse (imports that stored no game) is good enough, e.g. for
+    import health.
+    """
+    state, message = data.status()
+    if state is data.State.READY or (allow_empty and state is data.State.EMPTY):
+        return True
+    if state is data.State.BROKEN:
+        st.error(message)
+        return False
+    st.info(f"**{message}** " + IMPORT_HINT.format(root=data.root()), icon="📥")
+    return False
+
+
+# ----- filters ---------------------------------------------------------------------------------
+
+
+def sidebar_filters() -> data.Filters:
+    """The shared filters (ruleset, period, match, player) in the sidebar.
+
+    Drawn by ``app.py`` on every page, so the widgets (and their ``st.session_state``) live
+    across pages; the result is stored under ``st.session_state["filters"]``.
+    """
+    state, _ = data.status()
+    if state is not data.State.READY:
+        st.session_state[FILTERS_KEY] = data.NO_FILTERS
+        return data.NO_FILTERS
+    opts = data.filter_options()
+    with st.sidebar:
+        st.markdown("### Filters")
+        ruleset = st.selectbox(
+            "Ruleset", [None, *opts.rulesets], format_func=all_label, key="f_ruleset"
+        )
+        match_id = st.selectbox(
+            "Match", [None, *opts.matches], format_func=all_label, key="f_match"
+        )
+        player_id = st.selectbox(
+            "Player", [None, *opts.players], format_func=all_label, key="f_player"
+        )
+        bounds: dict[str, Any] = {"min_value": opts.first, "max_value": opts.last}
+        date_from = st.date_input("From", value=None, key="f_from", **bounds)
+        date_to = st.date_input("To", value=None, key="f_to", **bounds)
+        st.button("Clear filters", key="f_clear", on_click=_clear_filters)
+    filters = data.Filters(
+        ruleset=ruleset,
+        match_id=match_id,
+        player_id=player_id,
+        date_from=date_from if isinstance(date_from, date) else None,
+        date_to=date_to if isinstance(date_to, date) else None,
+    )
+    st.session_state[FILTERS_KEY] = filters
+    return filters
+
+
+def all_label(value: str | None) -> str:
+    return "(all)" if value is None else str(value)
+
+
+def _clear_filters() -> None:
+    for key in ("f_ruleset", "f_match", "f_player", "f_from", "f_to"):
+        st.session_state[key] = None
+
+
+def current_filters() -> data.Filters:
+    """The filters chosen in the sidebar (none when the page runs alone)."""
+    value = st.session_state.get(FILTERS_KEY)
+    return value if isinstance(value, data.Filters) else data.NO_FILTERS
+
+
+def filters_caption(f: data.Filters) -> None:
+    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in f.params().items() if v is not None]
+    st.caption("Filters: " + ("; ".join(parts) if parts else "none (all games)"))
+
+
+# ----- cards -----------------------------------------------------------------------------------
+
+CARD_CSS = """
+<style>
+.b2-card { display:inline-block; min-width:2.1em; padding:0.1em 0.25em; margin:0 0.12em 0.2em 0;
+  border:1px solid #bbb; border-radius:0.3em; background:#fff; text-align:center;
+  font-weight:600; font-family: ui-monospace, monospace; }
+.b2-red { color:#d32f2f; } .b2-black { color:#111; }
+.b2-back { color:#777; background:repeating-linear-gradient(45deg,#eee,#eee 3px,#ddd 3px,#ddd 6px); }
+.b2-seat { padding:0.45em 0.6em; border-radius:0.5em; border:1px solid #e3e3e3; margin-bottom:0.4em; }
+.b2-turn { border:2px solid #1976d2; background:#f1f7fe; }
+.b2-winner { border:2px solid #2e7d32; background:#f1faf1; }
+.b2-dingdai { border:2px solid #ef6c00; background:#fff6ec; }
+</style>
+"""
+
+
+def card_html(c: int) -> str:
+    colour = "b2-red" if c & 3 in RED_SUITS else "b2-black"
+    return f'<span class="b2-card {colour}">{RANK_TEXT[c >> 2]}{SUIT_SYMBOL[c & 3]}</span>'
+
+
+def cards_html(mask: int | None, *, count: int | None = None) -> str:
+    """A card set as coloured HTML; unknown cards (``mask`` None) as ``count`` card backs."""
+    if mask is None:
+        n = count or 0
+        return '<span class="b2-card b2-back">?</span>' * n if n else "<i>unknown</i>"
+    if mask == 0:
+        return "<i>none</i>"
+    return "".join(card_html(c) for c in cards_of(mask))
+
+
+def text(value: object) -> str:
+    return html.escape(str(value))
+
+
+# ----- links to the replayer ------------------------------------------------------------------
+
+
+def with_replay_links(
+    frame: pd.DataFrame, column: str = "game_id", *, step: str | None = None
+) -> pd.DataFrame:
+    """Add a ``replay`` link column (opens the hand replayer on that game, at the step held in
+    column ``step`` when given)."""
+    out = frame.copy()
+    games = out[column].tolist()
+    steps = out[step].tolist() if step else [None] * len(games)
+    links = [
+        f"{REPLAYER_PATH}?{urlencode({'game_id': g, **({'step': int(k)} if k is not None else {})})}"
+        for g, k in zip(games, steps, strict=True)
+    ]
+    out.insert(0, "replay", pd.Series(links, index=out.index, dtype=object))
+    return out
+
+
+REPLAY_LINK = st.column_config.LinkColumn("replay", display_text="▶ replay", width="small")

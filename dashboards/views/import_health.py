@@ -1,0 +1,51 @@
+"""Import health: batches, rejects by error code and file, the raw rejected record."""
+
+from __future__ import annotations
+
+import plotly.express as px
+import streamlit as st
+
+from dashboards import data, ui
+
+st.title("🩺 Import health")
+if not ui.require_games(allow_empty=True):
+    st.stop()
+
+st.subheader("Import batches")
+st.dataframe(data.batches(), hide_index=True)
+
+by_code = data.rejects_by("code")
+if by_code.empty:
+    st.success("No record was rejected.", icon="✅")
+    st.stop()
+
+st.subheader("Rejects by error code")
+left, right = st.columns([2, 3])
+left.dataframe(by_code, hide_index=True)
+fig = px.bar(by_code, x="rejects", y="code", orientation="h", height=80 + 28 * len(by_code))
+fig.update_layout(yaxis={"categoryorder": "total ascending"}, margin={"l": 0, "r": 0, "t": 10})
+right.plotly_chart(fig, key="rejects_by_code")
+
+st.subheader("Rejects by file")
+st.dataframe(data.rejects_by("file_code"), hide_index=True)
+
+st.subheader("Rejected records")
+c1, c2 = st.columns(2)
+code = c1.selectbox("Error code", [None, *by_code["code"]], format_func=ui.all_label, key="ih_code")
+files = data.rejects_by("file")["file"].tolist()
+file = c2.selectbox("File", [None, *files], format_func=ui.all_label, key="ih_file")
+rows = data.rejects(code, file)
+st.dataframe(rows.drop(columns=["raw"]), hide_index=True)
+if not rows.empty:
+    labels = {
+        int(r.reject_no): f"#{r.reject_no} {r.code} — {r.file}:{r.line}" for r in rows.itertuples()
+    }
+    pick = st.selectbox("Show record", list(labels), format_func=labels.get, key="ih_pick")
+    rec = data.record(rows[rows["reject_no"] == pick].iloc[0])
+    st.error(f"**{rec['code']}**: {rec['message']}")
+    st.caption(
+        f"file {rec['file']}, line {rec['line']}, game {rec['game_id'] or '—'}, "
+        f"action {'—' if rec['action_index'] is None else int(rec['action_index'])}, "
+        f"batch {rec['batch_id']}"
+    )
+    st.code(rec["raw"] or "(empty)", language="json", wrap_lines=True)

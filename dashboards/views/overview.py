@@ -1,0 +1,51 @@
+"""Overview: games, players, matches, the period covered, import health, recent matches."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboards import data, ui
+
+st.title("🃏 big2-replay")
+if not ui.require_games():
+    st.stop()
+
+f = ui.current_filters()
+ui.filters_caption(f)
+o = data.overview(f)
+
+c = st.columns(4)
+c[0].metric("Games", f"{o['n_games']:,}")
+c[1].metric("Players", f"{o['n_players']:,}")
+c[2].metric("Matches", f"{o['n_matches']:,}")
+first, last = o["first_game"], o["last_game"]
+period = "—" if pd.isna(first) else f"{first:%Y-%m-%d} → {last:%Y-%m-%d}"
+c[3].metric("Period", period)
+
+st.subheader("Import health")
+h = st.columns(4)
+h[0].metric("Import batches", f"{o['n_batches']:,}")
+h[1].metric("Rejected records", f"{o['n_rejects']:,}")
+h[2].metric("Partial-information games", f"{o['n_partial']:,}")
+h[3].metric("Games with 包牌", f"{o['n_bao']:,}")
+if o["n_rejects"]:
+    st.warning(
+        f"{o['n_rejects']:,} records were rejected at import (last import {o['last_import']}).",
+        icon="⚠️",
+    )
+    st.page_link("views/import_health.py", label="See the rejects in Import health", icon="🩺")
+else:
+    st.success(f"No rejected records (last import {o['last_import']}).", icon="✅")
+
+st.subheader("Recent matches")
+matches = data.recent_matches(f)
+st.dataframe(
+    ui.with_replay_links(matches, "last_game"),
+    hide_index=True,
+    column_config={"replay": ui.REPLAY_LINK},
+)
+
+st.subheader("Recent games")
+games = data.games(f, limit=50)
+st.dataframe(ui.with_replay_links(games), hide_index=True, column_config={"replay": ui.REPLAY_LINK})

@@ -1,0 +1,55 @@
+"""SQL explorer: a read-only query box with the table catalogue beside it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import data, ui
+
+st.title("🔎 SQL explorer")
+if not ui.require_games(allow_empty=True):
+    st.stop()
+
+EXAMPLE = "select ruleset, count(*) as games\nfrom games\ngroup by ruleset\norder by games desc"
+
+query_col, cat_col = st.columns([3, 1])
+with cat_col:
+    st.markdown("**Tables**")
+    cat = data.catalogue()
+    for table, cols in cat.groupby("table_name", sort=True):
+        with st.expander(str(table)):
+            st.dataframe(cols[["column_name", "data_type"]], hide_index=True)
+with query_col:
+    sql = st.text_area("Query (one SELECT)", value=EXAMPLE, height=160, key="sql_text")
+    c1, c2, c3 = st.columns([1, 1, 2])
+    max_rows = c1.number_input("Row limit", 1, data.MAX_ROWS, 1000, step=100, key="sql_rows")
+    timeout = c2.number_input("Time limit (s)", 1.0, data.TIMEOUT_S, 5.0, key="sql_timeout")
+    run = c3.button("Run ▶", type="primary", key="sql_run", shortcut="Ctrl+Enter")
+    st.caption(
+        "Read-only: only SELECT statements run, on a read-only connection; at most "
+        f"{data.MAX_ROWS:,} rows and {data.TIMEOUT_S:g} s."
+    )
+    if run or "sql_result" in st.session_state:
+        if run:
+            try:
+                st.session_state["sql_result"] = data.run_sql(
+                    sql, max_rows=int(max_rows), timeout_s=float(timeout)
+                )
+                st.session_state.pop("sql_error", None)
+            except data.QueryError as err:
+                st.session_state.pop("sql_result", None)
+                st.session_state["sql_error"] = str(err)
+        res = st.session_state.get("sql_result")
+        if res is not None:
+            note = f" (cut at {len(res.frame):,} rows)" if res.truncated else ""
+            st.caption(f"{len(res.frame):,} rows in {res.seconds * 1000:.0f} ms{note}")
+            st.dataframe(res.frame, hide_index=True)
+            st.download_button(
+                "Download CSV",
+                res.frame.to_csv(index=False).encode("utf-8"),
+                file_name="query.csv",
+                mime="text/csv",
+                key="sql_csv",
+            )
+    if "sql_error" in st.session_state:
+        st.error(st.session_state["sql_error"])

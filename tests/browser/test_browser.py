@@ -1,0 +1,257 @@
+"""A real browser through every dashboard page: ``big2 dashboard`` on a free port, Debian's
+chromium driven by Playwright (no browser download), screenshots in ``tests/artifacts/``.
+
+Skipped only where chromium is not installed *and* this is not CI; in CI (``CI=true``) a
+missing chromium or Playwright fails the test (``.ci/run`` installs chromium).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.ingest import ingest
+from pipeline.warehouse import Warehouse
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SAMPLES = ROOT / "data" / "samples"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+)
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 30_000
+
+if CHROMIUM is None and not IN_CI:
+    pytest.skip("chromium is not installed (CI installs it)", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _big2() -> list[str]:
+    script = Path(sys.executable).with_name("big2")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pipeline.cli"]
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    n_games: int
+    game_id: str  # a full-information game with a 頂大 moment
+
+
+@contextmanager
+def dashboard(warehouse: Path, log_path: Path) -> Iterator[str]:
+    """``big2 dashboard`` on a free port, as a user starts it; its URL once it answers."""
+    port = _free_port()
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [*_big2(), "dashboard", "--warehouse", str(warehouse), "--port", str(port)],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    text = log_path.read_text(encoding="utf-8", errors="replace")
+                    pytest.fail(f"big2 dashboard did not start (exit {proc.poll()}):\n{text}")
+                time.sleep(0.3)
+            yield url
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)  # our own process group (start_new_session)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    base = tmp_path_factory.mktemp("browser")
+    wh = Warehouse(base / "warehouse")
+    summary = ingest([str(SAMPLES / n) for n in ("games.jsonl", "bad.jsonl", "partial.jsonl")], wh)
+    con = wh.connect()
+    row = con.execute(
+        "select g.game_id from games g join actions a using (game_id) "
+        "where g.full_info and a.obligation is not null order by 1 limit 1"
+    ).fetchone()
+    con.close()  # the dashboard opens its own read-only connection
+    assert row is not None, "the samples have no 頂大 moment"
+    with dashboard(wh.root, base / "dashboard.log") as url:
+        yield Server(url=url, n_games=summary.total().stored, game_id=row[0])
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        pytest.fail("CI=true but chromium is not installed (.ci/run installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # chromium is here, so the test must run: the dev extra is missing
+        pytest.fail("playwright is not installed: pip install -e '.[dev]'")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: Server) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1600}, base_url=server.url)
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+#: True while Streamlit runs the script (its status widget offers "Stop").
+RUNNING_JS = """() => {
+  const w = document.querySelector('[data-testid="stStatusWidget"]');
+  return !w || !/Stop|Running/.test(w.innerText);
+}"""
+
+
+def _settle(page: Any, charts: int = 0) -> None:
+    """Wait until Streamlit has finished running the script and drawn ``charts`` Plotly charts."""
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function(RUNNING_JS)
+    if charts:
+        page.wait_for_function(
+            f"() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= {charts}"
+        )
+    page.wait_for_timeout(300)
+
+
+def _check(page: Any, name: str, *texts: str, charts: int = 0) -> None:
+    """Every text visible, no Streamlit exception box; save a screenshot (also on failure)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for text in texts:
+            page.get_by_text(text, exact=False).first.wait_for(state="visible")
+        _settle(page, charts)
+    finally:
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    errors = page.locator('[data-testid="stException"]')
+    assert errors.count() == 0, errors.first.inner_text()
+
+
+def _step(page: Any, step: int) -> None:
+    """Wait until the replayer shows ``step`` (after a click or a key)."""
+    page.get_by_text(re.compile(rf"^Step {step} / \d+")).first.wait_for(state="visible")
+    _settle(page)
+
+
+def _nav(page: Any, title: str) -> None:
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
+
+
+def test_every_page(page: Any, server: Server) -> None:
+    page.goto("/")
+    _check(page, "overview", "big2-replay", "Recent matches", "Rejected records")
+    games = page.locator('[data-testid="stMetricValue"]').first.inner_text()
+    assert games == str(server.n_games)
+
+    _nav(page, "Leaderboard")
+    _check(page, "leaderboard", "Wins and cards left", "Running totals", charts=1)
+
+    _nav(page, "Player")
+    _check(page, "player", "頂大 record", "Seat effect", charts=1)
+
+    _nav(page, "頂大 and collusion")
+    _check(page, "must_block", "Per player", "Pairs: who fails to block whom")
+
+    _nav(page, "Import health")
+    _check(
+        page, "import_health", "Rejects by error code", "Rejected records", "Show record", charts=1
+    )
+
+    _nav(page, "SQL explorer")
+    _check(page, "sql_explorer", "Tables", "Query (one SELECT)")
+    page.get_by_role("button", name="Run ▶").click()
+    _check(page, "sql_explorer_result", "rows in", "Download CSV")
+
+
+def test_replayer_steps(page: Any, server: Server) -> None:
+    page.goto(f"/replayer?game_id={server.game_id}")
+    _check(page, "replayer_deal", "Hand replayer", "Step 0 /", "Seat 0")
+    for step in (1, 2, 3):
+        page.get_by_role("button", name="Next ▶").click()
+        _step(page, step)
+    _check(page, "replayer_step3", "Step 3 /", "On the table")
+    page.get_by_role("button", name="◀ Previous").click()
+    _step(page, 2)
+    _check(page, "replayer_step2", "Step 2 /")
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # no widget focused
+    page.keyboard.press("ArrowRight")
+    _step(page, 3)
+    _check(page, "replayer_key_right", "Step 3 /")
+    page.get_by_role("button", name="Last ⏭").click()
+    _check(page, "replayer_end", "Result", "wins")
+
+
+def test_replayer_ding_dai_moment(page: Any, server: Server) -> None:
+    page.goto(f"/replayer?game_id={server.game_id}&step=5")
+    _check(page, "replayer_link_step", "Step 5 /")
+    page.get_by_role("button", name=re.compile(r"^step \d+: seat")).first.click()
+    _check(page, "replayer_ding_dai", "頂大: the next seat")
+
+
+def test_no_warehouse_is_a_friendly_message(browser: Any, tmp_path: Path) -> None:
+    with dashboard(tmp_path / "none", tmp_path / "dashboard.log") as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 900}, base_url=url)
+        try:
+            pg = context.new_page()
+            pg.set_default_timeout(TIMEOUT_MS)
+            pg.goto("/")
+            _check(pg, "no_warehouse", "No warehouse at", "Import some games")
+            _nav(pg, "Hand replayer")
+            _check(pg, "no_warehouse_replayer", "Hand replayer", "Import some games")
+        finally:
+            context.close()
+    assert not (tmp_path / "none").exists()
