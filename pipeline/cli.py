@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -43,7 +44,7 @@ from pipeline.errors import Big2Error, RulesetError
 from pipeline.ingest import IngestSummary
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
-from pipeline.warehouse import Warehouse
+from pipeline.warehouse import Warehouse, resolve_dir
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -302,6 +303,7 @@ def ingest(
         wh = Warehouse(warehouse)
         summary = ingest_with_progress(paths, wh, workers=workers)
         print_ingest_summary(summary, wh, top=top)
+        build_after_ingest(wh)
         if strict and summary.total().rejected:
             raise typer.Exit(code=EXIT_CHECK_FAILED)
 
@@ -386,6 +388,7 @@ def demo(warehouse: WarehouseOption = None) -> None:
         wh = Warehouse(warehouse)
         summary = ingest_with_progress([str(SAMPLES)], wh)
         print_ingest_summary(summary, wh)
+        build_after_ingest(wh)
         problems = wh.verify()
         typer.echo(f"big2 verify: {'OK' if not problems else f'{len(problems)} problem(s)'}")
         typer.echo(f'Try: big2 rules show taiwan · duckdb {wh.db_path} -c "from games"')
@@ -423,6 +426,368 @@ def bench(
     code = run(argv)
     if code != EXIT_OK:
         raise typer.Exit(code=code)
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+DEFAULT_LINEUP = ("heuristic", "greedy", "random", "heuristic")
+
+
+def parse_seats_pair(text: str | None) -> tuple[int, int] | None:
+    """``--colluders A,B`` as two seat numbers (checked against the table by the simulator).
+
+    >>> parse_seats_pair("0,1"), parse_seats_pair(None)
+    ((0, 1), None)
+    """
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise Big2Error("E_SIM_OPTION", f"--colluders {text!r}: expected two seats, like 0,1")
+    return int(parts[0]), int(parts[1])
+
+
+@app.command("simulate")
+def simulate_command(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Output log: .jsonl or .jsonl.gz (overwritten).")
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same file.")] = 0,
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="Preset (see `big2 rules list`).")
+    ] = DEFAULT_PRESET,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a rule; repeatable."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(min=2, max=4, help="Players (default: the ruleset's).")
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOT,BOT,...",
+            help="One bot per seat: random, greedy, heuristic (default heuristic,greedy,random,heuristic).",
+        ),
+    ] = None,
+    must_block_discipline: Annotated[
+        float,
+        typer.Option(min=0.0, max=1.0, help="Probability a bot honours 頂大 when obliged."),
+    ] = 1.0,
+    colluders: Annotated[
+        str | None,
+        typer.Option(metavar="A,B", help="Seat A never blocks seat B and feeds it low singles."),
+    ] = None,
+    match_games: Annotated[int, typer.Option(min=1, help="Games per match (same seats).")] = 8,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes (default: one per core).")
+    ] = None,
+    ingest_after: Annotated[
+        bool, typer.Option("--ingest", help="Import the file into the warehouse afterwards.")
+    ] = False,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Play seeded matches with bots and write them as logs (full information, with the planted
+    ground truth in each game's `truth`); optionally import them."""
+    from pipeline.sim.simulate import SimConfig, simulate_to_file
+
+    with domain_errors():
+        settings = parse_overrides(overrides or [])
+        if players is not None:
+            settings["players"] = players
+        n = load_ruleset(ruleset, settings).players
+        lineup = tuple(b.strip() for b in bots.split(",")) if bots else DEFAULT_LINEUP[:n]
+        if not bots and n > len(DEFAULT_LINEUP):
+            lineup = (*DEFAULT_LINEUP, *DEFAULT_LINEUP)[:n]
+        cfg = SimConfig(
+            games=games,
+            seed=seed,
+            bots=lineup,
+            preset=ruleset,
+            overrides=settings,
+            must_block_discipline=must_block_discipline,
+            colluders=parse_seats_pair(colluders),
+            match_games=match_games,
+        )
+        with RichProgress(
+            TextColumn("[bold]simulate"),
+            BarColumn(),
+            TextColumn("{task.completed:,}/{task.total:,} games"),
+            TextColumn("{task.fields[rate]:,.0f} games/s"),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("simulate", total=games, rate=0.0)
+            started = time.perf_counter()
+
+            def show(done: int) -> None:
+                rate = done / max(time.perf_counter() - started, 1e-9)
+                bar.update(task, completed=done, rate=rate)
+
+            summary = simulate_to_file(cfg, out, workers=workers, on_progress=show)
+        rate = summary.games / summary.seconds if summary.seconds else 0.0
+        typer.echo(
+            f"{summary.games:,} games ({summary.matches:,} matches of up to {match_games}) "
+            f"written to {summary.path} in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
+            f"{summary.workers} worker{'s' if summary.workers != 1 else ''})"
+        )
+        if ingest_after:
+            wh = Warehouse(warehouse)
+            print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
+
+
+# --- dashboard ---------------------------------------------------------------------------
+
+DASHBOARD_HOST = "127.0.0.1"
+DASHBOARD_PORT = 8501
+
+
+def dashboard_command(
+    warehouse: Path | None, *, port: int = DASHBOARD_PORT, host: str = DASHBOARD_HOST
+) -> tuple[list[str], dict[str, str]]:
+    """The ``streamlit run dashboards/app.py`` command line and its environment (the warehouse
+    reaches the app as ``$BIG2_WAREHOUSE``, an absolute path).
+
+    >>> argv, env = dashboard_command(Path("/tmp/wh"), port=8600)
+    >>> argv[1:4], argv[argv.index("--server.port") + 1], env["BIG2_WAREHOUSE"]
+    (['-m', 'streamlit', 'run'], '8600', '/tmp/wh')
+    """
+    app_file = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
+    if not app_file.is_file():
+        raise Big2Error(
+            "E_NO_DASHBOARDS", f"the dashboards live in a source checkout; no {app_file}"
+        )
+    argv = [
+        sys.executable,
+        *("-m", "streamlit", "run", str(app_file)),
+        *("--server.address", host, "--server.port", str(port)),
+        *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
+        *("--client.toolbarMode", "minimal"),
+    ]
+    env = {**os.environ, "BIG2_WAREHOUSE": resolve_dir(warehouse).resolve().as_posix()}
+    return argv, env
+
+
+@app.command()
+def dashboard(
+    warehouse: WarehouseOption = None,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = DASHBOARD_PORT,
+    host: Annotated[
+        str, typer.Option(help="Address to bind (default: this machine only).")
+    ] = DASHBOARD_HOST,
+) -> None:
+    """Open the Streamlit dashboards on the warehouse (read-only), at http://HOST:PORT/."""
+    with domain_errors():
+        argv, env = dashboard_command(warehouse, port=port, host=host)
+    typer.echo(f"big2 dashboard: http://{host}:{port}/ on warehouse {env['BIG2_WAREHOUSE']}")
+    sys.stdout.flush()
+    os.execve(argv[0], argv, env)  # streamlit takes over this process (Ctrl-C stops it)
+
+
+# --- SQL: build, sql, rescore (issue 6) ----------------------------------------------------
+
+
+def build_after_ingest(wh: Warehouse) -> None:
+    """Rebuild the SQL layers after an import; a failing build is reported, not fatal
+    (the import is committed either way; `big2 build` retries)."""
+    from pipeline import sqlbuild
+
+    try:
+        done = sqlbuild.build(wh)
+    except Big2Error as err:
+        typer.echo(f"big2: warning: SQL build failed ({err}); run `big2 build`", err=True)
+        return
+    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({len(done.rows)} marts)")
+
+
+@app.command("build")
+def build_command(
+    warehouse: WarehouseOption = None,
+    timings: Annotated[bool, typer.Option("--timings", help="Print each step's time.")] = False,
+    test: Annotated[
+        bool, typer.Option("--test", help="Then run sql/tests (exit 1 if any returns rows).")
+    ] = False,
+) -> None:
+    """Create or refresh the staging views, scoring macros and marts in warehouse.duckdb."""
+    from pipeline import sqlbuild
+
+    with domain_errors():
+        wh = Warehouse(warehouse)
+        done = sqlbuild.build(wh)
+        typer.echo(f"built {len(done.rows)} marts in {done.seconds:.2f} s ({wh.db_path})")
+        if timings:
+            for name, seconds in done.timings.items():
+                rows = done.rows.get(name)
+                typer.echo(f"  {seconds:8.3f} s  {name}" + (f"  ({rows:,} rows)" if rows else ""))
+        if test:
+            con = wh.connect()
+            try:
+                failed = {n: r for n, r in sqlbuild.run_tests(con).items() if r}
+            finally:
+                con.close()
+            for name, n in failed.items():
+                typer.echo(f"FAIL {name}: {n} row(s)")
+            if failed:
+                raise typer.Exit(code=EXIT_CHECK_FAILED)
+            typer.echo("sql/tests: all pass")
+
+
+class SqlFormat(StrEnum):
+    """Output formats of ``big2 sql``."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    PARQUET = "parquet"
+
+
+@app.command("sql")
+def sql_command(
+    query: Annotated[str | None, typer.Argument(help="A SQL query (read-only).")] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", "-f", exists=True, dir_okay=False, help="Read the query from a file."
+        ),
+    ] = None,
+    fmt: Annotated[
+        SqlFormat, typer.Option("--format", case_sensitive=False, help="Output format.")
+    ] = SqlFormat.TABLE,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file (required for parquet).")
+    ] = None,
+    tables: Annotated[
+        bool, typer.Option("--tables", help="List the tables and columns with descriptions.")
+    ] = False,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Run ad-hoc SQL on a read-only connection (no file access outside the warehouse)."""
+    from pipeline import sqlbuild
+
+    with domain_errors():
+        wh = Warehouse(warehouse)
+        con = sqlbuild.open_readonly(wh)
+        try:
+            if tables:
+                columns = ["table", "kind", "column", "description"]
+                rows: list[tuple[Any, ...]] = list(sqlbuild.catalogue(con))
+            else:
+                text = file.read_text(encoding="utf-8") if file is not None else query
+                if not text:
+                    raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file or --tables")
+                try:
+                    rel = con.execute(text)
+                    columns = [d[0] for d in rel.description or []]
+                    rows = rel.fetchall()
+                except Exception as err:  # duckdb.Error: shown as a domain error
+                    raise sqlbuild.SqlError("E_SQL_QUERY", str(err).splitlines()[0]) from err
+        finally:
+            con.close()
+        emit_rows(columns, rows, fmt, out)
+
+
+def emit_rows(
+    columns: Sequence[str], rows: Sequence[tuple[Any, ...]], fmt: SqlFormat, out: Path | None
+) -> None:
+    """Print or write query results as a table, CSV, JSON (one array) or Parquet."""
+    if fmt is SqlFormat.PARQUET:
+        if out is None:
+            raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        data = {c: [r[i] for r in rows] for i, c in enumerate(columns)}
+        pq.write_table(pa.table(data), out)
+        typer.echo(f"{len(rows):,} rows → {out}")
+        return
+    if fmt is SqlFormat.TABLE:
+        table = Table()
+        for c in columns:
+            table.add_column(escape(c))
+        for r in rows:
+            table.add_row(*(escape("NULL" if v is None else str(v)) for v in r))
+        if out is not None:
+            with out.open("w", encoding="utf-8") as fh:
+                Console(file=fh, width=200).print(table)
+        else:
+            console.print(table)
+        return
+    if fmt is SqlFormat.CSV:
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+        text = buf.getvalue()
+    else:
+        text = json.dumps(
+            [dict(zip(columns, r, strict=True)) for r in rows],
+            ensure_ascii=False,
+            default=str,
+            indent=1,
+        )
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+    else:
+        typer.echo(text.rstrip("\n"))
+
+
+class RescoreBy(StrEnum):
+    """The side-by-side of ``big2 rescore``: per player overall, or per match."""
+
+    PLAYER = "player"
+    MATCH = "match"
+
+
+@app.command("rescore")
+def rescore_command(
+    as_preset: Annotated[
+        str, typer.Option("--as", help="Score every game as if played under this preset.")
+    ],
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a rule; repeatable."),
+    ] = None,
+    by: Annotated[RescoreBy, typer.Option(case_sensitive=False, help="Side-by-side of.")] = (
+        RescoreBy.PLAYER
+    ),
+    limit: Annotated[int, typer.Option(min=1, help="Rows to print.")] = 30,
+    fmt: Annotated[
+        SqlFormat, typer.Option("--format", case_sensitive=False, help="Output format.")
+    ] = SqlFormat.TABLE,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """What-if: standings under the games' own rules beside standings under another ruleset
+    (same games, no re-import; the what-if ignores the bankroll cap)."""
+    from pipeline import sqlbuild
+
+    with domain_errors():
+        whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides or []))
+        wh = Warehouse(warehouse)
+        con = sqlbuild.open_readonly(wh)
+        try:
+            if not sqlbuild.is_built(con):
+                raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
+            if by is RescoreBy.PLAYER:
+                sql = "select * from rescore_players(?) order by whatif_rank, own_rank limit ?"
+            else:
+                sql = (
+                    "select * from rescore_matches(?) "
+                    "order by match_key, whatif_standing, own_standing limit ?"
+                )
+            rel = con.execute(sql, [whatif, limit])
+            columns = [d[0] for d in rel.description or []]
+            rows = rel.fetchall()
+        finally:
+            con.close()
+        label = " ".join([as_preset, *(overrides or [])])
+        if fmt is SqlFormat.TABLE:
+            typer.echo(f"own rules vs what-if ({label})")
+        emit_rows(columns, rows, fmt, None)
 
 
 if __name__ == "__main__":  # python -m pipeline.cli
