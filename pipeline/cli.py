@@ -376,22 +376,58 @@ def verify(warehouse: WarehouseOption = None) -> None:
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
-@app.command()
-def demo(warehouse: WarehouseOption = None) -> None:
-    """Run the pipeline on the shipped sample logs: ingest into the warehouse, verify it.
+DEMO_LOG = Path(__file__).resolve().parent.parent / "data" / "demo" / "simulated.jsonl.gz"
 
-    Grows into: simulate games → ingest → build the SQL marts → open the dashboards.
+
+@app.command()
+def demo(
+    warehouse: WarehouseOption = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to simulate.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Simulation seed.")] = 1,
+    dashboard_after: Annotated[
+        bool, typer.Option("--dashboard/--no-dashboard", help="End by serving the dashboards.")
+    ] = True,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Dashboard port.")] = 8501,
+    log: Annotated[Path, typer.Option(help="Where the simulated log is written.")] = DEMO_LOG,
+) -> None:
+    """The whole pipeline on the embedded default: simulate → ingest → build → verify →
+    dashboards (http://127.0.0.1:8501, Ctrl-C to stop).
+
+    The simulated matches plant a 頂大 colluder pair (seat 1 never blocks seat 2) and
+    imperfect blocking, so the audit pages have something to find; the shipped sample logs,
+    bad lines included, are imported too, so import health shows real rejects.
     """
+    from pipeline.sim.simulate import SimConfig, simulate_to_file
+
     with domain_errors():
         if not SAMPLES.is_dir():
             raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES} (a source checkout)")
+        cfg = SimConfig(
+            games=games,
+            seed=seed,
+            bots=DEFAULT_LINEUP,
+            must_block_discipline=0.9,
+            colluders=(1, 2),
+            id_prefix=f"demo{seed}",
+        )
+        typer.echo(f"1/4 simulate {games:,} games → {log}")
+        sim = simulate_to_file(cfg, log)
+        typer.echo(f"    {sim.games:,} games in {sim.seconds:.1f} s")
+        typer.echo("2/4 ingest the simulated log and the sample logs")
         wh = Warehouse(warehouse)
-        summary = ingest_with_progress([str(SAMPLES)], wh)
+        summary = ingest_with_progress([str(log), str(SAMPLES)], wh)
         print_ingest_summary(summary, wh)
+        typer.echo("3/4 build the SQL marts")
         build_after_ingest(wh)
         problems = wh.verify()
-        typer.echo(f"big2 verify: {'OK' if not problems else f'{len(problems)} problem(s)'}")
-        typer.echo(f'Try: big2 rules show taiwan · duckdb {wh.db_path} -c "from games"')
+        typer.echo(f"4/4 big2 verify: {'OK' if not problems else f'{len(problems)} problem(s)'}")
+        typer.echo(f'Try: big2 sql "from mart_player_standings" -w {wh.root}')
+        if dashboard_after:
+            argv, env = dashboard_command(warehouse, port=port)
+    if dashboard_after:
+        typer.echo(f"big2 dashboard: http://127.0.0.1:{port}/ (Ctrl-C to stop)")
+        sys.stdout.flush()
+        os.execve(argv[0], argv, env)
 
 
 # --- bench -------------------------------------------------------------------------------
@@ -536,6 +572,7 @@ def simulate_command(
         if ingest_after:
             wh = Warehouse(warehouse)
             print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
+            build_after_ingest(wh)
 
 
 # --- dashboard ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pipeline import __version__
 from pipeline.cli import EXIT_USAGE, app
+from pipeline.warehouse import Warehouse
 
 runner = CliRunner()
 
@@ -107,11 +108,17 @@ def test_bad_format_is_a_usage_error() -> None:
 
 
 def test_demo_ingests_the_samples_into_a_consistent_warehouse(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["demo", "--warehouse", str(tmp_path / "wh")])
+    argv = ["demo", "--warehouse", str(tmp_path / "wh"), "--games", "24", "--no-dashboard"]
+    result = runner.invoke(app, [*argv, "--log", str(tmp_path / "sim.jsonl.gz")])
     assert result.exit_code == 0, result.output
-    assert "games.jsonl" in result.stdout
+    assert "games.jsonl" in result.stdout and "sim.jsonl.gz" in result.stdout
     assert "big2 verify: OK" in result.stdout
-    assert (tmp_path / "wh" / "warehouse.duckdb").is_file()
+    wh = Warehouse(tmp_path / "wh")
+    with wh.connect() as con:
+        n_sim = con.execute("select count(*) from games where game_id like 'demo1-%'").fetchone()
+        standings = con.execute("select count(*) from mart_player_standings").fetchone()
+    assert n_sim == (24,)
+    assert standings is not None and standings[0] >= 4
 
 
 def test_bench_unknown_name_exits_2() -> None:
