@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from pipeline.big2.playout import deal, random_action
 from pipeline.big2.rules import Ruleset, ThreePlayerMode
 from pipeline.big2.state import Action, ActionRecord, ActionType, Game
 from pipeline.cards import FULL_DECK, cards_of, mask_of, parse_cards
@@ -26,15 +27,6 @@ def m(text: str) -> int:
     (True, True)
     """
     return mask_of(parse_cards(text)) if text.strip() else 0
-
-
-def deal(rs: Ruleset, rng: random.Random) -> tuple[list[int], list[int]]:
-    """A random full deal for the ruleset: one mask per seat and the undealt cards in draw order."""
-    deck = list(range(52))
-    rng.shuffle(deck)
-    size = rs.hand_size
-    hands = [mask_of(deck[i * size : (i + 1) * size]) for i in range(rs.players)]
-    return hands, deck[size * rs.players :]
 
 
 def fixed_deal(
@@ -113,17 +105,6 @@ class RandomGame:
     hands: list[int]
     stock: list[int]
     start_counts: list[int]
-
-
-def random_action(game: Game, rng: random.Random) -> Action:
-    """A uniform choice among the legal plays of the seat to act, plus a pass when allowed."""
-    seat = game.turn
-    assert seat is not None
-    choices = [Action.play(seat, play.mask) for play in game.legal_plays()]
-    if game.can_pass():
-        choices.append(Action.pass_(seat))
-    assert choices, f"seat {seat} has no legal action"
-    return rng.choice(choices)
 
 
 def play_random_game(

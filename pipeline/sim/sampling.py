@@ -32,6 +32,7 @@ from math import comb
 from pipeline.big2.combos import STRAIGHTS, Play, table_for
 from pipeline.big2.moves import plays_from
 from pipeline.big2.rules import Ruleset
+from pipeline.cards import cards_of
 
 #: For each 4-bit pattern of suits held in one rank: its k-card sub-patterns (k = 0..4).
 _SUBSETS = [
@@ -55,15 +56,6 @@ _SEQUENCES = {
     )
     for order, seqs in STRAIGHTS.items()
 }
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _nth_card(mask: int, n: int) -> int:
@@ -152,12 +144,12 @@ class _Counts:
             u -= w
         for s, w in self.flush:
             if u < w:
-                return sum(1 << c for c in rng.sample(_cards(hand & _SUIT_MASKS[s]), 5))
+                return sum(1 << c for c in rng.sample(cards_of(hand & _SUIT_MASKS[s]), 5))
             u -= w
         for ranks, w in self.straights:
             if u < w:
                 while True:
-                    cs = [rng.choice(_cards(15 << (r * 4) & hand)) for r in ranks]
+                    cs = [rng.choice(cards_of(15 << (r * 4) & hand)) for r in ranks]
                     if len({c & 3 for c in cs}) > 1:
                         return sum(1 << c for c in cs)
             u -= w
