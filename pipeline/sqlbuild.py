@@ -6,7 +6,8 @@ The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
    as ``Ruleset.to_dict()`` JSON plus the engine tables scoring needs (:func:`ruleset_params`),
    so that SQL and the engine read the same preset TOML files; the ``rank_ladder`` table from
    :data:`pipeline.big2.rules.RANK_LADDER`;
-2. scalar macros (``sql/macros/``, those not reading a table), then the staging views
+2. the constant tables of ``sql/seeds/`` (the tournament prize and fee tables of seed 002),
+   scalar macros (``sql/macros/``, those not reading a table), then the staging views
    (``sql/staging/stg_*.sql``), then the table macros (``score_seats`` …);
 3. the marts (``sql/marts/*.sql``) as tables, each after the marts it reads; then the
    macros that read marts (``rescore_players`` …).
@@ -44,7 +45,8 @@ from pipeline.big2.rules import (
 from pipeline.errors import Big2Error
 from pipeline.warehouse import Warehouse
 
-#: The SQL folder of the source checkout (``sql/staging``, ``sql/marts``, ``sql/macros``, ``sql/tests``).
+#: The SQL folder of the source checkout (``sql/seeds``, ``sql/staging``, ``sql/marts``,
+#: ``sql/macros``, ``sql/tests``).
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 #: Macros that read no table: created before the staging views (which use them).
 SCALAR_MACROS = ("ruleset_fields", "capped_payments", "balances_after")
@@ -164,6 +166,8 @@ def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = Non
         t0 = time.perf_counter()
         _write_rulesets(con)
         summary.timings["rulesets"] = time.perf_counter() - t0
+        for name, text in sql_files("seeds").items():  # small constant tables (seed 002)
+            step(name, f"create or replace table {name} as\n{text}")
         for name in SCALAR_MACROS:
             step(name, macros[name])
         for name, text in sql_files("staging").items():
@@ -182,6 +186,9 @@ def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = Non
             summary.rows[name] = int(n)
         for name in sorted(after):  # macros over the marts (what-if side-by-sides)
             step(name, macros[name])
+        t0 = time.perf_counter()
+        write_comments(con)
+        summary.timings["comments"] = time.perf_counter() - t0
         con.execute("commit")
     except BaseException:
         con.execute("rollback")
@@ -236,23 +243,95 @@ def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def catalogue(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str, str]]:
-    """``(table, kind, column, description)`` of every table and view users query."""
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def header_comment(text: str) -> str:
+    """The leading ``--`` comment block of a SQL file, as one line (a table's grain).
+
+    >>> header_comment("-- Grain: one row per game.\\n-- Keeps ids.\\nselect 1")
+    'Grain: one row per game. Keeps ids.'
+    """
+    lines: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("--"):
+            break
+        lines.append(line.removeprefix("--").strip())
+    return " ".join(x for x in lines if x)
+
+
+def write_comments(con: duckdb.DuckDBPyConnection) -> int:
+    """``COMMENT ON`` every documented table, view and column (one source of truth: the SQL
+    files' header comments and the column tables of docs/warehouse.md and docs/scoring.md,
+    read here at build time so that ``big2 sql --tables`` only reads the catalog). Returns
+    the number of comments written."""
     docs = column_docs()
+    grains = {
+        name: header_comment(text)
+        for folder in ("seeds", "staging", "marts")
+        for name, text in sql_files(folder).items()
+    }
+    objects = dict(
+        con.execute(
+            """
+            select table_name, 'table' from duckdb_tables() where schema_name = 'main'
+            union all
+            select view_name, 'view' from duckdb_views()
+            where schema_name = 'main' and not internal
+            """
+        ).fetchall()
+    )
+    n = 0
+    for name, kind in objects.items():
+        if grains.get(name):
+            con.execute(f"comment on {kind} {name} is {_quote(grains[name])}")
+            n += 1
+    columns = con.execute(
+        "select table_name, column_name from duckdb_columns() where schema_name = 'main'"
+    ).fetchall()
+    for table, column in columns:
+        if table not in objects:
+            continue
+        desc = docs.get((table, column)) or docs.get((_base(table), column))
+        if desc:
+            con.execute(f'comment on column {table}."{column}" is {_quote(desc)}')
+            n += 1
+    return n
+
+
+def catalogue(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str, str]]:
+    """``(table, kind, column, description)`` of every table and view users query, from the
+    catalog's comments (written by :func:`write_comments` at build time): a row per table
+    (column ``*``: its grain), then one per column. A warehouse view refreshed after the last
+    build lost its comments: its columns take those of its ``stg_`` view."""
     rows = con.execute(
-        """
-        select c.table_name, t.table_type, c.column_name, c.data_type
-        from information_schema.columns as c
-        join information_schema.tables as t using (table_schema, table_name)
-        where c.table_schema = 'main' and c.table_name not like '\\_%' escape '\\'
-        order by c.table_name, c.ordinal_position
+        r"""
+        with objects as (
+            select table_name as name, 'table' as kind, comment
+            from duckdb_tables() where schema_name = 'main'
+            union all
+            select view_name, 'view', comment
+            from duckdb_views() where schema_name = 'main' and not internal
+        ),
+        cols as (
+            select table_name, column_name, data_type, column_index, comment
+            from duckdb_columns() where schema_name = 'main'
+        )
+        select o.name, o.kind, '*', coalesce(o.comment, ''), -1 as pos
+        from objects as o
+        where o.name not like '\_%' escape '\'
+        union all
+        select o.name, o.kind, c.column_name || ' ' || c.data_type,
+               coalesce(c.comment, s.comment, ''), c.column_index
+        from objects as o
+        join cols as c on c.table_name = o.name
+        left join cols as s on s.table_name = 'stg_' || o.name and s.column_name = c.column_name
+        where o.name not like '\_%' escape '\'
+        order by 1, 5
         """
     ).fetchall()
-    out = []
-    for table, kind, column, dtype in rows:
-        desc = docs.get((table, column)) or docs.get((_base(table), column)) or ""
-        out.append((table, "view" if kind == "VIEW" else "table", f"{column} {dtype}", desc))
-    return out
+    return [(t, k, c, d) for t, k, c, d, _ in rows]
 
 
 def _base(table: str) -> str:
@@ -260,7 +339,8 @@ def _base(table: str) -> str:
 
 
 def column_docs() -> dict[tuple[str, str], str]:
-    """Column descriptions from ``docs/warehouse.md`` and ``docs/scoring.md`` tables."""
+    """Column descriptions from the ``docs/warehouse.md`` and ``docs/scoring.md`` tables (read
+    by the build, :func:`write_comments`)."""
     out: dict[tuple[str, str], str] = {}
     docs = SQL_DIR.parent / "docs"
     for name in ("warehouse.md", "scoring.md"):

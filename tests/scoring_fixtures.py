@@ -264,6 +264,7 @@ def example_games() -> dict[str, list[dict[str, Any]]]:
         dragon_game(),
         redeal_game(),
     ]
+    out["tournaments"] = tournament_games()
     return out
 
 
@@ -282,6 +283,54 @@ def random_game(game_id: str, overrides: Mapping[str, Any], want: EndCheck) -> d
             ]
             return _log(spec, hands, actions)
     raise RuntimeError(f"no random game for {game_id}")
+
+
+def played_game(
+    game_id: str, seed: int, players: Sequence[str], tournament: Mapping[str, Any]
+) -> tuple[dict[str, Any], int, list[int]]:
+    """A uniformly random legal hk game (deal and play from ``seed``) for ``players``:
+    ``(log, winner seat, cards left)``."""
+    rs = load_ruleset("hk")
+    game, actions = random_playout(rs, random.Random(seed))
+    assert game.result is not None
+    left = list(game.result.cards_left)
+    spec = Spec(
+        game_id=game_id,
+        preset="hk",
+        cards_left=left,
+        match_id=game_id,
+        players=tuple(players),
+        tournament=dict(tournament),
+    )
+    hands = [
+        h | sum(1 << a_c for a_c in _played(actions, s)) for s, h in enumerate(game.hands or [])
+    ]
+    return _log(spec, hands, actions), left.index(0), left
+
+
+def tournament_games() -> list[dict[str, Any]]:
+    """Tournaments of spec 1.8 / seed 002 (docs/scoring.md):
+
+    - ``ko-full``: 晉級賽 over five rounds, one table a round: the winner goes on and three
+      new players enter (direct entry, seed 002's Fun幣 row); 16 players ``ka01`` …;
+    - ``ko-short``: 晉級賽 whose log stops after round 2 (its round-2 winner cashes out);
+    - ``pts-1``: 積分賽, five games of the same four players.
+    """
+    out: list[dict[str, Any]] = []
+    for tid, rounds, prefix, seed0 in (("ko-full", 5, "ka", 700), ("ko-short", 2, "kb", 800)):
+        fresh = iter(f"{prefix}{i:02d}" for i in range(1, 40))
+        table = [next(fresh) for _ in range(4)]
+        for r in range(1, rounds + 1):
+            kind = {"tournament_id": tid, "tournament_kind": "knockout", "tournament_round": r}
+            log, winner, _ = played_game(f"{tid}-r{r}", seed0 + r, table, kind)
+            out.append(log)
+            table = [table[winner], *(next(fresh) for _ in range(3))]
+    for g in range(1, 6):
+        kind = {"tournament_id": "pts-1", "tournament_kind": "points", "tournament_round": g}
+        players = ("pa1", "pa2", "pa3", "pa4")
+        log, _, _ = played_game(f"pts-1-g{g}", 900 + g, players, kind)
+        out.append(log)
+    return out
 
 
 def _played(actions: Sequence[Action], seat: int) -> list[int]:
@@ -319,10 +368,14 @@ def redeal_game() -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write ``tests/data/scoring/<example>.jsonl``."""
-    del argv
+    """Write ``tests/data/scoring/<example>.jsonl`` (all, or only the stems given)."""
     DATA.mkdir(parents=True, exist_ok=True)
-    for stem, games in example_games().items():
+    only = set(argv or ())
+    if only == {"tournaments"}:
+        files = {"tournaments": tournament_games()}
+    else:
+        files = {k: v for k, v in example_games().items() if not only or k in only}
+    for stem, games in files.items():
         path = DATA / f"{stem}.jsonl"
         path.write_text(
             "".join(json.dumps(g, ensure_ascii=False) + "\n" for g in games), encoding="utf-8"

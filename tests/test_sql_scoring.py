@@ -163,7 +163,7 @@ def test_options_are_exercised(con: duckdb.DuckDBPyConnection) -> None:
     ).fetchone() or (0, 0, 0, 0, 0)
     assert doubled > 0 and bonus > 0 and points > 0
     assert busted > 0
-    assert tournaments == 2
+    assert tournaments == 4  # cup-1 and tests/data/scoring/tournaments.jsonl pts-1
 
 
 def test_ladder_titles(con: duckdb.DuckDBPyConnection) -> None:
@@ -262,6 +262,23 @@ def test_cli_sql_tables_catalogue(wh: Warehouse) -> None:
     lines = result.output.splitlines()
     described = [line for line in lines if line.startswith("mart_game_scores,") and "炒" in line]
     assert described, "mart columns carry their docs/scoring.md description"
+    grains = [
+        line for line in lines if line.startswith("mart_bankroll,table,*,") and "Grain:" in line
+    ]
+    assert grains, "each mart's header comment is its table comment"
+
+
+def test_build_writes_catalog_comments(con: duckdb.DuckDBPyConnection) -> None:
+    (n, games) = con.execute(
+        """
+        select
+            (select count(*) from duckdb_columns()
+             where table_name = 'mart_game_scores' and comment is not null),
+            (select comment from duckdb_columns()
+             where table_name = 'stg_games' and column_name = 'bao_seat')
+        """
+    ).fetchone() or (0, None)
+    assert n >= 20 and games is not None and "包牌" in games
 
 
 DOC_QUERIES = (sqlbuild.SQL_DIR.parent / "docs" / "sql.md").read_text().split("```sql\n")[1:]

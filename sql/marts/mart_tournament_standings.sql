@@ -1,19 +1,46 @@
--- Grain: one row per player per tournament (key tournament_id, player_id), for games whose log
--- carries a tournament_id. 積分賽 (tournament_kind 'points', or no kind logged): total score
--- over the tournament's games (points instead of chips), ranked; the pot splits 70 % to the
--- first and 30 % to the second (prize_share). 晉級賽 (knockout): games won and the last
--- round reached; prizes per round and place are not modelled (no prize table in the logs).
+-- Grain: one row per player per tournament (key tournament_id, player_id), for scored games
+-- whose log carries a tournament_id (spec 1.8, seed 002; Decisions in docs/scoring.md).
+-- Place in a game: the winner 1st, then fewest cards left; losers tied on cards left share
+-- their places (each gets the mean of those places' prizes or shares).
+-- 積分賽 (tournament_kind 'points', or no kind logged): points instead of chips, so the
+-- uncapped score (no bankroll) summed over the tournament's games, from 0; ranked by it;
+-- pot_share 0.7 / 0.3 (tournament_prizes), shared by ties.
+-- 晉級賽 (knockout): the winner of each game goes on; a player's prize is tournament_prizes'
+-- prize for the place in the last round they played (round = tournament_round, else
+-- game_number); ranked by last round, then place there, then score.
 with games as (
     select
-        s.tournament_id,
-        coalesce(s.tournament_kind, 'points') as tournament_kind,
-        s.player_id,
-        s.tournament_round,
-        s.is_winner,
-        m.result
-    from mart_game_scores as s
-    join mart_match_standings as m on m.game_id = s.game_id and m.seat = s.seat
-    where s.tournament_id is not null and s.is_scored
+        game_id,
+        tournament_id,
+        coalesce(tournament_kind, 'points') as tournament_kind,
+        player_id,
+        coalesce(tournament_round, game_number) as round,
+        is_winner,
+        cards_left,
+        seat,
+        score
+    from mart_game_scores
+    where tournament_id is not null and is_scored
+),
+
+placed as (
+    -- place at the table: position is unique, place is shared by a tie on cards left
+    select
+        *,
+        row_number() over (partition by game_id order by is_winner desc, cards_left, seat)
+            as position,
+        rank() over (partition by game_id order by is_winner desc, cards_left) as place
+    from games
+),
+
+round_prizes as (
+    -- 晉級賽 prize of this place in this round (ties: the mean over their positions)
+    select
+        p.*,
+        avg(coalesce(t.prize, 0)) over (partition by p.game_id, p.place) as round_prize
+    from placed as p
+    left join tournament_prizes as t
+        on t.tournament_kind = 'knockout' and t.round = p.round and t.place = p.position
 ),
 
 totals as (
@@ -23,28 +50,55 @@ totals as (
         player_id,
         count(*) as n_games,
         count(*) filter (where is_winner) as n_wins,
-        max(tournament_round) as last_round,
-        sum(result) as total_score
-    from games
+        min(round) as first_round,
+        max(round) as last_round,
+        arg_max(place, round) as last_place,
+        arg_max(round_prize, round) as last_round_prize,
+        sum(score) as total_score
+    from round_prizes
     group by all
 ),
 
 ranked as (
     select
         *,
-        rank() over (
-            partition by tournament_id
-            order by
-                case when tournament_kind = 'knockout' then last_round end desc nulls last,
-                case when tournament_kind = 'knockout' then n_wins end desc nulls last,
-                total_score desc
-        ) as standing
-    from totals
+        rank() over (partition by tournament_id order by order_key) as standing,
+        row_number() over (partition by tournament_id order by order_key, player_id)
+            as position
+    from (
+        select
+            *,
+            -- knockout: later last round, then better place there; then higher score
+            struct_pack(
+                r := -(case when tournament_kind = 'knockout' then last_round else 0 end),
+                p := case when tournament_kind = 'knockout' then last_place else 0 end,
+                s := -total_score
+            ) as order_key
+        from totals
+    )
+),
+
+shared as (
+    select
+        r.*,
+        avg(coalesce(t.pot_share, 0)) over (partition by r.tournament_id, r.standing)
+            as points_share
+    from ranked as r
+    left join tournament_prizes as t
+        on t.tournament_kind = 'points' and t.place = r.position
 )
 
 select
-    *,
-    case when tournament_kind = 'points' then
-        case standing when 1 then 0.7 when 2 then 0.3 else 0.0 end
-    end as prize_share
-from ranked
+    tournament_id,
+    tournament_kind,
+    player_id,
+    n_games,
+    n_wins,
+    first_round,
+    last_round,
+    last_place,
+    total_score,
+    standing,
+    case when tournament_kind = 'points' then points_share end as prize_share,
+    case when tournament_kind = 'knockout' then last_round_prize end as prize
+from shared

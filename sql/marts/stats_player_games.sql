@@ -20,38 +20,19 @@ directions as (
 ),
 
 actions as (
+    -- think: seconds since the previous action of the game (any kind), on each play or pass
+    -- (NULL when either has no timestamp); the previous action by a hash join on
+    -- action_index - 1, cheaper than a window or per-game lists over every action
     select
-        game_id, seat, action_type, is_lead, kind, cards_mask, beating_play_existed, obligation,
-        hand_before_mask,
-        case when kind = 'single' then cast(floor(log2(cards_mask)) as integer) end as card_id,
-        case when bit_count(top_before_mask) = 1
-            then cast(floor(log2(top_before_mask)) as integer) end as top_card_id
-    from stg_actions
-),
-
--- think time: seconds since the previous action of the game, for each play or pass (one
--- list per game instead of a window over every action: the same numbers, far cheaper)
-timelines as (
-    select
-        game_id,
-        list(epoch(ts) order by action_index) as t,
-        list(seat order by action_index) as s,
-        list(action_type in ('play', 'pass') order by action_index) as k
-    from stg_actions
-    group by game_id
-    having count(ts) > 0
-),
-
-per_seat_times as (
-    select
-        game_id,
-        seat,
-        list_filter(
-            [t[i] - t[i - 1] for i in range(2, len(t) + 1) if s[i] = seat and k[i]],
-            lambda x: x is not null
-        ) as think
-    from timelines
-    join stg_seats using (game_id)
+        a.game_id, a.seat, a.action_type, a.is_lead, a.kind, a.cards_mask,
+        a.beating_play_existed, a.obligation, a.hand_before_mask,
+        case when a.kind = 'single' then cast(floor(log2(a.cards_mask)) as integer) end as card_id,
+        case when bit_count(a.top_before_mask) = 1
+            then cast(floor(log2(a.top_before_mask)) as integer) end as top_card_id,
+        case when a.action_type in ('play', 'pass') then epoch(a.ts) - epoch(p.ts) end as think
+    from stg_actions as a
+    left join stg_actions as p
+        on p.game_id = a.game_id and p.action_index = a.action_index - 1
 ),
 
 per_seat_actions as (
@@ -84,7 +65,10 @@ per_seat_actions as (
             as n_two_single_follows,
         count(*) filter (where not is_lead and card_id >= 48 and top_card_id is not null
                          and obligation is null and hand_before_mask & ((1::bigint << 48) - (1::bigint << (4 * (top_card_id // 4 + 1)))) <> 0)
-            as n_two_wasted
+            as n_two_wasted,
+        -- think time (docs/stats.md): decisions with a think time, and their sum
+        count(think) as n_timed_decisions,
+        sum(think) as sum_decision_seconds
     from actions
     group by game_id, seat
 ),
@@ -149,13 +133,12 @@ select
     -- 2s: dealt, and still held at the end (losers; NULL with partial information)
     bit_count(s.deal_mask & 4222124650659840) as n_twos_dealt,
     bit_count(s.final_hand_mask & 4222124650659840) as n_twos_left,
-    coalesce(len(tm.think), 0) as n_timed_decisions,
-    list_sum(tm.think) as sum_decision_seconds
+    coalesce(a.n_timed_decisions, 0) as n_timed_decisions,
+    a.sum_decision_seconds
 from stg_seats as s
 join games as g using (game_id)
 left join directions as d using (game_id)
 left join per_seat_actions as a on a.game_id = s.game_id and a.seat = s.seat
 left join per_seat_tricks as t on t.game_id = s.game_id and t.seat = s.seat
-left join per_seat_times as tm on tm.game_id = s.game_id and tm.seat = s.seat
 left join mart_game_scores as sc on sc.game_id = s.game_id and sc.seat = s.seat
 where g.outcome <> 'redeal'

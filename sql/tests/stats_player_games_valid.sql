@@ -1,5 +1,5 @@
 -- stats_player_games: one row per seat per game; one winner per played game; actions never
--- exceed their opportunities
+-- exceed their opportunities (2s left: at most those dealt plus those drawn)
 select game_id, 'duplicate seat' as problem
 from stats_player_games
 group by game_id, seat
@@ -19,5 +19,11 @@ where n_voluntary_passes > n_could_beat
    or n_two_wasted > n_two_single_follows
    or n_tricks_won > n_tricks
    or n_control_regained > n_tricks_led_by_others
-   or n_twos_left > n_twos_dealt
+   -- 2s left: dealt, or drawn from the stock on a pass (3-player stock_13)
+   or n_twos_left > n_twos_dealt + coalesce((
+       select count(*)
+       from stg_actions as a
+       where a.game_id = stats_player_games.game_id and a.seat = stats_player_games.seat
+           and a.drawn >= 48  -- card id of a 2
+   ), 0)
    or position not between 0 and players - 1
