@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `streamlit run dashboards/app.py` puts only dashboards/ on the path
     sys.path.insert(0, str(ROOT))
 
-from dashboards import ui  # noqa: E402
+from dashboards import data, ui  # noqa: E402
 
 st.set_page_config(page_title="big2-replay", page_icon="🃏", layout="wide")
 
@@ -34,5 +34,6 @@ PAGES = {
 }
 
 page = st.navigation(PAGES)
-ui.sidebar_filters()
-page.run()
+with data.one_connection_per_run():  # closed at the end of the run: never blocks a writer
+    ui.sidebar_filters()
+    page.run()

@@ -1,20 +1,25 @@
-"""The dashboards' data module: one cached read-only DuckDB connection, cached queries.
+"""The dashboards' data module: cached queries, each on its own short-lived read-only connection.
 
 Pages call the functions here and hold no SQL. Every filter is a bound parameter
-(``$ruleset``, ``$player_id`` ...), never text formatted into SQL. Results are cached with
-``st.cache_data`` keyed by the warehouse's *stamp* (its folder and manifest size and time), so
-a new import shows up at the next rerun without a restart.
+(``$ruleset``, ``$player_id`` ...), never text formatted into SQL; so is the what-if ruleset
+JSON. Results are cached with ``st.cache_data`` keyed by the warehouse's *stamp* (its folder, its
+manifest's and DuckDB file's size and time), so a new import or build shows up at the next rerun
+without a restart. No connection stays open between queries: a running dashboard never blocks
+``big2 ingest`` / ``big2 build`` (:func:`_connect`).
 
-The scoring and audit marts (issues 6 and 7) do not exist yet: :data:`MARTS` names the ones the
-pages will read, :func:`mart_exists` tells whether one is built, and until then the pages show
-figures computed straight from the warehouse tables.
+The leaderboard, player and 頂大 pages read the SQL marts (issues 6 and 7, ``big2 build``);
+:func:`marts_built` tells whether they exist, and until then the pages show figures computed
+straight from the warehouse tables (the functions without a mart in their SQL).
 """
 
 from __future__ import annotations
 
+import contextlib
+import re
 import threading
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -24,6 +29,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
+from pipeline.sqlbuild import sandbox
 from pipeline.warehouse import Warehouse, WarehouseError
 from pipeline.warehouse.store import MANIFEST
 
@@ -88,42 +94,111 @@ def warehouse() -> Warehouse:
 
 
 def stamp(wh: Warehouse | None = None) -> str:
-    """A key that changes whenever a batch is committed (or the warehouse appears)."""
+    """A key that changes whenever a batch is committed, the marts are rebuilt (the DuckDB
+    file changes) or the warehouse appears: every cached query is keyed by it."""
     wh = wh or warehouse()
     try:
         st_ = (wh.root / MANIFEST).stat()
     except FileNotFoundError:
         return f"{wh.root}|missing"
-    return f"{wh.root}|{st_.st_size}|{st_.st_mtime_ns}"
+    try:
+        db = wh.db_path.stat()
+        built = f"{db.st_size}|{db.st_mtime_ns}"
+    except FileNotFoundError:
+        built = "-"
+    return f"{wh.root}|{st_.st_size}|{st_.st_mtime_ns}|{built}"
 
 
 _lock = threading.Lock()
-_open: dict[str, tuple[str, duckdb.DuckDBPyConnection]] = {}
+_views_checked: set[str] = set()
+
+#: How long a query waits for a writer (``big2 ingest`` / ``big2 build``) to let go of the file.
+BUSY_WAIT_S = 3.0
 
 
-@st.cache_resource(show_spinner=False)
-def _connection(key: str) -> duckdb.DuckDBPyConnection:
+class Busy(WarehouseError):
+    """The warehouse file is held by a writer (an import or a build is running)."""
+
+
+def _is_lock_error(err: BaseException) -> bool:
+    text = str(err).lower()
+    return "lock" in text or "conflicting" in text
+
+
+def _connect(key: str) -> duckdb.DuckDBPyConnection:
+    """A fresh read-only connection (the caller closes it right after its query).
+
+    Nothing stays open between queries, so a running dashboard never blocks ``big2 ingest`` or
+    ``big2 build`` (DuckDB allows one writer and no other process holding the file). The first
+    time a stamp is seen, :meth:`Warehouse.connect` refreshes the views if an import happened;
+    after that a plain read-only ``duckdb.connect`` is enough. While a writer holds the file,
+    it is retried for up to :data:`BUSY_WAIT_S`, then :class:`Busy` is raised.
+    """
     root = key.split("|", 1)[0]
-    with _lock:
-        old = _open.pop(root, None)
-        if old is not None:  # a newer import: the old read-only handle must go before the refresh
-            old[1].close()
-        con = Warehouse(root).connect(read_only=True)
-        _open[root] = (key, con)
-    return con
+    wh = Warehouse(root)
+    deadline = time.monotonic() + BUSY_WAIT_S
+    while True:
+        try:
+            with _lock:
+                if key not in _views_checked:
+                    con = wh.connect(read_only=True)
+                    _views_checked.add(key)
+                    return con
+            return duckdb.connect(str(wh.db_path), read_only=True)
+        except (WarehouseError, duckdb.Error) as err:
+            if not _is_lock_error(err):
+                raise
+            if time.monotonic() >= deadline:
+                raise Busy(
+                    "E_WAREHOUSE_BUSY",
+                    f"{root} is being written (an import or a build is running); retry shortly",
+                ) from err
+            time.sleep(0.1)
 
 
 def connection(key: str | None = None) -> duckdb.DuckDBPyConnection:
-    """The cached read-only connection for the current warehouse stamp (a cursor per caller)."""
-    return _connection(key or stamp()).cursor()
+    """A new read-only connection for the current warehouse; **close it** after use."""
+    return _connect(key or stamp())
+
+
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def one_connection_per_run() -> Iterator[None]:
+    """Within this block (one script run of the app, see ``app.py``), the queries of this
+    thread share one read-only connection, opened at the first cache miss and closed when the
+    block ends: the first query on a fresh connection of a large file costs ~0.1 s (catalogue
+    load), and nothing stays open between reruns."""
+    _local.scoped = True
+    try:
+        yield
+    finally:
+        _local.scoped = False
+        con, _local.con = getattr(_local, "con", None), None
+        if con is not None:
+            con.close()
 
 
 def _df(key: str, sql: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
-    cur = connection(key)
+    """Run ``sql`` with the ``params`` it names (``$name``; the others are dropped: DuckDB
+    refuses unused ones) on a read-only connection: the run's (:func:`one_connection_per_run`),
+    else a fresh one closed right after."""
+    used = {k: v for k, v in (params or {}).items() if re.search(rf"\${k}\b", sql)}
+    if getattr(_local, "scoped", False):
+        con = getattr(_local, "con", None)
+        if con is None or getattr(_local, "key", None) != key:
+            if con is not None:
+                _local.con = None
+                con.close()
+            con = _connect(key)
+            _local.con, _local.key = con, key
+        return con.execute(sql, used).df()
+    con = _connect(key)
     try:
-        return cur.execute(sql, params or {}).df()
+        return con.execute(sql, used).df()
     finally:
-        cur.close()
+        con.close()
 
 
 def status() -> tuple[State, str]:
@@ -227,18 +302,26 @@ def overview(f: Filters) -> dict[str, Any]:
 
 @st.cache_data(show_spinner=False)
 def _recent_matches(key: str, f: Filters, limit: int) -> pd.DataFrame:
-    sql = f"""{FILTERED}
-        select coalesce(fg.match_id, '(no match) ' || fg.game_id) as match,
-               any_value(fg.ruleset) as ruleset,
-               count(*) as games,
-               min(fg.started_at) as started,
-               max(fg.started_at) as ended,
-               string_agg(distinct s.player_id, ', ' order by s.player_id) as players,
-               arg_max(fg.game_id, fg.game_number) as last_game
-        from fg join seats s using (game_id)
-        group by 1
-        order by max(fg.started_at) desc nulls last, 1
-        limit $limit
+    # the recent matches first (games only), then the seats of just those (fast on 1M games)
+    sql = f"""{FILTERED},
+        keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
+        recent as (
+            select match, any_value(ruleset) as ruleset, count(*) as games,
+                   min(started_at) as started, max(started_at) as ended,
+                   arg_max(game_id, game_number) as last_game
+            from keyed group by 1
+            order by max(started_at) desc nulls last, 1
+            limit $limit
+        ),
+        who as (
+            select k.match, string_agg(distinct s.player_id, ', ' order by s.player_id) as players
+            from keyed k join seats s using (game_id)
+            where k.match in (select match from recent)
+            group by 1
+        )
+        select r.match, r.ruleset, r.games, r.started, r.ended, w.players, r.last_game
+        from recent r left join who w using (match)
+        order by r.ended desc nulls last, r.match
     """
     return _df(key, sql, {**f.params(), "limit": limit})
 
@@ -441,7 +524,7 @@ def run_sql(sql: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S)
     kind = statements[0].type.name
     if kind not in READ_STATEMENTS:
         raise QueryError(f"only SELECT queries run here (got {kind})")
-    cur = connection()
+    cur = sandbox(connection(), warehouse().root)  # like `big2 sql`: no file outside the warehouse
     timer = threading.Timer(timeout_s, cur.interrupt)
     started = time.perf_counter()
     timer.start()
@@ -724,3 +807,497 @@ def mart(role: str, limit: int = 1000) -> pd.DataFrame:
 
 def root() -> Path:
     return warehouse().root
+
+
+# ----- the marts (issues 6 and 7): filters applied as bound parameters ---------------------------
+
+#: The marts the mart-based views need; ``big2 build`` (also run by ``big2 ingest``) makes them.
+SCORING_MARTS = ("mart_game_scores", "mart_match_standings", "rank_ladder", "rulesets")
+AUDIT_MARTS = ("audit_obligations", "collusion_ranking", "collusion_evidence")
+STATS_MARTS = ("stats_player_games", "stats_seat_positions", "luck_outcomes")
+
+
+def marts_built(*names: str) -> bool:
+    """Whether every table in ``names`` is built."""
+    key = stamp()
+    return all(_mart_exists(key, n) for n in names)
+
+
+#: The filters on a mart that carries ``ruleset``, ``match_id`` and a start time itself (alias
+#: ``m``, start column ``{ts}``): no join to ``games`` needed, except for the player filter.
+def _mart_where(ts: str) -> str:
+    return f"""
+    ($ruleset is null or m.ruleset = $ruleset)
+    and ($match_id is null or m.match_id = $match_id)
+    and ($date_from is null or try_cast(m.{ts} as timestamptz) >= $date_from::date)
+    and ($date_to is null or try_cast(m.{ts} as timestamptz) < $date_to::date + 1)
+    and ($player_id is null or m.game_id in (select game_id from seats where player_id = $player_id))
+"""
+
+
+#: Scores (mart_match_standings.result, after the bankroll cap) carry no start time or preset:
+#: they are restricted to the filtered games ``fg``.
+_IN_FG = "m.game_id in (select game_id from fg)"
+
+_TITLE = (
+    "(select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest({}, 0))"
+)
+
+
+@dataclass(frozen=True)
+class RescoreOptions:
+    presets: list[str]
+    settlements: list[str]
+
+
+@st.cache_data(show_spinner=False)
+def _rescore_options(key: str) -> RescoreOptions:
+    presets = _df(key, "select preset from rulesets where overrides = '{}' order by 1")
+    settlements = _df(
+        key,
+        "select distinct params->>'settlement' as s from rulesets where s is not null order by 1",
+    )
+    return RescoreOptions(presets["preset"].tolist(), settlements["s"].tolist())
+
+
+def rescore_options() -> RescoreOptions:
+    """The presets and settlements the leaderboard can rescore as (from the ``rulesets`` table)."""
+    return _rescore_options(stamp())
+
+
+def whatif_json(preset: str | None, settlement: str | None) -> str | None:
+    """The what-if ruleset JSON (``score_seats(whatif := json)``): a preset, optionally with
+    another settlement; with only a settlement, ``hk`` with that settlement. ``None`` = own rules.
+    """
+    if preset is None and settlement is None:
+        return None
+    from pipeline.sqlbuild import ruleset_json  # the engine's presets, as `big2 rescore` uses
+
+    return ruleset_json(preset or "hk", {"settlement": settlement} if settlement else {})
+
+
+_STANDINGS_ALL = """
+    with own as (
+        select overall_rank as rank, player_id, n_games as games, n_wins as wins,
+               total_score as score, title
+        from mart_player_standings
+    ),
+    wi as ({})
+    select own.rank, own.player_id as player, own.games, own.wins,
+           round(100.0 * own.wins / nullif(own.games, 0), 1) as win_pct, own.score, own.title,
+           wi.whatif_score, wi.whatif_rank, wi.whatif_title, own.rank - wi.whatif_rank as rank_change
+    from own left join wi using (player_id)
+    order by own.rank, player
+"""
+
+
+@st.cache_data(show_spinner=False)
+def _standings(key: str, f: Filters, whatif: str | None) -> pd.DataFrame:
+    if f == NO_FILTERS:  # every game: the marts as built, and the rescore_players macro
+        wi = (
+            "select player_id, whatif_score, whatif_rank, whatif_title "
+            "from rescore_players($whatif::json)"
+            if whatif
+            else "select null::varchar as player_id, null::double as whatif_score, "
+            "null::bigint as whatif_rank, null::varchar as whatif_title where false"
+        )
+        return _df(key, _STANDINGS_ALL.format(wi), {"whatif": whatif} if whatif else {})
+    whatif_cte = (
+        f"""wi as (
+            select m.player_id, sum(m.score) as whatif_score
+            from score_seats(whatif := $whatif) m where {_IN_FG} group by 1
+        ),"""
+        if whatif
+        else "wi as (select null::varchar as player_id, null::double as whatif_score where false),"
+    )
+    sql = f"""{FILTERED},
+        own as (
+            select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
+                   count(*) filter (where fg.outcome <> 'redeal' and fg.winner = m.seat) as wins,
+                   sum(m.result) as score
+            from mart_match_standings m join fg using (game_id)
+            group by 1
+        ),
+        {whatif_cte}
+        ranked as (
+            select own.*, wi.whatif_score,
+                   rank() over (order by own.score desc) as rank,
+                   case when wi.whatif_score is not null
+                        then rank() over (order by wi.whatif_score desc nulls last) end
+                       as whatif_rank
+            from own left join wi using (player_id)
+        )
+        select rank, player_id as player, games, wins,
+               round(100.0 * wins / nullif(games, 0), 1) as win_pct,
+               score, {_TITLE.format("score")} as title,
+               whatif_score, whatif_rank,
+               case when whatif_score is not null
+                    then {_TITLE.format("whatif_score")} end as whatif_title,
+               rank - whatif_rank as rank_change
+        from ranked order by rank, player
+    """
+    return _df(key, sql, {**f.params(), **({"whatif": whatif} if whatif else {})})
+
+
+def standings(f: Filters, whatif: str | None = None) -> pd.DataFrame:
+    """Per player over the filtered games: games, wins, score under each game's own rules
+    (after the bankroll cap), the rank-ladder title; with ``whatif`` (a ruleset JSON, bound as a
+    parameter) the score, rank and title had every game been played under it."""
+    return _standings(stamp(), f, whatif)
+
+
+@st.cache_data(show_spinner=False)
+def _winnings(key: str, f: Filters, max_players: int, max_points: int) -> pd.DataFrame:
+    top = (
+        "select player_id from mart_player_standings order by n_games desc, player_id"
+        if f == NO_FILTERS
+        else "select s.player_id from fg join seats s using (game_id) group by 1 "
+        "order by (s.player_id = $player_id) desc nulls last, count(*) desc, 1"
+    )
+    sql = f"""{FILTERED},
+        top as ({top} limit $max_players),
+        per_game as (
+            select m.player_id, fg.started_at, m.game_id, m.result,
+                   coalesce(l.cards_vs_expected, 0) as luck
+            from mart_match_standings m join fg using (game_id)
+            left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
+            where m.player_id in (select player_id from top)
+        ),
+        cum as (
+            select player_id,
+                   row_number() over w as game_no,
+                   count(*) over (partition by player_id) as n,
+                   sum(result) over w as cumulative_score,
+                   sum(luck) over w as cumulative_cards_vs_expected
+            from per_game
+            window w as (partition by player_id order by started_at nulls last, game_id)
+        )
+        select player_id as player, game_no, cumulative_score,
+               round(cumulative_cards_vs_expected, 2) as cumulative_cards_vs_expected
+        from cum
+        where game_no % greatest(1, n // $max_points) = 0 or game_no = n or game_no = 1
+        order by player, game_no
+    """
+    params = {**f.params(), "max_players": max_players, "max_points": max_points}
+    return _df(key, sql, params)
+
+
+def winnings(f: Filters, max_players: int = 12, max_points: int = 400) -> pd.DataFrame:
+    """The winnings graph: per player (the most active ``max_players``, the filtered player
+    first) and game in order, the cumulative score (own rules, after the cap) and the
+    cumulative luck-adjusted line (``luck_outcomes.cards_vs_expected``: expected − actual cards
+    left, 0 when the deal is unknown); thinned to about ``max_points`` points per player."""
+    return _winnings(stamp(), f, max_players, max_points)
+
+
+# ----- the leak finder (stats_player_games) -----------------------------------------------------
+
+#: Leak-finder stats: (label, actions column, opportunities column) of stats_player_games;
+#: each is a rate = Σ actions ÷ Σ opportunities (docs/stats.md).
+LEAK_STATS: tuple[tuple[str, str, str], ...] = (
+    ("win rate", "n_wins", "n_games"),
+    ("voluntary pass rate", "n_voluntary_passes", "n_could_beat"),
+    ("forced-pass share", "n_forced_passes", "n_passes"),
+    ("雙炒 rate (×2, of losses)", "n_chao_2", "n_losses"),
+    ("三炒 rate (×3, of losses)", "n_chao_3", "n_losses"),
+    ("四炒 rate (×4+, of losses)", "n_chao_4", "n_losses"),
+    ("13 cards left (of losses)", "n_left_13", "n_losses"),
+    ("lead singles (of leads)", "n_lead_single", "n_leads"),
+    ("lead pairs (of leads)", "n_lead_pair", "n_leads"),
+    ("lead triples (of leads)", "n_lead_triple", "n_leads"),
+    ("lead five-card plays (of leads)", "n_lead_five", "n_leads"),
+    ("wasted 2 rate", "n_two_wasted", "n_two_single_follows"),
+    ("trick win rate", "n_tricks_won", "n_tricks"),
+    ("control regained", "n_control_regained", "n_tricks_led_by_others"),
+    ("2s left at the end", "n_twos_left", "n_twos_dealt"),
+)
+
+
+@st.cache_data(show_spinner=False)
+def _leak_counts(key: str, f: Filters, player_id: str) -> pd.DataFrame:
+    cols = sorted({c for _, a, o in LEAK_STATS for c in (a, o)})
+    sums = ", ".join(f"sum({c})::double as {c}" for c in cols)
+    if replace(f, ruleset=None, player_id=None) == NO_FILTERS:
+        # only a ruleset: stats_players holds the same counts per (player, ruleset), summed
+        source = "stats_players m where ($ruleset is null or m.ruleset = $ruleset)"
+        score = "sum(m.sum_score)"
+    else:
+        source = f"stats_player_games m where {_mart_where('started_ts')}"
+        score = "sum(m.score)"
+    sql = f"""
+        with per_player as (
+            select m.player_id, {score} as score, {sums}
+            from {source}
+            group by 1
+        )
+        select case when player_id = $player then 'player' else 'winners' end as who,
+               count(*) as n_players, {", ".join(f"sum({c}) as {c}" for c in cols)}
+        from per_player
+        where player_id = $player or score > 0
+        group by 1
+    """
+    # the population is not narrowed to the player's own games
+    return _df(key, sql, {**f.params(), "player_id": None, "player": player_id})
+
+
+def leaks(f: Filters, player_id: str) -> pd.DataFrame:
+    """Where the player differs most from the winning players (other players with a positive
+    score over the filtered games), each stat a rate actions ÷ opportunities, with a two-
+    proportion z-score (pooled) so that small samples weigh less; sorted by |z|, largest first.
+    """
+    return leak_table(_leak_counts(stamp(), f, player_id))
+
+
+def leak_table(counts: pd.DataFrame) -> pd.DataFrame:
+    """The leak finder from the summed counts (rows ``who`` = ``player`` / ``winners``).
+
+    >>> c = pd.DataFrame({"who": ["player", "winners"], "n_players": [1, 2],
+    ...                   "n_wins": [10.0, 60.0], "n_games": [100.0, 200.0]})
+    >>> t = leak_table(c)
+    >>> t[["stat", "player_rate", "winners_rate"]].iloc[0].tolist()
+    ['win rate', 0.1, 0.3]
+    >>> round(float(t["z"].iloc[0]), 2)
+    -3.78
+    """
+    columns = ["stat", "player_rate", "winners_rate", "difference", "z",
+               "player_opportunities", "winners_opportunities"]  # fmt: skip
+    by = {str(r["who"]): r for _, r in counts.iterrows()}
+    if "player" not in by or "winners" not in by:
+        return pd.DataFrame(columns=columns)
+    me, them = by["player"], by["winners"]
+    rows = []
+    for label, a, o in LEAK_STATS:
+        if a not in me or o not in me:
+            continue
+        a1, n1, a2, n2 = (
+            float(x) if not missing(x) else 0.0 for x in (me[a], me[o], them[a], them[o])
+        )
+        if n1 <= 0 or n2 <= 0:
+            continue
+        p1, p2 = a1 / n1, a2 / n2
+        pooled = (a1 + a2) / (n1 + n2)
+        se = (pooled * (1 - pooled) * (1 / n1 + 1 / n2)) ** 0.5
+        z = (p1 - p2) / se if se > 0 else 0.0
+        rows.append((label, p1, p2, p1 - p2, z, int(n1), int(n2)))
+    out = pd.DataFrame(rows, columns=columns)
+    return out.reindex(out["z"].abs().sort_values(ascending=False).index).reset_index(drop=True)
+
+
+# ----- one player: 炒 history, 頂大 record, seat effects -------------------------------------------
+
+
+@st.cache_data(show_spinner=False)
+def _chao_history(key: str, f: Filters, player_id: str) -> pd.DataFrame:
+    sql = f"""{FILTERED}
+        select m.game_id, fg.started_at, m.own_ruleset_id as ruleset, m.cards_left, m.tier_name,
+               m.multiplier, m.penalty, m.net, m.points
+        from mart_game_scores m join fg using (game_id)
+        where m.player_id = $player and m.is_loser and m.multiplier >= 2
+        order by fg.started_at desc nulls last, m.game_id
+    """
+    return _df(key, sql, {**f.params(), "player": player_id})
+
+
+def chao_history(f: Filters, player_id: str) -> pd.DataFrame:
+    """The player's 炒 losses (×2 or more) over the filtered games, newest first."""
+    return _chao_history(stamp(), f, player_id)
+
+
+@st.cache_data(show_spinner=False)
+def _chao_tiers(key: str, f: Filters, player_id: str) -> pd.DataFrame:
+    sql = f"""{FILTERED}
+        select coalesce(nullif(m.tier_name, ''), '×' || m.multiplier) as tier, m.multiplier,
+               count(*) as losses
+        from mart_game_scores m join fg using (game_id)
+        where m.player_id = $player and m.is_loser
+        group by 1, 2 order by 2, 1
+    """
+    return _df(key, sql, {**f.params(), "player": player_id})
+
+
+def chao_tiers(f: Filters, player_id: str) -> pd.DataFrame:
+    """The player's losses by 炒 tier (multiplier 1 = no 炒)."""
+    return _chao_tiers(stamp(), f, player_id)
+
+
+_AUDIT_AGG = """
+    count(*) as obligations,
+    count(*) filter (where m.block = 'met') as met,
+    count(*) filter (where m.is_violated) as violated,
+    count(*) filter (where m.is_unknown) as unknown,
+    round(100.0 * count(*) filter (where m.is_violated)
+          / nullif(count(*) filter (where not m.is_unknown), 0), 1) as violation_pct,
+    count(*) filter (where m.is_violated and m.is_next_out) as violated_then_out,
+    count(*) filter (where m.is_bao) as bao,
+    count(*) filter (where m.is_bao_possible) as bao_possible
+"""
+
+
+@st.cache_data(show_spinner=False)
+def _audit_by_player(key: str, f: Filters, player_id: str | None) -> pd.DataFrame:
+    if replace(f, ruleset=None) == NO_FILTERS:  # only a ruleset: the audit_players mart
+        sql = """
+            select player_id as player, ruleset, n_obligations as obligations, n_met as met,
+                   n_violations as violated, n_unknown as unknown,
+                   round(100.0 * n_violations / nullif(n_known, 0), 1) as violation_pct,
+                   n_violations_next_out as violated_then_out, n_bao as bao,
+                   n_bao_possible as bao_possible, coalesce(bao_paid, 0) as bao_paid
+            from audit_players
+            where ($ruleset is null or ruleset = $ruleset) and ($player is null or player_id = $player)
+            order by violated desc, violation_pct desc nulls last, player, ruleset
+        """
+        return _df(key, sql, {"ruleset": f.ruleset, "player": player_id})
+    sql = f"""{FILTERED},
+        paid as (
+            select m.player_id, fg.ruleset, sum(m.bao_paid) as bao_paid
+            from mart_game_scores m join fg using (game_id) where m.is_bao_payer group by 1, 2
+        ),
+        audit as (
+            select m.player_id, m.ruleset, {_AUDIT_AGG}
+            from audit_obligations m
+            where {_mart_where("started_at")} and ($player is null or m.player_id = $player)
+            group by 1, 2
+        )
+        select a.player_id as player, a.ruleset, a.* exclude (player_id, ruleset),
+               coalesce(p.bao_paid, 0) as bao_paid
+        from audit a left join paid p using (player_id, ruleset)
+        order by violated desc, violation_pct desc nulls last, player, ruleset
+    """
+    return _df(key, sql, {**f.params(), "player": player_id})
+
+
+def audit_by_player(f: Filters, player_id: str | None = None) -> pd.DataFrame:
+    """頂大 record per player and ruleset over the filtered games (``audit_obligations``), with
+    what 包牌 made each pay (``mart_game_scores.bao_paid``, the game's unit)."""
+    return _audit_by_player(stamp(), f, player_id)
+
+
+@st.cache_data(show_spinner=False)
+def _obligations(
+    key: str, f: Filters, player_id: str | None, next_player_id: str | None, only_failed: bool
+) -> pd.DataFrame:
+    sql = f"""
+        select m.game_id, m.action_index, m.started_at, m.ruleset, m.trick, m.player_id as player,
+               m.next_player_id as next_player, m.obligation, m.required, m.played, m.block,
+               m.block_reason, m.is_next_out as next_went_out, m.is_bao as bao
+        from audit_obligations m
+        where {_mart_where("started_at")}
+          and ($player is null or m.player_id = $player)
+          and ($next is null or m.next_player_id = $next)
+          and (not $only_failed or m.block in ('violated', 'unknown'))
+        order by m.started_at desc nulls last, m.game_id, m.action_index
+        limit 5000
+    """
+    params = {**f.params(), "player": player_id, "next": next_player_id, "only_failed": only_failed}
+    return _df(key, sql, params)
+
+
+def obligations(
+    f: Filters,
+    player_id: str | None = None,
+    next_player_id: str | None = None,
+    *,
+    only_failed: bool = True,
+) -> pd.DataFrame:
+    """頂大 obligations (``audit_obligations``; violated or unknown only by default) over the
+    filtered games, optionally of one obliged player and/or toward one next player."""
+    return _obligations(stamp(), f, player_id, next_player_id, only_failed)
+
+
+@st.cache_data(show_spinner=False)
+def _bao_games(key: str, f: Filters) -> pd.DataFrame:
+    sql = f"""{FILTERED}
+        select m.game_id, fg.started_at, m.own_ruleset_id as ruleset, m.player_id as payer,
+               m.bao_paid, m.settlement
+        from mart_game_scores m join fg using (game_id)
+        where m.is_bao_payer
+        order by fg.started_at desc nulls last, m.game_id
+    """
+    return _df(key, sql, f.params())
+
+
+def bao_games(f: Filters) -> pd.DataFrame:
+    """Every 包牌 paid in the filtered games: who paid, how much for the other losers."""
+    return _bao_games(stamp(), f)
+
+
+@st.cache_data(show_spinner=False)
+def _pairs(key: str, player_id: str | None, limit: int) -> pd.DataFrame:
+    sql = """
+        select * from collusion_ranking
+        where $player is null or player_id = $player or partner_id = $player
+        order by rank limit $limit
+    """
+    return _df(key, sql, {"player": player_id, "limit": limit})
+
+
+def pairs(f: Filters, limit: int = 200) -> pd.DataFrame:
+    """The ranked pair list (``collusion_ranking``, computed over every game of the warehouse:
+    its tests need the whole sample); the player filter keeps the pairs the player is in."""
+    return _pairs(stamp(), f.player_id, limit)
+
+
+@st.cache_data(show_spinner=False)
+def _evidence(key: str, player_id: str, partner_id: str) -> pd.DataFrame:
+    sql = """
+        select signal, baseline, n_cell_actions, n_cell_opportunities, cell_rate,
+               n_base_actions, n_base_opportunities, base_rate, p_value
+        from collusion_evidence
+        where player_id = $a and partner_id = $b
+        order by p_value
+    """
+    return _df(key, sql, {"a": player_id, "b": partner_id})
+
+
+def evidence(player_id: str, partner_id: str) -> pd.DataFrame:
+    """One pair's signals (``collusion_evidence``): each 2×2 table and its Fisher p-value."""
+    return _evidence(stamp(), player_id, partner_id)
+
+
+@st.cache_data(show_spinner=False)
+def _seat_effects(key: str, f: Filters, player_id: str) -> pd.DataFrame:
+    sql = f"""
+        with mine as (
+            select m.players, m.position, sum(m.n_games) as games, sum(m.n_wins) as wins
+            from stats_player_games m
+            where {_mart_where("started_ts")} and m.player_id = $player
+            group by 1, 2
+        ),
+        everyone as (
+            select players, position, sum(n_games) as all_games, sum(n_wins) as all_wins
+            from stats_seat_positions
+            where $ruleset is null or ruleset = $ruleset
+            group by 1, 2
+        )
+        select mine.players, mine.position, mine.games, mine.wins,
+               round(100.0 * mine.wins / nullif(mine.games, 0), 1) as win_pct,
+               round(100.0 * e.all_wins / nullif(e.all_games, 0), 1) as everyone_win_pct,
+               e.all_games as everyone_games
+        from mine left join everyone e using (players, position)
+        order by players, position
+    """
+    return _df(key, sql, {**f.params(), "player_id": None, "player": player_id})
+
+
+def seat_effects(f: Filters, player_id: str) -> pd.DataFrame:
+    """The player's win rate by position after the first leader (0 = led first) over the
+    filtered games, beside everyone's from ``stats_seat_positions`` (per ruleset filter)."""
+    return _seat_effects(stamp(), f, player_id)
+
+
+@st.cache_data(show_spinner=False)
+def _players(key: str, f: Filters) -> list[str]:
+    if replace(f, player_id=None) == NO_FILTERS:
+        sql = "select player_id from mart_player_standings order by n_games desc, player_id"
+        if _mart_exists(key, "mart_player_standings"):
+            return [str(p) for p in _df(key, sql)["player_id"]]
+    sql = f"""{FILTERED}
+        select s.player_id from fg join seats s using (game_id)
+        group by 1 order by count(*) desc, 1
+    """
+    return [str(p) for p in _df(key, sql, {**f.params(), "player_id": None})["player_id"]]
+
+
+def players(f: Filters) -> list[str]:
+    """Players of the filtered games (the player filter aside), most games first."""
+    return _players(stamp(), f)

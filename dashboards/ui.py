@@ -160,3 +160,16 @@ def with_replay_links(
 
 
 REPLAY_LINK = st.column_config.LinkColumn("replay", display_text="▶ replay", width="small")
+
+
+def marts_ready(*names: str) -> bool:
+    """Whether the marts ``names`` are built; if not, say how to build them (no traceback)."""
+    if data.marts_built(*names):
+        return True
+    st.info(
+        f"This view reads the SQL marts ({', '.join(f'`{n}`' for n in names)}), not built in "
+        f"this warehouse yet: run `big2 build --warehouse {data.root()}` (`big2 ingest` runs it "
+        "too), then reload.",
+        icon="🧮",
+    )
+    return False

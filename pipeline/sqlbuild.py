@@ -227,17 +227,20 @@ def run_tests(con: duckdb.DuckDBPyConnection, names: Sequence[str] | None = None
 
 
 def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for ad-hoc SQL: files outside the warehouse cannot be read or
-    written (``allowed_directories`` = the warehouse, ``enable_external_access`` off, the
-    configuration locked)."""
-    con = wh.connect(read_only=True)
+    """A read-only connection for ad-hoc SQL, sandboxed by :func:`sandbox`."""
+    return sandbox(wh.connect(read_only=True), wh.root)
+
+
+def sandbox(con: duckdb.DuckDBPyConnection, root: Path) -> duckdb.DuckDBPyConnection:
+    """Lock a connection down for ad-hoc SQL: files outside the warehouse ``root`` cannot be
+    read or written (``allowed_directories`` = the warehouse, ``enable_external_access`` off,
+    the configuration locked). Used by ``big2 sql`` and the dashboards' SQL explorer."""
     locked = con.execute(
         "select current_setting('lock_configuration'), current_setting('enable_external_access')"
     ).fetchone()
     if locked == (True, False):  # this process's database is sandboxed already
         return con
-    root = wh.root.as_posix()
-    con.execute("set allowed_directories = [?]", [root + "/"])
+    con.execute("set allowed_directories = [?]", [root.as_posix() + "/"])
     con.execute("set enable_external_access = false")
     con.execute("set lock_configuration = true")
     return con

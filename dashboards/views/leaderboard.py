@@ -1,7 +1,9 @@
-"""Leaderboard: standings over the filtered games, with the running totals per player.
+"""Leaderboard: standings under the games' own rules, what-if rescoring as any preset or
+settlement, rank-ladder titles, the winnings graph with the luck-adjusted line beside it.
 
-Until the scoring marts (issue 6) are built, standings are by wins and cards left straight
-from the warehouse; when ``data.MARTS["standings"]`` exists it is shown first.
+Scores come from the scoring marts (``mart_match_standings.result``: after the bankroll cap),
+the what-if from ``score_seats(whatif := $whatif)`` with the ruleset JSON bound as a parameter,
+the luck line from ``luck_outcomes``. Without the marts, wins and cards left from the tables.
 """
 
 from __future__ import annotations
@@ -18,22 +20,72 @@ if not ui.require_games():
 f = ui.current_filters()
 ui.filters_caption(f)
 
-if data.mart_exists("standings"):
-    st.subheader("Standings under the games' own rules")
-    st.dataframe(data.mart("standings"), hide_index=True)
-else:
-    st.info(
-        f"Scores under each game's own rules, what-if rescoring and rank-ladder titles plug in "
-        f"here from the scoring mart `{data.MARTS['standings']}` (issue 6), not built in this "
-        "warehouse yet. Meanwhile: wins and cards left, straight from the replayed games.",
-        icon="🧮",
-    )
 
-board = data.leaderboard(f)
-if board.empty:
-    st.info("No finished game matches the filters.")
+def fallback() -> None:
+    board = data.leaderboard(f)
+    if board.empty:
+        st.info("No finished game matches the filters.")
+        return
+    st.subheader("Wins and cards left")
+    st.dataframe(
+        board,
+        hide_index=True,
+        column_config={
+            "win_pct": st.column_config.ProgressColumn(
+                "win %", min_value=0, max_value=100, format="%.1f"
+            ),
+            "ding_dai_obligations": "頂大 obligations",
+            "ding_dai_violations": "頂大 violations",
+            "bao_paid": "包牌 paid",
+        },
+    )
+    st.subheader("Running totals")
+    totals = data.running_totals(f)
+    fig = px.line(totals, x="game_no", y="cumulative_wins", color="player", markers=True)
+    fig.update_layout(xaxis_title="games played", height=420)
+    st.plotly_chart(fig, key="lb_lines")
+
+
+if not ui.marts_ready(*data.SCORING_MARTS, "luck_outcomes"):
+    fallback()
     st.stop()
-st.subheader("Wins and cards left")
+
+opts = data.rescore_options()
+c1, c2 = st.columns(2)
+preset = c1.selectbox(
+    "Rescore as",
+    [None, *opts.presets],
+    format_func=lambda p: "the games' own rules" if p is None else f"{p} (what-if)",
+    key="lb_preset",
+    help="What-if: every filtered game scored as if played under this preset",
+)
+settlement = c2.selectbox(
+    "Settlement",
+    [None, *opts.settlements],
+    format_func=lambda s: "the preset's own" if s is None else s,
+    key="lb_settlement",
+    disabled=preset is None,
+)
+whatif = data.whatif_json(preset, settlement if preset is not None else None)
+
+board = data.standings(f, whatif)
+if board.empty:
+    st.info("No scored game matches the filters.")
+    st.stop()
+
+st.subheader("Standings")
+if whatif is None:
+    st.caption(
+        "Score: each game under its own ruleset (money, or − penalty points), after the bankroll "
+        "cap; title: the rank ladder for that score."
+    )
+    board = board.drop(columns=["whatif_score", "whatif_rank", "whatif_title", "rank_change"])
+else:
+    st.caption(
+        f"What-if: every game rescored as **{preset}**"
+        + (f" with settlement **{settlement}**" if settlement else "")
+        + " (no bankroll cap), beside the score under the games' own rules."
+    )
 st.dataframe(
     board,
     hide_index=True,
@@ -41,25 +93,39 @@ st.dataframe(
         "win_pct": st.column_config.ProgressColumn(
             "win %", min_value=0, max_value=100, format="%.1f"
         ),
-        "ding_dai_obligations": "頂大 obligations",
-        "ding_dai_violations": "頂大 violations",
-        "bao_paid": "包牌 paid",
+        "title": "rank-ladder title",
+        "whatif_score": "what-if score",
+        "whatif_rank": "what-if rank",
+        "whatif_title": "what-if title",
+        "rank_change": "rank change",
     },
+    key="lb_standings",
 )
 
-st.subheader("Running totals")
-metric = st.radio(
-    "Line",
-    ["cumulative_wins", "cumulative_cards_left"],
-    format_func=lambda m: m.replace("_", " ").replace("cumulative cards left", "− cards left"),
-    horizontal=True,
-    key="lb_metric",
-)
-totals = data.running_totals(f)
-fig = px.line(totals, x="game_no", y=metric, color="player", markers=True)
-fig.update_layout(xaxis_title="games played", yaxis_title=metric.replace("_", " "), height=420)
-st.plotly_chart(fig, key="lb_lines")
+st.subheader("Winnings graph")
+lines = data.winnings(f)
+left, right = st.columns(2)
+with left:
+    fig = px.line(lines, x="game_no", y="cumulative_score", color="player")
+    fig.update_layout(
+        title="Cumulative score (own rules)",
+        xaxis_title="games played",
+        yaxis_title="score",
+        height=420,
+    )
+    st.plotly_chart(fig, key="lb_winnings")
+with right:
+    fig = px.line(lines, x="game_no", y="cumulative_cards_vs_expected", color="player")
+    fig.update_layout(
+        title="Luck-adjusted: cards vs expected",
+        xaxis_title="games played",
+        yaxis_title="Σ (expected − actual cards left)",
+        height=420,
+    )
+    st.plotly_chart(fig, key="lb_luck")
 st.caption(
-    "The luck-adjusted line (result against the opening hand's expectation) comes with the "
-    "strategy marts (issue 7)."
+    "Left: what the player won. Right: the luck-adjusted line, Σ (expected − actual cards left) "
+    "where the expectation comes from the opening hand's strength (`luck_outcomes`): rising = "
+    "playing better than the cards dealt. Games with an unknown deal count 0. At most 12 players "
+    "(the filtered one first), thinned to about 400 points each."
 )

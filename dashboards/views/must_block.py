@@ -1,11 +1,14 @@
-"""頂大 and collusion: violations, 包牌 paid, the ranked pair list, drill-down to the games.
+"""頂大 and collusion: violations, 包牌 paid, the ranked pair list with its evidence, and the
+drill-down to the games (replay links).
 
-Straight from the actions table's ``obligation`` / ``block`` columns until the audit marts
-(issue 7) exist; then ``data.MARTS["must_block"]`` and ``["collusion_pairs"]`` are shown.
+From the audit marts (``audit_obligations`` under the sidebar filters, ``collusion_ranking`` and
+``collusion_evidence`` over the whole warehouse) and ``mart_game_scores`` (包牌 paid); without
+them, from the actions table's ``obligation`` / ``block`` columns.
 """
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from dashboards import data, ui
@@ -21,58 +24,108 @@ st.caption(
     "its highest single, or follow with its highest single. `unknown` = the hand is not in the log."
 )
 
-players = data.must_block_players(f)
-if players.empty:
-    st.info("No 頂大 obligation in the games the filters select.")
-    st.stop()
 
-st.subheader("Per player")
-if data.mart_exists("must_block_players"):
-    st.caption(
-        f"The audit mart `{data.MARTS['must_block_players']}` (per player and ruleset, all "
-        "games); below, the same from the actions table under the sidebar filters."
-    )
-    st.dataframe(data.mart("must_block_players"), hide_index=True)
-else:
-    st.caption(
-        f"Straight from the actions table until the audit mart "
-        f"`{data.MARTS['must_block_players']}` (issue 7) is built."
-    )
-st.dataframe(
-    players,
-    hide_index=True,
-    column_config={"violation_pct": "violation %", "bao_paid": "包牌 paid"},
-)
-
-st.subheader("Pairs: who fails to block whom")
-if data.mart_exists("collusion_pairs"):
-    st.dataframe(data.mart("collusion_pairs"), hide_index=True)
-else:
-    st.caption(
-        f"Ranked by violations toward the beneficiary, with the obliged player's rate toward "
-        f"everyone else beside it. The statistical test and 'how sure' column come from the "
-        f"mart `{data.MARTS['collusion_pairs']}` (issue 7), not built yet."
-    )
+def fallback() -> None:
+    players = data.must_block_players(f)
+    if players.empty:
+        st.info("No 頂大 obligation in the games the filters select.")
+        return
+    st.subheader("Per player")
     st.dataframe(
-        data.must_block_pairs(f),
+        players,
         hide_index=True,
-        column_config={
-            "violation_pct": "violation %",
-            "violation_pct_vs_others": "violation % toward others",
-        },
+        column_config={"violation_pct": "violation %", "bao_paid": "包牌 paid"},
     )
-
-st.subheader("Violations and unknowns")
-v = data.violations(f)
-if v.empty:
-    st.success("Every 頂大 obligation in these games was met.", icon="✅")
-else:
+    st.subheader("Pairs: who fails to block whom")
+    st.dataframe(data.must_block_pairs(f), hide_index=True)
+    st.subheader("Violations and unknowns")
+    v = data.violations(f)
     st.dataframe(
         ui.with_replay_links(v.assign(step=v["action_index"] + 1), step="step"),
         hide_index=True,
-        column_config={
-            "replay": ui.REPLAY_LINK,
-            "next_won": "next player went out",
-            "paid_bao": "包牌",
-        },
+        column_config={"replay": ui.REPLAY_LINK},
     )
+
+
+def replay_table(frame: pd.DataFrame, key: str) -> None:
+    st.dataframe(
+        ui.with_replay_links(frame.assign(step=frame["action_index"] + 1), step="step"),
+        hide_index=True,
+        column_config={"replay": ui.REPLAY_LINK, "next_went_out": "next went out", "bao": "包牌"},
+        key=key,
+    )
+
+
+def from_marts() -> None:
+    per_player = data.audit_by_player(f)
+    if per_player.empty:
+        st.info("No 頂大 obligation in the games the filters select.")
+        return
+    st.subheader("Per player")
+    st.caption("violation % = violated ÷ known (met + violated); 包牌 paid in the game's unit.")
+    st.dataframe(
+        per_player,
+        hide_index=True,
+        column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
+    )
+
+    st.subheader("Violations and unknowns")
+    v = data.obligations(f)
+    if v.empty:
+        st.success("Every 頂大 obligation in these games was met.", icon="✅")
+    else:
+        replay_table(v, "mb_violations")
+
+    st.subheader("包牌 paid")
+    bao = data.bao_games(f)
+    if bao.empty:
+        st.write("Nobody paid 包牌 in these games.")
+    else:
+        st.dataframe(
+            ui.with_replay_links(bao),
+            hide_index=True,
+            column_config={"replay": ui.REPLAY_LINK, "bao_paid": "包牌 paid"},
+        )
+
+    st.subheader("Pairs: who fails to block whom")
+    st.caption(
+        "`collusion_ranking`, most suspicious first: three signals per ordered pair (A obliged "
+        "to block B) combined with Fisher's method, q-value by Benjamini–Hochberg; verdict "
+        "strong (q < 0.01), moderate, weak, none. Computed over every game of the warehouse (the "
+        "tests need the whole sample); the player filter keeps the pairs the player is in."
+    )
+    pairs = data.pairs(f)
+    if pairs.empty:
+        st.write("No pair: nobody was obliged to block anybody.")
+        return
+    st.dataframe(
+        pairs,
+        hide_index=True,
+        column_config={
+            "p_combined": st.column_config.NumberColumn(format="%.2e"),
+            "q_value": st.column_config.NumberColumn(format="%.2e"),
+        },
+        key="mb_pairs",
+    )
+    labels = [f"#{r.rank} {r.player_id} → {r.partner_id}" for r in pairs.itertuples()]
+    chosen = st.selectbox("Evidence for the pair", range(len(labels)),
+                          format_func=lambda i: labels[i], key="mb_pair")  # fmt: skip
+    a, b = pairs.iloc[chosen][["player_id", "partner_id"]]
+    st.markdown(f"#### Evidence: {a} → {b}")
+    st.dataframe(
+        data.evidence(a, b),
+        hide_index=True,
+        column_config={"p_value": st.column_config.NumberColumn(format="%.2e")},
+    )
+    st.markdown(f"#### The games: {a} obliged to block {b}")
+    drill = data.obligations(f, a, b, only_failed=False)
+    if drill.empty:
+        st.write("No obligation of this pair in the filtered games.")
+    else:
+        replay_table(drill, "mb_drill")
+
+
+if ui.marts_ready(*data.SCORING_MARTS, *data.AUDIT_MARTS):
+    from_marts()
+else:
+    fallback()

@@ -1,4 +1,9 @@
-"""Player: one player's profile against the population, 頂大 record, seat effects, games."""
+"""Player: one player's profile: the leak finder (strategy stats against the winning players),
+炒 history, 頂大 record, seat effects, games.
+
+From the marts (``stats_player_games``, ``mart_game_scores``, ``audit_obligations``,
+``stats_seat_positions``) under the sidebar filters; without them, from the warehouse tables.
+"""
 
 from __future__ import annotations
 
@@ -12,14 +17,12 @@ if not ui.require_games():
     st.stop()
 
 f = ui.current_filters()
-board = data.leaderboard(f)  # players of the filtered games, most games first
-players = board.sort_values(["games", "player"], ascending=[False, True])["player"].tolist()
+players = data.players(f)
 if not players:
-    st.info("No finished game matches the filters.")
+    st.info("No game matches the filters.")
     st.stop()
-default = f.player_id if f.player_id in players else None
-if default is not None:
-    st.session_state["pl_player"] = default
+if f.player_id in players:
+    st.session_state["pl_player"] = f.player_id
 player = st.selectbox(
     "Player", players, key="pl_player", help="The sidebar's player filter picks too"
 )
@@ -27,51 +30,149 @@ if player is None:
     st.stop()
 ui.filters_caption(f)
 
-me = board[board["player"] == player]
-if me.empty:
-    st.info(f"{player} played none of the games the filters select.")
-    st.stop()
-r = me.iloc[0]
-c = st.columns(5)
-c[0].metric("Games", int(r["games"]))
-c[1].metric("Wins", int(r["wins"]))
-c[2].metric(
-    "Win %",
-    f"{r['win_pct']:.1f}",
-    delta=f"{r['win_pct'] - 100 * board['wins'].sum() / board['games'].sum():+.1f} vs all",
-)
-c[3].metric(
-    "Avg cards left when losing",
-    "—" if data.missing(r["avg_cards_left_losing"]) else f"{r['avg_cards_left_losing']:.2f}",
-)
-c[4].metric("包牌 paid", int(r["bao_paid"]))
+MARTS = (*data.SCORING_MARTS, "stats_player_games", "stats_seat_positions", "audit_obligations")
 
-left, right = st.columns(2)
-with left:
-    st.subheader("Plays by kind: player vs everyone")
-    kinds = data.player_kinds(f, player)
-    long = kinds.melt(id_vars="kind", var_name="who", value_name="pct")
-    fig = px.bar(long, x="pct", y="kind", color="who", barmode="group", orientation="h", height=360)
-    st.plotly_chart(fig, key="pl_kinds")
-with right:
-    st.subheader("Voluntary passes (could beat, passed)")
-    st.dataframe(data.player_passes(f, player), hide_index=True)
-    st.subheader("Seat effect")
-    st.caption("Position after the first leader (0 = led the first trick).")
-    st.dataframe(data.player_seats(f, player), hide_index=True)
 
-st.subheader("頂大 record")
-mb = data.must_block_players(f)
-mine = mb[mb["player"] == player]
-if mine.empty:
-    st.write("Never obliged to block in these games.")
-else:
-    st.dataframe(mine, hide_index=True)
-if not data.mart_exists("scores"):
-    st.caption(
-        f"炒 history, score per game and the leak-finder view plug in here from the marts "
-        f"`{data.MARTS['scores']}` (issue 6) and the strategy stats (issue 7), not built yet."
+def headline() -> None:
+    board = data.standings(f)
+    me = board[board["player"] == player]
+    if me.empty:
+        st.info(f"{player} finished none of the games the filters select.")
+        return
+    r = me.iloc[0]
+    c = st.columns(5)
+    c[0].metric("Games", int(r["games"]))
+    c[1].metric("Wins", int(r["wins"]))
+    all_pct = 100 * board["wins"].sum() / max(board["games"].sum(), 1)
+    c[2].metric(
+        "Win %",
+        "—" if data.missing(r["win_pct"]) else f"{r['win_pct']:.1f}",
+        delta=None if data.missing(r["win_pct"]) else f"{r['win_pct'] - all_pct:+.1f} vs all",
     )
+    c[3].metric("Score", f"{r['score']:,.0f}", help="Own rules, after the bankroll cap")
+    c[4].metric("Rank-ladder title", str(r["title"]), delta=f"rank {int(r['rank'])}",
+                delta_color="off")  # fmt: skip
+
+
+def headline_from_tables() -> None:
+    board = data.leaderboard(f)
+    me = board[board["player"] == player]
+    if me.empty:
+        st.info(f"{player} finished none of the games the filters select.")
+        return
+    r = me.iloc[0]
+    c = st.columns(5)
+    c[0].metric("Games", int(r["games"]))
+    c[1].metric("Wins", int(r["wins"]))
+    c[2].metric("Win %", f"{r['win_pct']:.1f}")
+    c[3].metric(
+        "Avg cards left when losing",
+        "—" if data.missing(r["avg_cards_left_losing"]) else f"{r['avg_cards_left_losing']:.2f}",
+    )
+    c[4].metric("包牌 paid", int(r["bao_paid"]))
+
+
+def from_marts() -> None:
+    headline()
+    st.subheader("Leak finder: against the winning players")
+    st.caption(
+        "Each stat is actions ÷ opportunities (docs/stats.md) over the filtered games; "
+        "*winners* are the other players with a positive score over them. z is a two-proportion "
+        "z-score: the difference weighted by the sample size; |z| > 2 is worth a look."
+    )
+    leaks = data.leaks(f, player)
+    if leaks.empty:
+        st.write("Not enough games to compare (no winning player or no stat for this player).")
+    else:
+        top = leaks.head(10).iloc[::-1]
+        fig = px.bar(top, x="z", y="stat", orientation="h", height=360, color="difference",
+                     color_continuous_scale="RdBu")  # fmt: skip
+        fig.update_layout(xaxis_title="z (player vs winners)", yaxis_title="")
+        st.plotly_chart(fig, key="pl_leaks")
+        st.dataframe(
+            leaks,
+            hide_index=True,
+            column_config={
+                "player_rate": st.column_config.NumberColumn("player", format="%.3f"),
+                "winners_rate": st.column_config.NumberColumn("winners", format="%.3f"),
+                "difference": st.column_config.NumberColumn(format="%+.3f"),
+                "z": st.column_config.NumberColumn(format="%+.2f"),
+            },
+            key="pl_leak_table",
+        )
+
+    st.subheader("炒 history")
+    tiers = data.chao_tiers(f, player)
+    hist = data.chao_history(f, player)
+    left, right = st.columns([1, 2])
+    with left:
+        st.caption("Losses by 炒 tier (×1 = no 炒).")
+        st.dataframe(tiers, hide_index=True)
+    with right:
+        if hist.empty:
+            st.write("Never caught 炒 (×2 or more) in these games.")
+        else:
+            st.dataframe(
+                ui.with_replay_links(hist),
+                hide_index=True,
+                column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
+            )
+
+    st.subheader("頂大 record")
+    record = data.audit_by_player(f, player)
+    if record.empty:
+        st.write("Never obliged to block in these games.")
+    else:
+        st.dataframe(
+            record,
+            hide_index=True,
+            column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
+        )
+        failed = data.obligations(f, player)
+        if not failed.empty:
+            st.caption("Violated (or unknown) obligations:")
+            st.dataframe(
+                ui.with_replay_links(failed.assign(step=failed["action_index"] + 1), step="step"),
+                hide_index=True,
+                column_config={"replay": ui.REPLAY_LINK},
+            )
+
+    st.subheader("Seat effect")
+    st.caption(
+        "Win % by position after the first leader (0 = led the first trick), beside everyone's "
+        "(`stats_seat_positions`)."
+    )
+    st.dataframe(data.seat_effects(f, player), hide_index=True)
+
+
+def fallback() -> None:
+    headline_from_tables()
+    left, right = st.columns(2)
+    with left:
+        st.subheader("Plays by kind: player vs everyone")
+        kinds = data.player_kinds(f, player)
+        long = kinds.melt(id_vars="kind", var_name="who", value_name="pct")
+        fig = px.bar(long, x="pct", y="kind", color="who", barmode="group", orientation="h")
+        st.plotly_chart(fig, key="pl_kinds")
+    with right:
+        st.subheader("Voluntary passes (could beat, passed)")
+        st.dataframe(data.player_passes(f, player), hide_index=True)
+        st.subheader("Seat effect")
+        st.caption("Position after the first leader (0 = led the first trick).")
+        st.dataframe(data.player_seats(f, player), hide_index=True)
+    st.subheader("頂大 record")
+    mb = data.must_block_players(f)
+    mine = mb[mb["player"] == player]
+    if mine.empty:
+        st.write("Never obliged to block in these games.")
+    else:
+        st.dataframe(mine, hide_index=True)
+
+
+if ui.marts_ready(*MARTS):
+    from_marts()
+else:
+    fallback()
 
 st.subheader("Games")
 st.dataframe(

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from pipeline.ingest import ingest
+from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -112,6 +113,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     base = tmp_path_factory.mktemp("browser")
     wh = Warehouse(base / "warehouse")
     summary = ingest([str(SAMPLES / n) for n in ("games.jsonl", "bad.jsonl", "partial.jsonl")], wh)
+    build(wh)  # the marts, as `big2 ingest` makes them
     con = wh.connect()
     row = con.execute(
         "select g.game_id from games g join actions a using (game_id) "
@@ -198,13 +200,24 @@ def test_every_page(page: Any, server: Server) -> None:
     assert games == str(server.n_games)
 
     _nav(page, "Leaderboard")
-    _check(page, "leaderboard", "Wins and cards left", "Running totals", charts=1)
+    _check(page, "leaderboard", "Standings", "Winnings graph", "the rank ladder", charts=2)
+    page.locator(".st-key-lb_preset").get_by_role("combobox").click()  # rescore: what-if
+    page.get_by_role("option", name="mainland (what-if)").click()
+    _check(page, "leaderboard_whatif", "rescored as", "beside the score", charts=2)
 
     _nav(page, "Player")
-    _check(page, "player", "頂大 record", "Seat effect", charts=1)
+    _check(page, "player", "Leak finder", "炒 history", "頂大 record", "Seat effect", charts=1)
 
     _nav(page, "頂大 and collusion")
-    _check(page, "must_block", "Per player", "Pairs: who fails to block whom")
+    _check(
+        page,
+        "must_block",
+        "Per player",
+        "包牌 paid",
+        "Pairs: who fails to block whom",
+        "Evidence:",
+        "The games:",
+    )
 
     _nav(page, "Import health")
     _check(
