@@ -160,6 +160,7 @@ def with_replay_links(
 
 
 REPLAY_LINK = st.column_config.LinkColumn("replay", display_text="▶ replay", width="small")
+WIN_PCT = st.column_config.ProgressColumn("win %", min_value=0, max_value=100, format="%.1f")
 
 
 def marts_ready(*names: str) -> bool:

@@ -31,9 +31,7 @@ def fallback() -> None:
         board,
         hide_index=True,
         column_config={
-            "win_pct": st.column_config.ProgressColumn(
-                "win %", min_value=0, max_value=100, format="%.1f"
-            ),
+            "win_pct": ui.WIN_PCT,
             "ding_dai_obligations": "頂大 obligations",
             "ding_dai_violations": "頂大 violations",
             "bao_paid": "包牌 paid",
@@ -90,9 +88,7 @@ st.dataframe(
     board,
     hide_index=True,
     column_config={
-        "win_pct": st.column_config.ProgressColumn(
-            "win %", min_value=0, max_value=100, format="%.1f"
-        ),
+        "win_pct": ui.WIN_PCT,
         "title": "rank-ladder title",
         "whatif_score": "what-if score",
         "whatif_rank": "what-if rank",

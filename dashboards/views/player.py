@@ -7,6 +7,9 @@ From the marts (``stats_player_games``, ``mart_game_scores``, ``audit_obligation
 
 from __future__ import annotations
 
+from typing import Any
+
+import pandas as pd
 import plotly.express as px
 import streamlit as st
 
@@ -33,16 +36,26 @@ ui.filters_caption(f)
 MARTS = (*data.SCORING_MARTS, "stats_player_games", "stats_seat_positions", "audit_obligations")
 
 
-def headline() -> None:
-    board = data.standings(f)
+def _games_and_wins(board: pd.DataFrame) -> tuple[pd.Series, list[Any]] | None:
+    """The player's row of a board and five metric columns, the first two filled; None (with
+    a message) when the player finished none of the filtered games."""
     me = board[board["player"] == player]
     if me.empty:
         st.info(f"{player} finished none of the games the filters select.")
-        return
+        return None
     r = me.iloc[0]
     c = st.columns(5)
     c[0].metric("Games", int(r["games"]))
     c[1].metric("Wins", int(r["wins"]))
+    return r, c
+
+
+def headline() -> None:
+    board = data.standings(f)
+    got = _games_and_wins(board)
+    if got is None:
+        return
+    r, c = got
     all_pct = 100 * board["wins"].sum() / max(board["games"].sum(), 1)
     c[2].metric(
         "Win %",
@@ -55,15 +68,10 @@ def headline() -> None:
 
 
 def headline_from_tables() -> None:
-    board = data.leaderboard(f)
-    me = board[board["player"] == player]
-    if me.empty:
-        st.info(f"{player} finished none of the games the filters select.")
+    got = _games_and_wins(data.leaderboard(f))
+    if got is None:
         return
-    r = me.iloc[0]
-    c = st.columns(5)
-    c[0].metric("Games", int(r["games"]))
-    c[1].metric("Wins", int(r["wins"]))
+    r, c = got
     c[2].metric("Win %", f"{r['win_pct']:.1f}")
     c[3].metric(
         "Avg cards left when losing",
