@@ -47,6 +47,7 @@ from pipeline.big2.rules import (
     MustBlock,
     RedealReason,
     Ruleset,
+    SuitOrder,
     ThreePlayerMode,
 )
 from pipeline.cards import FULL_DECK, Rank, cards_of, format_cards
@@ -199,6 +200,12 @@ def claim_holds(claim: Claim, hand: int) -> bool:
     raise AssertionError(claim)  # pragma: no cover
 
 
+def _weakest_first(order: SuitOrder) -> tuple[int, ...]:
+    return tuple(sorted(range(52), key=lambda c: single_key(c, order)))
+
+
+#: The deck as singles, weakest first, per suit order (computed once, not per game).
+_WEAKEST_FIRST = {order: _weakest_first(order) for order in SuitOrder}
 _UNCHECKED_HAND = ("hand",)
 _UNCHECKED_HAND_AND_LOWEST = ("hand", "first_play_lowest")
 
@@ -315,8 +322,7 @@ class Game:
             raise DealError("E_DEAL_COUNT", f"cards missing from the deal: {format_cards(missing)}")
         if rs.players == 3 and rs.three_player_mode == ThreePlayerMode.DEAL_17:
             # the leftover goes to the holder of the lowest card (♦3, else ♣3 ... spec 1.3)
-            order = sorted(range(52), key=lambda c: single_key(c, rs.suit_order))
-            low = next(c for c in order if seen >> c & 1)
+            low = next(c for c in _WEAKEST_FIRST[rs.suit_order] if seen >> c & 1)
             holder = next(s for s in range(self.n) if hands[s] >> low & 1)
             hands[holder] |= stock_mask
             self.stock = []
@@ -324,7 +330,7 @@ class Game:
 
     def _lowest_card(self) -> int | None:
         rs = self.rs
-        order = sorted(range(52), key=lambda c: single_key(c, rs.suit_order))
+        order = _WEAKEST_FIRST[rs.suit_order]
         if self.hands is not None:
             dealt = 0
             for h in self.hands:
