@@ -30,6 +30,7 @@ class Machine:
     python: str
     platform: str
     libraries: tuple[tuple[str, str], ...]
+    hot_path: str = "unknown"  # pipeline.compiled.status(): compiled with mypyc, or pure Python
 
     def describe(self) -> str:
         """One line, as printed and recorded."""
@@ -37,7 +38,7 @@ class Machine:
         return (
             f"{self.cpu_model}, {self.cpu_count} CPUs in /proc/cpuinfo, "
             f"os.cpu_count() = {self.os_cpu_count}; Python {self.python}; "
-            f"{self.platform}; {libs}"
+            f"{self.platform}; {libs}; hot path {self.hot_path}"
         )
 
 
@@ -68,7 +69,9 @@ def library_version(name: str) -> str:
 
 
 def current() -> Machine:
-    """Describe this machine (reads /proc/cpuinfo where it exists; imports no library)."""
+    """Describe this machine (reads /proc/cpuinfo where it exists; imports no heavy library)."""
+    from pipeline import compiled
+
     if CPUINFO.is_file():
         model, count = parse_cpuinfo(CPUINFO.read_text(encoding="utf-8", errors="replace"))
     else:
@@ -80,4 +83,5 @@ def current() -> Machine:
         python=platform.python_version(),
         platform=platform.platform(),
         libraries=tuple((name, library_version(name)) for name in LIBRARIES),
+        hot_path=compiled.status(),
     )

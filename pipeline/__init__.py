@@ -5,3 +5,7 @@ engine, pure Python) know nothing of storage or UI; ``pipeline.cli`` parses and 
 """
 
 __version__ = "0.1.0"
+
+from pipeline.compiled import activate
+
+__path__ = activate(__path__, __name__)  # the mypyc build first, when fresh (pipeline.compiled)

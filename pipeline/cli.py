@@ -30,7 +30,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from pipeline import __version__
+from pipeline import __version__, compiled
 from pipeline.big2.rules import (
     DEFAULT_PRESET,
     TIER_TABLES,
@@ -77,7 +77,7 @@ def domain_errors() -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"big2-replay {__version__}")
+        typer.echo(f"big2-replay {__version__} (hot path: {compiled.status()})")
         raise typer.Exit()
 
 

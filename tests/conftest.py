@@ -13,3 +13,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 os.environ["COLUMNS"] = "100"
+
+
+def pytest_report_header() -> str:
+    from pipeline import compiled
+
+    return f"big2 hot path: {compiled.status()}"

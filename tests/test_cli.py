@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import __version__
+from pipeline import __version__, compiled
 from pipeline.cli import EXIT_USAGE, app
 from pipeline.warehouse import Warehouse
 
@@ -19,7 +19,7 @@ runner = CliRunner()
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"big2-replay {__version__}"
+    assert result.stdout.strip() == f"big2-replay {__version__} (hot path: {compiled.status()})"
 
 
 def test_no_arguments_shows_help() -> None:

@@ -2,3 +2,7 @@
 
 Pure Python; imports nothing from storage or UI.
 """
+
+from pipeline.compiled import activate
+
+__path__ = activate(__path__, __name__)  # the mypyc build first, when fresh (pipeline.compiled)
