@@ -30,6 +30,7 @@ from pipeline.errors import Big2Error, ReplayError
 from pipeline.logs.model import GameRecord, Reject, Source
 
 _NO_SOURCE = Source("", 0)
+_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,9 @@ def replay(record: GameRecord) -> ReplayedGame | Reject:
                 f"(first: seat {logged.seat} {logged.type.value})",
                 i,
             )
-        action = Action(logged.seat, logged.type, logged.cards, logged.claim, logged.drawn)
+        # the logged action's first five fields are the engine's Action (seat, type, cards,
+        # claim, drawn); tuple.__new__ skips the named tuple's Python-level __new__
+        action: Action = _new_tuple(Action, logged[:5])
         try:
             game.do(action)
         except Big2Error as err:

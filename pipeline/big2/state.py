@@ -132,6 +132,10 @@ class Action(NamedTuple):
         return Action(seat, ActionType.SWAP, shown)
 
 
+#: Builds a named tuple without its Python-level ``__new__`` (a third of the cost, per action).
+_new_tuple = tuple.__new__
+
+
 class ActionRecord(NamedTuple):
     """One applied action and the engine's facts about it (one warehouse row).
 
@@ -655,30 +659,34 @@ class Game:
             else:
                 self.turn = nxt_seat
                 ends_trick = self.passes == self.n - 1
-        record = ActionRecord(
-            len(self.history),
-            seat,
-            kind,
-            0 if play is None else play.mask,
-            None if play is None else play.kind,
-            None if play is None else play.order,
-            self.trick,
-            top is None,
-            0 if top is None else top.mask,
-            tuple(counts),
-            hand_before,
-            beating,
-            highest,
-            nxt_seat,
-            counts[nxt_seat] == 1,
-            obligation,
-            block,
-            reason,
-            ends_trick,
-            wins,
-            drawn,
-            None,
-            unchecked,
+        # positional, in ActionRecord's field order (tests check every field by name)
+        record: ActionRecord = _new_tuple(
+            ActionRecord,
+            (
+                len(self.history),
+                seat,
+                kind,
+                0 if play is None else play.mask,
+                None if play is None else play.kind,
+                None if play is None else play.order,
+                self.trick,
+                top is None,
+                0 if top is None else top.mask,
+                tuple(counts),
+                hand_before,
+                beating,
+                highest,
+                nxt_seat,
+                counts[nxt_seat] == 1,
+                obligation,
+                block,
+                reason,
+                ends_trick,
+                wins,
+                drawn,
+                None,
+                unchecked,
+            ),
         )
         self.history.append(record)
         if ends_trick:
