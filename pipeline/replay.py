@@ -42,6 +42,11 @@ class ReplayedGame:
     actions: tuple[ActionRecord, ...]
     result: GameResult
 
+    def __reduce__(self) -> tuple[type[ReplayedGame], tuple[object, ...]]:
+        # by the constructor: see pipeline.big2.combos.Play.__reduce__ (worker processes
+        # hand games seen twice in one chunk back to the main process)
+        return (ReplayedGame, (self.record, self.ruleset, self.actions, self.result))
+
 
 def _reject(record: GameRecord, code: str, message: str, action_index: int | None) -> Reject:
     return Reject(

@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -115,6 +116,24 @@ def test_compiled_and_pure_python_agree_on_every_output() -> None:
     assert pure.pop("status").startswith("pure Python")
     assert here.pop("status").startswith("compiled")
     assert here == pure
+
+
+def test_the_hot_path_objects_survive_pickling() -> None:
+    """Worker processes pickle results; mypyc's frozen dataclasses need a __reduce__ for that."""
+    from pipeline.big2.combos import classify
+    from pipeline.big2.rules import load_ruleset
+    from pipeline.logs.model import Source
+    from pipeline.logs.records import content_hash, record_from_obj
+    from pipeline.logs.sample import sample_game
+    from pipeline.replay import ReplayedGame, replay
+
+    obj = sample_game(seed=1, game_id="p1")
+    record = record_from_obj(obj, source=Source("t", 1), raw="", content_hash=content_hash(obj))
+    done = replay(record)
+    assert isinstance(done, ReplayedGame)
+    play = classify(7, load_ruleset("hk"))
+    for value in (play, done.result, done.actions[0], record.actions[0], done):
+        assert pickle.loads(pickle.dumps(value)) == value
 
 
 def test_an_edited_source_falls_back_to_python(tmp_path: Path) -> None:

@@ -110,6 +110,11 @@ class Play:
     is_bomb: bool
     order: int = field(init=False, compare=False)  # one integer ordering plays of one size
 
+    def __reduce__(self) -> tuple[type[Play], tuple[int, Kind, int, int, int, bool]]:
+        # by the constructor: a frozen dataclass compiled by mypyc cannot be unpickled field
+        # by field (pipeline.compiled; the ingest's worker processes pickle results)
+        return (Play, (self.mask, self.kind, self.size, self.level, self.key, self.is_bomb))
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", self.level << _KEY_BITS | self.key)
 

@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -181,6 +181,10 @@ class GameResult:
     n_tricks: int
     bao_seat: int | None  # 包牌: the violator liable for the others' losses
     bao_unknown_seat: int | None = None  # partial info: 包牌 possible, the hand would tell
+
+    def __reduce__(self) -> tuple[type[GameResult], tuple[object, ...]]:
+        # by the constructor: see Play.__reduce__
+        return (GameResult, tuple(getattr(self, f.name) for f in fields(GameResult)))
 
 
 def claim_holds(claim: Claim, hand: int) -> bool:

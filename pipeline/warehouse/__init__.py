@@ -5,10 +5,6 @@ the schemas and row builders, and :mod:`pipeline.warehouse.store` for batches, t
 the DuckDB connection and :meth:`Warehouse.verify`.
 """
 
-from pipeline.compiled import activate
-
-__path__ = activate(__path__, __name__)  # the mypyc build first, when fresh (pipeline.compiled)
-
 from pipeline.warehouse.store import (
     Added,
     Batch,
