@@ -4,9 +4,16 @@ bots (heuristic above expectation, random below)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import duckdb
+import pyarrow.parquet as pq
 import pytest
 
+from pipeline.ingest import ingest
+from pipeline.sqlbuild import build
+from pipeline.warehouse import Warehouse
 from tests.marts_helpers import (
     SIM_BOTS,
     golden_game,
@@ -93,6 +100,54 @@ def test_golden_luck(golden: duckdb.DuckDBPyConnection) -> None:
         "strength": 5.25,
     }
     assert {k: got[k] for k in want} == want
+
+
+def _stats(wh: Warehouse) -> list[tuple[object, ...]]:
+    build(wh)
+    con = wh.connect()
+    try:
+        return con.execute("select * from stats_player_games order by game_id, seat").fetchall()
+    finally:
+        con.close()
+
+
+def _two_batches(root: Path, *, strip_first: bool) -> Warehouse:
+    """Two golden games in two import batches; with ``strip_first`` the first batch's actions
+    file is rewritten without ``think_seconds``, as a batch written before that column."""
+    wh = warehouse_of(root, [golden_game("golden-old")])
+    if strip_first:
+        for path in wh.files("actions"):
+            pq.write_table(pq.read_table(path).drop_columns(["think_seconds"]), path)
+    log = root / "second.jsonl"
+    log.write_text(json.dumps(golden_game("golden-new"), ensure_ascii=False) + "\n")
+    ingest([str(log)], wh, workers=1)
+    return wh
+
+
+def test_think_time_of_batches_written_before_think_seconds(tmp_path: Path) -> None:
+    """A batch without actions.think_seconds (written before it) gets the same think time,
+    computed from ts, whether or not the other batches store it."""
+    stored = _stats(_two_batches(tmp_path / "stored", strip_first=False))
+    mixed = _stats(_two_batches(tmp_path / "mixed", strip_first=True))
+    assert mixed == stored
+    by_seat = {(r[0], r[6]): r for r in stored}
+    assert len(by_seat) == 8
+    wh = _two_batches(tmp_path / "old", strip_first=False)
+    for path in wh.files("actions"):
+        pq.write_table(pq.read_table(path).drop_columns(["think_seconds"]), path)
+    assert _stats(wh) == stored
+
+
+def test_golden_think_time(golden: duckdb.DuckDBPyConnection) -> None:
+    """actions.think_seconds: the gap to the previous action of the game (NULL for the first)."""
+    got = rows(
+        golden,
+        "select count(*) filter (where think_seconds is distinct from epoch(ts) - epoch(prev)) "
+        "as n_off, count(think_seconds) as n "
+        "from (select *, lag(ts) over (partition by game_id order by action_index) as prev "
+        "from stg_actions)",
+    )
+    assert got[0]["n_off"] == 0 and got[0]["n"] > 0
 
 
 def test_sql_invariants_golden(golden: duckdb.DuckDBPyConnection) -> None:

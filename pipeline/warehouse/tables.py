@@ -182,6 +182,7 @@ SCHEMAS: dict[Table, pa.Schema] = {
             ("claim", pa.string()),
             ("unchecked", pa.list_(pa.string())),
             ("ts", _TS),
+            ("think_seconds", pa.float64()),
         ]
     ),
     Table.TRICKS: pa.schema(
@@ -534,9 +535,10 @@ class RowBuffer:
         drawn = _ints(c["drawn"], pa.int8())
         ts = pa.array(self._action_ts, pa.float64())
         ms = pc.cast(pc.round(pc.multiply(ts, 1000.0)), pa.int64())
+        index = _ints(c["action_index"], pa.int16())
         cols: dict[str, pa.Array] = {
             "game_id": pa.array(self._action_game, pa.string()),
-            "action_index": _ints(c["action_index"], pa.int16()),
+            "action_index": index,
             "seat": _ints(c["seat"], pa.int8()),
             "action_type": _enums(c["type"]),
             "cards_mask": cards,
@@ -565,6 +567,7 @@ class RowBuffer:
             "claim": _enums(c["claim"]),
             "unchecked": pa.array(c["unchecked"], pa.list_(pa.string())),
             "ts": ms.cast(_TS),
+            "think_seconds": think_seconds(ms, index),
         }
         return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
 
@@ -584,6 +587,32 @@ class RowBuffer:
             out[Table.REJECTS] = pa.Table.from_pydict(self._rejects, schema=SCHEMAS[Table.REJECTS])
         self._reset()
         return out
+
+
+def think_seconds(ms: pa.Array, action_index: pa.Array) -> pa.Array:
+    """Seconds since the previous action of the same game, per action of an actions table
+    holding whole games in order: ``ms`` the actions' times (epoch milliseconds, NULL when not
+    logged). NULL for a game's first action and when either time is missing.
+
+    Computed as SQL's ``epoch(ts) - epoch(previous ts)`` (each time in seconds, then the
+    difference), so the stats marts read the very same doubles they computed before.
+
+    >>> ms = pa.array([1000, 2500, None, 4000, 9000], pa.int64())
+    >>> think_seconds(ms, pa.array([0, 1, 2, 3, 0], pa.int16())).to_pylist()
+    [None, 1.5, None, None, None]
+    """
+    n = len(ms)
+    out = np.full(n, np.nan)
+    valid = np.zeros(n, dtype=bool)
+    if n > 1:
+        seconds = pc.divide(pc.cast(ms, pa.float64()), 1000.0)
+        sec = seconds.to_numpy(zero_copy_only=False)
+        known = ~np.asarray(pc.is_null(ms).to_numpy(zero_copy_only=False), dtype=bool)
+        idx = np.asarray(action_index.to_numpy(zero_copy_only=False), dtype=np.int64)
+        # the previous row is the previous action of the same game
+        valid[1:] = (idx[1:] == idx[:-1] + 1) & known[1:] & known[:-1]
+        out[1:] = np.where(valid[1:], sec[1:] - sec[:-1], np.nan)
+    return pa.array(out, pa.float64(), mask=~valid)
 
 
 def tricks_table(actions: pa.Table, n_actions: Sequence[int] | pa.Array) -> pa.Table:

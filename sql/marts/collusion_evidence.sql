@@ -73,14 +73,26 @@ decisions as (
         kind = 'single' and cards_mask < 4294967296 as is_low_single,
         beating_play_existed,
         cards_left[next_seat + 1] as next_cards,
-        list_min(list_filter(cards_left, lambda c, i: i <> seat + 1 and c > 0)) as min_opponent_cards
+        -- the fewest cards an opponent still in play holds: spelled out for up to 4 seats
+        -- (least() skips NULLs; a lambda per action costs several times more)
+        case
+            when len(cards_left) <= 4 then least(
+                case when seat <> 0 and cards_left[1] > 0 then cards_left[1] end,
+                case when seat <> 1 and cards_left[2] > 0 then cards_left[2] end,
+                case when seat <> 2 and cards_left[3] > 0 then cards_left[3] end,
+                case when seat <> 3 and cards_left[4] > 0 then cards_left[4] end
+            )
+            else list_min(list_filter(cards_left, lambda c, i: i <> seat + 1 and c > 0))
+        end as min_opponent_cards
     from stg_actions
     where obligation is null
       and action_type in ('play', 'pass')
       and (is_lead or beating_play_existed)
 ),
 
--- counted per seat per game first, then named (four rows per game instead of every action)
+-- counted per seat per game first, then named (four rows per game instead of every action);
+-- only the decisions that count somewhere (p or f) are grouped: a pair without any has no
+-- soft_pass / soft_feed row either way
 per_seat as (
     select
         game_id,
@@ -101,6 +113,7 @@ per_seat as (
             is_lead and min_opponent_cards <= 3 as f
         from decisions
     )
+    where p or f
     group by game_id, seat, next_seat
 ),
 

@@ -20,19 +20,47 @@ directions as (
 ),
 
 actions as (
-    -- think: seconds since the previous action of the game (any kind), on each play or pass
-    -- (NULL when either has no timestamp); the previous action by a hash join on
-    -- action_index - 1, cheaper than a window or per-game lists over every action
+    -- each string comparison once per action (the counts below test flags: much cheaper than
+    -- comparing strings once per count); think: seconds since the previous action of the game
+    -- (any kind), on each play or pass (NULL when either has no timestamp), stored at import
+    -- (actions.think_seconds)
     select
-        a.game_id, a.seat, a.action_type, a.is_lead, a.kind, a.cards_mask,
+        a.game_id, a.seat, a.is_lead, a.cards_mask,
         a.beating_play_existed, a.obligation, a.hand_before_mask,
+        a.action_type = 'play' as is_play,
+        a.action_type = 'pass' as is_pass,
+        a.action_type in ('play', 'pass') as is_decision,
+        a.kind = 'single' as is_single,
+        a.kind = 'pair' as is_pair,
+        a.kind = 'triple' as is_triple,
+        a.kind is not null and a.kind not in ('single', 'pair', 'triple') as is_other_kind,
+        bit_count(a.cards_mask) = 5 as is_five,
         case when a.kind = 'single' then cast(floor(log2(a.cards_mask)) as integer) end as card_id,
         case when bit_count(a.top_before_mask) = 1
             then cast(floor(log2(a.top_before_mask)) as integer) end as top_card_id,
-        case when a.action_type in ('play', 'pass') then epoch(a.ts) - epoch(p.ts) end as think
+        case when a.action_type in ('play', 'pass') then a.think_seconds end as think
     from stg_actions as a
-    left join stg_actions as p
-        on p.game_id = a.game_id and p.action_index = a.action_index - 1
+),
+
+-- batches written before actions.think_seconds: the same gap, from the previous action's ts by
+-- a join on action_index - 1 (no rows when every batch stores it: an action with a ts but no
+-- think_seconds is then a first action, or one after an action without a ts)
+unstored_think as (
+    select a.game_id, a.seat, a.action_index, epoch(a.ts) as t
+    from stg_actions as a
+    where a.think_seconds is null and a.ts is not null and a.action_index > 0
+      and a.action_type in ('play', 'pass')
+),
+
+computed_think as (
+    select
+        u.game_id,
+        u.seat,
+        count(u.t - epoch(p.ts)) as n_timed_decisions,
+        sum(u.t - epoch(p.ts)) as sum_decision_seconds
+    from unstored_think as u
+    join stg_actions as p on p.game_id = u.game_id and p.action_index = u.action_index - 1
+    group by u.game_id, u.seat
 ),
 
 per_seat_actions as (
@@ -40,23 +68,21 @@ per_seat_actions as (
         game_id,
         seat,
         -- leads (opportunity: every trick the seat led)
-        count(*) filter (where is_lead and action_type = 'play') as n_leads,
-        count(*) filter (where is_lead and kind = 'single') as n_lead_single,
-        count(*) filter (where is_lead and kind = 'pair') as n_lead_pair,
-        count(*) filter (where is_lead and kind = 'triple') as n_lead_triple,
-        count(*) filter (where is_lead and bit_count(cards_mask) = 5) as n_lead_five,
-        count(*) filter (where is_lead and kind is not null and kind not in ('single', 'pair', 'triple')
-                         and bit_count(cards_mask) <> 5) as n_lead_other,
+        count(*) filter (where is_lead and is_play) as n_leads,
+        count(*) filter (where is_lead and is_single) as n_lead_single,
+        count(*) filter (where is_lead and is_pair) as n_lead_pair,
+        count(*) filter (where is_lead and is_triple) as n_lead_triple,
+        count(*) filter (where is_lead and is_five) as n_lead_five,
+        count(*) filter (where is_lead and is_other_kind and not is_five) as n_lead_other,
         -- plays (opportunity: the game)
-        count(*) filter (where action_type = 'play') as n_plays,
-        count(*) filter (where action_type = 'play' and bit_count(cards_mask) = 5) as n_five_card_plays,
+        count(*) filter (where is_play) as n_plays,
+        count(*) filter (where is_play and is_five) as n_five_card_plays,
         -- following turns (opportunity: a turn on a trick someone else led)
-        count(*) filter (where not is_lead and action_type in ('play', 'pass')) as n_follow_turns,
-        count(*) filter (where action_type = 'pass') as n_passes,
-        count(*) filter (where action_type = 'pass' and beating_play_existed) as n_voluntary_passes,
-        count(*) filter (where action_type = 'pass' and not beating_play_existed) as n_forced_passes,
-        count(*) filter (where not is_lead and action_type in ('play', 'pass') and beating_play_existed)
-            as n_could_beat,
+        count(*) filter (where not is_lead and is_decision) as n_follow_turns,
+        count(*) filter (where is_pass) as n_passes,
+        count(*) filter (where is_pass and beating_play_existed) as n_voluntary_passes,
+        count(*) filter (where is_pass and not beating_play_existed) as n_forced_passes,
+        count(*) filter (where not is_lead and is_decision and beating_play_existed) as n_could_beat,
         -- a single 2 played on a single, not under a 頂大 obligation (which asks for the
         -- highest single), while a card of higher rank than the top but below 2 was in hand
         -- (card ids 4·(top rank + 1) .. 47)
@@ -73,17 +99,23 @@ per_seat_actions as (
     group by game_id, seat
 ),
 
-per_seat_tricks as (
+game_tricks as (
+    -- per game, counted per seat in one pass over the tricks (seats 0-3: 2-4 players, the
+    -- rules' limit) instead of joining every trick to every seat; index [seat + 1]
     select
-        t.game_id,
-        s.seat,
+        game_id,
         count(*) as n_tricks,
-        count(*) filter (where t.winner = s.seat) as n_tricks_won,
-        count(*) filter (where t.leader <> s.seat) as n_tricks_led_by_others,
-        count(*) filter (where t.leader <> s.seat and t.winner = s.seat) as n_control_regained
-    from stg_tricks as t
-    join stg_seats as s using (game_id)
-    group by t.game_id, s.seat
+        count(leader) as n_led,
+        [count(*) filter (where winner = 0), count(*) filter (where winner = 1),
+         count(*) filter (where winner = 2), count(*) filter (where winner = 3)] as n_won,
+        [count(*) filter (where leader = 0), count(*) filter (where leader = 1),
+         count(*) filter (where leader = 2), count(*) filter (where leader = 3)] as n_led_by,
+        [count(*) filter (where winner = 0 and leader <> 0),
+         count(*) filter (where winner = 1 and leader <> 1),
+         count(*) filter (where winner = 2 and leader <> 2),
+         count(*) filter (where winner = 3 and leader <> 3)] as n_regained
+    from stg_tricks
+    group by game_id
 )
 
 select
@@ -127,18 +159,21 @@ select
     coalesce(a.n_two_single_follows, 0) as n_two_single_follows,
     coalesce(a.n_two_wasted, 0) as n_two_wasted,
     coalesce(t.n_tricks, 0) as n_tricks,
-    coalesce(t.n_tricks_won, 0) as n_tricks_won,
-    coalesce(t.n_tricks_led_by_others, 0) as n_tricks_led_by_others,
-    coalesce(t.n_control_regained, 0) as n_control_regained,
+    coalesce(t.n_won[s.seat + 1], 0) as n_tricks_won,
+    coalesce(t.n_led - t.n_led_by[s.seat + 1], 0) as n_tricks_led_by_others,
+    coalesce(t.n_regained[s.seat + 1], 0) as n_control_regained,
     -- 2s: dealt, and still held at the end (losers; NULL with partial information)
     bit_count(s.deal_mask & 4222124650659840) as n_twos_dealt,
     bit_count(s.final_hand_mask & 4222124650659840) as n_twos_left,
-    coalesce(a.n_timed_decisions, 0) as n_timed_decisions,
-    a.sum_decision_seconds
+    coalesce(a.n_timed_decisions, 0) + coalesce(ct.n_timed_decisions, 0) as n_timed_decisions,
+    case when ct.sum_decision_seconds is null then a.sum_decision_seconds
+         else coalesce(a.sum_decision_seconds, 0) + ct.sum_decision_seconds end
+        as sum_decision_seconds
 from stg_seats as s
 join games as g using (game_id)
 left join directions as d using (game_id)
 left join per_seat_actions as a on a.game_id = s.game_id and a.seat = s.seat
-left join per_seat_tricks as t on t.game_id = s.game_id and t.seat = s.seat
+left join game_tricks as t on t.game_id = s.game_id
+left join computed_think as ct on ct.game_id = s.game_id and ct.seat = s.seat
 left join mart_game_scores as sc on sc.game_id = s.game_id and sc.seat = s.seat
 where g.outcome <> 'redeal'

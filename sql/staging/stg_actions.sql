@@ -1,5 +1,13 @@
 -- Grain: one row per action per game (key game_id, action_index), from the warehouse table
 -- `actions`. Every source column under its own name.
+with source as (
+    -- actions; think_seconds (added for speed) reads as NULL from batches written before it
+    select * from actions
+    union all by name
+    select null::double as think_seconds
+    where false
+)
+
 select
     game_id,
     action_index,
@@ -30,5 +38,6 @@ select
     drawn_text,
     claim,
     unchecked,
-    ts
-from actions
+    ts,
+    think_seconds
+from source
