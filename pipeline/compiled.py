@@ -44,6 +44,7 @@ MODULES = (
     "pipeline/replay.py",
     "pipeline/sim/bots.py",
     "pipeline/sim/sampling.py",
+    "pipeline/sim/play.py",
 )
 
 _status = "pure Python (not activated)"

@@ -30,7 +30,7 @@ from typing import Any
 from pipeline.big2.rules import load_ruleset
 from pipeline.logs.writer import GameMeta, Notation, dumps, game_log, seats_of
 from pipeline.sim.bots import RandomBot
-from pipeline.sim.simulate import play_game
+from pipeline.sim.play import play_game
 
 _BASE_TIME = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 

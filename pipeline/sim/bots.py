@@ -33,9 +33,8 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from pipeline.big2.combos import Kind, Play, highest_single, single_key, table_for
 from pipeline.big2.moves import beating_plays, can_beat, plays_from
@@ -63,9 +62,10 @@ class BotName(StrEnum):
     HEURISTIC = "heuristic"
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """What a bot sees when it is to act: the legal actions on offer and the planted context."""
+class Turn(NamedTuple):
+    """What a bot sees when it is to act: the legal actions on offer and the planted context.
+
+    A named tuple: one is built per decision (cheaper than a frozen dataclass)."""
 
     game: Game
     seat: int

@@ -25,39 +25,23 @@ import os
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pipeline.big2.playout import deal
-from pipeline.big2.rules import Ruleset, ThreePlayerMode, load_ruleset
-from pipeline.big2.state import Action, Block, Claim, Game, claim_holds
+from pipeline.big2.rules import Ruleset, load_ruleset
 from pipeline.logs.writer import GameMeta, LogWriter, Notation, dumps, game_log, seats_of, utc
 from pipeline.sim.bots import (
-    Bot,
     BotName,
     SimError,
-    Turn,
-    block_card,
-    legal_options,
     make_bot,
-    meets_block,
 )
+from pipeline.sim.play import BASE_TIMESTAMP, PlayedGame, Reason, play_game
 
-#: Simulated matches start during 2026 (seconds since the Unix epoch).
-BASE_TIMESTAMP = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 YEAR_SECONDS = 365 * 86_400
 GENERATOR = "pipeline.sim"
-
-
-class Reason(StrEnum):
-    """Why a seat deliberately did not block (``truth.deliberate_non_blocks[].reason``)."""
-
-    DISCIPLINE = "discipline"  # the must_block_discipline draw said no
-    COLLUDER = "colluder"  # seat A never blocks its partner B
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,123 +98,6 @@ class SimConfig:
         n = len(self.bots)
         shift = match % n if self.rotate_seats else 0
         return [((s - shift) % n, self.bots[(s - shift) % n]) for s in range(n)]
-
-
-@dataclass
-class PlayedGame:
-    """A finished game with what the log needs besides the engine's history."""
-
-    game: Game
-    hands: list[int]
-    stock: list[int]
-    times: list[float]
-    non_blocks: list[dict[str, Any]]
-
-
-def _enabled_claims(rs: Ruleset) -> list[Claim]:
-    out = [Claim(r.value) for r in rs.redeal_if]
-    if rs.four_twos_instant_win:
-        out.insert(0, Claim.FOUR_TWOS)
-    if rs.dragon_instant_win:
-        out.insert(0, Claim.DRAGON)
-    return out
-
-
-def _think(bot: Bot, options: int, leading: bool, rng: random.Random) -> float:
-    """Seconds a bot takes: its median, longer on a lead and with more options, lognormal."""
-    if options <= 1:
-        return 0.4 + rng.random() * 0.6
-    t = bot.think * rng.lognormvariate(0.0, 0.45) * (1.3 if leading else 1.0)
-    return t + 0.12 * math.log(options)
-
-
-def play_game(
-    rs: Ruleset,
-    bots: Sequence[Bot],
-    rng: random.Random,
-    *,
-    game_number: int = 1,
-    previous_winner: int | None = None,
-    discipline: float = 1.0,
-    colluders: tuple[int, int] | None = None,
-    clock: float = BASE_TIMESTAMP,
-) -> PlayedGame:
-    """Deal and play one game to its end; ``clock``: the Unix time the game starts."""
-    hands, stock = deal(rs, rng)
-    game = Game(
-        rs, hands=hands, stock=stock, game_number=game_number, previous_winner=previous_winner
-    )
-    assert game.hands is not None
-    times: list[float] = []
-    non_blocks: list[dict[str, Any]] = []
-
-    def act(action: Action, seconds: float) -> None:
-        nonlocal clock
-        game.do(action)
-        clock += seconds
-        times.append(round(clock, 1))
-
-    claims = _enabled_claims(rs)
-    if claims:
-        claimant = game.turn or 0  # the leader first, then round the table in play order
-        for _ in range(rs.players):
-            held = [c for c in claims if claim_holds(c, game.hands[claimant])]
-            choice = bots[claimant].claim(held, rng) if held else None
-            if choice is not None:
-                act(Action.claim_(claimant, choice), 1.0 + rng.random() * 2)
-                break
-            claimant = game.next_seat(claimant)
-    if (
-        not game.finished
-        and rs.players == 3
-        and rs.three_player_mode == ThreePlayerMode.SWAP_LEFTOVER
-        and game.lowest is not None
-    ):
-        holder = next(s for s in range(rs.players) if game.hands[s] >> game.lowest & 1)
-        if bots[holder].swap(game, holder, rng):
-            act(Action.swap(holder), 1.0 + rng.random() * 3)
-    while not game.finished:
-        seat = game.turn
-        assert seat is not None
-        leading = game.top is None
-        best = block_card(game, seat)
-        partner = colluders[1] if colluders is not None and colluders[0] == seat else None
-        if best is None and partner is None:
-            quick = bots[seat].quick(game, rng)
-            if quick is not None:
-                act(quick[0], _think(bots[seat], quick[1], leading, rng))
-                continue
-        plays, can_pass = legal_options(game)
-        n_options = len(plays) + can_pass
-        block: bool | None = None
-        reason = Reason.DISCIPLINE
-        if best is not None:
-            meet = [p for p in plays if meets_block(p, best, leading=leading)]
-            miss = [p for p in plays if not meets_block(p, best, leading=leading)]
-            nxt = game.next_seat(seat)
-            if colluders is not None and colluders == (seat, nxt):
-                honour, reason = False, Reason.COLLUDER
-            else:
-                honour, reason = rng.random() < discipline, Reason.DISCIPLINE
-            if not honour and (miss or can_pass):
-                plays, block = miss, False
-            elif meet:
-                plays, can_pass, block = meet, False, True
-        action = bots[seat].choose(Turn(game, seat, plays, can_pass, block, partner), rng)
-        index = len(game.history)
-        act(action, _think(bots[seat], n_options, leading, rng))
-        if block is False:
-            record = game.history[index]
-            assert record.block == Block.VIOLATED, record
-            non_blocks.append(
-                {
-                    "action_index": index,
-                    "seat": seat,
-                    "next_seat": record.next_seat,
-                    "reason": reason.value,
-                }
-            )
-    return PlayedGame(game, hands, stock, times, non_blocks)
 
 
 def play_match(cfg: SimConfig, match: int) -> list[dict[str, Any]]:
@@ -373,8 +240,10 @@ def simulate_to_file(
 
 
 __all__ = [
+    "BASE_TIMESTAMP",
     "BotName",
     "PlayedGame",
+    "Reason",
     "SimConfig",
     "SimSummary",
     "play_game",
