@@ -31,6 +31,7 @@ class Machine:
     platform: str
     libraries: tuple[tuple[str, str], ...]
     hot_path: str = "unknown"  # pipeline.compiled.status(): compiled with mypyc, or pure Python
+    load: tuple[float, float, float] | None = None  # os.getloadavg() when the run started
 
     def describe(self) -> str:
         """One line, as printed and recorded."""
@@ -39,6 +40,11 @@ class Machine:
             f"{self.cpu_model}, {self.cpu_count} CPUs in /proc/cpuinfo, "
             f"os.cpu_count() = {self.os_cpu_count}; Python {self.python}; "
             f"{self.platform}; {libs}; hot path {self.hot_path}"
+            + (
+                ""
+                if self.load is None
+                else "; load average {:.2f} {:.2f} {:.2f}".format(*self.load)
+            )
         )
 
 
@@ -84,4 +90,5 @@ def current() -> Machine:
         platform=platform.platform(),
         libraries=tuple((name, library_version(name)) for name in LIBRARIES),
         hot_path=compiled.status(),
+        load=os.getloadavg() if hasattr(os, "getloadavg") else None,
     )
