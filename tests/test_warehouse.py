@@ -23,6 +23,7 @@ from pipeline.cards import format_cards, mask_of
 from pipeline.logs.model import GameRecord, LogAction, Reject, SeatInfo, Source
 from pipeline.replay import ReplayedGame
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, game_tables
+from pipeline.warehouse.known import KnownGames
 from pipeline.warehouse.store import CONFLICT_CODE, ENV_VAR, MANIFEST, resolve_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,7 +227,7 @@ def test_row_groups_flush_and_batches_add_up(tmp_path: Path, games: list[Replaye
         batch.add_game(games[5])
     (games_file,) = wh.files(Table.GAMES)[:1]
     assert pq.ParquetFile(games_file).num_row_groups == 3
-    assert len(wh.known_games()) == 6 and wh.verify() == []
+    assert len(wh.known_index()) == 6 and wh.verify() == []
     with wh.connect() as con:
         assert con.execute("select count(distinct batch_id) from games").fetchone() == (2,)
 
@@ -322,7 +323,8 @@ def test_crash_before_the_manifest_commit_leaves_the_previous_batches(
     with wh.batch() as batch:  # the next import deletes the orphans and completes
         assert batch.add_game(games[1]) == Added.STORED
     assert wh.orphans() == [] and wh.verify() == []
-    assert set(wh.known_games()) == {"g0", "g1"}
+    known = wh.known_index()
+    assert len(known) == 2 and None not in known.lookup(["g0", "g1"])
 
 
 def test_process_killed_mid_commit(tmp_path: Path, games: list[ReplayedGame]) -> None:
@@ -439,7 +441,9 @@ def test_verify_finds_a_game_stored_twice(
     two_batches: Warehouse, games: list[ReplayedGame], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     wh = two_batches
-    monkeypatch.setattr(Warehouse, "known_games", lambda self: {})  # duplicate detection off
+    monkeypatch.setattr(
+        Warehouse, "known_index", lambda self: KnownGames()
+    )  # no duplicate detection
     with wh.batch() as batch:
         batch.add_game(games[1])
     problems = wh.verify()
@@ -494,3 +498,44 @@ def test_docs_describe_every_column() -> None:
 def test_default_location_is_ignored_by_git() -> None:
     assert "data/warehouse/" in (ROOT / ".gitignore").read_text().splitlines()
     assert os.sep == "/"  # fcntl locks: POSIX only
+
+
+def test_known_games_index_agrees_with_a_dict_across_merges(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The compact index (two sorted levels of arrays) answers like a plain dict, before and
+    after merges, for ids known, unknown, and sharing a high word with another id."""
+    import random
+
+    import numpy as np
+
+    from pipeline.warehouse import known as known_module
+
+    monkeypatch.setattr(known_module, "MERGE_AT", 7)  # merge often
+    rng = random.Random(1)
+    stored = {f"id-{rng.random()}": f"{rng.getrandbits(256):064x}" for _ in range(300)}
+    items = list(stored.items())
+    index = KnownGames([g for g, _ in items[:25]], [h for _, h in items[:25]])
+    for start in range(25, len(items), 11):  # chunks, like an import
+        chunk = items[start : start + 11]
+        assert index.lookup([g for g, _ in chunk]) == [None] * len(chunk)
+        index.add([g for g, _ in chunk], [h for _, h in chunk])
+    assert len(index) == len(stored)
+    assert index.lookup(list(stored)) == [h[:16] for h in stored.values()]
+    assert index.lookup([f"never-{i}" for i in range(100)]) == [None] * 100
+
+    # a forced high-word collision: two ids with one high word, both found by their low word
+    real_keys = known_module._id_keys
+
+    def colliding(ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        hi, lo = real_keys(ids)
+        return np.zeros_like(hi), lo
+
+    monkeypatch.setattr(known_module, "_id_keys", colliding)
+    clash = KnownGames(["a", "b", "c"], ["1" * 64, "2" * 64, "3" * 64])
+    assert clash.lookup(["c", "a", "b", "d"]) == [
+        "3" * 16,
+        "1" * 16,
+        "2" * 16,
+        None,
+    ]

@@ -51,6 +51,7 @@ import pyarrow.parquet as pq
 
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
+from pipeline.warehouse.known import KnownGames
 from pipeline.warehouse.tables import (
     SCHEMAS,
     RejectLike,
@@ -274,12 +275,15 @@ class Warehouse:
         _fsync_dir(self.root)
 
     # ----- what is stored ---------------------------------------------------------------
-    def known_games(self) -> dict[str, str]:
-        """Every stored game id and its content hash (read from the committed games files)."""
-        known: dict[str, str] = {}
+    def known_index(self) -> KnownGames:
+        """Every stored game id with its content hash's first 64 bits, 24 bytes a game: what
+        an import checks for duplicates and conflicts (:class:`KnownGames`)."""
+        known = KnownGames()
         for path in self.files(Table.GAMES):
-            cols = pq.read_table(path, columns=["game_id", "content_hash"]).to_pydict()
-            known.update(zip(cols["game_id"], cols["content_hash"], strict=True))
+            for part in pq.ParquetFile(path).iter_batches(
+                batch_size=65_536, columns=["game_id", "content_hash"]
+            ):
+                known.add(part["game_id"].to_pylist(), part["content_hash"].to_pylist())
         return known
 
     def known_rejects(self) -> set[tuple[str | None, int | None, str, str]]:
@@ -601,7 +605,7 @@ class Batch:
         try:
             warehouse.entries()  # refuse an unreadable manifest before writing anything
             warehouse.clean_orphans()
-            self._known = warehouse.known_games()
+            self._known = warehouse.known_index()
             self._known_rejects = warehouse.known_rejects()
         except BaseException:
             self._release()
@@ -636,9 +640,9 @@ class Batch:
         record's own)."""
         self._check_open()
         record = game.record
-        known = self._known.get(record.game_id)
+        known = self._known.lookup([record.game_id])[0]
         if known is not None:
-            if known == record.content_hash:
+            if known == record.content_hash[:16]:
                 self.duplicates += 1
                 return Added.DUPLICATE
             self.conflicts += 1
@@ -652,7 +656,7 @@ class Batch:
                 )
             )
             return Added.CONFLICT
-        self._known[record.game_id] = record.content_hash
+        self._known.add([record.game_id], [record.content_hash])
         self._rows.add_game(game)
         self.stored += 1
         if self._rows.n_games >= self.flush_every:
@@ -678,20 +682,23 @@ class Batch:
             ids, hashes, files, lines = (c.to_pylist() for c in cols.columns)
             if len(set(ids)) != len(ids):
                 raise WarehouseError("E_BATCH_ROWS", "add_rows: the games table repeats a game id")
-            for gid, digest, file, line in zip(ids, hashes, files, lines, strict=True):
-                known = self._known.get(gid)
+            new_hashes: list[str] = []
+            for gid, digest, file, line, known in zip(
+                ids, hashes, files, lines, self._known.lookup(ids), strict=True
+            ):
                 if known is None:
-                    self._known[gid] = digest
                     keep.append(gid)
+                    new_hashes.append(digest)
                     counts[Added.STORED] += 1
                     continue
                 drop = True
-                if known == digest:
+                if known == digest[:16]:
                     counts[Added.DUPLICATE] += 1
                     continue
                 counts[Added.CONFLICT] += 1
                 source = None if file is None else Source(file, line or 0)
                 self.add_reject(self._conflict(gid, known, digest, source, None))
+            self._known.add(keep, new_hashes)
         self.stored += counts[Added.STORED]
         self.duplicates += counts[Added.DUPLICATE]
         self.conflicts += counts[Added.CONFLICT]

@@ -1,0 +1,114 @@
+"""The games a warehouse already holds, in 24 bytes a game: what an import checks every game id
+against (duplicate or conflict) without holding every id and hash as Python strings.
+
+A game id is kept as its 128-bit BLAKE2b digest (two ``uint64``; two ids colliding is beyond
+reach, about 10^-25 for ten million games) and its content hash as its first 64 bits, the 16
+hex digits a conflict message quotes. Keys live in two sorted levels of NumPy arrays: a
+large one and a small one that takes each import chunk's new games and is merged into the
+large one when it passes an eighth of it, so a chunk costs O(chunk · log n) and memory stays
+near 24 B a game (a dict of id and hash strings takes about 200). Lookups and additions take
+a chunk of ids at once.
+
+>>> known = KnownGames(["g1"], ["ab" * 32])
+>>> known.lookup(["g1", "g2"]), len(known)
+(['abababababababab', None], 1)
+>>> known.add(["g2"], ["cd" * 32])
+>>> known.lookup(["g2"])
+['cdcdcdcdcdcdcdcd']
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+#: The small level is merged into the large one past this size or an eighth of the large one.
+MERGE_AT = 65_536
+
+U64 = npt.NDArray[np.uint64]
+
+
+def _id_keys(game_ids: Sequence[str]) -> tuple[U64, U64]:
+    digests = b"".join(
+        hashlib.blake2b(g.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        for g in game_ids
+    )
+    pairs = np.frombuffer(digests, dtype="<u8").reshape(-1, 2).astype(np.uint64)
+    return pairs[:, 0].copy(), pairs[:, 1].copy()
+
+
+def _prefixes(content_hashes: Sequence[str]) -> U64:
+    raw = b"".join(bytes.fromhex(h[:16]) for h in content_hashes)
+    return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
+
+
+class _Level:
+    """Keys sorted by their high word, with the low word and the content prefix alongside."""
+
+    def __init__(self, hi: U64, lo: U64, prefix: U64) -> None:
+        order = np.argsort(hi, kind="stable")
+        self.hi, self.lo, self.prefix = hi[order], lo[order], prefix[order]
+
+    def __len__(self) -> int:
+        return len(self.hi)
+
+    def merged(self, other: _Level) -> _Level:
+        return _Level(
+            np.concatenate([self.hi, other.hi]),
+            np.concatenate([self.lo, other.lo]),
+            np.concatenate([self.prefix, other.prefix]),
+        )
+
+    def find(self, hi: U64, lo: U64, out: U64, found: npt.NDArray[np.bool_]) -> None:
+        """Fill ``out``/``found`` for the keys found here (rows already found are left alone)."""
+        if not len(self.hi):
+            return
+        at = np.minimum(np.searchsorted(self.hi, hi), len(self.hi) - 1)
+        same_hi = self.hi[at] == hi
+        hit = same_hi & (self.lo[at] == lo) & ~found
+        out[hit] = self.prefix[at[hit]]
+        found |= hit
+        # two ids sharing a high word (about 10^-7 for a million games): look along the run
+        for row in np.flatnonzero(same_hi & ~found):
+            i = int(at[row])
+            while i < len(self.hi) and self.hi[i] == hi[row]:
+                if self.lo[i] == lo[row]:
+                    out[row], found[row] = self.prefix[i], True
+                    break
+                i += 1
+
+
+class KnownGames:
+    """Game id → the first 64 bits of its content hash, for every game stored or being stored."""
+
+    def __init__(self, game_ids: Sequence[str] = (), content_hashes: Sequence[str] = ()) -> None:
+        empty = np.empty(0, np.uint64)
+        self._large = _Level(empty, empty, empty)
+        self._small = _Level(empty, empty, empty)
+        self.add(game_ids, content_hashes)
+
+    def __len__(self) -> int:
+        return len(self._large) + len(self._small)
+
+    def lookup(self, game_ids: Sequence[str]) -> list[str | None]:
+        """Per id: the first 16 hex digits of its stored content hash, or None for a new id."""
+        hi, lo = _id_keys(game_ids)
+        out = np.zeros(len(game_ids), np.uint64)
+        found = np.zeros(len(game_ids), np.bool_)
+        self._large.find(hi, lo, out, found)
+        self._small.find(hi, lo, out, found)
+        return [f"{int(v):016x}" if f else None for v, f in zip(out, found, strict=True)]
+
+    def add(self, game_ids: Sequence[str], content_hashes: Sequence[str]) -> None:
+        """Remember new games (ids not known yet: the caller checked with :meth:`lookup`)."""
+        if not game_ids:
+            return
+        hi, lo = _id_keys(game_ids)
+        self._small = self._small.merged(_Level(hi, lo, _prefixes(content_hashes)))
+        if len(self._small) >= max(MERGE_AT, len(self._large) // 8):
+            self._large = self._large.merged(self._small)
+            empty = np.empty(0, np.uint64)
+            self._small = _Level(empty, empty, empty)
