@@ -1,7 +1,8 @@
 """big2-replay: replay analytics for Big Two.
 
 The package is layered, one way: ``pipeline.cards`` and ``pipeline.big2`` (the rules
-engine, pure Python) know nothing of storage or UI; ``pipeline.cli`` parses and delegates.
+engine, plain Python that ``make`` compiles with mypyc) know nothing of storage or UI;
+``pipeline.cli`` parses and delegates.
 """
 
 __version__ = "0.1.0"

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -162,8 +163,14 @@ def build() -> None:
             (fresh / MANIFEST.name).write_text(json.dumps(_manifest(), indent=1), encoding="utf-8")
             old = BUILD.with_name(f"{BUILD.name}.old-{os.getpid()}")
             if BUILD.exists():
-                BUILD.rename(old)
-            fresh.rename(BUILD)
+                with contextlib.suppress(FileNotFoundError):  # a concurrent build moved it
+                    BUILD.rename(old)
+            try:
+                fresh.rename(BUILD)
+            except OSError:  # a concurrent build landed first: keep it if it is as fresh
+                shutil.rmtree(fresh, ignore_errors=True)
+                if _fresh() is not None:
+                    raise
             shutil.rmtree(old, ignore_errors=True)
     finally:
         os.chdir(cwd)

@@ -1,6 +1,7 @@
 """The Big Two rules engine: rulesets, combinations, the game state machine, legal moves.
 
-Pure Python; imports nothing from storage or UI.
+Plain typed Python (``make`` also compiles it with mypyc: :mod:`pipeline.compiled`);
+imports nothing from storage or UI.
 """
 
 from pipeline.compiled import activate
