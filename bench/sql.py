@@ -66,7 +66,7 @@ def base_logs(n_games: int = BASE_GAMES) -> list[dict[str, Any]]:
 def replicated_db(path: Path, n_games: int, base: Warehouse) -> duckdb.DuckDBPyConnection:
     """A DuckDB file with the warehouse tables of ``base`` replicated to ``n_games`` games."""
     con = duckdb.connect(str(path))
-    n_base = len(base.known_games())
+    n_base = len(base.known_index())
     copies = max(1, -(-n_games // n_base))
     for table in TABLES:
         files = [p.as_posix() for p in base.files(table)]

@@ -70,13 +70,20 @@ joined as (
     left join winning as w on w.game_id = o.game_id
 ),
 
+last_out as (
+    -- per game, the last obligation followed directly by the next player going out
+    select game_id, max(action_index) as last_out_index
+    from joined
+    where is_next_out
+    group by game_id
+),
+
 last_before_out as (
     select
-        *,
-        is_next_out and action_index = max(action_index) filter (where is_next_out) over (
-            partition by game_id
-        ) as is_last_before_out
-    from joined
+        j.*,
+        j.is_next_out and j.action_index = l.last_out_index as is_last_before_out
+    from joined as j
+    left join last_out as l on l.game_id = j.game_id
 )
 
 select

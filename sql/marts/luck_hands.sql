@@ -27,13 +27,14 @@ with dealt as (
 ),
 
 counts as (
+    -- bit arithmetic on the 52-bit mask, no per-hand lists: 300239975158033 = bit 4r set for
+    -- every rank r (the ♦ cards; shifted by s: suit s); nibble r of m holds rank r's suits
     select
         *,
-        [bit_count((m >> (4 * r)) & 15) for r in range(13)] as per_rank,
-        -- bit r set: rank r (0 = 3 … 11 = A) held
-        list_sum([((m >> (4 * r)) & 15 <> 0)::bigint << r for r in range(12)]) as held,
-        -- 300239975158033 = bit 4r set for every rank r (the ♦ cards); shifted by s: suit s
-        [bit_count(m & (300239975158033::bigint << s)) for s in range(4)] as per_suit
+        -- bit 4r set: rank r held (each rank's four suit bits folded onto its ♦ bit)
+        (m | (m >> 1) | (m >> 2) | (m >> 3)) & 300239975158033 as ranks_held,
+        -- the same for ranks 3..A only (bits 0..47): the ranks a run can use
+        (m | (m >> 1) | (m >> 2) | (m >> 3)) & 300239975158033 & 281474976710655 as run_ranks
     from dealt
 ),
 
@@ -41,15 +42,47 @@ features as (
     select
         game_id, seat, player_id, ruleset, players, cards_left, is_winner,
         bit_count(m) as n_cards,
-        per_rank[13] as n_twos,
-        per_rank[12] as n_aces,
+        bit_count((m >> 48) & 15) as n_twos,
+        bit_count((m >> 44) & 15) as n_aces,
         (m >> 51) & 1 as has_spade_two,
-        length(list_filter(per_rank, lambda c: c > 0)) as n_ranks,
-        -- longest run of held ranks among 3..A: the largest k for which some k consecutive
-        -- bits of the held-ranks mask are all set (held & held>>1 & … & held>>(k-1) <> 0)
-        length(list_filter(range(1, 13), lambda k: list_reduce(
-            [held >> j for j in range(k)], lambda x, y: x & y) <> 0)) as longest_run,
-        list_max(per_suit) as max_suit
+        bit_count(ranks_held)::bigint as n_ranks,
+        -- longest run of held ranks among 3..A: the number of k in 1..12 for which some k
+        -- consecutive ranks are all held (run_ranks & run_ranks>>4 & … & run_ranks>>4(k-1) <> 0)
+        (
+            (run_ranks <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) & (run_ranks >> 24) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) & (run_ranks >> 24)
+               & (run_ranks >> 28) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) & (run_ranks >> 24)
+               & (run_ranks >> 28) & (run_ranks >> 32) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) & (run_ranks >> 24)
+               & (run_ranks >> 28) & (run_ranks >> 32) & (run_ranks >> 36) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) & (run_ranks >> 24)
+               & (run_ranks >> 28) & (run_ranks >> 32) & (run_ranks >> 36)
+               & (run_ranks >> 40) <> 0)::bigint
+            + (run_ranks & (run_ranks >> 4) & (run_ranks >> 8) & (run_ranks >> 12)
+               & (run_ranks >> 16) & (run_ranks >> 20) & (run_ranks >> 24)
+               & (run_ranks >> 28) & (run_ranks >> 32) & (run_ranks >> 36)
+               & (run_ranks >> 40) & (run_ranks >> 44) <> 0)::bigint
+        ) as longest_run,
+        greatest(
+            bit_count(m & 300239975158033),
+            bit_count(m & (300239975158033 << 1)),
+            bit_count(m & (300239975158033 << 2)),
+            bit_count(m & (300239975158033 << 3))
+        ) as max_suit
     from counts
 )
 
