@@ -248,6 +248,10 @@ class Game:
         self.rs = rs
         self.n = rs.players
         self.table = table_for(rs)
+        # read on every action: kept here rather than looked up on the ruleset each time
+        self.locks_out = rs.pass_locks_out
+        self.enforced = rs.must_block == MustBlock.ENFORCED
+        self.suit_order = rs.suit_order
         self.known = hands is not None
         self.history: list[ActionRecord] = []
         self.result: GameResult | None = None
@@ -357,7 +361,7 @@ class Game:
 
     def _next_active(self, seat: int) -> int:
         s = self.next_seat(seat)
-        while self.rs.pass_locks_out and self.locked[s] and s != self.top_seat:
+        while self.locks_out and self.locked[s] and s != self.top_seat:
             s = self.next_seat(s)
         return s
 
@@ -399,7 +403,7 @@ class Game:
             self._verify_swap(action)
             return None
         if self.turn is not None and action.seat != self.turn:
-            if self.rs.pass_locks_out and self.locked[action.seat]:
+            if self.locks_out and self.locked[action.seat]:
                 raise self._err(
                     "E_LOCKED_OUT",
                     f"seat {action.seat} acted after passing in this trick (pass_locks_out); "
@@ -413,7 +417,7 @@ class Game:
             if self.top is None:
                 raise self._err("E_LEAD_PASS", f"seat {action.seat} passed while leading", action)
             self._verify_draw(action)
-            if self.rs.must_block == MustBlock.ENFORCED:
+            if self.enforced:
                 self._enforce_block(action, None)
             return None
         return self._verify_play(action)
@@ -458,7 +462,7 @@ class Game:
             raise self._err(
                 code, f"seat {seat} played {format_cards(mask)} on {format_cards(top.mask)}", action
             )
-        if self.rs.must_block == MustBlock.ENFORCED:
+        if self.enforced:
             self._enforce_block(action, play)
         return play
 
@@ -628,7 +632,7 @@ class Game:
         highest = None
         beating: bool | None = None
         if hand_before is not None:
-            highest = highest_single(hand_before, rs.suit_order)
+            highest = highest_single(hand_before, self.suit_order)
             if top is not None:
                 beating = can_beat(hand_before, top, rs)
             unchecked: tuple[str, ...] = ()
@@ -657,7 +661,7 @@ class Game:
                 drawn = self._draw(seat, action.drawn)
             self.passes += 1
             self.locked[seat] = True
-            if rs.pass_locks_out:
+            if self.locks_out:
                 self.turn = self._next_active(seat)
                 ends_trick = self.turn == self.top_seat
             else:
