@@ -10,6 +10,14 @@ without a restart. No connection stays open between queries: a running dashboard
 The leaderboard, player and 頂大 pages read the SQL marts (issues 6 and 7, ``big2 build``);
 :func:`marts_built` tells whether they exist, and until then the pages show figures computed
 straight from the warehouse tables (the functions without a mart in their SQL).
+
+Speed at 10^6 games: under a ruleset or period filter (no match or player filter) the
+overview, the sidebar's options, standings and the players of the filtered games read the
+rollups (``rollup_games``, ``rollup_player_days``: a few rows per match or per player and day)
+instead of every game or seat, when they are as fresh as the games table (:func:`_rollup`);
+the periods are UTC days (every connection reads time in UTC). Tables of players are cut at
+:data:`TABLE_ROWS` rows and selection lists at :data:`OPTION_LIMIT` options (any other id can
+be typed).
 """
 
 from __future__ import annotations
@@ -44,6 +52,17 @@ MARTS = {
 #: SQL explorer limits.
 MAX_ROWS = 10_000
 TIMEOUT_S = 10.0
+
+#: At most this many options in a player or match selection list (the most active players, the
+#: most recent matches); any other id can be typed in.
+OPTION_LIMIT = 1000
+#: At most this many rows in a per-player table (standings, 頂大 per player), in its order.
+TABLE_ROWS = 1000
+
+#: The rollups (``sql/marts/rollup_*.sql``) the dashboards read when the filters allow;
+#: ``False`` forces the detailed marts (the tests compare both paths).
+ROLLUPS = True
+ROLLUP_MARTS = ("rollup_games", "rollup_player_days")
 
 
 class State(StrEnum):
@@ -143,8 +162,8 @@ def _connect(key: str) -> duckdb.DuckDBPyConnection:
                 if key not in _views_checked:
                     con = wh.connect(read_only=True)
                     _views_checked.add(key)
-                    return con
-            return duckdb.connect(str(wh.db_path), read_only=True)
+                    return _utc(con)
+            return _utc(duckdb.connect(str(wh.db_path), read_only=True))
         except (WarehouseError, duckdb.Error) as err:
             if not _is_lock_error(err):
                 raise
@@ -154,6 +173,13 @@ def _connect(key: str) -> duckdb.DuckDBPyConnection:
                     f"{root} is being written (an import or a build is running); retry shortly",
                 ) from err
             time.sleep(0.1)
+
+
+def _utc(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Times in UTC: the period filter's days and the rollups' ``day`` are UTC days, whatever
+    the server's time zone."""
+    con.execute("set TimeZone = 'UTC'")
+    return con
 
 
 def connection(key: str | None = None) -> duckdb.DuckDBPyConnection:
@@ -232,36 +258,100 @@ def mart_exists(role: str) -> bool:
     return _mart_exists(stamp(), MARTS[role])
 
 
+# ----- the rollups --------------------------------------------------------------------------
+
+#: The filters on a rollup (alias ``r``) with ``ruleset`` and ``day`` (a UTC date) columns; the
+#: same games as :data:`GAMES_WHERE` without match and player (connections read time in UTC).
+ROLLUP_WHERE = """
+    ($ruleset is null or r.ruleset = $ruleset)
+    and ($date_from is null or r.day >= $date_from::date)
+    and ($date_to is null or r.day <= $date_to::date)
+"""
+
+
+@st.cache_data(show_spinner=False)
+def _rollups_fresh(key: str) -> bool:
+    """The rollups are built and count every game and seat the warehouse holds (an import
+    since the last ``big2 build`` makes them stale: the detailed path answers then)."""
+    if not all(_mart_exists(key, name) for name in ROLLUP_MARTS):
+        return False
+    sql = """
+        select (select sum(n_games) from rollup_games) = (select count(*) from games)
+           and (select sum(n_seats) from rollup_player_days) = (select count(*) from seats)
+           as fresh
+    """
+    return bool(_df(key, sql)["fresh"].iloc[0])
+
+
+def _rollup(key: str, f: Filters) -> bool:
+    """Whether the rollups answer the filters ``f``: a ruleset and a period only."""
+    if not ROLLUPS or f.match_id is not None or f.player_id is not None:
+        return False
+    return _rollups_fresh(key)
+
+
 # ----- filters --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class FilterOptions:
+    """The sidebar's choices. ``matches`` and ``players`` hold at most :data:`OPTION_LIMIT`
+    ids (the most recent matches, the most active players), sorted; ``n_matches`` and
+    ``n_players`` count them all."""
+
     rulesets: list[str]
     matches: list[str]
     players: list[str]
     first: date | None
     last: date | None
+    n_matches: int = 0
+    n_players: int = 0
 
 
 @st.cache_data(show_spinner=False)
 def _filter_options(key: str) -> FilterOptions:
-    rulesets = _df(key, "select distinct ruleset from games order by 1")["ruleset"].tolist()
-    matches = _df(key, "select distinct match_id from games where match_id is not null order by 1")[
-        "match_id"
-    ].tolist()
-    players = _df(key, "select distinct player_id from seats order by 1")["player_id"].tolist()
-    span = _df(
-        key,
-        "select min(try_cast(started_at as timestamptz))::date as first, "
-        "max(try_cast(started_at as timestamptz))::date as last from games",
-    ).iloc[0]
+    if _rollup(key, NO_FILTERS):
+        rulesets_sql = "select distinct ruleset from rollup_games order by 1"
+        matches_sql = """
+            select match_id, count(*) over () as n from rollup_games
+            where match_id is not null
+            group by 1 order by max(last_ts) desc nulls last, 1 limit $limit
+        """
+        players_sql = """
+            select player_id, count(*) over () as n from rollup_player_days
+            group by 1 order by sum(n_seats) desc, 1 limit $limit
+        """
+        span_sql = (
+            "select min(first_ts)::date as first, max(last_ts)::date as last from rollup_games"
+        )
+    else:
+        rulesets_sql = "select distinct ruleset from games order by 1"
+        matches_sql = """
+            select match_id, count(*) over () as n from games
+            where match_id is not null
+            group by 1 order by max(try_cast(started_at as timestamptz)) desc nulls last, 1
+            limit $limit
+        """
+        players_sql = """
+            select player_id, count(*) over () as n from seats
+            group by 1 order by count(*) desc, 1 limit $limit
+        """
+        span_sql = (
+            "select min(try_cast(started_at as timestamptz))::date as first, "
+            "max(try_cast(started_at as timestamptz))::date as last from games"
+        )
+    rulesets = _df(key, rulesets_sql)["ruleset"].tolist()
+    matches = _df(key, matches_sql, {"limit": OPTION_LIMIT})
+    players = _df(key, players_sql, {"limit": OPTION_LIMIT})
+    span = _df(key, span_sql).iloc[0]
     return FilterOptions(
         rulesets=rulesets,
-        matches=matches,
-        players=players,
+        matches=sorted(matches["match_id"].tolist()),
+        players=sorted(players["player_id"].tolist()),
         first=None if pd.isna(span["first"]) else pd.Timestamp(span["first"]).date(),
         last=None if pd.isna(span["last"]) else pd.Timestamp(span["last"]).date(),
+        n_matches=int(matches["n"].iloc[0]) if len(matches) else 0,
+        n_players=int(players["n"].iloc[0]) if len(players) else 0,
     )
 
 
@@ -272,18 +362,35 @@ def filter_options() -> FilterOptions:
 # ----- overview -------------------------------------------------------------------------------
 
 
+#: The overview's counts from the rollups (ruleset and period filters only).
+_OVERVIEW_ROLLUP = f"""
+    with rg as (select * from rollup_games r where {ROLLUP_WHERE})
+    select
+        (select coalesce(sum(n_games), 0)::bigint from rg) as n_games,
+        (select count(distinct r.player_id) from rollup_player_days r where {ROLLUP_WHERE})
+            as n_players,
+        (select count(distinct match_id) from rg) as n_matches,
+        (select min(first_ts) from rg) as first_game,
+        (select max(last_ts) from rg) as last_game,
+        (select coalesce(sum(n_partial), 0)::bigint from rg) as n_partial,
+        (select coalesce(sum(n_bao), 0)::bigint from rg) as n_bao
+"""
+
+_OVERVIEW_DETAILED = f"""{FILTERED}
+    select
+        (select count(*) from fg) as n_games,
+        (select count(distinct s.player_id) from seats s join fg using (game_id)) as n_players,
+        (select count(distinct match_id) from fg) as n_matches,
+        (select min(try_cast(started_at as timestamptz)) from fg) as first_game,
+        (select max(try_cast(started_at as timestamptz)) from fg) as last_game,
+        (select count(*) from fg where not full_info) as n_partial,
+        (select count(*) from fg where bao_seat is not null) as n_bao
+"""
+
+
 @st.cache_data(show_spinner=False)
 def _overview(key: str, f: Filters) -> dict[str, Any]:
-    sql = f"""{FILTERED}
-        select
-            (select count(*) from fg) as n_games,
-            (select count(distinct s.player_id) from seats s join fg using (game_id)) as n_players,
-            (select count(distinct match_id) from fg) as n_matches,
-            (select min(try_cast(started_at as timestamptz)) from fg) as first_game,
-            (select max(try_cast(started_at as timestamptz)) from fg) as last_game,
-            (select count(*) from fg where not full_info) as n_partial,
-            (select count(*) from fg where bao_seat is not null) as n_bao
-    """
+    sql = _OVERVIEW_ROLLUP if _rollup(key, f) else _OVERVIEW_DETAILED
     row = _df(key, sql, f.params()).iloc[0].to_dict()
     health = _df(
         key,
@@ -300,19 +407,43 @@ def overview(f: Filters) -> dict[str, Any]:
     return _overview(stamp(), f)
 
 
+#: The recent matches from ``rollup_games`` (the cells of a match summed; the games without a
+#: match one by one, as the detailed query keys them).
+_RECENT_ROLLUP = f"""
+    summed as (
+        select r.match_id as match, any_value(r.ruleset) as ruleset,
+               sum(r.n_games)::bigint as games, min(r.first_started_at) as started,
+               max(r.last_started_at) as ended,
+               arg_max(r.last_game_id, r.last_game_number) as last_game
+        from rollup_games r
+        where r.match_id is not null and {ROLLUP_WHERE}
+        group by 1
+        union all
+        select match, ruleset, 1::bigint, started_at, started_at,
+               case when game_number is not null then game_id end
+        from keyed where match_id is null
+    ),
+    recent as (select * from summed order by ended desc nulls last, match limit $limit),
+"""
+
+_RECENT_DETAILED = """
+    recent as (
+        select match, any_value(ruleset) as ruleset, count(*) as games,
+               min(started_at) as started, max(started_at) as ended,
+               arg_max(game_id, game_number) as last_game
+        from keyed group by 1
+        order by max(started_at) desc nulls last, 1
+        limit $limit
+    ),
+"""
+
+
 @st.cache_data(show_spinner=False)
 def _recent_matches(key: str, f: Filters, limit: int) -> pd.DataFrame:
     # the recent matches first (games only), then the seats of just those (fast on 1M games)
     sql = f"""{FILTERED},
         keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
-        recent as (
-            select match, any_value(ruleset) as ruleset, count(*) as games,
-                   min(started_at) as started, max(started_at) as ended,
-                   arg_max(game_id, game_number) as last_game
-            from keyed group by 1
-            order by max(started_at) desc nulls last, 1
-            limit $limit
-        ),
+        {_RECENT_ROLLUP if _rollup(key, f) else _RECENT_DETAILED}
         who as (
             select k.match, string_agg(distinct s.player_id, ', ' order by s.player_id) as players
             from keyed k join seats s using (game_id)
@@ -332,12 +463,13 @@ def recent_matches(f: Filters, limit: int = 20) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False)
 def _games(key: str, f: Filters, limit: int) -> pd.DataFrame:
-    sql = f"""{FILTERED}
-        select fg.game_id, fg.match_id, fg.game_number, fg.ruleset, fg.started_at, fg.players,
-               fg.outcome, w.player_id as winner, fg.n_tricks, fg.n_actions, fg.full_info
-        from fg left join seats w on w.game_id = fg.game_id and w.seat = fg.winner
-        order by fg.started_at desc nulls last, fg.game_id
-        limit $limit
+    # the newest games first, then only their winners' seats
+    sql = f"""{FILTERED},
+        newest as (select * from fg order by started_at desc nulls last, game_id limit $limit)
+        select g.game_id, g.match_id, g.game_number, g.ruleset, g.started_at, g.players,
+               g.outcome, w.player_id as winner, g.n_tricks, g.n_actions, g.full_info
+        from newest g left join seats w on w.game_id = g.game_id and w.seat = g.winner
+        order by g.started_at desc nulls last, g.game_id
     """
     return _df(key, sql, {**f.params(), "limit": limit})
 
@@ -885,14 +1017,31 @@ _STANDINGS_ALL = """
     wi as ({})
     select own.rank, own.player_id as player, own.games, own.wins,
            round(100.0 * own.wins / nullif(own.games, 0), 1) as win_pct, own.score, own.title,
-           wi.whatif_score, wi.whatif_rank, wi.whatif_title, own.rank - wi.whatif_rank as rank_change
+           wi.whatif_score, wi.whatif_rank, wi.whatif_title, own.rank - wi.whatif_rank as rank_change,
+           sum(own.wins) over () as all_wins, sum(own.games) over () as all_games
     from own left join wi using (player_id)
-    order by own.rank, player
 """
 
+#: Per player over the filtered games: games, wins, score (``own``), from the rollup or from
+#: ``mart_match_standings`` joined with the filtered games.
+_OWN_ROLLUP = f"""own as (
+    select r.player_id, sum(r.n_games)::bigint as games, sum(r.n_wins)::bigint as wins,
+           sum(r.score) as score
+    from rollup_player_days r where {ROLLUP_WHERE}
+    group by 1 having sum(r.n_standings) > 0
+),"""
+_OWN_DETAILED = """own as (
+    select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
+           count(*) filter (where fg.outcome <> 'redeal' and fg.winner = m.seat) as wins,
+           sum(m.result) as score
+    from mart_match_standings m join fg using (game_id)
+    group by 1
+),"""
 
-@st.cache_data(show_spinner=False)
-def _standings(key: str, f: Filters, whatif: str | None) -> pd.DataFrame:
+
+def _standings_sql(key: str, f: Filters, whatif: str | None) -> str:
+    """Every player's standing under the filters (one row per player, unordered), with the
+    totals of wins and games over all of them (``all_wins``, ``all_games``)."""
     if f == NO_FILTERS:  # every game: the marts as built, and the rescore_players macro
         wi = (
             "select player_id, whatif_score, whatif_rank, whatif_title "
@@ -901,7 +1050,7 @@ def _standings(key: str, f: Filters, whatif: str | None) -> pd.DataFrame:
             else "select null::varchar as player_id, null::double as whatif_score, "
             "null::bigint as whatif_rank, null::varchar as whatif_title where false"
         )
-        return _df(key, _STANDINGS_ALL.format(wi), {"whatif": whatif} if whatif else {})
+        return _STANDINGS_ALL.format(wi)
     whatif_cte = (
         f"""wi as (
             select m.player_id, sum(m.score) as whatif_score
@@ -910,14 +1059,8 @@ def _standings(key: str, f: Filters, whatif: str | None) -> pd.DataFrame:
         if whatif
         else "wi as (select null::varchar as player_id, null::double as whatif_score where false),"
     )
-    sql = f"""{FILTERED},
-        own as (
-            select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
-                   count(*) filter (where fg.outcome <> 'redeal' and fg.winner = m.seat) as wins,
-                   sum(m.result) as score
-            from mart_match_standings m join fg using (game_id)
-            group by 1
-        ),
+    return f"""{FILTERED},
+        {_OWN_ROLLUP if _rollup(key, f) else _OWN_DETAILED}
         {whatif_cte}
         ranked as (
             select own.*, wi.whatif_score,
@@ -933,27 +1076,64 @@ def _standings(key: str, f: Filters, whatif: str | None) -> pd.DataFrame:
                whatif_score, whatif_rank,
                case when whatif_score is not null
                     then {_TITLE.format("whatif_score")} end as whatif_title,
-               rank - whatif_rank as rank_change
-        from ranked order by rank, player
+               rank - whatif_rank as rank_change,
+               sum(wins) over () as all_wins, sum(games) over () as all_games
+        from ranked
     """
-    return _df(key, sql, {**f.params(), **({"whatif": whatif} if whatif else {})})
 
 
-def standings(f: Filters, whatif: str | None = None) -> pd.DataFrame:
+def _whatif_params(f: Filters, whatif: str | None) -> dict[str, Any]:
+    return {**f.params(), **({"whatif": whatif} if whatif else {})}
+
+
+@st.cache_data(show_spinner=False)
+def _standings(key: str, f: Filters, whatif: str | None, limit: int) -> pd.DataFrame:
+    sql = f"""
+        with board as ({_standings_sql(key, f, whatif)})
+        select * exclude (all_wins, all_games) from board order by rank, player limit $limit
+    """
+    return _df(key, sql, {**_whatif_params(f, whatif), "limit": limit})
+
+
+def standings(f: Filters, whatif: str | None = None, limit: int = TABLE_ROWS) -> pd.DataFrame:
     """Per player over the filtered games: games, wins, score under each game's own rules
     (after the bankroll cap), the rank-ladder title; with ``whatif`` (a ruleset JSON, bound as a
-    parameter) the score, rank and title had every game been played under it."""
-    return _standings(stamp(), f, whatif)
+    parameter) the score, rank and title had every game been played under it. The first
+    ``limit`` players by rank (then id)."""
+    return _standings(stamp(), f, whatif, limit)
+
+
+@st.cache_data(show_spinner=False)
+def _player_standing(key: str, f: Filters, player_id: str) -> pd.DataFrame:
+    sql = f"""
+        with board as ({_standings_sql(key, f, None)})
+        select * exclude (whatif_score, whatif_rank, whatif_title, rank_change),
+               100.0 * all_wins / greatest(all_games, 1) as all_win_pct
+        from board where player = $player
+    """
+    return _df(key, sql, {**f.params(), "player": player_id})
+
+
+def player_standing(f: Filters, player_id: str) -> pd.DataFrame:
+    """One player's row of :func:`standings` (none when the player has no scored game under
+    the filters), with ``all_win_pct``: everyone's wins ÷ games over the same games."""
+    return _player_standing(stamp(), f, player_id)
 
 
 @st.cache_data(show_spinner=False)
 def _winnings(key: str, f: Filters, max_players: int, max_points: int) -> pd.DataFrame:
-    top = (
-        "select player_id from mart_player_standings order by n_games desc, player_id"
-        if f == NO_FILTERS
-        else "select s.player_id from fg join seats s using (game_id) group by 1 "
-        "order by (s.player_id = $player_id) desc nulls last, count(*) desc, 1"
-    )
+    if f == NO_FILTERS:
+        top = "select player_id from mart_player_standings order by n_games desc, player_id"
+    elif _rollup(key, f):  # no player filter: the most seats first
+        top = (
+            f"select r.player_id from rollup_player_days r where {ROLLUP_WHERE} "
+            "group by 1 order by sum(r.n_seats) desc, 1"
+        )
+    else:
+        top = (
+            "select s.player_id from fg join seats s using (game_id) group by 1 "
+            "order by (s.player_id = $player_id) desc nulls last, count(*) desc, 1"
+        )
     sql = f"""{FILTERED},
         top as ({top} limit $max_players),
         per_game as (
@@ -1134,7 +1314,7 @@ _AUDIT_AGG = """
 
 
 @st.cache_data(show_spinner=False)
-def _audit_by_player(key: str, f: Filters, player_id: str | None) -> pd.DataFrame:
+def _audit_by_player(key: str, f: Filters, player_id: str | None, limit: int) -> pd.DataFrame:
     if replace(f, ruleset=None) == NO_FILTERS:  # only a ruleset: the audit_players mart
         sql = """
             select player_id as player, ruleset, n_obligations as obligations, n_met as met,
@@ -1145,8 +1325,9 @@ def _audit_by_player(key: str, f: Filters, player_id: str | None) -> pd.DataFram
             from audit_players
             where ($ruleset is null or ruleset = $ruleset) and ($player is null or player_id = $player)
             order by violated desc, violation_pct desc nulls last, player, ruleset
+            limit $limit
         """
-        return _df(key, sql, {"ruleset": f.ruleset, "player": player_id})
+        return _df(key, sql, {"ruleset": f.ruleset, "player": player_id, "limit": limit})
     sql = f"""{FILTERED},
         paid as (
             select m.player_id, fg.ruleset, sum(m.bao_paid) as bao_paid
@@ -1162,14 +1343,18 @@ def _audit_by_player(key: str, f: Filters, player_id: str | None) -> pd.DataFram
                coalesce(p.bao_paid, 0) as bao_paid
         from audit a left join paid p using (player_id, ruleset)
         order by violated desc, violation_pct desc nulls last, player, ruleset
+        limit $limit
     """
-    return _df(key, sql, {**f.params(), "player": player_id})
+    return _df(key, sql, {**f.params(), "player": player_id, "limit": limit})
 
 
-def audit_by_player(f: Filters, player_id: str | None = None) -> pd.DataFrame:
+def audit_by_player(
+    f: Filters, player_id: str | None = None, limit: int = TABLE_ROWS
+) -> pd.DataFrame:
     """頂大 record per player and ruleset over the filtered games (``audit_obligations``), with
-    what 包牌 made each pay (``mart_game_scores.bao_paid``, the game's unit)."""
-    return _audit_by_player(stamp(), f, player_id)
+    what 包牌 made each pay (``mart_game_scores.bao_paid``, the game's unit); the first
+    ``limit`` rows, most violations first."""
+    return _audit_by_player(stamp(), f, player_id, limit)
 
 
 @st.cache_data(show_spinner=False)
@@ -1286,18 +1471,26 @@ def seat_effects(f: Filters, player_id: str) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False)
-def _players(key: str, f: Filters) -> list[str]:
-    if replace(f, player_id=None) == NO_FILTERS:
+def _players(key: str, f: Filters, limit: int) -> list[str]:
+    f = replace(f, player_id=None)
+    params = {**f.params(), "limit": limit}
+    if f == NO_FILTERS and _mart_exists(key, "mart_player_standings"):
         sql = "select player_id from mart_player_standings order by n_games desc, player_id"
-        if _mart_exists(key, "mart_player_standings"):
-            return [str(p) for p in _df(key, sql)["player_id"]]
-    sql = f"""{FILTERED}
-        select s.player_id from fg join seats s using (game_id)
-        group by 1 order by count(*) desc, 1
-    """
-    return [str(p) for p in _df(key, sql, {**f.params(), "player_id": None})["player_id"]]
+        return [str(p) for p in _df(key, f"{sql} limit $limit", params)["player_id"]]
+    if _rollup(key, f):
+        sql = f"""
+            select r.player_id from rollup_player_days r where {ROLLUP_WHERE}
+            group by 1 order by sum(r.n_seats) desc, 1 limit $limit
+        """
+    else:
+        sql = f"""{FILTERED}
+            select s.player_id from fg join seats s using (game_id)
+            group by 1 order by count(*) desc, 1 limit $limit
+        """
+    return [str(p) for p in _df(key, sql, params)["player_id"]]
 
 
-def players(f: Filters) -> list[str]:
-    """Players of the filtered games (the player filter aside), most games first."""
-    return _players(stamp(), f)
+def players(f: Filters, limit: int = OPTION_LIMIT) -> list[str]:
+    """Players of the filtered games (the player filter aside), most games first: the first
+    ``limit``."""
+    return _players(stamp(), f, limit)

@@ -63,12 +63,10 @@ def sidebar_filters() -> data.Filters:
         ruleset = st.selectbox(
             "Ruleset", [None, *opts.rulesets], format_func=all_label, key="f_ruleset"
         )
-        match_id = st.selectbox(
-            "Match", [None, *opts.matches], format_func=all_label, key="f_match"
-        )
-        player_id = st.selectbox(
-            "Player", [None, *opts.players], format_func=all_label, key="f_player"
-        )
+        match_id = id_choice("Match", opts.matches, opts.n_matches, key="f_match",
+                             kept="the most recent")  # fmt: skip
+        player_id = id_choice("Player", opts.players, opts.n_players, key="f_player",
+                              kept="the most active")  # fmt: skip
         bounds: dict[str, Any] = {"min_value": opts.first, "max_value": opts.last}
         date_from = st.date_input("From", value=None, key="f_from", **bounds)
         date_to = st.date_input("To", value=None, key="f_to", **bounds)
@@ -82,6 +80,21 @@ def sidebar_filters() -> data.Filters:
     )
     st.session_state[FILTERS_KEY] = filters
     return filters
+
+
+def id_choice(label: str, ids: list[str], n_all: int, *, key: str, kept: str) -> str | None:
+    """A selection of one id among ``ids`` (or all). When ``ids`` is a cut of ``n_all`` (a
+    list of 10^5 players is not sent to the browser on every rerun), any other id can be typed
+    in, and the current choice stays listed."""
+    cut = n_all > len(ids)
+    current = st.session_state.get(key)
+    options = [None, *ids, *([current] if cut and current and current not in ids else [])]
+    help_text = (
+        f"{kept} {len(ids):,} of {n_all:,}; type any other id and press Enter" if cut else None
+    )
+    value = st.selectbox(label, options, format_func=all_label, key=key, help=help_text,
+                         accept_new_options=cut)  # fmt: skip
+    return None if value is None else str(value)
 
 
 def all_label(value: str | None) -> str:

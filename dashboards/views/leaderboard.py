@@ -72,6 +72,8 @@ if board.empty:
     st.stop()
 
 st.subheader("Standings")
+if len(board) >= data.TABLE_ROWS:
+    st.caption(f"The first {data.TABLE_ROWS:,} players by rank; narrow with the filters.")
 if whatif is None:
     st.caption(
         "Score: each game under its own ruleset (money, or − penalty points), after the bankroll "

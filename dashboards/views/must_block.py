@@ -62,7 +62,14 @@ def from_marts() -> None:
         st.info("No 頂大 obligation in the games the filters select.")
         return
     st.subheader("Per player")
-    st.caption("violation % = violated ÷ known (met + violated); 包牌 paid in the game's unit.")
+    st.caption(
+        "violation % = violated ÷ known (met + violated); 包牌 paid in the game's unit."
+        + (
+            f" The first {data.TABLE_ROWS:,} rows, most violations first."
+            if len(per_player) >= data.TABLE_ROWS
+            else ""
+        )
+    )
     st.dataframe(
         per_player,
         hide_index=True,

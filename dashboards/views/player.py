@@ -26,8 +26,17 @@ if not players:
     st.stop()
 if f.player_id in players:
     st.session_state["pl_player"] = f.player_id
+cut = len(players) >= data.OPTION_LIMIT  # the most active only: any other id can be typed
+chosen = st.session_state.get("pl_player")
+if cut and chosen and chosen not in players:
+    players = [*players, chosen]
 player = st.selectbox(
-    "Player", players, key="pl_player", help="The sidebar's player filter picks too"
+    "Player",
+    players,
+    key="pl_player",
+    help="The sidebar's player filter picks too"
+    + (f"; the {data.OPTION_LIMIT:,} most active listed, type any other id" if cut else ""),
+    accept_new_options=cut,
 )
 if player is None:
     st.stop()
@@ -51,12 +60,11 @@ def _games_and_wins(board: pd.DataFrame) -> tuple[pd.Series, list[Any]] | None:
 
 
 def headline() -> None:
-    board = data.standings(f)
-    got = _games_and_wins(board)
+    got = _games_and_wins(data.player_standing(f, player))
     if got is None:
         return
     r, c = got
-    all_pct = 100 * board["wins"].sum() / max(board["games"].sum(), 1)
+    all_pct = r["all_win_pct"]
     c[2].metric(
         "Win %",
         "—" if data.missing(r["win_pct"]) else f"{r['win_pct']:.1f}",

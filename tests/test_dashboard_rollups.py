@@ -1,0 +1,169 @@
+"""The dashboards' rollups (``sql/marts/rollup_*.sql``): under every filter they answer, each
+view gives the same figures from the rollups as from the detailed marts and tables.
+
+The samples are ingested and built into a temporary warehouse (as ``tests/test_dashboard.py``);
+``data.ROLLUPS = False`` forces the detailed path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import streamlit as st
+
+from dashboards import data
+from pipeline.ingest import ingest
+from pipeline.sqlbuild import build
+from pipeline.warehouse import Warehouse
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
+    wh = Warehouse(tmp_path_factory.mktemp("dash-rollups") / "warehouse")
+    ingest([str(SAMPLES / n) for n in ("games.jsonl", "bad.jsonl", "partial.jsonl")], wh)
+    build(wh)
+    return wh
+
+
+@pytest.fixture
+def point(built: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(built.root))
+    st.cache_data.clear()
+    yield built
+    st.cache_data.clear()
+
+
+def both(fn: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """``fn()`` from the rollups, then from the detailed marts (every cache cleared between)."""
+    monkeypatch.setattr(data, "ROLLUPS", True)
+    st.cache_data.clear()
+    rolled = fn()
+    monkeypatch.setattr(data, "ROLLUPS", False)
+    st.cache_data.clear()
+    detailed = fn()
+    monkeypatch.setattr(data, "ROLLUPS", True)
+    st.cache_data.clear()
+    return rolled, detailed
+
+
+def the_filters() -> list[data.Filters]:
+    """Every filter the rollups answer, on the fixture: none, each ruleset, whole periods,
+    one day, a day without games, and a ruleset within a period."""
+    opts = data.filter_options()
+    assert opts.first is not None and opts.last is not None and opts.first < opts.last
+    out = [data.NO_FILTERS]
+    out += [data.Filters(ruleset=r) for r in opts.rulesets]
+    out += [
+        data.Filters(date_from=opts.first, date_to=opts.last),
+        data.Filters(date_from=opts.first),
+        data.Filters(date_to=opts.first),
+        data.Filters(date_from=opts.last, date_to=opts.last),
+        data.Filters(date_from=opts.last + timedelta(days=1)),
+        data.Filters(ruleset=opts.rulesets[0], date_from=opts.first, date_to=opts.last),
+    ]
+    return out
+
+
+def test_the_rollups_are_built_fresh_and_described(point: Warehouse) -> None:
+    key = data.stamp()
+    assert data._rollups_fresh(key)
+    con = point.connect()
+    try:
+        comments = dict(
+            con.execute(
+                "select table_name, comment from duckdb_tables() where table_name like 'rollup_%'"
+            ).fetchall()
+        )
+        (n_games, n_seats) = con.execute(
+            "select (select sum(n_games) from rollup_games), "
+            "(select sum(n_seats) from rollup_player_days)"
+        ).fetchone() or (0, 0)
+        assert (n_games, n_seats) == con.execute(
+            "select (select count(*) from games), (select count(*) from seats)"
+        ).fetchone()
+    finally:
+        con.close()
+    assert set(comments) == set(data.ROLLUP_MARTS)
+    assert all(c and "grain" in c.lower() for c in comments.values()), comments
+
+
+def test_overview_and_filter_options_agree(
+    point: Warehouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = both(data.filter_options, monkeypatch)
+    assert a == b
+    for f in the_filters():
+        a, b = both(lambda f=f: data.overview(f), monkeypatch)
+        assert a == b, f
+        a, b = both(lambda f=f: data.recent_matches(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+
+
+def test_standings_players_and_winnings_agree(
+    point: Warehouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whatif = data.whatif_json("taiwan", None)
+    n_rows = 0
+    for f in the_filters()[1:]:  # every game: the pre-aggregated marts, neither path here
+        a, b = both(lambda f=f: data.standings(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+        n_rows += len(a)
+        a, b = both(lambda f=f: data.standings(f, whatif), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+        a, b = both(lambda f=f: data.players(f), monkeypatch)
+        assert a == b, f
+        for player in a[:2]:
+            a2, b2 = both(lambda f=f, p=player: data.player_standing(f, p), monkeypatch)
+            pd.testing.assert_frame_equal(a2, b2, check_dtype=False, obj=f"{f} {player}")
+        a, b = both(lambda f=f: data.winnings(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+    assert n_rows > 20  # the filters select players
+
+
+def test_player_standing_is_the_row_of_the_standings(point: Warehouse) -> None:
+    for f in the_filters()[:3]:
+        board = data.standings(f)
+        player = str(board["player"].iloc[0])
+        mine = data.player_standing(f, player)
+        assert len(mine) == 1
+        cols = ["rank", "player", "games", "wins", "win_pct", "score", "title"]
+        pd.testing.assert_frame_equal(
+            mine[cols].reset_index(drop=True),
+            board[board["player"] == player][cols].reset_index(drop=True),
+            check_dtype=False,
+        )
+        expected = 100 * board["wins"].sum() / max(board["games"].sum(), 1)
+        assert mine["all_win_pct"].iloc[0] == pytest.approx(expected)
+    assert data.player_standing(data.NO_FILTERS, "nobody").empty
+
+
+def test_cut_lists(point: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(data, "OPTION_LIMIT", 3)
+    st.cache_data.clear()
+    opts = data.filter_options()
+    assert len(opts.players) == 3 and opts.n_players > 3
+    assert opts.players == sorted(opts.players)
+    assert len(data.players(data.NO_FILTERS, limit=3)) == 3
+    assert len(data.standings(data.NO_FILTERS, limit=2)) == 2
+
+
+def test_an_import_after_the_build_makes_them_stale(tmp_path: Path, monkeypatch: Any) -> None:
+    wh = Warehouse(tmp_path / "warehouse")
+    ingest([str(SAMPLES / "games.jsonl")], wh)
+    build(wh)
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
+    assert data._rollups_fresh(data.stamp())
+    ingest([str(SAMPLES / "partial.jsonl")], wh)  # no build
+    key = data.stamp()
+    assert not data._rollups_fresh(key) and not data._rollup(key, data.NO_FILTERS)
+    con = wh.connect()
+    (n,) = con.execute("select count(*) from games").fetchone() or (0,)
+    con.close()
+    assert data.overview(data.NO_FILTERS)["n_games"] == n
