@@ -37,6 +37,7 @@ GROUP = "big2_hot"
 #: A frozen dataclass here needs a ``__reduce__`` if it crosses processes (see Play).
 MODULES = (
     "pipeline/cards.py",
+    "pipeline/big2/rules.py",
     "pipeline/big2/combos.py",
     "pipeline/big2/moves.py",
     "pipeline/big2/state.py",

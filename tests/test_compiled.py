@@ -132,7 +132,8 @@ def test_the_hot_path_objects_survive_pickling() -> None:
     done = replay(record)
     assert isinstance(done, ReplayedGame)
     play = classify(7, load_ruleset("hk"))
-    for value in (play, done.result, done.actions[0], record.actions[0], done):
+    rules = load_ruleset("taiwan", {"bombs": True})
+    for value in (play, done.result, done.actions[0], record.actions[0], done, rules):
         assert pickle.loads(pickle.dumps(value)) == value
 
 

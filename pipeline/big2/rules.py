@@ -226,6 +226,14 @@ class Ruleset:
                 mult = m
         return mult
 
+    def __reduce__(self) -> tuple[Any, tuple[type[Ruleset], dict[str, Any]]]:
+        # by the constructor: a frozen dataclass compiled by mypyc cannot be unpickled field
+        # by field (pipeline.compiled; replayed games cross process boundaries)
+        return (
+            _rebuild,
+            (Ruleset, {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Every parameter as plain TOML-able values (enums as strings, tiers as lists)."""
         out: dict[str, Any] = {}
@@ -234,6 +242,10 @@ class Ruleset:
                 continue
             out[f.name] = _plain(getattr(self, f.name))
         return out
+
+
+def _rebuild(cls: type[Ruleset], values: dict[str, Any]) -> Ruleset:
+    return cls(**values)
 
 
 def _plain(value: Any) -> Any:
@@ -257,7 +269,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "bonus_multipliers": BonusMultipliers,
     "settlement": Settlement,
 }
-_BOOL_FIELDS = {n for n, f in _FIELDS.items() if f.type == "bool"}
+_BOOL_FIELDS = {n for n, f in _FIELDS.items() if f.type in ("bool", bool)}  # compiled: the type
 _INT_FIELDS = {"players", "winner_bonus", "bankroll_start", "rank_ladder_top"}
 
 
