@@ -19,6 +19,16 @@ directions as (
     where a.action_index = 0
 ),
 
+-- batches written before actions.think_seconds: the same gap, from the previous action's ts by
+-- a join on action_index - 1 (no rows when every batch stores it: an action with a ts but no
+-- think_seconds is then a first action, or one after an action without a ts)
+unstored_think as (
+    select a.game_id, a.seat, a.action_index, epoch(a.ts) as t
+    from stg_actions as a
+    where a.think_seconds is null and a.ts is not null and a.action_index > 0
+      and a.action_type in ('play', 'pass')
+),
+
 actions as (
     -- each string comparison once per action (the counts below test flags: much cheaper than
     -- comparing strings once per count); think: seconds since the previous action of the game
@@ -40,27 +50,12 @@ actions as (
             then cast(floor(log2(a.top_before_mask)) as integer) end as top_card_id,
         case when a.action_type in ('play', 'pass') then a.think_seconds end as think
     from stg_actions as a
-),
-
--- batches written before actions.think_seconds: the same gap, from the previous action's ts by
--- a join on action_index - 1 (no rows when every batch stores it: an action with a ts but no
--- think_seconds is then a first action, or one after an action without a ts)
-unstored_think as (
-    select a.game_id, a.seat, a.action_index, epoch(a.ts) as t
-    from stg_actions as a
-    where a.think_seconds is null and a.ts is not null and a.action_index > 0
-      and a.action_type in ('play', 'pass')
-),
-
-computed_think as (
-    select
-        u.game_id,
-        u.seat,
-        count(u.t - epoch(p.ts)) as n_timed_decisions,
-        sum(u.t - epoch(p.ts)) as sum_decision_seconds
+    union all by name
+    -- the think time of unstored_think, as extra rows that only carry it (every flag NULL: they
+    -- count in no other column); in the same aggregate, so no extra join per seat
+    select u.game_id, u.seat, u.t - epoch(p.ts) as think
     from unstored_think as u
     join stg_actions as p on p.game_id = u.game_id and p.action_index = u.action_index - 1
-    group by u.game_id, u.seat
 ),
 
 per_seat_actions as (
@@ -165,15 +160,12 @@ select
     -- 2s: dealt, and still held at the end (losers; NULL with partial information)
     bit_count(s.deal_mask & 4222124650659840) as n_twos_dealt,
     bit_count(s.final_hand_mask & 4222124650659840) as n_twos_left,
-    coalesce(a.n_timed_decisions, 0) + coalesce(ct.n_timed_decisions, 0) as n_timed_decisions,
-    case when ct.sum_decision_seconds is null then a.sum_decision_seconds
-         else coalesce(a.sum_decision_seconds, 0) + ct.sum_decision_seconds end
-        as sum_decision_seconds
+    coalesce(a.n_timed_decisions, 0) as n_timed_decisions,
+    a.sum_decision_seconds
 from stg_seats as s
 join games as g using (game_id)
 left join directions as d using (game_id)
 left join per_seat_actions as a on a.game_id = s.game_id and a.seat = s.seat
 left join game_tricks as t on t.game_id = s.game_id
-left join computed_think as ct on ct.game_id = s.game_id and ct.seat = s.seat
 left join mart_game_scores as sc on sc.game_id = s.game_id and sc.seat = s.seat
 where g.outcome <> 'redeal'
