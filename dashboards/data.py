@@ -62,7 +62,12 @@ TABLE_ROWS = 1000
 #: The rollups (``sql/marts/rollup_*.sql``) the dashboards read when the filters allow;
 #: ``False`` forces the detailed marts (the tests compare both paths).
 ROLLUPS = True
-ROLLUP_MARTS = ("rollup_games", "rollup_player_days")
+ROLLUP_MARTS = (
+    "rollup_games",
+    "rollup_player_days",
+    "rollup_player_rulesets",
+    "rollup_leak_winners",
+)
 
 
 class State(StrEnum):
@@ -288,6 +293,11 @@ def _rollup(key: str, f: Filters) -> bool:
     if not ROLLUPS or f.match_id is not None or f.player_id is not None:
         return False
     return _rollups_fresh(key)
+
+
+def _ruleset_rollup(key: str, f: Filters) -> bool:
+    """Whether the per-ruleset rollups answer ``f``: one ruleset and nothing else."""
+    return f.ruleset is not None and replace(f, ruleset=None) == NO_FILTERS and _rollup(key, f)
 
 
 # ----- filters --------------------------------------------------------------------------------
@@ -1022,6 +1032,17 @@ _STANDINGS_ALL = """
     from own left join wi using (player_id)
 """
 
+#: One ruleset's standings as built (rank and title within the ruleset).
+_STANDINGS_RULESET = """
+    select rank, player_id as player, n_games as games, n_wins as wins,
+           round(100.0 * n_wins / nullif(n_games, 0), 1) as win_pct, score, title,
+           null::double as whatif_score, null::bigint as whatif_rank,
+           null::varchar as whatif_title, null::bigint as rank_change,
+           sum(n_wins) over () as all_wins, sum(n_games) over () as all_games
+    from rollup_player_rulesets
+    where ruleset = $ruleset and n_standings > 0
+"""
+
 #: Per player over the filtered games: games, wins, score (``own``), from the rollup or from
 #: ``mart_match_standings`` joined with the filtered games.
 _OWN_ROLLUP = f"""own as (
@@ -1051,6 +1072,8 @@ def _standings_sql(key: str, f: Filters, whatif: str | None) -> str:
             "null::bigint as whatif_rank, null::varchar as whatif_title where false"
         )
         return _STANDINGS_ALL.format(wi)
+    if whatif is None and _ruleset_rollup(key, f):  # ranked and titled per ruleset at build
+        return _STANDINGS_RULESET
     whatif_cte = (
         f"""wi as (
             select m.player_id, sum(m.score) as whatif_score
@@ -1124,7 +1147,12 @@ def player_standing(f: Filters, player_id: str) -> pd.DataFrame:
 def _winnings(key: str, f: Filters, max_players: int, max_points: int) -> pd.DataFrame:
     if f == NO_FILTERS:
         top = "select player_id from mart_player_standings order by n_games desc, player_id"
-    elif _rollup(key, f):  # no player filter: the most seats first
+    elif _ruleset_rollup(key, f):  # no player filter: the most seats first
+        top = (
+            "select player_id from rollup_player_rulesets where ruleset = $ruleset "
+            "order by n_seats desc, player_id"
+        )
+    elif _rollup(key, f):
         top = (
             f"select r.player_id from rollup_player_days r where {ROLLUP_WHERE} "
             "group by 1 order by sum(r.n_seats) desc, 1"
@@ -1197,6 +1225,29 @@ LEAK_STATS: tuple[tuple[str, str, str], ...] = (
 def _leak_counts(key: str, f: Filters, player_id: str) -> pd.DataFrame:
     cols = sorted({c for _, a, o in LEAK_STATS for c in (a, o)})
     sums = ", ".join(f"sum({c})::double as {c}" for c in cols)
+    if replace(f, ruleset=None, player_id=None) == NO_FILTERS and _rollup(key, NO_FILTERS):
+        # the winners' counts summed at build (rollup_leak_winners), less the player's own
+        # when the player is one of them
+        mine = "case when m.score > 0 then {} else 0 end"
+        less = ", ".join(f"w.{c}::double - {mine.format('m.' + c)} as {c}" for c in cols)
+        sql = f"""
+            with m as (
+                select sum(sum_score) as score, {sums}
+                from stats_players
+                where ($ruleset is null or ruleset = $ruleset) and player_id = $player
+                having count(*) > 0
+            ),
+            w as (
+                select w.n_players - {mine.format(1)} as n_players,
+                       {less}
+                from rollup_leak_winners w left join m on true
+                where w.ruleset is not distinct from $ruleset
+            )
+            select 'player' as who, 1::bigint as n_players, {", ".join(cols)} from m
+            union all
+            select 'winners', n_players::bigint, {", ".join(cols)} from w where n_players > 0
+        """
+        return _df(key, sql, {"ruleset": f.ruleset, "player": player_id})
     if replace(f, ruleset=None, player_id=None) == NO_FILTERS:
         # only a ruleset: stats_players holds the same counts per (player, ruleset), summed
         source = "stats_players m where ($ruleset is null or m.ruleset = $ruleset)"
@@ -1477,7 +1528,12 @@ def _players(key: str, f: Filters, limit: int) -> list[str]:
     if f == NO_FILTERS and _mart_exists(key, "mart_player_standings"):
         sql = "select player_id from mart_player_standings order by n_games desc, player_id"
         return [str(p) for p in _df(key, f"{sql} limit $limit", params)["player_id"]]
-    if _rollup(key, f):
+    if _ruleset_rollup(key, f):
+        sql = """
+            select player_id from rollup_player_rulesets where ruleset = $ruleset
+            order by n_seats desc, player_id limit $limit
+        """
+    elif _rollup(key, f):
         sql = f"""
             select r.player_id from rollup_player_days r where {ROLLUP_WHERE}
             group by 1 order by sum(r.n_seats) desc, 1 limit $limit

@@ -44,10 +44,12 @@ def both(fn: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, A
     """``fn()`` from the rollups, then from the detailed marts (every cache cleared between)."""
     monkeypatch.setattr(data, "ROLLUPS", True)
     st.cache_data.clear()
-    rolled = fn()
+    with data.one_connection_per_run():  # as in the app: one connection for the queries
+        rolled = fn()
     monkeypatch.setattr(data, "ROLLUPS", False)
     st.cache_data.clear()
-    detailed = fn()
+    with data.one_connection_per_run():
+        detailed = fn()
     monkeypatch.setattr(data, "ROLLUPS", True)
     st.cache_data.clear()
     return rolled, detailed
@@ -125,6 +127,21 @@ def test_standings_players_and_winnings_agree(
         a, b = both(lambda f=f: data.winnings(f), monkeypatch)
         pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
     assert n_rows > 20  # the filters select players
+
+
+def test_leak_finder_agrees(point: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a ruleset or none: the winners' counts summed at build less the player's own."""
+    n_compared = 0
+    for f in [data.NO_FILTERS, *(data.Filters(ruleset=r) for r in data.filter_options().rulesets)]:
+        for player in [*data.players(f)[:3], "nobody"]:
+            a, b = both(lambda f=f, p=player: data.leaks(f, p), monkeypatch)
+            pd.testing.assert_frame_equal(a, b, obj=f"{f} {player}")
+            n_compared += len(a)
+            a, b = both(lambda f=f, p=player: data._leak_counts(data.stamp(), f, p), monkeypatch)
+            a = a.sort_values("who").reset_index(drop=True)
+            b = b.sort_values("who").reset_index(drop=True)
+            pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=f"{f} {player}")
+    assert n_compared > 20
 
 
 def test_player_standing_is_the_row_of_the_standings(point: Warehouse) -> None:
