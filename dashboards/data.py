@@ -67,6 +67,7 @@ ROLLUP_MARTS = (
     "rollup_player_days",
     "rollup_player_rulesets",
     "rollup_leak_winners",
+    "rollup_stats_player_days",
 )
 
 
@@ -1252,6 +1253,9 @@ def _leak_counts(key: str, f: Filters, player_id: str) -> pd.DataFrame:
         # only a ruleset: stats_players holds the same counts per (player, ruleset), summed
         source = "stats_players m where ($ruleset is null or m.ruleset = $ruleset)"
         score = "sum(m.sum_score)"
+    elif _rollup(key, replace(f, player_id=None)):  # a period: the counts summed per day
+        source = f"(select * from rollup_stats_player_days r where {ROLLUP_WHERE}) m"
+        score = "sum(m.score)"
     else:
         source = f"stats_player_games m where {_mart_where('started_ts')}"
         score = "sum(m.score)"
