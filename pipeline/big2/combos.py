@@ -27,16 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cache
 from itertools import combinations, product
 
-from pipeline.big2.rules import FlushCompare, Ruleset, StraightOrder, SuitOrder
+from pipeline.big2.rules import FlushCompare, RuleEnum, Ruleset, StraightOrder, SuitOrder
 from pipeline.cards import RANK_TEXT, card, cards_of, format_cards
 from pipeline.errors import IllegalPlayError
 
 
-class Kind(StrEnum):
+class Kind(RuleEnum):
     """Combination kinds (spec 1.2)."""
 
     SINGLE = "single"

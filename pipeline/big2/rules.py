@@ -34,14 +34,22 @@ from pipeline.errors import RulesetError
 DEFAULT_PRESET = "hk"
 
 
-class SuitOrder(StrEnum):
+class RuleEnum(StrEnum):
+    """A string enum hashed like its value: ``Enum.__hash__`` is Python code, and the engine
+    looks members up in dicts on every action. Members equal their values, so hashing them
+    alike also keeps the hash / equality contract (``SuitOrder.HK == "hk"``)."""
+
+    __hash__ = str.__hash__
+
+
+class SuitOrder(RuleEnum):
     """Suit strength order, low to high (spec 1.1)."""
 
     HK = "hk"  # ♦ < ♣ < ♥ < ♠
     TAIWAN = "taiwan"  # ♣ < ♦ < ♥ < ♠
 
 
-class StraightOrder(StrEnum):
+class StraightOrder(RuleEnum):
     """Which five-card sequences are straights and how they rank (spec 1.2)."""
 
     HK = "hk"
@@ -52,7 +60,7 @@ class StraightOrder(StrEnum):
     AKQJT_TOP_POKER = "akqjt_top_poker"
 
 
-class FlushCompare(StrEnum):
+class FlushCompare(RuleEnum):
     """How two flushes compare (spec 1.2)."""
 
     RANKS_THEN_SUIT = "ranks_then_suit"
@@ -60,7 +68,7 @@ class FlushCompare(StrEnum):
     SUIT_THEN_RANKS = "suit_then_ranks"
 
 
-class ThreePlayerMode(StrEnum):
+class ThreePlayerMode(RuleEnum):
     """How three players are dealt (spec 1.3)."""
 
     DEAL_17 = "deal_17"
@@ -68,7 +76,7 @@ class ThreePlayerMode(StrEnum):
     SWAP_LEFTOVER = "swap_leftover"
 
 
-class Direction(StrEnum):
+class Direction(RuleEnum):
     """Play direction (spec 1.3). Seats are numbered counter-clockwise."""
 
     COUNTERCLOCKWISE = "counterclockwise"
@@ -76,14 +84,14 @@ class Direction(StrEnum):
     ALTERNATE = "alternate"  # odd games clockwise, even games counter-clockwise (001)
 
 
-class FirstLead(StrEnum):
+class FirstLead(RuleEnum):
     """Who leads the first trick of a game (spec 1.4)."""
 
     LOWEST_CARD_THEN_WINNER = "lowest_card_then_winner"
     LOWEST_CARD_EVERY_GAME = "lowest_card_every_game"
 
 
-class FirstPlay(StrEnum):
+class FirstPlay(RuleEnum):
     """What the lowest-card holder's opening lead must do with that card (spec 1.4)."""
 
     CONTAIN = "contain"
@@ -92,7 +100,7 @@ class FirstPlay(StrEnum):
     NONE = "none"
 
 
-class RedealReason(StrEnum):
+class RedealReason(RuleEnum):
     """Hands that may ask for a redeal (spec 1.5)."""
 
     POINTS_BELOW_3 = "points_below_3"
@@ -100,7 +108,7 @@ class RedealReason(StrEnum):
     NO_JQK = "no_jqk"
 
 
-class MustBlock(StrEnum):
+class MustBlock(RuleEnum):
     """頂大: what happens when the next player is on one card and the obligation is not met."""
 
     LIABILITY = "liability"  # allowed; the violator pays 包牌 if the next player goes out
@@ -108,7 +116,7 @@ class MustBlock(StrEnum):
     OFF = "off"  # audited as information only
 
 
-class Settlement(StrEnum):
+class Settlement(RuleEnum):
     """How penalties turn into money or points (spec 1.7)."""
 
     WINNER_TAKES_ALL = "winner_takes_all"
@@ -116,7 +124,7 @@ class Settlement(StrEnum):
     PENALTY_POINTS = "penalty_points"
 
 
-class BonusMultipliers(StrEnum):
+class BonusMultipliers(RuleEnum):
     """Table options multiplying the stake for kinds played 3+ times (002 歡樂炸藥)."""
 
     OFF = "off"

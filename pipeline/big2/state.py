@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from enum import StrEnum
 from typing import NamedTuple
 
 from pipeline.big2.combos import (
@@ -46,6 +45,7 @@ from pipeline.big2.rules import (
     FirstPlay,
     MustBlock,
     RedealReason,
+    RuleEnum,
     Ruleset,
     SuitOrder,
     ThreePlayerMode,
@@ -54,7 +54,7 @@ from pipeline.cards import FULL_DECK, Rank, cards_of, format_cards
 from pipeline.errors import DealError, IllegalPlayError, ReplayError
 
 
-class ActionType(StrEnum):
+class ActionType(RuleEnum):
     """What a seat did."""
 
     PLAY = "play"
@@ -63,7 +63,7 @@ class ActionType(StrEnum):
     SWAP = "swap"  # 3-player swap_leftover: the lowest card for the face-down leftover
 
 
-class Claim(StrEnum):
+class Claim(RuleEnum):
     """Claims made before the first play (spec 1.5)."""
 
     DRAGON = "dragon"  # 一條龍: all 13 ranks
@@ -77,14 +77,14 @@ class Claim(StrEnum):
         return self in (Claim.DRAGON, Claim.FOUR_TWOS)
 
 
-class Obligation(StrEnum):
+class Obligation(RuleEnum):
     """頂大 obligation of a seat whose next seat holds one card (spec 1.6)."""
 
     LEAD = "lead_non_single_or_highest_single"
     FOLLOW = "follow_with_highest_single"
 
 
-class Block(StrEnum):
+class Block(RuleEnum):
     """Whether a 頂大 obligation was met."""
 
     MET = "met"
@@ -92,7 +92,7 @@ class Block(StrEnum):
     UNKNOWN = "unknown"
 
 
-class Outcome(StrEnum):
+class Outcome(RuleEnum):
     """How a game ended."""
 
     PLAYED_OUT = "played_out"
