@@ -15,7 +15,7 @@ Speed at 10^6 games: under a ruleset or period filter (no match or player filter
 overview, the sidebar's options, standings and the players of the filtered games read the
 rollups (``rollup_games``, ``rollup_player_days``: a few rows per match or per player and day)
 instead of every game or seat, when they are as fresh as the games table (:func:`_rollup`);
-the periods are UTC days (every connection reads time in UTC). Tables of players are cut at
+a period's days are UTC days, whatever the session's time zone. Tables of players are cut at
 :data:`TABLE_ROWS` rows and selection lists at :data:`OPTION_LIMIT` options (any other id can
 be typed).
 """
@@ -96,12 +96,16 @@ class Filters:
 
 NO_FILTERS = Filters()
 
+#: A start time as UTC wall-clock time: a period's days are UTC days, whatever the session's
+#: time zone (the rollups' ``day`` too).
+UTC = "timezone('UTC', try_cast({} as timestamptz))"
+
 #: The games the filters select (alias ``g``); used as ``where {GAMES_WHERE}``.
-GAMES_WHERE = """
+GAMES_WHERE = f"""
     ($ruleset is null or g.ruleset = $ruleset)
     and ($match_id is null or g.match_id = $match_id)
-    and ($date_from is null or try_cast(g.started_at as timestamptz) >= $date_from::date)
-    and ($date_to is null or try_cast(g.started_at as timestamptz) < $date_to::date + 1)
+    and ($date_from is null or {UTC.format("g.started_at")} >= $date_from::date)
+    and ($date_to is null or {UTC.format("g.started_at")} < $date_to::date + 1)
     and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
 """
 
@@ -168,8 +172,8 @@ def _connect(key: str) -> duckdb.DuckDBPyConnection:
                 if key not in _views_checked:
                     con = wh.connect(read_only=True)
                     _views_checked.add(key)
-                    return _utc(con)
-            return _utc(duckdb.connect(str(wh.db_path), read_only=True))
+                    return con
+            return duckdb.connect(str(wh.db_path), read_only=True)
         except (WarehouseError, duckdb.Error) as err:
             if not _is_lock_error(err):
                 raise
@@ -179,13 +183,6 @@ def _connect(key: str) -> duckdb.DuckDBPyConnection:
                     f"{root} is being written (an import or a build is running); retry shortly",
                 ) from err
             time.sleep(0.1)
-
-
-def _utc(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """Times in UTC: the period filter's days and the rollups' ``day`` are UTC days, whatever
-    the server's time zone."""
-    con.execute("set TimeZone = 'UTC'")
-    return con
 
 
 def connection(key: str | None = None) -> duckdb.DuckDBPyConnection:
@@ -267,7 +264,7 @@ def mart_exists(role: str) -> bool:
 # ----- the rollups --------------------------------------------------------------------------
 
 #: The filters on a rollup (alias ``r``) with ``ruleset`` and ``day`` (a UTC date) columns; the
-#: same games as :data:`GAMES_WHERE` without match and player (connections read time in UTC).
+#: same games as :data:`GAMES_WHERE` without match and player.
 ROLLUP_WHERE = """
     ($ruleset is null or r.ruleset = $ruleset)
     and ($date_from is null or r.day >= $date_from::date)
@@ -333,7 +330,8 @@ def _filter_options(key: str) -> FilterOptions:
             group by 1 order by sum(n_seats) desc, 1 limit $limit
         """
         span_sql = (
-            "select min(first_ts)::date as first, max(last_ts)::date as last from rollup_games"
+            "select timezone('UTC', min(first_ts))::date as first, "
+            "timezone('UTC', max(last_ts))::date as last from rollup_games"
         )
     else:
         rulesets_sql = "select distinct ruleset from games order by 1"
@@ -348,8 +346,8 @@ def _filter_options(key: str) -> FilterOptions:
             group by 1 order by count(*) desc, 1 limit $limit
         """
         span_sql = (
-            "select min(try_cast(started_at as timestamptz))::date as first, "
-            "max(try_cast(started_at as timestamptz))::date as last from games"
+            f"select min({UTC.format('started_at')})::date as first, "
+            f"max({UTC.format('started_at')})::date as last from games"
         )
     rulesets = _df(key, rulesets_sql)["ruleset"].tolist()
     matches = _df(key, matches_sql, {"limit": OPTION_LIMIT})
@@ -972,8 +970,8 @@ def _mart_where(ts: str) -> str:
     return f"""
     ($ruleset is null or m.ruleset = $ruleset)
     and ($match_id is null or m.match_id = $match_id)
-    and ($date_from is null or try_cast(m.{ts} as timestamptz) >= $date_from::date)
-    and ($date_to is null or try_cast(m.{ts} as timestamptz) < $date_to::date + 1)
+    and ($date_from is null or {UTC.format("m." + ts)} >= $date_from::date)
+    and ($date_to is null or {UTC.format("m." + ts)} < $date_to::date + 1)
     and ($player_id is null or m.game_id in (select game_id from seats where player_id = $player_id))
 """
 

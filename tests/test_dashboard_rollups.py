@@ -185,3 +185,28 @@ def test_an_import_after_the_build_makes_them_stale(tmp_path: Path, monkeypatch:
     (n,) = con.execute("select count(*) from games").fetchone() or (0,)
     con.close()
     assert data.overview(data.NO_FILTERS)["n_games"] == n
+
+
+def test_periods_are_utc_days_whatever_the_time_zone(
+    point: Warehouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session in another time zone (the SQL explorer's sandbox locks the configuration,
+    so the dashboards never SET one) selects the same games for a period, on both paths."""
+    periods = [f for f in the_filters() if f.date_from or f.date_to]
+    expected = {f: data.overview(f)["n_games"] for f in periods}
+    assert len(set(expected.values())) > 2
+    connect = data._connect
+
+    def in_los_angeles(key: str) -> Any:
+        con = connect(key)
+        con.execute("set TimeZone = 'America/Los_Angeles'")
+        return con
+
+    monkeypatch.setattr(data, "_connect", in_los_angeles)
+    for f in periods:
+        a, b = both(lambda f=f: data.overview(f)["n_games"], monkeypatch)
+        assert a == b == expected[f], f
+        a, b = both(lambda f=f: data.standings(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+    a, b = both(data.filter_options, monkeypatch)
+    assert a == b
