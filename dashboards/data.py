@@ -744,14 +744,27 @@ def running_totals(f: Filters) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False)
 def _player_seats(key: str, f: Filters, player_id: str) -> pd.DataFrame:
-    sql = f"""{FILTERED}
-        select (s.seat - fg.first_leader + fg.players) % fg.players as position_after_leader,
+    # position as stats_player_games defines it: steps after the first leader in the game's
+    # direction of play, read off its first action (the warehouse tables only, so the page
+    # works before `big2 build`)
+    sql = f"""{FILTERED},
+        mine as (
+            select fg.game_id, fg.players, fg.first_leader, s.seat, s.is_winner, s.cards_left
+            from fg join seats s using (game_id)
+            where s.player_id = $player and fg.outcome <> 'redeal'
+        ),
+        steps as (
+            select a.game_id,
+                   case when a.next_seat = (a.seat + 1) % m.players then 1 else -1 end as step
+            from mine m join actions a on a.game_id = m.game_id and a.action_index = 0
+        )
+        select ((m.seat - m.first_leader) * coalesce(st.step, 1) + m.players) % m.players
+                   as position_after_leader,
                count(*) as games,
-               count(*) filter (where s.is_winner) as wins,
-               round(100.0 * count(*) filter (where s.is_winner) / count(*), 1) as win_pct,
-               round(avg(s.cards_left), 2) as avg_cards_left
-        from fg join seats s using (game_id)
-        where s.player_id = $player and fg.outcome <> 'redeal'
+               count(*) filter (where m.is_winner) as wins,
+               round(100.0 * count(*) filter (where m.is_winner) / count(*), 1) as win_pct,
+               round(avg(m.cards_left), 2) as avg_cards_left
+        from mine m left join steps st using (game_id)
         group by 1 order by 1
     """
     return _df(key, sql, {**f.params(), "player": player_id})

@@ -709,3 +709,43 @@ def test_filtered_and_unfiltered_paths_agree(tmp_path: Path, use: Use) -> None:
     player = data.players(data.NO_FILTERS)[0]
     assert data.players(every)[0] == player
     pd.testing.assert_frame_equal(data.leaks(data.NO_FILTERS, player), data.leaks(every, player))
+
+
+def test_seat_effect_counts_positions_in_the_games_direction_of_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clockwise games: the player page's positions after the first leader are those of
+    stats_player_games (steps in the direction of play), before and after `big2 build`."""
+    import streamlit as st
+
+    from pipeline.logs.sample import dumps, sample_match
+
+    games = sample_match(seed=4, match_id="cw", n_games=12, overrides={"direction": "clockwise"})
+    log = tmp_path / "cw.jsonl"
+    log.write_text("".join(dumps(g) + "\n" for g in games), encoding="utf-8")
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(log)], wh)
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
+    players = sorted({seat["player_id"] for g in games for seat in g["seats"]})
+    st.cache_data.clear()
+    before = {p: data.player_seats(data.Filters(), p) for p in players}
+    build(wh)
+    with wh.connect() as con:
+        expected = {
+            p: con.execute(
+                "select position, count(*), count(*) filter (where is_winner) "
+                "from stats_player_games where player_id = ? group by 1 order by 1",
+                [p],
+            ).fetchall()
+            for p in players
+        }
+    assert any(pos in (1, 3) for rows in expected.values() for pos, _, _ in rows)
+    st.cache_data.clear()
+    for p in players:
+        for seats in (before[p], data.player_seats(data.Filters(), p)):
+            got = [
+                (int(r.position_after_leader), int(r.games), int(r.wins))
+                for r in seats.itertuples()
+            ]
+            assert got == expected[p], p
+    st.cache_data.clear()
