@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -26,6 +27,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "compiled"
@@ -113,6 +115,29 @@ def _load_runtime() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     sys.modules[name] = module
+
+
+#: What :func:`by_constructor` returns, for the ``__reduce__`` annotations.
+Reduced = tuple[Any, tuple[type[Any], dict[str, Any]]]
+
+
+def rebuild(cls: type[Any], values: dict[str, Any]) -> Any:
+    """``cls(**values)``: how :func:`by_constructor` objects are unpickled."""
+    return cls(**values)
+
+
+def by_constructor(obj: Any) -> Reduced:
+    """``__reduce__`` for a frozen dataclass in a compiled module: mypyc's frozen dataclasses
+    cannot be unpickled field by field, so they pickle as a call of their constructor with
+    their ``init`` fields (worker processes hand replayed games back to the main process).
+
+    >>> from pipeline.big2.rules import load_ruleset
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(load_ruleset("taiwan"))) == load_ruleset("taiwan")
+    True
+    """
+    init = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init}
+    return (rebuild, (type(obj), init))
 
 
 def status() -> str:

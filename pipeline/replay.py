@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from pipeline.big2.rules import Ruleset, load_ruleset
 from pipeline.big2.state import Action, ActionRecord, Game, GameResult
+from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.logs.model import GameRecord, Reject, Source
 
@@ -42,10 +43,8 @@ class ReplayedGame:
     actions: tuple[ActionRecord, ...]
     result: GameResult
 
-    def __reduce__(self) -> tuple[type[ReplayedGame], tuple[object, ...]]:
-        # by the constructor: see pipeline.big2.combos.Play.__reduce__ (worker processes
-        # hand games seen twice in one chunk back to the main process)
-        return (ReplayedGame, (self.record, self.ruleset, self.actions, self.result))
+    def __reduce__(self) -> Reduced:
+        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
 
 def _reject(record: GameRecord, code: str, message: str, action_index: int | None) -> Reject:

@@ -32,6 +32,7 @@ from itertools import combinations, product
 
 from pipeline.big2.rules import FlushCompare, RuleEnum, Ruleset, StraightOrder, SuitOrder
 from pipeline.cards import RANK_TEXT, card, cards_of, format_cards
+from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import IllegalPlayError
 
 
@@ -109,10 +110,8 @@ class Play:
     is_bomb: bool
     order: int = field(init=False, compare=False)  # one integer ordering plays of one size
 
-    def __reduce__(self) -> tuple[type[Play], tuple[int, Kind, int, int, int, bool]]:
-        # by the constructor: a frozen dataclass compiled by mypyc cannot be unpickled field
-        # by field (pipeline.compiled; the ingest's worker processes pickle results)
-        return (Play, (self.mask, self.kind, self.size, self.level, self.key, self.is_bomb))
+    def __reduce__(self) -> Reduced:
+        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", self.level << _KEY_BITS | self.key)

@@ -29,6 +29,7 @@ from importlib import resources
 from itertools import pairwise
 from typing import Any
 
+from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import RulesetError
 
 DEFAULT_PRESET = "hk"
@@ -234,13 +235,8 @@ class Ruleset:
                 mult = m
         return mult
 
-    def __reduce__(self) -> tuple[Any, tuple[type[Ruleset], dict[str, Any]]]:
-        # by the constructor: a frozen dataclass compiled by mypyc cannot be unpickled field
-        # by field (pipeline.compiled; replayed games cross process boundaries)
-        return (
-            _rebuild,
-            (Ruleset, {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}),
-        )
+    def __reduce__(self) -> Reduced:
+        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
     def to_dict(self) -> dict[str, Any]:
         """Every parameter as plain TOML-able values (enums as strings, tiers as lists)."""
@@ -250,10 +246,6 @@ class Ruleset:
                 continue
             out[f.name] = _plain(getattr(self, f.name))
         return out
-
-
-def _rebuild(cls: type[Ruleset], values: dict[str, Any]) -> Ruleset:
-    return cls(**values)
 
 
 def _plain(value: Any) -> Any:

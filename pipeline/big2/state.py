@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from pipeline.big2.combos import (
@@ -51,6 +51,7 @@ from pipeline.big2.rules import (
     ThreePlayerMode,
 )
 from pipeline.cards import FULL_DECK, Rank, cards_of, format_cards
+from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import DealError, IllegalPlayError, ReplayError
 
 
@@ -182,9 +183,8 @@ class GameResult:
     bao_seat: int | None  # 包牌: the violator liable for the others' losses
     bao_unknown_seat: int | None = None  # partial info: 包牌 possible, the hand would tell
 
-    def __reduce__(self) -> tuple[type[GameResult], tuple[object, ...]]:
-        # by the constructor: see Play.__reduce__
-        return (GameResult, tuple(getattr(self, f.name) for f in fields(GameResult)))
+    def __reduce__(self) -> Reduced:
+        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
 
 def claim_holds(claim: Claim, hand: int) -> bool:
