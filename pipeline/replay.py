@@ -25,13 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.big2.rules import Ruleset, load_ruleset
-from pipeline.big2.state import Action, ActionRecord, Game, GameResult
+from pipeline.big2.state import Action, ActionRecord, Game, GameResult, new_tuple
 from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.logs.model import GameRecord, Reject, Source
 
 _NO_SOURCE = Source("", 0)
-_new_tuple = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +125,8 @@ def replay(record: GameRecord) -> ReplayedGame | Reject:
                 i,
             )
         # the logged action's first five fields are the engine's Action (seat, type, cards,
-        # claim, drawn); tuple.__new__ skips the named tuple's Python-level __new__
-        action: Action = _new_tuple(Action, logged[:5])
+        # claim, drawn), built without the named tuple's Python-level __new__ (new_tuple)
+        action: Action = new_tuple(Action, logged[:5])
         try:
             game.do(action)
         except Big2Error as err:

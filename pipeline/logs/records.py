@@ -31,7 +31,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.big2.state import ActionType, Claim
+from pipeline.big2.state import ActionType, Claim, new_tuple
 from pipeline.cards import (
     RANK_COMPACT,
     RANK_TEXT,
@@ -334,8 +334,6 @@ def _seat_ref(value: Any, path: str, n_seats: int) -> int | None:
 
 
 _PLAIN_KEYS = frozenset({"seat", "action", "cards", "ts"})
-#: Builds a named tuple without its Python-level ``__new__`` (a third of the cost, per action).
-_new_tuple = tuple.__new__
 
 
 def _action(raw: Any, i: int) -> LogAction:
@@ -347,7 +345,7 @@ def _action(raw: Any, i: int) -> LogAction:
             kind = raw.get("action")
             stamp = None if ts is None else float(ts)
             if kind == "pass" and "cards" not in raw:
-                return _new_tuple(LogAction, (seat, ActionType.PASS, 0, None, None, stamp))
+                return new_tuple(LogAction, (seat, ActionType.PASS, 0, None, None, stamp))
             cards = raw.get("cards")
             if kind == "play" and type(cards) is str:
                 try:
@@ -355,7 +353,7 @@ def _action(raw: Any, i: int) -> LogAction:
                 except CardParseError:
                     mask = 0
                 if mask:
-                    return _new_tuple(LogAction, (seat, ActionType.PLAY, mask, None, None, stamp))
+                    return new_tuple(LogAction, (seat, ActionType.PLAY, mask, None, None, stamp))
     return _action_checked(raw, i)
 
 
