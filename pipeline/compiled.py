@@ -82,6 +82,10 @@ def _fresh() -> str | None:
     return None
 
 
+def _describe(why_not: str | None) -> str:
+    return f"pure Python ({why_not})" if why_not else f"compiled ({len(MODULES)} modules, mypyc)"
+
+
 def activate(package_path: list[str], package: str) -> list[str]:
     """The package's ``__path__`` with the compiled build first, when it is fresh.
 
@@ -96,7 +100,7 @@ def activate(package_path: list[str], package: str) -> list[str]:
                 _load_runtime()
             except (ImportError, OSError) as exc:
                 why = f"the build does not load: {exc}"
-        _status = f"pure Python ({why})" if why else f"compiled ({len(MODULES)} modules, mypyc)"
+        _status = _describe(why)
     if not _status.startswith("compiled"):
         return package_path
     compiled_dir = BUILD.joinpath(*package.split("."))
@@ -153,7 +157,7 @@ def ensure() -> str:
     if why is not None and not os.environ.get("BIG2_PURE_PYTHON"):
         build()
         why = _fresh()
-    _status = f"pure Python ({why})" if why else f"compiled ({len(MODULES)} modules, mypyc)"
+    _status = _describe(why)
     return _status
 
 
