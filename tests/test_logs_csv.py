@@ -12,26 +12,14 @@ import pytest
 
 from pipeline.logs import read_log
 from pipeline.logs.csv_logs import games_csv_for, is_games_csv, read_csv
-from pipeline.logs.model import GameRecord, Reject
+from pipeline.logs.model import GameRecord
 from pipeline.logs.reader import log_shape
 from pipeline.logs.records import content_hash
 from pipeline.logs.sample import _csv_rows, sample_game, to_partial
-from pipeline.replay import ReplayedGame, replay
+from tests.test_logs_jsonl import outcomes
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
-
-
-def outcomes(items: list[GameRecord | Reject]) -> tuple[list[str], list[Reject]]:
-    good: list[str] = []
-    rejects: list[Reject] = []
-    for item in items:
-        done: ReplayedGame | Reject = item if isinstance(item, Reject) else replay(item)
-        if isinstance(done, Reject):
-            rejects.append(done)
-        else:
-            good.append(done.record.game_id)
-    return good, rejects
 
 
 def to_text(rows: list[list[str]]) -> str:
