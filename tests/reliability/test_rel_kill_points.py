@@ -1,0 +1,160 @@
+"""Kill points: an import killed at every durable step of its commit, and a mart build killed
+part-way, leave a warehouse that verifies, holds each game at most once and takes the same
+import again to exactly the expected content (docs/reliability.md).
+
+The import's durable steps are found by running it once in counting mode
+(``tests/reliability/faults.py``); then it is run again once per step and killed there with
+``os._exit`` (no clean-up, as SIGKILL). The scale version (more games, kill points in time
+with two workers) is the ``reliability.kill_points`` benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from pipeline.ingest import ingest
+from pipeline.logs.sample import dumps, sample_game
+from pipeline.warehouse import Warehouse
+
+ROOT = Path(__file__).resolve().parents[2]
+FAULTS = Path(__file__).with_name("faults.py")
+#: What verify may report after a kill: files of the batch that never committed.
+LEFT_BY_A_KILL = {"E_ORPHAN_FILE"}
+
+
+def write_games(path: Path, start: int, n: int) -> set[str]:
+    ids = {f"k{i}" for i in range(start, start + n)}
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(start, start + n):
+            fh.write(dumps(sample_game(seed=i, game_id=f"k{i}")) + "\n")
+    return ids
+
+
+def child_env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+
+
+def stored_ids(wh_dir: Path) -> list[str]:
+    with Warehouse(wh_dir).connect() as con:
+        return [row[0] for row in con.execute("select game_id from games").fetchall()]
+
+
+@pytest.fixture(scope="module")
+def setting(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, set[str], set[str]]:
+    """A template warehouse holding 5 games, and a log of 30 more with one bad line."""
+    root = tmp_path_factory.mktemp("kill")
+    first, more = root / "first.jsonl", root / "more.jsonl"
+    before = write_games(first, 0, 5)
+    added = write_games(more, 100, 30)
+    with more.open("a", encoding="utf-8") as fh:
+        fh.write('{"game_id": "broken"\n')
+    template = root / "template"
+    ingest([str(first)], Warehouse(template))
+    return template, more, before, added
+
+
+def run_with_fault(tmp: Path, step: str, n: int, args: list[str]) -> tuple[int, dict[str, int]]:
+    counts = tmp / f"counts-{step}-{n}.json"
+    proc = subprocess.run(
+        [sys.executable, str(FAULTS), str(counts), step, str(n), "--", *args],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if proc.returncode not in (0, 137):
+        raise AssertionError(f"exit {proc.returncode}: {proc.stderr[-2000:]}")
+    return proc.returncode, json.loads(counts.read_text()) if counts.exists() else {}
+
+
+def assert_consistent_then_complete(
+    wh_dir: Path, log: Path, before: set[str], added: set[str]
+) -> None:
+    wh = Warehouse(wh_dir)
+    problems = [p for p in wh.verify() if p.code not in LEFT_BY_A_KILL]
+    assert problems == [], problems
+    ids = stored_ids(wh_dir)
+    assert len(ids) == len(set(ids)), "a game is stored twice"
+    assert set(ids) in (before, before | added), "a batch is partly visible"
+    ingest([str(log)], wh)  # the same import again completes the warehouse
+    ids = stored_ids(wh_dir)
+    assert sorted(ids) == sorted(before | added)
+    assert wh.verify() == []
+    with wh.connect() as con:
+        row = con.execute("select count(*) from rejects where code = 'E_JSON'").fetchone()
+    assert row == (1,), "the bad line is kept once, whatever the kills"
+
+
+@pytest.mark.parametrize("step", ["replace", "fsync"])
+def test_an_import_killed_at_every_durable_step(
+    tmp_path: Path, setting: tuple[Path, Path, set[str], set[str]], step: str
+) -> None:
+    template, log, before, added = setting
+    args = ["ingest", str(log), "--workers", "1"]
+    counting = tmp_path / "counting"
+    shutil.copytree(template, counting)
+    code, counts = run_with_fault(tmp_path, step, 0, [*args, "-w", str(counting)])
+    assert code == 0 and counts.get(step, 0) >= 3, counts  # the commit has steps to kill at
+    points = range(1, counts[step] + 1)
+    for n in points:
+        shutil.copytree(template, tmp_path / f"wh-{n}")
+
+    def kill_at(n: int) -> int:
+        return run_with_fault(tmp_path, step, n, [*args, "-w", str(tmp_path / f"wh-{n}")])[0]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two children at a time: 2 cores
+        codes = list(pool.map(kill_at, points))
+    for n, code in zip(points, codes, strict=True):
+        assert code == 137, f"{step} call {n} of {counts[step]} did not kill the import"
+        assert_consistent_then_complete(tmp_path / f"wh-{n}", log, before, added)
+
+
+def test_a_mart_build_killed_part_way_is_rebuilt(
+    tmp_path: Path, setting: tuple[Path, Path, set[str], set[str]]
+) -> None:
+    template, log, before, added = setting
+    wh_dir = tmp_path / "wh"
+    shutil.copytree(template, wh_dir)
+    ingest([str(log)], Warehouse(wh_dir))
+    big2 = [sys.executable, "-m", "pipeline.cli"]
+    killed = 0
+    for delay in (0.8, 1.6, 2.4, 3.2):
+        proc = subprocess.Popen(
+            [*big2, "build", "-w", str(wh_dir)],
+            env=child_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            killed += 1
+        proc.wait(timeout=60)
+        assert Warehouse(wh_dir).verify() == []  # the base tables are untouched by a build
+    assert killed >= 2, "every build finished before its kill: start the kills earlier"
+    done = subprocess.run(
+        [*big2, "build", "--test", "-w", str(wh_dir)],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    with Warehouse(wh_dir).connect() as con:
+        row = con.execute("select count(distinct game_id) from mart_game_scores").fetchone()
+    assert row == (len(before | added),)
