@@ -229,6 +229,12 @@ JSON_CASES = [
     JsonCase("start_counts 200", edit(_partial_200), "E_NUMBER_RANGE", says="start_counts"),
     JsonCase("more actions than a game has", edit(_too_long), "E_GAME_TOO_LONG"),
     JsonCase(
+        "an override of no known shape",
+        edit(lambda g: g.update(ruleset={"preset": "hk", "overrides": {"description": {}}})),
+        "E_RULESET_VALUE",
+        says="description",
+    ),
+    JsonCase(
         "empty ruleset string",
         edit(lambda g: g.update(ruleset="")),
         "E_SCHEMA",
