@@ -384,6 +384,22 @@ def test_a_too_long_csv_game_keeps_only_a_bound_of_rows(
     assert len(row[0].splitlines()) == 2 + 1 + MAX_ACTIONS
 
 
+def test_a_csv_game_id_that_is_not_utf8_is_a_reject_with_the_bytes_escaped(
+    tmp_path: Path, good: list[Game], base: Game
+) -> None:
+    games, actions = _csv_rows([good[0], base, good[1]])
+    path = write_csv(tmp_path / "day.csv", games, actions)
+    path.write_bytes(path.read_bytes().replace(b"\nbad,", b"\nbad\xff,"))
+    first = next(i for i, row in enumerate(actions) if row[0] == "bad") + 1
+    got = import_files([path], tmp_path / "wh")
+    assert got.games == ["good-0", "good-1"]
+    games_path = str(path.with_name("day.games.csv"))
+    assert got.rejects == [
+        ("E_ENCODING", str(path), first, "bad\\xff", 0),
+        ("E_CSV_NO_ACTIONS", games_path, 3, "bad", None),  # its games row has no actions now
+    ]
+
+
 def test_an_unknown_csv_column_is_one_reject_and_every_game_lands(
     tmp_path: Path, good: list[Game], base: Game
 ) -> None:
