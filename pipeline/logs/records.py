@@ -65,7 +65,8 @@ MAX_SEATS = 4
 
 #: ``game_number``, ``tournament_round``: the warehouse stores them as 32-bit integers.
 INT32_MAX = (1 << 31) - 1
-#: ``balance``: a 64-bit float holds every whole amount up to 2**53 exactly; larger is refused.
+#: ``balance`` and numbers in ruleset overrides: a 64-bit float holds every whole amount up to
+#: 2**53 exactly; larger is refused.
 BALANCE_MAX = 1 << 53
 #: ``ts`` and ``started_at``: from 1990-01-01 (before it, a clock that was never set or a
 #: relative time) to 2100-01-01 (after it, usually milliseconds written as seconds), UTC.
@@ -489,12 +490,26 @@ def _ruleset(value: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
         given = "an empty string" if preset == "" else f"{_type_name(preset)} {_short(preset)}"
         raise _fail("ruleset.preset", f'expected a preset name (e.g. "hk"), got {given}')
     overrides = _object(obj.get("overrides", {}), "ruleset.overrides")
-    return preset, tuple(sorted((k, _freeze(v)) for k, v in overrides.items()))
+    return preset, tuple(
+        sorted((k, _freeze(v, f"ruleset.overrides.{k}")) for k, v in overrides.items())
+    )
 
 
-def _freeze(value: Any) -> Any:
+def _freeze(value: Any, path: str) -> Any:
+    """An override value with lists as tuples; a number must be finite and within ±2**53
+    (overrides are stored as JSON text, which SQL reads as numbers)."""
     if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+        return tuple(_freeze(v, f"{path}[{i}]") for i, v in enumerate(value))
+    if (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and not -BALANCE_MAX <= value <= BALANCE_MAX  # also NaN and ±infinity
+    ):
+        raise LogFormatError(
+            E_NUMBER_RANGE,
+            f"{path}: {_short(value)} is not a number between -2**53 and 2**53",
+            path=path,
+        )
     return value
 
 

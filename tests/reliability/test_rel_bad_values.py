@@ -229,6 +229,21 @@ JSON_CASES = [
     JsonCase("start_counts 200", edit(_partial_200), "E_NUMBER_RANGE", says="start_counts"),
     JsonCase("more actions than a game has", edit(_too_long), "E_GAME_TOO_LONG"),
     JsonCase(
+        "an override of 1e999",
+        edit(
+            lambda g: g.update(ruleset={"preset": "hk", "overrides": {"stake": 123.25}}),
+            text=lambda t: t.replace("123.25", "1e999"),
+        ),
+        "E_NUMBER_RANGE",
+        says="ruleset.overrides.stake",
+    ),
+    JsonCase(
+        "an override of 10**400",
+        edit(lambda g: g.update(ruleset={"preset": "hk", "overrides": {"stake": 10**400}})),
+        "E_NUMBER_RANGE",
+        says="ruleset.overrides.stake",
+    ),
+    JsonCase(
         "an override of no known shape",
         edit(lambda g: g.update(ruleset={"preset": "hk", "overrides": {"description": {}}})),
         "E_RULESET_VALUE",
@@ -343,6 +358,7 @@ CSV_CASES = [
     ),
     CsvCase("started_at 1900", _game("started_at", "1900-01-01"), "E_TS_RANGE"),
     CsvCase("surrogate in overrides", _game("overrides", '{"\\ud800": 1}'), "E_SURROGATE"),
+    CsvCase("NaN in overrides", _game("overrides", '{"stake": NaN}'), "E_NUMBER_RANGE"),
     CsvCase("empty ruleset", _game("ruleset", ""), "E_SCHEMA", says="expected a preset name"),
     CsvCase("more rows than a game has", _csv_too_long, "E_GAME_TOO_LONG", says="more than 210"),
 ]
