@@ -102,11 +102,16 @@ def _raw_text(rows: list[list[str]]) -> str:
     return out.getvalue().rstrip("\n")
 
 
-def _unknown_columns(kind: str, unknown: list[str], header: list[str]) -> str:
+def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> str:
+    """The message of an ``E_CSV_COLUMN`` reject.
+
+    >>> _unknown_columns("actions", ["server_ms"], ("game_id", "seq"))
+    "actions CSV header: unknown column(s) 'server_ms' ignored, their values not imported (the games are read from the known columns: game_id, seq)"
+    """
     names = ", ".join(repr(_cell_text(c)) for c in unknown)
     return (
-        f"{kind} CSV header: unknown column(s) {names}, ignored (their values are not "
-        f"imported; the known columns of each row are): {', '.join(map(_cell_text, header))}"
+        f"{kind} CSV header: unknown column(s) {names} ignored, their values not imported "
+        f"(the games are read from the known columns: {', '.join(known)})"
     )
 
 
@@ -282,7 +287,7 @@ class _CsvReader:
                     1,
                     None,
                     E_CSV_COLUMN,
-                    _unknown_columns("games", unknown, header),
+                    _unknown_columns("games", unknown, GAME_COLUMNS + OPTIONAL_GAME_COLUMNS),
                     _raw_text([header]),
                     file=gname,
                 )
@@ -417,7 +422,7 @@ class _CsvReader:
                     1,
                     None,
                     E_CSV_COLUMN,
-                    _unknown_columns("actions", unknown, self.header),
+                    _unknown_columns("actions", unknown, ACTION_COLUMNS + OPTIONAL_ACTION_COLUMNS),
                     _raw_text([self.header]),
                 )
             group: _Group | None = None
