@@ -272,9 +272,7 @@ def test_jsonl_bad_value_is_one_reject_and_the_good_games_land(
     assert got.summary.total().rejected == 1 and got.summary.reasons == {case.code: 1}
 
 
-def test_empty_ruleset_says_what_is_expected_and_what_was_given(
-    tmp_path: Path, good: list[Game], base: Game
-) -> None:
+def test_empty_ruleset_says_what_is_expected_and_what_was_given(tmp_path: Path, base: Game) -> None:
     path = tmp_path / "day.jsonl"
     path.write_text(dumps({**base, "ruleset": ""}) + "\n", encoding="utf-8")
     message = import_files([path], tmp_path / "wh").messages[0]
