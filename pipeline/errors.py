@@ -18,6 +18,22 @@ from __future__ import annotations
 
 from typing import Any
 
+# ----- codes of values a log may not hold (docs/log-format.md "Limits"), spelled once here -----
+#: A number beyond what its field can hold: ``game_number`` ≥ 2**31, a balance beyond ±2**53.
+E_NUMBER_RANGE = "E_NUMBER_RANGE"
+#: A time (``ts``, ``started_at``) before 1990-01-01 or from 2100-01-01 on, NaN or infinite.
+E_TS_RANGE = "E_TS_RANGE"
+#: An action logged at an earlier time than the action before it.
+E_TS_ORDER = "E_TS_ORDER"
+#: A string or field name holding a lone UTF-16 surrogate escape (``"\\ud800"``).
+E_SURROGATE = "E_SURROGATE"
+#: A game with more actions (rows) than any legal game has.
+E_GAME_TOO_LONG = "E_GAME_TOO_LONG"
+#: A game whose warehouse rows cannot be built (the row builder's last line of defence).
+E_ROW_BUILD = "E_ROW_BUILD"
+#: A CSV header column the reader does not know: ignored, the file imported (one reject row).
+E_CSV_COLUMN = "E_CSV_COLUMN"
+
 
 class Big2Error(ValueError):
     """Base of every deliberate error: a stable ``code`` plus a message with the evidence."""

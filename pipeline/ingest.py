@@ -133,7 +133,9 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
             codes.append(done.code)
         elif not rows.add_game(done):
             repeats.append(done)
-    return ChunkResult(file, rows.take(), len(items), codes, repeats)
+    tables = rows.take()  # a game whose rows cannot be built is a reject there (rows.failed)
+    codes.extend(reject.code for reject in rows.failed)
+    return ChunkResult(file, tables, len(items), codes, repeats)
 
 
 def _chunks(path: Path, max_line_bytes: int) -> Iterator[list[ChunkItem]]:

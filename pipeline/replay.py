@@ -79,6 +79,11 @@ def _check_result(record: GameRecord, result: GameResult) -> Reject | None:
     return _reject(record, "E_RESULT_MISMATCH", "; ".join(problems), None)
 
 
+def _overrides_text(record: GameRecord) -> str:
+    text = ", ".join(f"{key}={value!r}" for key, value in record.overrides)
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
 def _build_game(record: GameRecord, rs: Ruleset) -> Game:
     if record.game_kind != "big2":
         raise ReplayError("E_GAME_KIND", f"game_kind {record.game_kind!r} cannot be replayed yet")
@@ -115,6 +120,14 @@ def replay(record: GameRecord) -> ReplayedGame | Reject:
         game = _build_game(record, rs)
     except Big2Error as err:
         return _reject(record, err.code, err.message, None)
+    except (TypeError, ValueError, OverflowError) as err:  # an override value of no known shape
+        return _reject(
+            record,
+            "E_RULESET_VALUE",
+            f"ruleset overrides {_overrides_text(record)} cannot be read "
+            f"({type(err).__name__}: {err})",
+            None,
+        )
     for i, logged in enumerate(record.actions):
         if game.finished:
             return _reject(

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.errors import LogFormatError
+from pipeline.errors import E_CSV_COLUMN, E_GAME_TOO_LONG, LogFormatError
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
-from pipeline.logs.model import GameRecord, Reject, Source
-from pipeline.logs.records import content_hash, record_from_obj
+from pipeline.logs.model import GameRecord, Reject, Source, file_label
+from pipeline.logs.records import MAX_ACTIONS, check_surrogates, content_hash, record_from_obj
 
 ACTION_COLUMNS = ("game_id", "seq", "seat", "action", "cards", "ts")
 OPTIONAL_ACTION_COLUMNS = ("claim", "drawn")
@@ -89,18 +89,30 @@ class _Lines:
         return text
 
 
+def _cell_text(cell: str) -> str:
+    """A cell as storable text: bytes that were not UTF-8 written as ``\\xff`` escapes."""
+    if not _SURROGATE.search(cell):
+        return cell
+    return cell.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _raw_text(rows: list[list[str]]) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(
-        [
-            [
-                cell.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-                for cell in row
-            ]
-            for row in rows
-        ]
-    )
+    csv.writer(out, lineterminator="\n").writerows([[_cell_text(c) for c in row] for row in rows])
     return out.getvalue().rstrip("\n")
+
+
+def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> str:
+    """The message of an ``E_CSV_COLUMN`` reject.
+
+    >>> _unknown_columns("actions", ["server_ms"], ("game_id", "seq"))
+    "actions CSV header: unknown column(s) 'server_ms' ignored, their values not imported (the games are read from the known columns: game_id, seq)"
+    """
+    names = ", ".join(repr(_cell_text(c)) for c in unknown)
+    return (
+        f"{kind} CSV header: unknown column(s) {names} ignored, their values not imported "
+        f"(the games are read from the known columns: {', '.join(known)})"
+    )
 
 
 def _int_cell(text: str, path: str, action_index: int | None = None) -> int:
@@ -141,6 +153,7 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
         raise LogFormatError(
             "E_SCHEMA", f"games.overrides: not JSON ({err})", path="games.overrides"
         ) from None
+    check_surrogates({"games.overrides": overrides})
     players = [p.strip() for p in cell("players").split("|")] if cell("players") else []
     names = cell("names").split("|") if cell("names") else []
     seats: list[dict[str, Any]] = []
@@ -202,12 +215,14 @@ class _Group:
     rows: list[tuple[int, dict[str, str], list[str]]] = field(default_factory=list)
     problem: tuple[str, str, int | None] | None = None  # code, message, action index
     last_seq: int | None = None
+    n_rows: int = 0  # every row of the game, also those beyond MAX_ACTIONS that are not kept
+    last_line: int = 0
 
 
 class _CsvReader:
     def __init__(self, path: Path, games_path: Path, max_line_bytes: int) -> None:
         self.path = path
-        self.name = str(path)
+        self.name = file_label(path)
         self.games_path = games_path
         self.cap = max_line_bytes
         self.games: dict[str, _GameRow] = {}
@@ -230,7 +245,7 @@ class _CsvReader:
 
     # ----- games CSV ---------------------------------------------------------------------
     def load_games(self) -> Iterator[Reject]:
-        gname = str(self.games_path)
+        gname = file_label(self.games_path)
         try:
             fh = open_log(self.games_path)
         except LogFormatError as err:
@@ -257,19 +272,25 @@ class _CsvReader:
             unknown = [
                 c for c in header if c not in GAME_COLUMNS and c not in OPTIONAL_GAME_COLUMNS
             ]
-            if missing or unknown:
-                what = (
-                    f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"
-                )
+            if missing:
                 yield self._reject(
                     1,
                     None,
                     "E_CSV_HEADER",
-                    f"games CSV header: {what} column(s)",
-                    ",".join(header),
+                    f"games CSV header: missing {', '.join(missing)} column(s)",
+                    _raw_text([header]),
                     file=gname,
                 )
                 return
+            if unknown:
+                yield self._reject(
+                    1,
+                    None,
+                    E_CSV_COLUMN,
+                    _unknown_columns("games", unknown, GAME_COLUMNS + OPTIONAL_GAME_COLUMNS),
+                    _raw_text([header]),
+                    file=gname,
+                )
             while True:
                 line = lines.line + 1
                 try:
@@ -324,15 +345,15 @@ class _CsvReader:
 
     # ----- actions CSV -------------------------------------------------------------------
     def _finish(self, group: _Group) -> GameRecord | Reject:
-        gid = group.game_id
+        gid = _cell_text(group.game_id)  # as stored: bytes that were not UTF-8 escaped
         raw_rows = [self.header] + [r for _, _, r in group.rows]
-        game_row = self.games.pop(gid, None)
+        game_row = self.games.pop(group.game_id, None)
         if game_row is not None:
             raw = _raw_text([game_row.header, game_row.row]) + "\n" + _raw_text(raw_rows)
         else:
             raw = _raw_text(raw_rows)
         source = Source(self.name, group.line)
-        if gid in self.seen:
+        if group.game_id in self.seen:
             return Reject(
                 source,
                 gid,
@@ -341,9 +362,15 @@ class _CsvReader:
                 f"game {gid!r} has rows before line {group.line} that are not next to these",
                 raw,
             )
-        self.seen.add(gid)
+        self.seen.add(group.game_id)
         if group.problem is not None:
             code, message, index = group.problem
+            if code == E_GAME_TOO_LONG:
+                message = (
+                    f"game {gid!r} has {group.n_rows} action rows (lines "
+                    f"{group.line}-{group.last_line}); no legal game has more than {MAX_ACTIONS} "
+                    f"actions (raw keeps the first {MAX_ACTIONS} rows)"
+                )
             return Reject(source, gid, index, code, message, raw)
         if game_row is None:
             return Reject(
@@ -381,18 +408,23 @@ class _CsvReader:
                 for c in self.header
                 if c not in ACTION_COLUMNS and c not in OPTIONAL_ACTION_COLUMNS
             ]
-            if missing or unknown:
-                what = (
-                    f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"
-                )
+            if missing:
                 yield self._reject(
                     1,
                     None,
                     "E_CSV_HEADER",
-                    f"actions CSV header: {what} column(s)",
-                    ",".join(self.header),
+                    f"actions CSV header: missing {', '.join(missing)} column(s)",
+                    _raw_text([self.header]),
                 )
                 return
+            if unknown:
+                yield self._reject(
+                    1,
+                    None,
+                    E_CSV_COLUMN,
+                    _unknown_columns("actions", unknown, ACTION_COLUMNS + OPTIONAL_ACTION_COLUMNS),
+                    _raw_text([self.header]),
+                )
             group: _Group | None = None
             while True:
                 line = lines.line + 1
@@ -421,7 +453,12 @@ class _CsvReader:
                     if group is not None:
                         yield self._finish(group)
                     group = _Group(gid, line)
-                index = len(group.rows)
+                index = group.n_rows
+                group.n_rows += 1
+                group.last_line = lines.line
+                if index >= MAX_ACTIONS:  # no legal game is this long: count, do not keep
+                    group.problem = (E_GAME_TOO_LONG, "", None)
+                    continue
                 if group.problem is None:
                     group.problem = self._check_row(row, index, group)
                 values = dict(zip(self.header, row, strict=False))
@@ -435,7 +472,7 @@ class _CsvReader:
                 "E_CSV_NO_ACTIONS",
                 f"game {gid!r} has no rows in {self.path.name}",
                 _raw_text([game_row.header, game_row.row]),
-                file=str(self.games_path),
+                file=file_label(self.games_path),
             )
 
     def _check_row(

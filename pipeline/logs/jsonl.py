@@ -24,8 +24,8 @@ from typing import IO, Any, cast
 import orjson
 
 from pipeline.errors import LogFormatError
-from pipeline.logs.model import GameRecord, Reject, Source
-from pipeline.logs.records import content_hash, record_from_obj
+from pipeline.logs.model import GameRecord, Reject, Source, file_label
+from pipeline.logs.records import check_surrogates, content_hash, escaped, record_from_obj
 
 DEFAULT_MAX_LINE_BYTES = 1 << 20  # 1 MiB
 RAW_PREFIX_BYTES = 4096  # how much of an over-long line a reject keeps
@@ -46,7 +46,7 @@ def guess_game_id(text: str) -> str | None:
         value = json.loads(f'"{m.group(1)}"')
     except ValueError:
         return m.group(1)
-    return value if isinstance(value, str) else None
+    return escaped(value) if isinstance(value, str) else None
 
 
 def _no_constant(name: str) -> Any:
@@ -55,6 +55,7 @@ def _no_constant(name: str) -> Any:
 
 def parse_line(text: str, source: Source) -> GameRecord | Reject:
     """One line of text (already decoded) → a record or a reject."""
+    checked = False  # whether the slow path let through what orjson refuses (lone surrogates)
     try:
         try:
             obj = orjson.loads(
@@ -62,6 +63,7 @@ def parse_line(text: str, source: Source) -> GameRecord | Reject:
             )  # fast path; anything it refuses takes json's, for its messages
         except orjson.JSONDecodeError:
             obj = json.loads(text, parse_constant=_no_constant)
+            checked = True
     except ValueError as err:
         if isinstance(err, json.JSONDecodeError):
             message = f"invalid JSON: {err.msg} at column {err.colno}"
@@ -85,11 +87,13 @@ def parse_line(text: str, source: Source) -> GameRecord | Reject:
             text,
         )
     try:
+        if checked:
+            check_surrogates(obj)
         return record_from_obj(obj, source=source, raw=text, content_hash=content_hash(obj))
     except LogFormatError as err:
         return Reject(
             source,
-            game_id if isinstance(game_id, str) else None,
+            escaped(game_id) if isinstance(game_id, str) else None,
             err.context.get("action_index"),
             err.code,
             err.message,
@@ -125,6 +129,7 @@ def iter_jsonl_lines(
     Cheap (no JSON parsing), so that a caller may parse the lines elsewhere, e.g. in worker
     processes, with :func:`parse_line`.
     """
+    name = file_label(name)
     line_no = 0
     try:
         while True:

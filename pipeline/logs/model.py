@@ -7,10 +7,27 @@ Nothing here knows the rules; :mod:`pipeline.replay` feeds a record to the engin
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pipeline.big2.state import ActionType, Claim
+
+
+def file_label(path: str | os.PathLike[str]) -> str:
+    r"""A file's name as stored in ``Source.file``: bytes of the name that are not UTF-8 (Python
+    holds them as surrogate escapes, which no UTF-8 column stores) written as ``\xff``.
+
+    >>> file_label("logs/day1.jsonl"), file_label("logs/d\udcff.jsonl")
+    ('logs/day1.jsonl', 'logs/d\\xff.jsonl')
+    """
+    name = os.fspath(path)
+    if name.isascii():
+        return name
+    try:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that is no byte escape
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +35,7 @@ import orjson
 
 from pipeline.big2.state import ActionType, Claim, new_tuple
 from pipeline.cards import (
+    N_CARDS,
     RANK_COMPACT,
     RANK_TEXT,
     SUIT_LETTER,
@@ -41,11 +44,41 @@ from pipeline.cards import (
     parse_card,
     parse_cards,
 )
-from pipeline.errors import CardParseError, LogFormatError
+from pipeline.errors import (
+    E_GAME_TOO_LONG,
+    E_NUMBER_RANGE,
+    E_SURROGATE,
+    E_TS_ORDER,
+    E_TS_RANGE,
+    CardParseError,
+    LogFormatError,
+)
 from pipeline.logs.model import DeclaredResult, GameRecord, LogAction, SeatInfo, Source
 
 FORMAT_VERSION = 1
 GAME_KINDS = ("big2", "doudizhu")
+MAX_SEATS = 4
+
+# ----- value limits (docs/log-format.md, "Limits") ----------------------------------------------
+# What a value of the log may be so that the warehouse's columns hold it: the row builder
+# (pipeline.warehouse.tables) checks at import that its Arrow schema holds each of these.
+
+#: ``game_number``, ``tournament_round``: the warehouse stores them as 32-bit integers.
+INT32_MAX = (1 << 31) - 1
+#: ``balance`` and numbers in ruleset overrides: a 64-bit float holds every whole amount up to
+#: 2**53 exactly; larger is refused.
+BALANCE_MAX = 1 << 53
+#: ``ts`` and ``started_at``: from 1990-01-01 (before it, a clock that was never set or a
+#: relative time) to 2100-01-01 (after it, usually milliseconds written as seconds), UTC.
+TS_MIN = datetime(1990, 1, 1, tzinfo=UTC).timestamp()
+TS_MAX = datetime(2100, 1, 1, tzinfo=UTC).timestamp()
+#: The most actions a legal game has: at most one play per card (52), each followed by at most
+#: one pass per other seat (a trick ends when all the others passed), at most 4 seats, plus one
+#: claim and one swap: 52 × 4 + 2. A longer game is refused before it is replayed (or, in a
+#: CSV, before its rows are held in memory).
+MAX_ACTIONS = N_CARDS * MAX_SEATS + 2
+#: A lone UTF-16 surrogate: what a JSON escape such as ``"\\ud800"`` gives (no character).
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 _TOP_KEYS = frozenset(
     {
@@ -101,18 +134,103 @@ def _type_name(value: Any) -> str:
     )
 
 
-def _int(value: Any, path: str, action_index: int | None = None, *, minimum: int = 0) -> int:
+def _int(
+    value: Any,
+    path: str,
+    action_index: int | None = None,
+    *,
+    minimum: int = 0,
+    maximum: int | None = None,
+) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
+        if (
+            maximum is not None
+            and isinstance(value, float)
+            and value > maximum
+            and (value.is_integer() or math.isinf(value))
+        ):  # a whole number too big for 64 bits, which orjson reads as a float
+            raise _too_big(path, _short(value), maximum, action_index)
         raise _fail(
-            path, f"expected a whole number, got {_type_name(value)} {value!r}", action_index
+            path, f"expected a whole number, got {_type_name(value)} {_short(value)}", action_index
         )
     if value < minimum:
-        raise _fail(path, f"expected a number ≥ {minimum}, got {value}", action_index)
+        raise _fail(path, f"expected a number ≥ {minimum}, got {_short(value)}", action_index)
+    if maximum is not None and value > maximum:
+        raise _too_big(path, _short(value), maximum, action_index)
     return value
 
 
-def _opt_int(value: Any, path: str, *, minimum: int = 0) -> int | None:
-    return None if value is None else _int(value, path, minimum=minimum)
+def _too_big(path: str, shown: str, maximum: int, action_index: int | None) -> LogFormatError:
+    return LogFormatError(
+        E_NUMBER_RANGE,
+        f"{path}: {shown} is larger than {maximum:,}, the most this field can hold",
+        path=path,
+        action_index=action_index,
+    )
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a value, shortened: a 400-digit number is not quoted whole."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}…({len(text)} characters)"
+
+
+def _opt_int(value: Any, path: str, *, minimum: int = 0, maximum: int | None = None) -> int | None:
+    return None if value is None else _int(value, path, minimum=minimum, maximum=maximum)
+
+
+def surrogate_path(value: Any, path: str = "") -> str | None:
+    r"""The path of the first string (or field name) holding a lone surrogate, else None.
+
+    JSON may escape a lone UTF-16 surrogate (``"\ud800"``), which names no character and
+    cannot be stored as UTF-8. Only the standard library's JSON parser lets one through, so
+    the readers call this on what that parser returns.
+
+    >>> surrogate_path({"seats": [{"name": "ok"}, {"name": "x\ud800"}]})
+    'seats[1].name'
+    >>> surrogate_path({"a": {"\udc00": 1}}), surrogate_path({"a": ["😀"]})
+    ('a.\\udc00', None)
+    """
+    if isinstance(value, str):
+        return path or "(value)" if _LONE_SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{escaped(key)}" if path else escaped(key)
+            if isinstance(key, str) and _LONE_SURROGATE.search(key):
+                return where
+            found = surrogate_path(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = surrogate_path(item, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def escaped(text: Any) -> str:
+    r"""A text with any lone surrogate written as its escape (``\ud800``): storable as UTF-8.
+
+    >>> escaped("g-\ud800"), escaped("阿明")
+    ('g-\\ud800', '阿明')
+    """
+    out = str(text)
+    if out.isascii() or not _LONE_SURROGATE.search(out):
+        return out
+    return out.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def check_surrogates(obj: Any) -> None:
+    """Raise ``E_SURROGATE`` naming the first string or field name with a lone surrogate."""
+    where = surrogate_path(obj)
+    if where is not None:
+        raise LogFormatError(
+            E_SURROGATE,
+            f"{where}: holds a lone surrogate escape (\\ud800-\\udfff), which is not a "
+            "character (write the character itself, or a surrogate pair)",
+            path=where,
+        )
 
 
 def _str(value: Any, path: str, action_index: int | None = None) -> str:
@@ -259,34 +377,139 @@ def _one_card(value: Any, path: str, action_index: int) -> int:
         raise _card_error(err, path, action_index) from None
 
 
+def iso_time(text: str) -> datetime:
+    """An ISO 8601 time; one without a zone is UTC (a Decision, docs/log-format.md), so the
+    result never depends on the importing machine's zone. Raises ``ValueError``.
+
+    >>> iso_time("2026-11-01T20:00:00").isoformat(), iso_time("2026-11-01T20:00+08:00").hour
+    ('2026-11-01T20:00:00+00:00', 20)
+    """
+    dt = datetime.fromisoformat(text)
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def _ts_range_error(
+    path: str, shown: str, action_index: int | None, seconds: float
+) -> LogFormatError:
+    hint = ""
+    if math.isfinite(seconds) and TS_MIN <= seconds / 1000 <= TS_MAX:
+        hint = " (milliseconds? the format counts seconds)"
+    return LogFormatError(
+        E_TS_RANGE,
+        f"{path}: {shown} is not a time between 1990-01-01 and 2100-01-01 (UTC){hint}",
+        path=path,
+        action_index=action_index,
+    )
+
+
 def _timestamp(value: Any, path: str, action_index: int) -> float | None:
     if value is None:
         return None
     if isinstance(value, int | float) and not isinstance(value, bool):
+        if not TS_MIN <= value <= TS_MAX:  # also NaN, ±infinity and numbers beyond a float
+            seconds = float(value) if isinstance(value, float) or abs(value) < 1 << 64 else 0.0
+            raise _ts_range_error(path, _short(value), action_index, seconds)
         return float(value)
     if isinstance(value, str):
         try:
-            return datetime.fromisoformat(value).timestamp()
-        except ValueError:
+            stamp = iso_time(value).timestamp()
+        except (ValueError, OverflowError):
             pass
+        else:
+            if not TS_MIN <= stamp <= TS_MAX:
+                raise _ts_range_error(path, repr(value), action_index, 0.0)
+            return stamp
     raise _fail(
-        path, f"expected seconds since the epoch or an ISO 8601 time, got {value!r}", action_index
+        path,
+        f"expected seconds since the epoch or an ISO 8601 time, got {_short(value)}",
+        action_index,
     )
+
+
+def _check_ts_order(actions: tuple[LogAction, ...]) -> None:
+    """Raise ``E_TS_ORDER`` at the first action logged earlier than the action before it."""
+    last = TS_MIN
+    last_index = -1
+    for i, action in enumerate(actions):
+        ts = action.ts
+        if ts is None:
+            continue
+        if ts < last:
+            raise LogFormatError(
+                E_TS_ORDER,
+                f"actions[{i}].ts: {ts:.3f} is {last - ts:.3f} s before actions[{last_index}].ts "
+                f"({last:.3f}); the actions of a game are logged in time order",
+                path=f"actions[{i}].ts",
+                action_index=i,
+            )
+        last, last_index = ts, i
+
+
+def _started_at(value: Any) -> str | None:
+    """``started_at`` as stored: as logged, or, without a zone, with ``+00:00`` made explicit."""
+    text = _opt_str(value, "started_at")
+    if text is None:
+        return None
+    try:
+        dt = datetime.fromisoformat(text)
+        stamp = iso_time(text).timestamp()
+    except (ValueError, OverflowError):
+        raise _fail("started_at", f"expected an ISO 8601 time, got {_short(text)}") from None
+    if not TS_MIN <= stamp <= TS_MAX:
+        raise _ts_range_error("started_at", repr(text), None, 0.0)
+    return text if dt.tzinfo is not None else dt.replace(tzinfo=UTC).isoformat()
+
+
+def _balance(value: Any, path: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(path, f"expected a number, got {_type_name(value)} {_short(value)}")
+    if not -BALANCE_MAX <= value <= BALANCE_MAX:  # also NaN and ±infinity
+        raise LogFormatError(
+            E_NUMBER_RANGE,
+            f"{path}: {_short(value)} is not a balance between -2**53 and 2**53",
+            path=path,
+        )
+    return float(value)
+
+
+_RULESET_WANTED = 'a preset name (e.g. "hk") or an object {"preset": name, "overrides": {…}}'
 
 
 def _ruleset(value: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
     if isinstance(value, str) and value:
         return value, ()
-    obj = _object(value, "ruleset")
+    if not isinstance(value, dict):
+        given = "an empty string" if value == "" else f"{_type_name(value)} {_short(value)}"
+        raise _fail("ruleset", f"expected {_RULESET_WANTED}, got {given}")
+    obj: Mapping[str, Any] = value
     _no_unknown(obj, frozenset({"preset", "overrides"}), "ruleset", None)
-    preset = _str(obj.get("preset"), "ruleset.preset")
+    preset = obj.get("preset")
+    if not isinstance(preset, str) or not preset:
+        given = "an empty string" if preset == "" else f"{_type_name(preset)} {_short(preset)}"
+        raise _fail("ruleset.preset", f'expected a preset name (e.g. "hk"), got {given}')
     overrides = _object(obj.get("overrides", {}), "ruleset.overrides")
-    return preset, tuple(sorted((k, _freeze(v)) for k, v in overrides.items()))
+    return preset, tuple(
+        sorted((k, _freeze(v, f"ruleset.overrides.{k}")) for k, v in overrides.items())
+    )
 
 
-def _freeze(value: Any) -> Any:
+def _freeze(value: Any, path: str) -> Any:
+    """An override value with lists as tuples; a number must be finite and within ±2**53
+    (overrides are stored as JSON text, which SQL reads as numbers)."""
     if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+        return tuple(_freeze(v, f"{path}[{i}]") for i, v in enumerate(value))
+    if (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and not -BALANCE_MAX <= value <= BALANCE_MAX  # also NaN and ±infinity
+    ):
+        raise LogFormatError(
+            E_NUMBER_RANGE,
+            f"{path}: {_short(value)} is not a number between -2**53 and 2**53",
+            path=path,
+        )
     return value
 
 
@@ -305,13 +528,7 @@ def _seats(value: Any) -> tuple[SeatInfo, ...]:
                 f"{path}.seat",
                 f"seats must be listed in seat order 0, 1, …; got seat {seat} at position {i}",
             )
-        balance = obj.get("balance")
-        if balance is not None and (
-            isinstance(balance, bool) or not isinstance(balance, int | float)
-        ):
-            raise _fail(
-                f"{path}.balance", f"expected a number, got {_type_name(balance)} {balance!r}"
-            )
+        balance = _balance(obj.get("balance"), f"{path}.balance")
         name = obj.get("name")
         if name is not None and not isinstance(name, str):
             raise _fail(f"{path}.name", f"expected a string, got {_type_name(name)} {name!r}")
@@ -320,7 +537,7 @@ def _seats(value: Any) -> tuple[SeatInfo, ...]:
                 seat=seat,
                 player_id=_str(obj.get("player_id"), f"{path}.player_id"),
                 name=name,
-                balance=None if balance is None else float(balance),
+                balance=balance,
             )
         )
     return tuple(out)
@@ -341,7 +558,11 @@ def _action(raw: Any, i: int) -> LogAction:
     if type(raw) is dict and raw.keys() <= _PLAIN_KEYS:
         seat = raw.get("seat")
         ts = raw.get("ts")
-        if type(seat) is int and seat >= 0 and (ts is None or type(ts) in (float, int)):
+        if (
+            type(seat) is int
+            and seat >= 0
+            and (ts is None or (type(ts) in (float, int) and TS_MIN <= ts <= TS_MAX))
+        ):
             kind = raw.get("action")
             stamp = None if ts is None else float(ts)
             if kind == "pass" and "cards" not in raw:
@@ -427,7 +648,9 @@ def _result(value: Any, n_seats: int) -> DeclaredResult | None:
     left: tuple[int, ...] | None = None
     if left_value is not None:
         items = _list(left_value, "result.cards_left")
-        left = tuple(_int(x, f"result.cards_left[{k}]") for k, x in enumerate(items))
+        left = tuple(
+            _int(x, f"result.cards_left[{k}]", maximum=N_CARDS) for k, x in enumerate(items)
+        )
     return DeclaredResult(winner=winner, cards_left=left)
 
 
@@ -456,14 +679,20 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
     start_counts: tuple[int, ...] | None = None
     if counts_value is not None:
         items = _list(counts_value, "start_counts")
-        start_counts = tuple(_int(x, f"start_counts[{k}]") for k, x in enumerate(items))
-    started_at = _opt_str(top.get("started_at"), "started_at")
-    if started_at is not None:
-        try:
-            datetime.fromisoformat(started_at)
-        except ValueError:
-            raise _fail("started_at", f"expected an ISO 8601 time, got {started_at!r}") from None
-    actions = tuple(_action(a, i) for i, a in enumerate(_list(top["actions"], "actions")))
+        start_counts = tuple(
+            _int(x, f"start_counts[{k}]", maximum=N_CARDS) for k, x in enumerate(items)
+        )
+    started_at = _started_at(top.get("started_at"))
+    logged = _list(top["actions"], "actions")
+    if len(logged) > MAX_ACTIONS:
+        raise LogFormatError(
+            E_GAME_TOO_LONG,
+            f"actions: {len(logged)} actions; no legal game has more than {MAX_ACTIONS} "
+            f"(52 cards × {MAX_SEATS} seats + a claim and a swap)",
+            path="actions",
+        )
+    actions = tuple(_action(a, i) for i, a in enumerate(logged))
+    _check_ts_order(actions)
     truth = top.get("truth")
     if truth is not None:
         truth = dict(_object(truth, "truth"))
@@ -476,7 +705,7 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         seats=seats,
         actions=actions,
         match_id=_opt_str(top.get("match_id"), "match_id"),
-        game_number=_int(top.get("game_number", 1), "game_number", minimum=1),
+        game_number=_int(top.get("game_number", 1), "game_number", minimum=1, maximum=INT32_MAX),
         table_id=_opt_str(top.get("table_id"), "table_id"),
         tournament_id=_opt_str(top.get("tournament_id"), "tournament_id"),
         started_at=started_at,
@@ -489,7 +718,9 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         truth=truth,
         format_version=version,
         tournament_kind=_opt_str(top.get("tournament_kind"), "tournament_kind"),
-        tournament_round=_opt_int(top.get("tournament_round"), "tournament_round", minimum=1),
+        tournament_round=_opt_int(
+            top.get("tournament_round"), "tournament_round", minimum=1, maximum=INT32_MAX
+        ),
         source=source,
         raw=raw,
     )

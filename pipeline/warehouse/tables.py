@@ -44,11 +44,15 @@ from pipeline.big2.combos import Kind
 from pipeline.big2.rules import Ruleset
 from pipeline.big2.state import ActionRecord, ActionType, Block, Claim, GameResult, Obligation
 from pipeline.cards import N_CARDS, format_cards
-from pipeline.logs.model import GameRecord, Source
+from pipeline.errors import E_ROW_BUILD
+from pipeline.logs.model import GameRecord, Reject, Source
+from pipeline.logs.records import BALANCE_MAX, INT32_MAX, MAX_ACTIONS, TS_MAX, TS_MIN, escaped
 
 #: Longest ``raw`` text kept in the rejects table (characters); longer text is cut and marked.
 RAW_LIMIT = 100_000
 RAW_CUT_MARK = "…[cut]"
+#: What building Arrow columns raises on a value the column cannot hold.
+_ROW_ERRORS = (pa.ArrowException, ValueError, TypeError, OverflowError)
 
 
 class Table(StrEnum):
@@ -210,6 +214,62 @@ SCHEMAS: dict[Table, pa.Schema] = {
         ]
     ),
 }
+
+
+def int_range(type_: pa.DataType) -> tuple[int, int]:
+    """The smallest and the largest value of an Arrow signed integer type.
+
+    >>> int_range(pa.int32()), int_range(pa.int8())
+    ((-2147483648, 2147483647), (-128, 127))
+    """
+    bits = type_.bit_width
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _column_type(table: Table, column: str) -> pa.DataType:
+    type_ = SCHEMAS[table].field(column).type
+    return type_.value_type if pa.types.is_list(type_) else type_
+
+
+#: The largest value the log readers let through (pipeline.logs.records), per integer column
+#: that stores it: each must fit the column's Arrow type (:func:`check_record_limits`).
+RECORD_LIMITS: dict[tuple[Table, str], int] = {
+    (Table.GAMES, "game_number"): INT32_MAX,
+    (Table.GAMES, "tournament_round"): INT32_MAX,
+    (Table.GAMES, "n_actions"): MAX_ACTIONS,
+    (Table.GAMES, "n_tricks"): MAX_ACTIONS,
+    (Table.ACTIONS, "action_index"): MAX_ACTIONS,
+    (Table.ACTIONS, "trick"): MAX_ACTIONS,
+    (Table.ACTIONS, "cards_left"): N_CARDS,
+    (Table.SEATS, "cards_left"): N_CARDS,
+    (Table.TRICKS, "n_actions"): MAX_ACTIONS,
+}
+
+
+def check_record_limits() -> list[str]:
+    """The readers' limits that the schemas cannot hold (none: checked at import, and by a test).
+
+    >>> check_record_limits()
+    []
+    """
+    problems = [
+        f"{table.value}.{column} ({_column_type(table, column)}) cannot hold {limit:,}"
+        for (table, column), limit in RECORD_LIMITS.items()
+        if int_range(_column_type(table, column))[1] < limit
+    ]
+    ts = _column_type(Table.ACTIONS, "ts")
+    low, high = int_range(pa.int64())  # a timestamp column holds 64-bit counts of its unit
+    per_second = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[ts.unit]
+    if not low <= TS_MIN * per_second <= TS_MAX * per_second <= high:
+        problems.append(f"actions.ts ({ts}) cannot hold {TS_MIN:.0f}-{TS_MAX:.0f} s")
+    balance = np.finfo(_column_type(Table.SEATS, "balance").to_pandas_dtype())
+    if 2 ** (balance.nmant + 1) < BALANCE_MAX:  # the whole numbers a float holds exactly
+        problems.append(f"seats.balance ({balance.dtype}) cannot hold {BALANCE_MAX:,} exactly")
+    return problems
+
+
+if check_record_limits():  # pragma: no cover - a schema narrowed below the readers' limits
+    raise AssertionError(f"the log readers' limits do not fit the schemas: {check_record_limits()}")
 
 #: The grain of each table, as one phrase (also the header of its section in the docs).
 GRAIN: dict[Table, str] = {
@@ -401,6 +461,9 @@ class RowBuffer:
         self._action_game: list[str] = []
         self._action_ts: list[float | None] = []
         self._hashes: dict[str, str] = {}
+        self._added: list[ReplayedGameLike] = []
+        #: The games the last :meth:`take` could not build, each now a rejects row.
+        self.failed: list[Reject] = []
         self._reset()
 
     def _reset(self) -> None:
@@ -411,6 +474,7 @@ class RowBuffer:
         self._action_game = []
         self._action_ts = []
         self._hashes = {}
+        self._added = []
         self.n_games = 0
         self.n_rejects = 0
 
@@ -429,6 +493,7 @@ class RowBuffer:
         if gid in self._hashes:
             return False
         self._hashes[gid] = record.content_hash
+        self._added.append(game)
         n = len(actions)
         if _RECORDS_ARE_ROWS:
             self._action_rows.extend(actions)  # named tuples: no copy
@@ -492,13 +557,14 @@ class RowBuffer:
         r = self._rejects
         src = reject.source
         r["batch_id"].append(self.batch_id)
-        r["file"].append(None if src is None else src.file)
+        r["file"].append(None if src is None else escaped(src.file))
         r["line"].append(None if src is None else src.line)
-        r["game_id"].append(reject.game_id)
+        r["game_id"].append(None if reject.game_id is None else escaped(reject.game_id))
         r["action_index"].append(reject.action_index)
         r["code"].append(reject.code)
-        r["message"].append(reject.message)
-        r["raw"].append(raw_text(reject.raw))
+        r["message"].append(escaped(reject.message))
+        raw = raw_text(reject.raw)
+        r["raw"].append(None if raw is None else escaped(raw))
         self.n_rejects += 1
 
     def _seats_table(self) -> pa.Table:
@@ -571,8 +637,7 @@ class RowBuffer:
         }
         return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
 
-    def take(self) -> dict[Table, pa.Table]:
-        """The buffered rows as Arrow tables (tables with no rows left out); the buffer empties."""
+    def _game_tables(self) -> dict[Table, pa.Table]:
         out: dict[Table, pa.Table] = {}
         if self.n_games:
             out[Table.GAMES] = pa.Table.from_pydict(self._games, schema=SCHEMAS[Table.GAMES])
@@ -583,6 +648,71 @@ class RowBuffer:
                 tricks = tricks_table(actions, out[Table.GAMES]["n_actions"])
                 if tricks.num_rows:
                     out[Table.TRICKS] = tricks
+        return out
+
+    def _culprit(self) -> str:
+        """The first games or seats column of a one-game buffer that Arrow refuses, or ''."""
+        for table, columns in ((Table.GAMES, self._games), (Table.SEATS, self._seats)):
+            for name, values in columns.items():
+                try:
+                    pa.array(values, SCHEMAS[table].field(name).type)
+                except _ROW_ERRORS:
+                    return f"{table.value}.{name}: "
+        try:
+            ms = pc.multiply(pa.array(self._action_ts, pa.float64()), 1000.0)
+            pc.cast(pc.round(ms), pa.int64())
+        except _ROW_ERRORS:
+            return "actions.ts: "
+        return ""
+
+    def _build_apart(
+        self, games: list[ReplayedGameLike]
+    ) -> tuple[list[dict[Table, pa.Table]], list[Reject]]:
+        """Rows of these games, halving the list until each game that cannot be built is alone:
+        those become ``E_ROW_BUILD`` rejects (a few builds per bad game, not one per game)."""
+        part = RowBuffer(self.batch_id)
+        for game in games:
+            part.add_game(game)
+        try:
+            return [part._game_tables()], []
+        except _ROW_ERRORS as err:
+            if len(games) == 1:
+                record = games[0].record
+                why = f"{part._culprit()}{type(err).__name__}: {err}"
+                return [], [
+                    Reject(
+                        source=record.source or Source("", 0),
+                        game_id=record.game_id,
+                        action_index=None,
+                        code=E_ROW_BUILD,
+                        message=f"a value the warehouse cannot store ({why})",
+                        raw=record.raw,
+                    )
+                ]
+        mid = len(games) // 2
+        first, bad_first = self._build_apart(games[:mid])
+        second, bad_second = self._build_apart(games[mid:])
+        return first + second, bad_first + bad_second
+
+    def take(self) -> dict[Table, pa.Table]:
+        """The buffered rows as Arrow tables (tables with no rows left out); the buffer empties.
+
+        A game whose rows cannot be built (a value its column cannot hold, which the readers
+        should have refused) becomes an ``E_ROW_BUILD`` rejects row, listed in :attr:`failed`;
+        the other games' rows are built as usual.
+        """
+        self.failed = []
+        try:
+            out = self._game_tables()
+        except _ROW_ERRORS:
+            parts, self.failed = self._build_apart(self._added)
+            out = {}
+            for table in Table:
+                pieces = [p[table] for p in parts if table in p]
+                if pieces:
+                    out[table] = pa.concat_tables(pieces)
+            for reject in self.failed:
+                self.add_reject(reject)
         if self.n_rejects:
             out[Table.REJECTS] = pa.Table.from_pydict(self._rejects, schema=SCHEMAS[Table.REJECTS])
         self._reset()
