@@ -12,6 +12,7 @@ Exit codes: 0 ok, 1 a check failed, 2 bad input or usage.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import importlib
 import io
@@ -801,6 +802,10 @@ def sql_command(
             with reading.time_limit(con, timeout):
                 try:
                     emit_result(con, text, fmt, out)
+                except BrokenPipeError:  # the reader of stdout left (`| head`): stop quietly
+                    with contextlib.suppress(OSError, ValueError):
+                        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                    return
                 except (duckdb.Error, OSError) as err:
                     raise sqlbuild.SqlError("E_SQL_QUERY", str(err).splitlines()[0]) from err
         finally:

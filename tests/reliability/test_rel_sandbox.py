@@ -414,6 +414,18 @@ def test_large_results_stream_in_bounded_memory(wh: Warehouse, tmp_path: Path, f
         assert pq.read_metadata(out).num_rows == n
 
 
+def test_a_reader_that_leaves_early_stops_the_query_quietly(wh: Warehouse) -> None:
+    argv = [*big2_argv(), "sql", "select * from range(100000000)", "-w", str(wh.root)]
+    proc = subprocess.Popen(
+        [*argv, "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"range\n"
+    proc.stdout.close()  # as `| head -1` does
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""
+
+
 def test_the_table_format_shows_at_most_its_rows(wh: Warehouse) -> None:
     result = runner.invoke(app, ["sql", "select * from range(5000)", "-w", str(wh.root)])
     assert result.exit_code == 0, result.output
