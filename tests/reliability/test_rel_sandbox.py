@@ -542,7 +542,9 @@ def websocket(port: int, host: str, origin: str | None) -> int:
     return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
 
 
-def test_the_server_refuses_foreign_hosts_and_origins(server: int) -> None:
+def test_the_server_refuses_foreign_hosts_and_origins(
+    server: int, wh: Warehouse, before: dict[str, str]
+) -> None:
     port = server
     me = f"127.0.0.1:{port}"
     assert websocket(port, me, f"http://{me}") == 101
@@ -561,6 +563,7 @@ def test_the_server_refuses_foreign_hosts_and_origins(server: int) -> None:
     assert request(port, "GET", "/_stcore/health", {"Host": f"evil.example:{port}"})[0] == 403
     assert request(port, "GET", "/", {"Host": me, "Origin": "http://localhost:1"})[0] == 403
     assert request(port, "GET", "/", {"Host": ""})[0] == 403
+    assert digests(wh.root) == before
 
 
 # ----- item 8: the replayer's ?game_id=, the --host warning ------------------------------------------
