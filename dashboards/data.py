@@ -37,8 +37,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
-from pipeline.sqlbuild import sandbox
-from pipeline.warehouse import Warehouse, WarehouseError
+from pipeline.warehouse import Warehouse, WarehouseError, reading
 from pipeline.warehouse.store import MANIFEST
 
 #: The marts (issues 6 and 7) the pages will read once they are built, by role.
@@ -651,34 +650,33 @@ class SqlResult:
     seconds: float
 
 
-READ_STATEMENTS = {"SELECT", "EXPLAIN"}
-
-
 def run_sql(sql: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S) -> SqlResult:
-    """Run one read-only query with a row limit and a time limit (not cached: ad hoc)."""
+    """Run one read-only query with a row limit and a time limit (not cached: ad hoc), on the
+    sandbox ``big2 sql`` uses (:mod:`pipeline.warehouse.reading`): one SELECT (or EXPLAIN
+    [ANALYZE] of one), no file but the committed Parquet files, in a private database."""
     try:
-        statements = duckdb.extract_statements(sql)
-    except duckdb.Error as err:
-        raise QueryError(str(err)) from err
-    if len(statements) != 1:
-        raise QueryError(f"give exactly one statement (got {len(statements)})")
-    kind = statements[0].type.name
-    if kind not in READ_STATEMENTS:
-        raise QueryError(f"only SELECT queries run here (got {kind})")
-    cur = sandbox(connection(), warehouse().root)  # like `big2 sql`: no file outside the warehouse
-    timer = threading.Timer(timeout_s, cur.interrupt)
+        reading.check_query(sql)
+    except reading.SqlRefused as err:
+        raise QueryError(err.message) from err
+    key = stamp()
+    connection(key).close()  # the views are fresh (or Busy while a writer holds the file)
+    try:
+        cur = reading.open_readonly(Warehouse(key.split("|", 1)[0]), refresh=False)
+    except WarehouseError as err:
+        if _is_lock_error(err):
+            raise Busy("E_WAREHOUSE_BUSY", f"{err.message}; retry shortly") from err
+        raise
     started = time.perf_counter()
-    timer.start()
     try:
-        cur.execute(sql)
-        names = [d[0] for d in cur.description or []]
-        rows = cur.fetchmany(max_rows + 1)
-    except duckdb.InterruptException as err:
+        with reading.time_limit(cur, timeout_s):
+            cur.execute(sql)
+            names = [d[0] for d in cur.description or []]
+            rows = cur.fetchmany(max_rows + 1)
+    except reading.SqlTimeout as err:
         raise QueryError(f"stopped after the time limit of {timeout_s:g} s") from err
     except duckdb.Error as err:
         raise QueryError(str(err)) from err
     finally:
-        timer.cancel()
         cur.close()
     seconds = time.perf_counter() - started
     frame = pd.DataFrame.from_records(rows[:max_rows], columns=names)

@@ -12,7 +12,10 @@ Exit codes: 0 ok, 1 a check failed, 2 bad input or usage.
 
 from __future__ import annotations
 
+import contextlib
+import csv
 import importlib
+import io
 import json
 import os
 import sys
@@ -21,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -44,7 +47,7 @@ from pipeline.errors import Big2Error, RulesetError
 from pipeline.ingest import IngestSummary
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
-from pipeline.warehouse import Warehouse, resolve_dir
+from pipeline.warehouse import Warehouse, reading, resolve_dir
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -581,29 +584,82 @@ DASHBOARD_HOST = "127.0.0.1"
 DASHBOARD_PORT = 8501
 
 
+def dashboard_hosts(host: str) -> list[str]:
+    """The host names the dashboards answer to (the guard of ``dashboards/server.py`` refuses
+    any other ``Host`` or ``Origin``): loopback, the ``--host`` address, and this machine's
+    names and addresses when it binds every interface.
+
+    >>> dashboard_hosts("127.0.0.1")
+    ['127.0.0.1', '::1', 'localhost']
+    >>> dashboard_hosts("192.0.2.7")
+    ['127.0.0.1', '192.0.2.7', '::1', 'localhost']
+    """
+    names = {"127.0.0.1", "localhost", "::1", host.strip("[]").lower()}
+    if is_wildcard(host):
+        names.discard(host.strip("[]").lower())
+        import socket
+
+        try:
+            machine = socket.gethostname()
+            names.update({machine.lower(), socket.getfqdn().lower()})
+            names.update(socket.gethostbyname_ex(machine)[2])
+        except OSError:
+            pass
+    return sorted(n for n in names if n)
+
+
+def is_wildcard(host: str) -> bool:
+    """Whether ``host`` binds every interface (``0.0.0.0``, ``::``)."""
+    return host.strip("[]") in ("", "0.0.0.0", "::")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    import ipaddress
+
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def dashboard_command(
     warehouse: Path | None, *, port: int = DASHBOARD_PORT, host: str = DASHBOARD_HOST
 ) -> tuple[list[str], dict[str, str]]:
-    """The ``streamlit run dashboards/app.py`` command line and its environment (the warehouse
-    reaches the app as ``$BIG2_WAREHOUSE``, an absolute path).
+    """The ``streamlit run dashboards/server.py`` command line and its environment (the warehouse
+    reaches the app as ``$BIG2_WAREHOUSE``, an absolute path; the host names the server
+    answers to as ``$BIG2_DASHBOARD_HOSTS``).
 
     >>> argv, env = dashboard_command(Path("/tmp/wh"), port=8600)
     >>> argv[1:4], argv[argv.index("--server.port") + 1], env["BIG2_WAREHOUSE"]
     (['-m', 'streamlit', 'run'], '8600', '/tmp/wh')
+    >>> env["BIG2_DASHBOARD_HOSTS"]
+    '127.0.0.1,::1,localhost'
     """
-    app_file = Path(__file__).resolve().parent.parent / "dashboards" / "app.py"
-    if not app_file.is_file():
+    server_file = Path(__file__).resolve().parent.parent / "dashboards" / "server.py"
+    if not server_file.is_file():
         raise Big2Error(
-            "E_NO_DASHBOARDS", f"the dashboards live in a source checkout; no {app_file}"
+            "E_NO_DASHBOARDS", f"the dashboards live in a source checkout; no {server_file}"
         )
     argv = [
         sys.executable,
-        *("-m", "streamlit", "run", str(app_file)),
+        *("-m", "streamlit", "run", str(server_file)),
         *("--server.address", host, "--server.port", str(port)),
         *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
+        *("--server.enableCORS", "true", "--server.enableXsrfProtection", "true"),
         *("--client.toolbarMode", "minimal"),
     ]
-    env = {**os.environ, "BIG2_WAREHOUSE": resolve_dir(warehouse).resolve().as_posix()}
+    env = {
+        **os.environ,
+        "BIG2_WAREHOUSE": resolve_dir(warehouse).resolve().as_posix(),
+        "BIG2_DASHBOARD_HOSTS": ",".join(dashboard_hosts(host)),
+    }
     return argv, env
 
 
@@ -612,12 +668,19 @@ def dashboard(
     warehouse: WarehouseOption = None,
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = DASHBOARD_PORT,
     host: Annotated[
-        str, typer.Option(help="Address to bind (default: this machine only).")
+        str,
+        typer.Option(help="Address to bind (default: this machine only; others get a warning)."),
     ] = DASHBOARD_HOST,
 ) -> None:
     """Open the Streamlit dashboards on the warehouse (read-only), at http://HOST:PORT/."""
     with domain_errors():
         argv, env = dashboard_command(warehouse, port=port, host=host)
+    if not is_loopback(host):
+        typer.echo(
+            f"big2: warning: --host {host} is not loopback: anyone who can reach this machine "
+            "can read the warehouse through the dashboards (no login)",
+            err=True,
+        )
     typer.echo(f"big2 dashboard: http://{host}:{port}/ on warehouse {env['BIG2_WAREHOUSE']}")
     sys.stdout.flush()
     os.execve(argv[0], argv, env)  # streamlit takes over this process (Ctrl-C stops it)
@@ -680,6 +743,12 @@ class SqlFormat(StrEnum):
     PARQUET = "parquet"
 
 
+#: ``big2 sql --format table`` shows at most this many rows (and says how many it left out).
+TABLE_MAX_ROWS = 1000
+#: Rows fetched (and written) at a time: the memory of ``big2 sql`` whatever the row count.
+FETCH_ROWS = 10_000
+
+
 @app.command("sql")
 def sql_command(
     query: Annotated[str | None, typer.Argument(help="A SQL query (read-only).")] = None,
@@ -698,37 +767,103 @@ def sql_command(
     tables: Annotated[
         bool, typer.Option("--tables", help="List the tables and columns with descriptions.")
     ] = False,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", min=0, help="Stop after this many seconds (0: no limit)."),
+    ] = reading.DEFAULT_TIMEOUT_S,
     warehouse: WarehouseOption = None,
 ) -> None:
-    """Run ad-hoc SQL on a read-only connection (no file access outside the warehouse)."""
+    """Run one read-only query on the warehouse's tables (SELECT, EXPLAIN [ANALYZE] SELECT; no
+    file outside the committed Parquet files, no COPY, no write), streamed to the output."""
+    import duckdb
+
     from pipeline import sqlbuild
 
     with domain_errors():
         wh = Warehouse(warehouse)
-        con = sqlbuild.open_readonly(wh)
+        if out is not None and out.resolve().is_relative_to(wh.root):
+            raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
+        if tables:
+            con = reading.open_readonly(wh)
+            try:
+                rows = list(sqlbuild.catalogue(con))
+            finally:
+                con.close()
+            emit_rows(["table", "kind", "column", "description"], rows, fmt, out)
+            return
+        text = file.read_text(encoding="utf-8") if file is not None else query
+        if not text:
+            raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file or --tables")
+        if fmt is SqlFormat.PARQUET and out is None:
+            raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
+        reading.check_query(text)
+        con = reading.open_readonly(wh)
         try:
-            if tables:
-                columns = ["table", "kind", "column", "description"]
-                rows: list[tuple[Any, ...]] = list(sqlbuild.catalogue(con))
-            else:
-                text = file.read_text(encoding="utf-8") if file is not None else query
-                if not text:
-                    raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file or --tables")
+            with reading.time_limit(con, timeout):
                 try:
-                    rel = con.execute(text)
-                    columns = [d[0] for d in rel.description or []]
-                    rows = rel.fetchall()
-                except Exception as err:  # duckdb.Error: shown as a domain error
+                    emit_result(con, text, fmt, out)
+                except BrokenPipeError:  # the reader of stdout left (`| head`): stop quietly
+                    with contextlib.suppress(OSError, ValueError):
+                        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                    return
+                except (duckdb.Error, OSError) as err:
                     raise sqlbuild.SqlError("E_SQL_QUERY", str(err).splitlines()[0]) from err
         finally:
             con.close()
-        emit_rows(columns, rows, fmt, out)
+
+
+@contextmanager
+def _output(out: Path | None) -> Iterator[Callable[[str], object]]:
+    """A text sink: stdout, or ``out`` written whole or not at all (a ``.part`` file renamed
+    at the end, removed on failure)."""
+    if out is None:
+        yield lambda chunk: typer.echo(chunk, nl=False)
+        return
+    part = out.with_name(f".{out.name}.part")
+    try:
+        with part.open("w", encoding="utf-8") as fh:
+            yield fh.write
+        part.replace(out)
+    finally:
+        part.unlink(missing_ok=True)
+
+
+def _chunks(con: Any) -> Iterator[list[tuple[Any, ...]]]:
+    while rows := con.fetchmany(FETCH_ROWS):
+        yield rows
+
+
+def emit_result(con: Any, query: str, fmt: SqlFormat, out: Path | None) -> None:
+    """Run ``query`` on ``con`` and write its result, fetched :data:`FETCH_ROWS` rows at a
+    time: memory stays bounded whatever the row count."""
+    if fmt is not SqlFormat.PARQUET:
+        con.execute(query)
+        emit_chunks([d[0] for d in con.description or []], _chunks(con), fmt, out)
+        return
+    import pyarrow.parquet as pq
+
+    assert out is not None  # checked before the query ran
+    rel = con.sql(query)
+    if rel is None:
+        raise Big2Error("E_SQL_QUERY", "the statement returns no rows to write")
+    reader = rel.to_arrow_reader(FETCH_ROWS)
+    part = out.with_name(f".{out.name}.part")
+    n = 0
+    try:
+        with pq.ParquetWriter(part, reader.schema) as writer:
+            for batch in reader:
+                writer.write_batch(batch)
+                n += batch.num_rows
+        part.replace(out)
+    finally:
+        part.unlink(missing_ok=True)
+    typer.echo(f"{n:,} rows → {out}")
 
 
 def emit_rows(
     columns: Sequence[str], rows: Sequence[tuple[Any, ...]], fmt: SqlFormat, out: Path | None
 ) -> None:
-    """Print or write query results as a table, CSV, JSON (one array) or Parquet."""
+    """Print or write a small result as a table, CSV, JSON (one array) or Parquet."""
     if fmt is SqlFormat.PARQUET:
         if out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
@@ -739,38 +874,92 @@ def emit_rows(
         pq.write_table(pa.table(data), out)
         typer.echo(f"{len(rows):,} rows → {out}")
         return
+    emit_chunks(columns, iter([list(rows)]), fmt, out)
+
+
+def emit_chunks(
+    columns: Sequence[str],
+    chunks: Iterator[Sequence[tuple[Any, ...]]],
+    fmt: SqlFormat,
+    out: Path | None,
+) -> None:
+    """Write rows arriving in chunks as a table (the first :data:`TABLE_MAX_ROWS`, then how
+    many were left out), CSV or JSON (one array, as ``json.dumps(rows, indent=1)``)."""
     if fmt is SqlFormat.TABLE:
         table = Table()
         for c in columns:
             table.add_column(escape(c))
-        for r in rows:
-            table.add_row(*(escape("NULL" if v is None else str(v)) for v in r))
+        left_out = 0
+        shown = 0
+        for chunk in chunks:
+            for r in chunk[: max(TABLE_MAX_ROWS - shown, 0)]:
+                table.add_row(*(escape("NULL" if v is None else str(v)) for v in r))
+            taken = min(len(chunk), max(TABLE_MAX_ROWS - shown, 0))
+            shown += taken
+            left_out += len(chunk) - taken
+        note = (
+            f"{left_out:,} more rows not shown (the table shows {TABLE_MAX_ROWS:,}; "
+            "--format csv, json or parquet writes them all)"
+            if left_out
+            else None
+        )
         if out is not None:
-            with out.open("w", encoding="utf-8") as fh:
-                Console(file=fh, width=200).print(table)
+            with _output(out) as write:
+                fh_console = Console(file=io.StringIO(), width=200)
+                fh_console.print(table)
+                if note:
+                    fh_console.print(note)
+                write(cast(io.StringIO, fh_console.file).getvalue())
         else:
             console.print(table)
+            if note:
+                console.print(note)
         return
-    if fmt is SqlFormat.CSV:
-        import csv
-        import io
+    with _output(out) as write:
+        if fmt is SqlFormat.CSV:
+            buf = io.StringIO()
+            writer = csv.writer(buf, lineterminator="\n")
+            writer.writerow(columns)
+            for chunk in chunks:
+                writer.writerows(chunk)
+                write(buf.getvalue())
+                buf.seek(0)
+                buf.truncate()
+            write(buf.getvalue())
+            return
+        keys = [json.dumps(c, ensure_ascii=False) for c in columns]
+        first = True
+        for chunk in chunks:
+            items = [_json_row(keys, r) for r in chunk]
+            if items:
+                write(("[\n" if first else ",\n") + ",\n".join(items))
+                first = False
+        write(("[]" if first else "\n]") + ("\n" if out is None else ""))
 
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
-        text = buf.getvalue()
-    else:
-        text = json.dumps(
-            [dict(zip(columns, r, strict=True)) for r in rows],
-            ensure_ascii=False,
-            default=str,
-            indent=1,
-        )
-    if out is not None:
-        out.write_text(text, encoding="utf-8")
-    else:
-        typer.echo(text.rstrip("\n"))
+
+def _json_value(value: Any) -> str:
+    if isinstance(value, dict | list | tuple):  # nested: json's indented layout, one level in
+        return json.dumps(value, ensure_ascii=False, default=str, indent=1).replace("\n", "\n  ")
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _json_row(keys: Sequence[str], row: Sequence[Any]) -> str:
+    """One row as ``json.dumps(dict(row), indent=1)`` nested one level in, but with the C
+    encoder for scalars (the indented encoder is pure Python: 5x slower).
+
+    >>> print(_json_row(['"a"', '"b"'], (1, [2, "x"])))
+     {
+      "a": 1,
+      "b": [
+       2,
+       "x"
+      ]
+     }
+    """
+    if not keys:
+        return " {}"
+    fields = ",\n".join(f"  {k}: {_json_value(v)}" for k, v in zip(keys, row, strict=True))
+    return " {\n" + fields + "\n }"
 
 
 class RescoreBy(StrEnum):
@@ -805,7 +994,7 @@ def rescore_command(
     with domain_errors():
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides or []))
         wh = Warehouse(warehouse)
-        con = sqlbuild.open_readonly(wh)
+        con = reading.open_readonly(wh)
         try:
             if not sqlbuild.is_built(con):
                 raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")

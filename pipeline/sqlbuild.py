@@ -44,6 +44,7 @@ from pipeline.big2.rules import (
 )
 from pipeline.errors import Big2Error
 from pipeline.warehouse import Warehouse
+from pipeline.warehouse.reading import open_readonly as open_readonly  # ad-hoc SQL
 
 #: The SQL folder of the source checkout (``sql/seeds``, ``sql/staging``, ``sql/marts``,
 #: ``sql/macros``, ``sql/tests``).
@@ -224,26 +225,6 @@ def run_tests(con: duckdb.DuckDBPyConnection, names: Sequence[str] | None = None
             continue
         out[name] = len(con.execute(text).fetchall())
     return out
-
-
-def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for ad-hoc SQL, sandboxed by :func:`sandbox`."""
-    return sandbox(wh.connect(read_only=True), wh.root)
-
-
-def sandbox(con: duckdb.DuckDBPyConnection, root: Path) -> duckdb.DuckDBPyConnection:
-    """Lock a connection down for ad-hoc SQL: files outside the warehouse ``root`` cannot be
-    read or written (``allowed_directories`` = the warehouse, ``enable_external_access`` off,
-    the configuration locked). Used by ``big2 sql`` and the dashboards' SQL explorer."""
-    locked = con.execute(
-        "select current_setting('lock_configuration'), current_setting('enable_external_access')"
-    ).fetchone()
-    if locked == (True, False):  # this process's database is sandboxed already
-        return con
-    con.execute("set allowed_directories = [?]", [root.as_posix() + "/"])
-    con.execute("set enable_external_access = false")
-    con.execute("set lock_configuration = true")
-    return con
 
 
 def _quote(text: str) -> str:

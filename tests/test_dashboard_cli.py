@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_dashboard_command_line(tmp_path: Path) -> None:
     argv, env = cli.dashboard_command(tmp_path / "wh", port=8765)
     assert argv[:4] == [sys.executable, "-m", "streamlit", "run"]
-    assert Path(argv[4]) == ROOT / "dashboards" / "app.py"
+    assert Path(argv[4]) == ROOT / "dashboards" / "server.py"  # app.py behind the Host guard
     assert argv[argv.index("--server.address") + 1] == "127.0.0.1"
     assert argv[argv.index("--server.port") + 1] == "8765"
     assert argv[argv.index("--server.headless") + 1] == "true"

@@ -15,6 +15,20 @@ from dashboards import data, ui
 GAME_KEY = "replayer_game"
 STEP_KEY = "replayer_step"
 
+
+#: The characters that can start Markdown (or Streamlit) markup inside a line: escaped by plain().
+MARKUP = frozenset("\\`*_{}[]()<>#!|~:$.@&")
+
+
+def plain(value: object) -> str:
+    """``value`` as literal text inside Markdown (``?game_id=`` comes from any link): each
+    character that can start a link, an autolink (``http:``, ``www.``, ``a@b.c``), emphasis, a
+    ``:color[]`` directive, a ``$`` formula or an entity is backslash-escaped; line breaks
+    become spaces (no block markup can start)."""
+    text = " ".join(str(value).split())
+    return "".join("\\" + c if c in MARKUP else c for c in text)
+
+
 st.title("🃏 Hand replayer")
 if not ui.require_games():
     st.stop()
@@ -31,7 +45,7 @@ if wanted and st.session_state.get("_replayer_qp") != wanted:
         step_param = st.query_params.get("step")
         st.session_state["_replayer_start"] = int(step_param) if (step_param or "").isdigit() else 0
     else:
-        st.warning(f"No game {wanted!r} in the warehouse.")
+        st.warning(f"No game {plain(wanted)} in the warehouse.")
 current = st.session_state.get(GAME_KEY)
 if current and current not in options:
     options = [current, *options]
@@ -45,7 +59,7 @@ st.query_params["game_id"] = game_id
 
 g = data.game(game_id)
 if g is None:  # the warehouse changed under us
-    st.warning(f"No game {game_id!r} in the warehouse.")
+    st.warning(f"No game {plain(game_id)} in the warehouse.")
     st.stop()
 seats = data.game_seats(game_id)
 actions = data.game_actions(game_id)

@@ -26,8 +26,8 @@ with query_col:
     timeout = c2.number_input("Time limit (s)", 1.0, data.TIMEOUT_S, 5.0, key="sql_timeout")
     run = c3.button("Run ▶", type="primary", key="sql_run", shortcut="Ctrl+Enter")
     st.caption(
-        "Read-only: only SELECT statements run, on a read-only connection; at most "
-        f"{data.MAX_ROWS:,} rows and {data.TIMEOUT_S:g} s."
+        "Read-only: one SELECT (or EXPLAIN [ANALYZE] of one) on the warehouse's tables, no other "
+        f"file, as `big2 sql`; at most {data.MAX_ROWS:,} rows and {data.TIMEOUT_S:g} s."
     )
     if run or "sql_result" in st.session_state:
         if run:
