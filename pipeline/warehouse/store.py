@@ -640,10 +640,6 @@ class Warehouse:
         finally:
             con.close()
 
-    def _views_fresh(self, entries: list[BatchEntry]) -> bool:
-        stamp = self.file_stamp()
-        return stamp is not None and stamp.views_match(self.root, entries)
-
     def connect(self, *, read_only: bool = True) -> duckdb.DuckDBPyConnection:
         """A read-only connection to the warehouse: ``warehouse.duckdb`` attached read-only
         (as database ``warehouse``, the default one), with the base views made fresh.
