@@ -137,9 +137,6 @@ def stamp(wh: Warehouse | None = None) -> str:
     return f"{wh.root}|{st_.st_size}|{st_.st_mtime_ns}|{built}"
 
 
-_lock = threading.Lock()
-_views_checked: set[str] = set()
-
 #: How long a query waits for a writer (``big2 ingest`` / ``big2 build``) to let go of the file.
 BUSY_WAIT_S = 3.0
 
@@ -156,23 +153,18 @@ def _is_lock_error(err: BaseException) -> bool:
 def _connect(key: str) -> duckdb.DuckDBPyConnection:
     """A fresh read-only connection (the caller closes it right after its query).
 
-    Nothing stays open between queries, so a running dashboard never blocks ``big2 ingest`` or
-    ``big2 build`` (DuckDB allows one writer and no other process holding the file). The first
-    time a stamp is seen, :meth:`Warehouse.connect` refreshes the views if an import happened;
-    after that a plain read-only ``duckdb.connect`` is enough. While a writer holds the file,
-    it is retried for up to :data:`BUSY_WAIT_S`, then :class:`Busy` is raised.
+    :meth:`Warehouse.connect` attaches ``warehouse.duckdb`` read-only and never writes (base
+    views made fresh in the session when an import committed since the build), and builds
+    replace the file atomically, so a dashboard never blocks ``big2 ingest`` or ``big2 build``.
+    Should a foreign process hold the file read-write, it is retried for up to
+    :data:`BUSY_WAIT_S`, then :class:`Busy` is raised.
     """
     root = key.split("|", 1)[0]
     wh = Warehouse(root)
     deadline = time.monotonic() + BUSY_WAIT_S
     while True:
         try:
-            with _lock:
-                if key not in _views_checked:
-                    con = wh.connect(read_only=True)
-                    _views_checked.add(key)
-                    return con
-            return duckdb.connect(str(wh.db_path), read_only=True)
+            return wh.connect(read_only=True)
         except (WarehouseError, duckdb.Error) as err:
             if not _is_lock_error(err):
                 raise
@@ -661,7 +653,7 @@ def run_sql(sql: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S)
     key = stamp()
     connection(key).close()  # the views are fresh (or Busy while a writer holds the file)
     try:
-        cur = reading.open_readonly(Warehouse(key.split("|", 1)[0]), refresh=False)
+        cur = reading.open_readonly(Warehouse(key.split("|", 1)[0]))
     except WarehouseError as err:
         if _is_lock_error(err):
             raise Busy("E_WAREHOUSE_BUSY", f"{err.message}; retry shortly") from err

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import importlib
 import io
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -52,6 +54,10 @@ from pipeline.warehouse import Warehouse, reading, resolve_dir
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2
+#: A run that could not finish (disk full, a worker died, marts not rebuilt after a commit).
+EXIT_FAILED = 3
+#: The codes that exit with EXIT_FAILED: the environment failed, not the input.
+FAILURE_CODES = frozenset({"E_DISK_FULL", "E_WORKER_DIED", "E_BUILD_FAILED"})
 
 app = typer.Typer(
     name="big2",
@@ -76,6 +82,34 @@ def domain_errors() -> Iterator[None]:
     except Big2Error as err:
         typer.echo(f"big2: error: {err}", err=True)
         raise typer.Exit(code=EXIT_USAGE) from None
+
+
+@contextmanager
+def writer_errors() -> Iterator[None]:
+    """For the commands that write (ingest, build), inside :func:`domain_errors`: a run that
+    could not finish (:data:`FAILURE_CODES`, or an OS error no layer named) is one line on
+    stderr and exit 3; SIGINT / SIGTERM is ``E_INTERRUPTED`` and exit 128 + the signal. No
+    traceback; the layers below have left the warehouse consistent."""
+    try:
+        yield
+    except Big2Error as err:
+        if err.code not in FAILURE_CODES:
+            raise
+        typer.echo(f"big2: error: {err}", err=True)
+        raise typer.Exit(code=EXIT_FAILED) from None
+    except KeyboardInterrupt as err:
+        signum = int(getattr(err, "signum", signal.SIGINT))
+        if getattr(err, "committed", False):
+            what = "the import had committed; the marts are not rebuilt: run `big2 build`"
+        else:
+            what = "nothing of the interrupted work was committed"
+        name = signal.Signals(signum).name
+        typer.echo(f"big2: error: E_INTERRUPTED: stopped by {name}: {what}", err=True)
+        raise typer.Exit(code=128 + signum) from None
+    except OSError as err:
+        code = "E_DISK_FULL" if err.errno == errno.ENOSPC else "E_IO"
+        typer.echo(f"big2: error: {code}: {err}", err=True)
+        raise typer.Exit(code=EXIT_FAILED) from None
 
 
 def _version(value: bool) -> None:
@@ -296,19 +330,36 @@ def ingest(
         bool, typer.Option("--strict", help="Exit 1 if any game was rejected.")
     ] = False,
     top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,
+    no_build: Annotated[
+        bool,
+        typer.Option(
+            "--no-build",
+            help="Skip the SQL mart build (the marts stay stale until `big2 build`; "
+            "`big2 verify` says so).",
+        ),
+    ] = False,
 ) -> None:
-    """Replay every game of the logs through the rules engine into the warehouse.
+    """Replay every game of the logs through the rules engine into the warehouse, then
+    rebuild the SQL marts.
 
     Rejected games are data, not failure: they land in the rejects table with their
-    reason, and the exit code is 0 unless --strict. Re-importing stores nothing twice.
+    reason, and the exit code is 0 unless --strict (1). A run that cannot finish (disk
+    full, a worker died, the marts not rebuilt) exits 3; SIGINT / SIGTERM 128 + the signal.
+    Re-importing stores nothing twice.
     """
-    with domain_errors():
+    with domain_errors(), writer_errors():
         wh = Warehouse(warehouse)
-        summary = ingest_with_progress(paths, wh, workers=workers)
-        print_ingest_summary(summary, wh, top=top)
-        build_after_ingest(wh)
+        with wh.building(on_wait=lambda: _say_waiting(wh)):  # import + build: one writer
+            summary = ingest_with_progress(paths, wh, workers=workers)
+            print_ingest_summary(summary, wh, top=top)
+            if not no_build:
+                build_after_ingest(wh, summary)
         if strict and summary.total().rejected:
             raise typer.Exit(code=EXIT_CHECK_FAILED)
+
+
+def _say_waiting(wh: Warehouse) -> None:
+    typer.echo(f"big2: waiting for the build or import running on {wh.root} …", err=True)
 
 
 def ingest_with_progress(
@@ -364,10 +415,16 @@ def verify(warehouse: WarehouseOption = None) -> None:
     row counts consistent. Exit 1 if anything is wrong."""
     with domain_errors():
         wh = Warehouse(warehouse)
-        problems = wh.verify()
-    if not problems:
-        typer.echo(f"warehouse {wh.root}: OK ({len(wh.entries())} batches)")
-        return
+        report = wh.verify_report()
+        problems = report.problems
+        if report.import_running:
+            n = len(report.in_progress)
+            typer.echo(f"an import is running: {n} file(s) of it in progress (not checked)")
+        if report.build_running:
+            typer.echo("a build is running: the marts are being rebuilt")
+        if not problems:
+            typer.echo(f"warehouse {wh.root}: OK ({len(wh.entries())} batches)")
+            return
     for problem in problems:
         typer.echo(str(problem))
     typer.echo(f"{len(problems)} problem(s) in {wh.root}", err=True)
@@ -689,16 +746,21 @@ def dashboard(
 # --- SQL: build, sql, rescore (issue 6) ----------------------------------------------------
 
 
-def build_after_ingest(wh: Warehouse) -> None:
-    """Rebuild the SQL layers after an import; a failing build is reported, not fatal
-    (the import is committed either way; `big2 build` retries)."""
+def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> None:
+    """Rebuild the SQL layers after an import. A failing build is ``E_BUILD_FAILED`` (exit 3):
+    the import stays committed, the marts stay as they were (stale: ``big2 verify`` says so)
+    until ``big2 build`` succeeds."""
     from pipeline import sqlbuild
 
     try:
         done = sqlbuild.build(wh)
     except Big2Error as err:
-        typer.echo(f"big2: warning: SQL build failed ({err}); run `big2 build`", err=True)
-        return
+        what = f"batch {summary.batch_id}" if summary is not None else "the import"
+        raise Big2Error(
+            "E_BUILD_FAILED",
+            f"{what} is committed, but the SQL marts were not rebuilt ({err}); they are "
+            "stale until `big2 build` succeeds",
+        ) from err
     typer.echo(f"SQL marts built in {done.seconds:.2f} s ({len(done.rows)} marts)")
 
 
@@ -710,12 +772,13 @@ def build_command(
         bool, typer.Option("--test", help="Then run sql/tests (exit 1 if any returns rows).")
     ] = False,
 ) -> None:
-    """Create or refresh the staging views, scoring macros and marts in warehouse.duckdb."""
+    """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
+    replaces the old one atomically (readers keep reading the old one meanwhile)."""
     from pipeline import sqlbuild
 
-    with domain_errors():
+    with domain_errors(), writer_errors():
         wh = Warehouse(warehouse)
-        done = sqlbuild.build(wh)
+        done = sqlbuild.build(wh, on_wait=lambda: _say_waiting(wh))
         typer.echo(f"built {len(done.rows)} marts in {done.seconds:.2f} s ({wh.db_path})")
         if timings:
             for name, seconds in done.timings.items():

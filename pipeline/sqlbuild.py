@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,19 +198,30 @@ def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = Non
     return summary
 
 
-def build(wh: Warehouse, *, threads: int | None = None) -> BuildSummary:
-    """Build the SQL layers into ``wh``'s ``warehouse.duckdb`` (views refreshed first)."""
-    con = wh.connect(read_only=False)
-    try:
+def build(
+    wh: Warehouse, *, threads: int | None = None, on_wait: Callable[[], None] | None = None
+) -> BuildSummary:
+    """Build the SQL layers into a new ``warehouse.duckdb`` that replaces the old one
+    atomically (:meth:`Warehouse.publish`): readers are never blocked and never block it;
+    the file is stamped with the batches its marts cover. Another build (or an import with
+    its build) running: waits for it, calling ``on_wait`` first. ``timings["publish"]`` is
+    what writing a new file costs beyond the SQL (views, stamp, checkpoint, fsync, rename)."""
+    summary = BuildSummary()
+
+    def fill(con: duckdb.DuckDBPyConnection) -> None:
         if threads:
             con.execute(f"set threads = {int(threads)}")
-        return build_sql(con)
-    finally:
-        con.close()
+        build_sql(con, summary)
+
+    started = time.perf_counter()
+    wh.publish(fill, on_wait=on_wait)
+    summary.timings["publish"] = time.perf_counter() - started - summary.seconds
+    return summary
 
 
 def is_built(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether the scoring marts exist on this connection."""
+    """Whether the scoring marts exist on this connection (:meth:`Warehouse.marts_problem`
+    tells whether they cover every committed batch)."""
     found = con.execute(
         "select count(*) from duckdb_tables() where table_name = 'mart_game_scores'"
     ).fetchone()

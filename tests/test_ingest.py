@@ -164,7 +164,8 @@ def test_a_killed_import_leaves_the_warehouse_consistent(tmp_path: Path) -> None
     summary = ingest([str(log)], wh)
     assert summary.total().stored == 6000
     assert count(wh, "select count(*) from games") == 6005
-    assert wh.verify() == []
+    # ingest() does not build: the marts the CLI built over the first batch are stale
+    assert [p.code for p in wh.verify()] == ["E_MARTS_STALE"]
 
 
 def test_summary_names_each_file(tmp_path: Path) -> None:

@@ -372,17 +372,17 @@ def test_one_import_at_a_time(tmp_path: Path) -> None:
         pass
 
 
-def test_views_held_by_a_reader_are_refreshed_later(
+def test_a_reader_holding_the_database_does_not_stop_a_commit(
     tmp_path: Path, games: list[ReplayedGame]
 ) -> None:
     wh = Warehouse(tmp_path)
     with wh.batch() as batch:
         batch.add_game(games[0])
-    reader = wh.connect()  # a dashboard holding the database (same process: other config)
+    reader = wh.connect()  # a dashboard holding the database
     with wh.batch() as batch:
         batch.add_game(games[1])
         summary = batch.commit()
-    assert summary.views_error is not None and "DuckDB" in summary.views_error
+    assert summary.views_error is None  # the new views go to a new file (os.replace)
     assert reader.execute("select count(*) from games").fetchone() == (1,)  # old snapshot
     reader.close()
     with wh.connect() as con:

@@ -189,22 +189,16 @@ def sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[str]) -> duckdb.Duck
     return con
 
 
-def open_readonly(wh: Warehouse, *, refresh: bool = True) -> duckdb.DuckDBPyConnection:
+def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
     """A private sandboxed connection with the warehouse's tables, views and macros (catalog
     ``warehouse``, the default one) for ad-hoc SQL; **close it** after use.
 
-    ``refresh``: bring the views up to date with the manifest first (:meth:`Warehouse.connect`);
-    the SQL explorer has done it already.
+    It is :meth:`Warehouse.connect`'s private read-only connection (the base views current
+    even when the marts are not, nothing written), then locked down by :func:`sandbox`.
     """
-    if refresh or not wh.db_path.exists():
-        wh.connect(read_only=True).close()
-    paths = committed_paths(wh)
-    con = duckdb.connect(":memory:")
+    con = wh.connect(read_only=True)
     try:
-        db = wh.db_path.as_posix().replace("'", "''")
-        con.execute(f"attach '{db}' as {CATALOG} (read_only)")
-        con.execute(f"use {CATALOG}")
-        sandbox(con, paths)
+        sandbox(con, committed_paths(wh))
     except duckdb.Error as err:
         con.close()
         raise WarehouseError("E_WAREHOUSE", f"cannot open {wh.db_path} to read: {err}") from err

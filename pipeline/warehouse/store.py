@@ -6,8 +6,9 @@ environment variable or an argument moves it)::
     manifest.jsonl                 one JSON line per committed import batch
     games/batch-<id>.parquet       one file per table per batch (tables with rows only)
     seats/ actions/ tricks/ rejects/
-    warehouse.duckdb               views over exactly the manifest's files
+    warehouse.duckdb               views over the manifest's files and the marts, as built
     .lock                          held by the one import running
+    .build.lock                    held by the one writer of warehouse.duckdb
 
 An import is one :class:`Batch`. Its rows stream into ``<table>/batch-<id>.parquet.tmp``;
 :meth:`Batch.commit` closes and fsyncs them, renames them to their final names, then
@@ -15,6 +16,12 @@ appends the batch's manifest line (with each file's sha256 and row count) and fs
 Readers only see files named in the manifest, so a process killed at any point leaves the
 warehouse readable with the earlier batches; files it left behind are *orphans*, which
 :meth:`Warehouse.verify` reports and the next import deletes.
+
+One writer, many readers (docs/warehouse.md, "Concurrency"): ``warehouse.duckdb`` is never
+written in place. :meth:`Warehouse.publish` (``big2 build``) writes a new file and
+``os.replace``-s it; :meth:`Warehouse.connect` attaches the file read-only and, when it is
+stale, adds TEMP views over the manifest's files to its own session. So no reader blocks a
+writer, and a reader never writes.
 
 >>> import tempfile
 >>> wh = Warehouse(tempfile.mkdtemp())
@@ -31,12 +38,14 @@ warehouse readable with the earlier batches; files it left behind are *orphans*,
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import secrets
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -65,6 +74,10 @@ DEFAULT_DIR = Path("data") / "warehouse"
 MANIFEST = "manifest.jsonl"
 DB_FILE = "warehouse.duckdb"
 LOCK_FILE = ".lock"
+#: How long taking the import lock retries before E_WAREHOUSE_BUSY (see _flock_soon).
+LOCK_PATIENCE_S = 1.0
+#: Held by the one process writing ``warehouse.duckdb`` (a build, or an import and its build).
+BUILD_LOCK_FILE = ".build.lock"
 META_TABLE = "_warehouse_meta"
 #: Games buffered in memory before their rows are written as one Parquet row group.
 FLUSH_EVERY = 5_000
@@ -138,6 +151,16 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """What :meth:`Warehouse.verify_report` found: the problems, and what is in progress."""
+
+    problems: list[Problem]
+    in_progress: tuple[str, ...] = ()  # files of the import running now (relative paths)
+    import_running: bool = False
+    build_running: bool = False  # stale marts are being rebuilt now (not a problem)
+
+
+@dataclass(frozen=True, slots=True)
 class BatchSummary:
     """What one committed batch stored, and whether the DuckDB views were refreshed."""
 
@@ -199,6 +222,96 @@ def _fsync_dir(path: Path) -> None:
 
 def _sql_str(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+#: Roots whose build lock this process holds (the lock is re-entrant within a process).
+_BUILD_LOCKS_HELD: set[str] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class FileStamp:
+    """What a ``warehouse.duckdb`` covers: written by :meth:`Warehouse.publish`."""
+
+    root: str
+    n_batches: int
+    last_batch: str
+    batch_ids: tuple[str, ...]
+    games: int
+    marts: bool
+    built_at: str
+
+    def views_match(self, root: Path, entries: list[BatchEntry]) -> bool:
+        """Whether the file's base views name exactly these batches' files under ``root``."""
+        last = entries[-1].batch_id if entries else ""
+        return (self.root, self.n_batches, self.last_batch) == (root.as_posix(), len(entries), last)
+
+
+def _read_stamp(con: duckdb.DuckDBPyConnection, database: str) -> FileStamp | None:
+    """The stamp of an attached database file, None when it has none. A file stamped before
+    stamps named their batches counts as marts over no known batch (stale once any exists)."""
+    table = f"{database}.main.{META_TABLE}"
+    try:
+        rows = con.execute(
+            f"select root, n_batches, last_batch, batch_ids, games, marts, built_at from {table}"
+        ).fetchall()
+    except duckdb.Error:
+        try:
+            old = con.execute(f"select root, n_batches, last_batch from {table}").fetchall()
+            built = con.execute(
+                "select count(*) from duckdb_tables() "
+                "where database_name = ? and table_name = 'mart_game_scores'",
+                [database],
+            ).fetchall()
+        except duckdb.Error:
+            return None
+        if not old:
+            return None
+        root, n, last = old[0]
+        return FileStamp(root, n, last, (), 0, bool(built[0][0]), "before stamps")
+    if not rows:
+        return None
+    root, n, last, ids, games, marts, built_at = rows[0]
+    return FileStamp(root, n, last, tuple(ids or ()), int(games), bool(marts), built_at)
+
+
+def _flock_soon(fd: int, seconds: float = LOCK_PATIENCE_S) -> bool:
+    """Take an exclusive flock, retrying for ``seconds``: a reader asking whether a lock is
+    held (:func:`_lock_held`) holds a shared lock for microseconds and must not make a
+    writer fail."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+
+
+def _is_disk_full(err: BaseException) -> bool:
+    """An OS or DuckDB error that says the device is full (DuckDB gives no errno)."""
+    if isinstance(err, OSError) and err.errno == errno.ENOSPC:
+        return True
+    return "no space left on device" in str(err).lower()
+
+
+def _lock_held(path: Path) -> bool:
+    """Whether another open file description holds an flock on ``path`` (opened read-only:
+    asking never creates or writes the file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
 
 
 class Warehouse:
@@ -319,7 +432,8 @@ class Warehouse:
         try:
             yield
         except (OSError, duckdb.Error) as err:
-            raise WarehouseError("E_WAREHOUSE", f"cannot {doing} {self.root}: {err}") from err
+            code = "E_DISK_FULL" if _is_disk_full(err) else "E_WAREHOUSE"
+            raise WarehouseError(code, f"cannot {doing} {self.root}: {err}") from err
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[IO[str]]:
@@ -327,12 +441,10 @@ class Warehouse:
             self.root.mkdir(parents=True, exist_ok=True)
             lock = (self.root / LOCK_FILE).open("a")
         with lock as f:
-            try:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not _flock_soon(f.fileno()):
                 raise WarehouseError(
                     "E_WAREHOUSE_BUSY", f"another import is writing to {self.root}"
-                ) from None
+                )
             try:
                 yield f
             finally:
@@ -353,10 +465,18 @@ class Warehouse:
         return Batch(self, meta=meta, batch_id=batch_id, flush_every=flush_every)
 
     # ----- DuckDB -----------------------------------------------------------------------
-    def _create_views(self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry]) -> None:
+    def _create_views(
+        self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry], *, temp: bool = False
+    ) -> None:
+        """The base views (one per table, over exactly the manifest's files) and the
+        ``batches`` table; ``temp``: as TEMP objects of this session only (a reader's overlay
+        over a stale file, which it must not write)."""
+        kind = "temp " if temp else ""
         for table in Table:
             con.register("_empty", pa.Table.from_pylist([], schema=SCHEMAS[table]))
-            con.execute(f"create or replace table _empty_{table.value} as select * from _empty")
+            con.execute(
+                f"create or replace {kind}table _empty_{table.value} as select * from _empty"
+            )
             con.unregister("_empty")
             paths = [
                 (self.root / f.path).as_posix()
@@ -369,61 +489,220 @@ class Warehouse:
                 source = f"read_parquet([{listed}], union_by_name = true)"
             else:
                 source = f"_empty_{table.value}"
-            con.execute(f"create or replace view {table.value} as select * from {source}")
+            con.execute(f"create or replace {kind}view {table.value} as select * from {source}")
         batches = [
             (e.batch_id, e.committed_at, json.dumps(e.counts), json.dumps(e.meta)) for e in entries
         ]
         con.execute(
-            "create or replace table batches "
+            f"create or replace {kind}table batches "
             "(batch_id varchar, committed_at varchar, counts json, meta json)"
         )
         if batches:
             con.executemany("insert into batches values (?, ?, ?, ?)", batches)
+
+    def _write_stamp(
+        self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry], *, marts: bool
+    ) -> None:
+        """Stamp a database file with the batches its views and marts cover."""
         con.execute(
-            f"create or replace table {META_TABLE} (root varchar, n_batches integer, last_batch varchar)"
+            f"create or replace table {META_TABLE} (root varchar, n_batches integer, "
+            "last_batch varchar, batch_ids varchar[], games bigint, marts boolean, "
+            "built_at varchar)"
         )
         con.execute(
-            f"insert into {META_TABLE} values (?, ?, ?)",
-            [self.root.as_posix(), len(entries), entries[-1].batch_id if entries else ""],
+            f"insert into {META_TABLE} values (?, ?, ?, ?, ?, ?, ?)",
+            [
+                self.root.as_posix(),
+                len(entries),
+                entries[-1].batch_id if entries else "",
+                [e.batch_id for e in entries],
+                sum(int(e.counts.get("stored", 0)) for e in entries),
+                marts,
+                datetime.now(UTC).isoformat(timespec="seconds"),
+            ],
         )
+
+    @contextlib.contextmanager
+    def _build_locked(
+        self, *, wait: bool = True, on_wait: Callable[[], None] | None = None
+    ) -> Iterator[bool]:
+        """Hold ``.build.lock``, the one writer of ``warehouse.duckdb`` (re-entrant in a
+        process). Yields False, without holding it, when ``wait`` is False and it is busy;
+        else waits for it, calling ``on_wait`` first."""
+        key = self.root.as_posix()
+        if key in _BUILD_LOCKS_HELD:
+            yield True
+            return
+        with self._usable("write to"):
+            self.root.mkdir(parents=True, exist_ok=True)
+            lock = (self.root / BUILD_LOCK_FILE).open("a")
+        with lock as f:
+            if not _flock_soon(f.fileno(), 0.05):
+                if not wait:
+                    yield False
+                    return
+                if on_wait is not None:
+                    on_wait()
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            _BUILD_LOCKS_HELD.add(key)
+            try:
+                yield True
+            finally:
+                _BUILD_LOCKS_HELD.discard(key)
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+    def building(
+        self, on_wait: Callable[[], None] | None = None
+    ) -> contextlib.AbstractContextManager[bool]:
+        """Hold the build lock around several steps, e.g. an import then its mart build, so
+        that builds queue behind it and ``verify`` knows the marts are being rebuilt. Waits
+        for a running build (calling ``on_wait`` first, e.g. to say so)."""
+        return self._build_locked(wait=True, on_wait=on_wait)
+
+    def publish(
+        self,
+        fill: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
+        *,
+        wait: bool = True,
+        on_wait: Callable[[], None] | None = None,
+    ) -> bool:
+        """Write a new ``warehouse.duckdb`` and atomically put it in place.
+
+        The new file (``warehouse.duckdb.new-…`` beside it) gets the base views over the
+        manifest's files as read now, then ``fill(con)`` (the marts: ``big2 build``), then a
+        stamp naming the batches covered (and whether marts were built); it is checkpointed,
+        fsynced and renamed over the old file with :func:`os.replace`. A reader that holds the
+        old file keeps reading it (its open inode); a reader that opens afterwards gets the new
+        one; no reader ever blocks this, nor is blocked. On any failure the new file is deleted
+        and the old one stays. Only one publisher runs at a time (``.build.lock``; ``wait``
+        False: return False at once when another holds it; else wait, calling ``on_wait``
+        first). True when published.
+        """
+        with self._build_locked(wait=wait, on_wait=on_wait) as got:
+            if not got:
+                return False
+            entries = self.entries()
+            for stale in self.root.glob(f"{DB_FILE}.new-*"):  # left by a killed build
+                stale.unlink(missing_ok=True)
+            tmp = self.root / f"{DB_FILE}.new-{os.getpid()}-{secrets.token_hex(3)}"
+            try:
+                with self._usable("write the DuckDB database of"):
+                    con = duckdb.connect(str(tmp))
+                    try:
+                        con.execute("begin transaction")
+                        self._create_views(con, entries)
+                        con.execute("commit")
+                        if fill is not None:
+                            fill(con)
+                        con.execute("begin transaction")
+                        self._write_stamp(con, entries, marts=fill is not None)
+                        con.execute("commit")
+                        con.execute("checkpoint")
+                    finally:
+                        con.close()
+                    with tmp.open("rb") as f:
+                        os.fsync(f.fileno())
+                    os.replace(tmp, self.db_path)
+                    _fsync_dir(self.root)
+            except BaseException as err:
+                tmp.unlink(missing_ok=True)
+                Path(f"{tmp}.wal").unlink(missing_ok=True)
+                cause = err.__cause__
+                full = cause is not None and _is_disk_full(cause)  # e.g. a mart's SqlError
+                if isinstance(err, Big2Error) and err.code != "E_DISK_FULL" and full:
+                    raise WarehouseError(
+                        "E_DISK_FULL",
+                        f"cannot write the DuckDB database of {self.root}: {err.message}",
+                    ) from err
+                raise
+            return True
 
     def refresh_views(self) -> None:
-        """(Re)create ``warehouse.duckdb``'s views over exactly the committed files."""
-        entries = self.entries()
-        with self._usable("write the DuckDB views of"):
-            self.root.mkdir(parents=True, exist_ok=True)
-            con = duckdb.connect(str(self.db_path))
-            try:
-                con.execute("begin transaction")
-                self._create_views(con, entries)
-                con.execute("commit")
-            finally:
-                con.close()
+        """Publish a views-only ``warehouse.duckdb`` if it is missing or stale and holds no
+        marts (a file with marts is left for the build to replace: readers overlay fresh views
+        meanwhile, :meth:`connect`). Skipped while a build runs (that build, or the next one,
+        covers the new batches)."""
+        stamp = self.file_stamp()
+        if stamp is not None and (stamp.marts or stamp.views_match(self.root, self.entries())):
+            return
+        self.publish(wait=False)
 
-    def _views_fresh(self, entries: list[BatchEntry]) -> bool:
-        if not self.db_path.exists():
-            return False
+    def file_stamp(self) -> FileStamp | None:
+        """What ``warehouse.duckdb`` covers, read without writing; None without a file (or
+        a file written before stamps listed their batches)."""
+        if not self.db_path.is_file():
+            return None
+        con = duckdb.connect()
         try:
-            con = duckdb.connect(str(self.db_path), read_only=True)
-        except duckdb.Error:
-            return False
-        try:
-            row = con.execute(f"select root, n_batches, last_batch from {META_TABLE}").fetchone()
-        except duckdb.Error:
-            return False
+            with self._usable("open the DuckDB database of"):
+                con.execute(f"attach {_sql_str(self.db_path.as_posix())} as db (read_only)")
+            return _read_stamp(con, "db")
         finally:
             con.close()
-        last = entries[-1].batch_id if entries else ""
-        return row == (self.root.as_posix(), len(entries), last)
 
     def connect(self, *, read_only: bool = True) -> duckdb.DuckDBPyConnection:
-        """A connection to ``warehouse.duckdb`` (read-only by default), its views refreshed first
-        when a commit happened since (or the warehouse moved)."""
+        """A read-only connection to the warehouse: ``warehouse.duckdb`` attached read-only
+        (as database ``warehouse``, the default one), with the base views made fresh.
+
+        It never writes: when the file's views do not cover exactly the committed batches
+        (an import committed since the last build, or the warehouse moved), or there is no
+        file yet, this session gets TEMP views over the manifest's files that shadow the
+        file's (the file's staging views and macros read them too; its marts stay as built:
+        :meth:`verify` reports marts that are stale). Each call opens the file anew, so it
+        sees the latest build even if this process holds an older connection.
+        """
+        if not read_only:
+            raise WarehouseError(
+                "E_WAREHOUSE_READ_ONLY",
+                f"{self.db_path} is written only by a build (Warehouse.publish), never in place",
+            )
         entries = self.entries()
-        if not self._views_fresh(entries):
-            self.refresh_views()
         with self._usable("open the DuckDB database of"):
-            return duckdb.connect(str(self.db_path), read_only=read_only)
+            con = duckdb.connect()
+            try:
+                stamp: FileStamp | None = None
+                if self.db_path.is_file():
+                    con.execute(
+                        f"attach {_sql_str(self.db_path.as_posix())} as warehouse (read_only)"
+                    )
+                    con.execute("use warehouse")
+                    stamp = _read_stamp(con, "warehouse")
+                if stamp is None or not stamp.views_match(self.root, entries):
+                    self._create_views(con, entries, temp=True)
+            except BaseException:
+                con.close()
+                raise
+            return con
+
+    def import_running(self) -> bool:
+        """Whether an import holds the lock now (checked without creating or writing a file)."""
+        return _lock_held(self.root / LOCK_FILE)
+
+    def build_running(self) -> bool:
+        """Whether a build (or an import followed by its build) holds the build lock now."""
+        return _lock_held(self.root / BUILD_LOCK_FILE)
+
+    def marts_problem(self, entries: list[BatchEntry] | None = None) -> Problem | None:
+        """``E_MARTS_STALE`` when ``warehouse.duckdb`` holds marts built over other batches
+        than the manifest's (a build failed or was skipped after an import); else None."""
+        entries = self.entries() if entries is None else entries
+        stamp = self.file_stamp()
+        if (
+            stamp is None
+            or not stamp.marts
+            or stamp.batch_ids == tuple(e.batch_id for e in entries)
+        ):
+            return None
+        covered = set(stamp.batch_ids)
+        total = sum(int(e.counts.get("stored", 0)) for e in entries)
+        games = sum(int(e.counts.get("stored", 0)) for e in entries if e.batch_id in covered)
+        n_covered = sum(1 for e in entries if e.batch_id in covered)
+        return Problem(
+            "E_MARTS_STALE",
+            f"the marts in {DB_FILE} cover {games:,} of {total:,} games ({n_covered} of "
+            f"{len(entries)} batches; built {stamp.built_at}): run `big2 build`",
+            DB_FILE,
+        )
 
     # ----- verify -----------------------------------------------------------------------
     def verify(self) -> list[Problem]:
@@ -432,8 +711,16 @@ class Warehouse:
         Checks: the manifest reads; every manifest file is present, with its sha256 and row
         count; no game is stored twice; per game, the actions rows match ``n_actions``, the
         seats rows match ``players`` and the tricks rows match ``n_tricks``; no child row
-        without its game; no orphan file.
+        without its game; no orphan file (while no import runs); marts built over the
+        manifest's batches (while no build runs). See :meth:`verify_report`.
         """
+        return self.verify_report().problems
+
+    def verify_report(self) -> VerifyReport:
+        """:meth:`verify`'s problems, plus what is in progress: while an import holds the lock,
+        the files no committed batch names are that import's (not orphans), and while a build
+        holds the build lock, stale marts are being rebuilt (not a problem). Reads only."""
+        importing = self.import_running()
         entries, problems = self._read_manifest()
         good: dict[str, list[str]] = {t.value: [] for t in Table}
         seen_paths: set[str] = set()
@@ -482,16 +769,31 @@ class Warehouse:
                     continue
                 good[f.table].append(path.as_posix())
         problems.extend(self._verify_rows(good))
-        problems.extend(
-            Problem(
-                "E_ORPHAN_FILE",
-                f"{p.relative_to(self.root).as_posix()} is in no committed batch "
-                "(left by an interrupted import, or one running; the next import deletes it)",
-                p.relative_to(self.root).as_posix(),
+        orphans = [p.relative_to(self.root).as_posix() for p in self.orphans()]
+        importing = importing or self.import_running()
+        if not importing:
+            problems.extend(
+                Problem(
+                    "E_ORPHAN_FILE",
+                    f"{rel} is in no committed batch "
+                    "(left by an interrupted import; the next import deletes it)",
+                    rel,
+                )
+                for rel in orphans
             )
-            for p in self.orphans()
+        building = False
+        with self._usable("open the DuckDB database of"):
+            stale = self.marts_problem(entries)
+        if stale is not None:
+            building = self.build_running()
+            if not building:
+                problems.append(stale)
+        return VerifyReport(
+            problems=problems,
+            in_progress=tuple(orphans) if importing else (),
+            import_running=importing,
+            build_running=building,
         )
-        return problems
 
     def _verify_rows(self, files: dict[str, list[str]]) -> list[Problem]:
         con = duckdb.connect()

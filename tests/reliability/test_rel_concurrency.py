@@ -1,0 +1,347 @@
+"""Reliability: concurrent pairs, failures and kills, each run as real ``big2`` subprocesses.
+
+One writer, many readers (docs/warehouse.md#concurrency): a reader never writes and never makes
+a writer fail; the marts are stamped with the batches they cover and stale marts are reported;
+a full disk, a dead worker or a signal is a one-line message with its exit code, never a
+traceback, and leaves a consistent warehouse and no worker process behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from pipeline.ingest import ingest
+from pipeline.sqlbuild import build
+from pipeline.warehouse import Warehouse
+from tests.test_ingest import write_games, write_many
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+EXIT_FAILED = 3
+
+
+def big2(*args: str | Path) -> list[str]:
+    return [sys.executable, "-m", "pipeline.cli", *(str(a) for a in args)]
+
+
+def run(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        big2(*args), env=ENV, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def start(*args: str | Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        big2(*args), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate(timeout=30)
+
+
+def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def workers_of(pid: int) -> list[int]:
+    """The pool workers of a ``big2`` process (its children, not multiprocessing's helpers)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"resource_tracker" not in cmdline:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def holds_file(pid: int, path: Path) -> bool:
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(fd) == str(path):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def snapshot(path: Path) -> tuple[bytes, int]:
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Warehouse:
+    """A warehouse with one batch of 8 games and its marts."""
+    log = tmp_path / "first.jsonl"
+    write_games(log, 8)
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(log)], wh)
+    build(wh)
+    return wh
+
+
+def stamp_covers_all(wh: Warehouse) -> bool:
+    stamp = wh.file_stamp()
+    assert stamp is not None
+    return stamp.marts and stamp.batch_ids == tuple(e.batch_id for e in wh.entries())
+
+
+# ----- one writer, many readers ---------------------------------------------------------------
+
+
+def test_a_long_sql_never_makes_an_ingest_or_its_mart_build_fail(
+    built: Warehouse, tmp_path: Path
+) -> None:
+    long_query = "select sum(hash(range)) from range(5000000000)"
+    for i in range(2):
+        log = tmp_path / f"more{i}.jsonl"
+        write_games(log, 3, start=100 + 10 * i)
+        reader = start("sql", long_query, "-w", built.root)
+        try:
+            wait_for(partial(holds_file, reader.pid, built.db_path), 15, "the reader to open")
+            done = run("ingest", log, "-w", built.root)
+            assert reader.poll() is None, "the reader ended before the ingest: make it longer"
+        finally:
+            stop(reader)
+        assert done.returncode == 0, done.stderr
+        assert "warning" not in done.stderr and "error" not in done.stderr
+        assert "SQL marts built" in done.stdout
+        assert stamp_covers_all(built)  # the marts cover every batch, the new one included
+    assert built.verify() == []
+
+
+def test_sql_during_imports_never_fails_and_never_writes(built: Warehouse, tmp_path: Path) -> None:
+    log = tmp_path / "big.jsonl"
+    write_many(log, 2000)
+    writer = start("ingest", log, "-w", built.root, "--workers", "1")
+    reads = []
+    try:
+        while writer.poll() is None and len(reads) < 5:
+            reads.append(run("sql", "select count(*) from games", "-w", built.root))
+    finally:
+        _out, err = writer.communicate(timeout=60)
+    assert writer.returncode == 0, err
+    assert reads and all(r.returncode == 0 for r in reads), [r.stderr for r in reads]
+    assert not any("cannot write" in r.stderr for r in reads)
+    assert stamp_covers_all(built)
+
+
+def test_a_read_never_writes_the_warehouse(built: Warehouse, tmp_path: Path) -> None:
+    log = tmp_path / "more.jsonl"
+    write_games(log, 2, start=50)
+    assert run("ingest", log, "-w", built.root, "--no-build").returncode == 0
+    before = snapshot(built.db_path)
+    listing = sorted(p.name for p in built.root.iterdir())
+    read = run("sql", "select count(*) from games", "--format", "csv", "-w", built.root)
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.split() == ["count_star()", "10"]  # the unbuilt batch is read too
+    assert snapshot(built.db_path) == before  # same bytes, same mtime
+    assert sorted(p.name for p in built.root.iterdir()) == listing
+
+
+def test_build_succeeds_while_a_reader_holds_a_connection(built: Warehouse) -> None:
+    hold = (
+        "import sys, time; from pipeline.warehouse import Warehouse; "
+        "c = Warehouse(sys.argv[1]).connect(); "
+        "print(c.execute('select count(*) from games').fetchall()[0][0], flush=True); "
+        "time.sleep(60)"
+    )
+    reader = subprocess.Popen(
+        [sys.executable, "-c", hold, str(built.root)], env=ENV, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert reader.stdout is not None and reader.stdout.readline().strip() == "8"
+        for _ in range(3):
+            done = run("build", "-w", built.root)
+            assert done.returncode == 0, done.stderr
+    finally:
+        stop(reader)
+    assert stamp_covers_all(built) and built.verify() == []
+
+
+def test_stale_marts_are_detected_then_rebuilt(built: Warehouse, tmp_path: Path) -> None:
+    assert stamp_covers_all(built)
+    log = tmp_path / "more.jsonl"
+    write_games(log, 4, start=200)
+    assert run("ingest", log, "-w", built.root, "--no-build").returncode == 0
+    stale = run("verify", "-w", built.root)
+    assert stale.returncode == 1
+    assert "E_MARTS_STALE" in stale.stdout and "cover 8 of 12 games" in stale.stdout
+    assert run("build", "-w", built.root).returncode == 0
+    fresh = run("verify", "-w", built.root)
+    assert fresh.returncode == 0, fresh.stdout
+
+
+def test_verify_during_an_import_says_it_runs_and_exits_0(built: Warehouse, tmp_path: Path) -> None:
+    log = tmp_path / "big.jsonl"
+    write_many(log, 5000)
+    writer = start("ingest", log, "-w", built.root, "--workers", "1")
+    try:
+        wait_for(
+            lambda: any(built.root.glob("*/*.parquet.tmp")) or writer.poll() is not None,
+            30,
+            "the import to write",
+        )
+        assert writer.poll() is None, "the import finished early: make the input bigger"
+        during = run("verify", "-w", built.root)
+        assert writer.poll() is None, "the import finished during verify: make it bigger"
+    finally:
+        _out, err = writer.communicate(timeout=60)
+    assert during.returncode == 0, during.stdout + during.stderr
+    assert "an import is running" in during.stdout and "E_ORPHAN_FILE" not in during.stdout
+    assert writer.returncode == 0, err
+    assert run("verify", "-w", built.root).returncode == 0
+
+
+# ----- failures: full disk, dead worker, signals -------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 16 MiB filesystem (tmpfs; needs root), unmounted afterwards."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def fill(disk: Path, leave: int) -> Path:
+    """Fill ``disk`` until ``leave`` bytes are free."""
+    st = os.statvfs(disk)
+    free = st.f_bavail * st.f_frsize
+    filler = disk / "filler"
+    with filler.open("wb") as fh:
+        fh.write(b"\0" * max(free - leave, 0))
+    return filler
+
+
+def test_a_full_disk_during_an_import_is_a_message_and_nothing_is_committed(
+    small_disk: Path, tmp_path: Path
+) -> None:
+    wh = Warehouse(small_disk / "wh")
+    first = tmp_path / "first.jsonl"
+    write_games(first, 8)
+    ingest([str(first)], wh)
+    build(wh)
+    log = tmp_path / "big.jsonl"
+    write_many(log, 3000)
+    filler = fill(small_disk, 64 << 10)
+    done = run("ingest", log, "-w", wh.root, "--workers", "1")
+    assert done.returncode == EXIT_FAILED, done.stderr
+    assert "big2: error: E_DISK_FULL" in done.stderr and "Traceback" not in done.stderr
+    assert "nothing of this import was committed" in done.stderr
+    filler.unlink()
+    assert len(wh.entries()) == 1 and wh.verify() == []
+
+
+def test_a_full_disk_during_the_mart_build_keeps_the_import_and_says_so(
+    small_disk: Path, tmp_path: Path
+) -> None:
+    wh = Warehouse(small_disk / "wh")
+    first = tmp_path / "first.jsonl"
+    write_games(first, 8)
+    ingest([str(first)], wh)
+    build(wh)
+    log = tmp_path / "more.jsonl"
+    write_games(log, 3, start=300)
+    filler = fill(small_disk, 1 << 20)  # room for the batch, not for a new warehouse.duckdb
+    done = run("ingest", log, "-w", wh.root)
+    assert done.returncode == EXIT_FAILED, done.stderr
+    assert "big2: error: E_BUILD_FAILED" in done.stderr and "E_DISK_FULL" in done.stderr
+    assert "Traceback" not in done.stderr and "FatalException" not in done.stderr
+    assert len(wh.entries()) == 2  # the import is stored
+    assert not list(small_disk.glob("wh/warehouse.duckdb.new-*"))  # the half build is gone
+    assert [p.code for p in wh.verify()] == ["E_MARTS_STALE"]
+    filler.unlink()
+    assert run("build", "-w", wh.root).returncode == 0
+    assert wh.verify() == []
+
+
+def test_a_worker_killed_mid_import_is_a_message_and_nothing_is_committed(
+    built: Warehouse, tmp_path: Path
+) -> None:
+    log = tmp_path / "big.jsonl"
+    write_many(log, 12000)
+    proc = start("ingest", log, "-w", built.root, "--workers", "2")
+    try:
+        wait_for(lambda: len(workers_of(proc.pid)) >= 2, 30, "the workers")
+        time.sleep(0.5)
+        os.kill(workers_of(proc.pid)[0], signal.SIGKILL)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        stop(proc)
+    assert proc.returncode == EXIT_FAILED, err
+    assert "big2: error: E_WORKER_DIED" in err and "Traceback" not in err
+    assert len(built.entries()) == 1 and built.verify() == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killing_the_import_leaves_no_worker_behind(
+    built: Warehouse, tmp_path: Path, sig: signal.Signals
+) -> None:
+    log = tmp_path / "big.jsonl"
+    write_many(log, 12000)
+    proc = start("ingest", log, "-w", built.root, "--workers", "2")
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(workers_of(proc.pid)) >= 2, 30, "the workers")
+        workers = workers_of(proc.pid)
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+        wait_for(lambda: not any(alive(w) for w in workers), 5, f"workers {workers} to die")
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        for pid in workers:  # only when the test failed: leave nothing behind
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        stop(proc)
+    assert len(built.entries()) == 1
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -sig
+        assert all(p.code == "E_ORPHAN_FILE" for p in built.verify())  # its tmp files
+    else:
+        assert proc.returncode == 128 + sig
+        assert "big2: error: E_INTERRUPTED: stopped by SIGTERM" in err
+        assert "nothing of the interrupted work was committed" in err
+        assert "Traceback" not in err
+        assert built.verify() == []  # the batch aborted: its tmp files are gone
