@@ -41,7 +41,7 @@ from pipeline.big2.rules import (
     preset_names,
 )
 from pipeline.errors import Big2Error, RulesetError
-from pipeline.ingest import IngestSummary
+from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestSummary
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
 from pipeline.warehouse import Warehouse, resolve_dir
@@ -293,6 +293,14 @@ def ingest(
         bool, typer.Option("--strict", help="Exit 1 if any game was rejected.")
     ] = False,
     top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,
+    max_rejects_per_file: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Rejects of one file stored in full; the rest are counted by code in one "
+            "E_TOO_MANY_REJECTS row per file.",
+        ),
+    ] = DEFAULT_MAX_REJECTS_PER_FILE,
 ) -> None:
     """Replay every game of the logs through the rules engine into the warehouse.
 
@@ -301,7 +309,9 @@ def ingest(
     """
     with domain_errors():
         wh = Warehouse(warehouse)
-        summary = ingest_with_progress(paths, wh, workers=workers)
+        summary = ingest_with_progress(
+            paths, wh, workers=workers, max_rejects_per_file=max_rejects_per_file
+        )
         print_ingest_summary(summary, wh, top=top)
         build_after_ingest(wh)
         if strict and summary.total().rejected:
@@ -309,9 +319,14 @@ def ingest(
 
 
 def ingest_with_progress(
-    paths: Sequence[str], wh: Warehouse, *, workers: int | None = None
+    paths: Sequence[str],
+    wh: Warehouse,
+    *,
+    workers: int | None = None,
+    max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
 ) -> IngestSummary:
-    """Run an import with a rich progress bar on stderr (games, games/s, rejects so far)."""
+    """Run an import with a rich progress bar on stderr (bytes read, games, games/s, rejects
+    so far), updated while a file is read too."""
     with RichProgress(
         TextColumn("[bold]ingest"),
         BarColumn(),
@@ -336,7 +351,13 @@ def ingest_with_progress(
                 rejected=p.rejected,
             )
 
-        return run_ingest(paths, wh, workers=workers, on_progress=show)
+        return run_ingest(
+            paths,
+            wh,
+            workers=workers,
+            max_rejects_per_file=max_rejects_per_file,
+            on_progress=show,
+        )
 
 
 def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5) -> None:
@@ -356,11 +377,29 @@ def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5)
 
 
 @app.command()
-def verify(warehouse: WarehouseOption = None) -> None:
+def verify(
+    warehouse: WarehouseOption = None,
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair",
+            help="First move the batches with a damaged file (and files the manifest lost) "
+            "to quarantine/ and drop them from the manifest; nothing is deleted.",
+        ),
+    ] = False,
+) -> None:
     """Check the warehouse: manifest files present with their checksums, no game twice,
     row counts consistent. Exit 1 if anything is wrong."""
     with domain_errors():
         wh = Warehouse(warehouse)
+        if repair:
+            done = wh.repair()
+            for batch_id in done.dropped_batches:
+                typer.echo(f"repair: batch {batch_id} dropped from the manifest")
+            for path in done.quarantined:
+                typer.echo(f"repair: moved to {path}")
+            if not done.problems:
+                typer.echo("repair: nothing to repair")
         problems = wh.verify()
     if not problems:
         typer.echo(f"warehouse {wh.root}: OK ({len(wh.entries())} batches)")
