@@ -349,3 +349,33 @@ def test_verify_repair_sets_the_damaged_batch_aside(filled: tuple[Warehouse, Pat
     assert count(wh, "select count(*) from games") == 22 and wh.verify() == []
     again = runner.invoke(app, ["verify", "--repair", "-w", str(wh.root)])
     assert again.exit_code == 0 and "nothing to repair" in again.output
+
+
+def test_the_cap_keeps_the_same_rejects_with_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 7)
+    log = tmp_path / "mixed.jsonl"
+    write_games(log, 5, junk=30)
+    stored = []
+    for workers in (1, 2):
+        wh = Warehouse(tmp_path / f"wh{workers}")
+        ingest([str(log)], wh, workers=workers, max_rejects_per_file=10)
+        with wh.connect() as con:
+            stored.append(
+                con.execute("select line, code, message from rejects order by 1").fetchall()
+            )
+    assert stored[0] == stored[1]
+    assert [line for line, _, _ in stored[0]] == [*range(6, 16), 16]  # 10 in full, then the rest
+    assert "20 more rejects" in stored[0][-1][2] and "lines 16-35" in stored[0][-1][2]
+
+
+def test_a_truncated_gzip_keeps_the_games_before_the_cut(tmp_path: Path) -> None:
+    """Guard: the counted reader must not lose the lines decoded before a gzip ends early."""
+    lines = b"".join(
+        (dumps(sample_game(seed=i % 20, game_id=f"t{i}")) + "\n").encode() for i in range(300)
+    )
+    log = tmp_path / "cut.jsonl.gz"
+    log.write_bytes(gzip.compress(lines)[:-30])
+    summary = ingest([str(log)], Warehouse(tmp_path / "wh"))
+    assert summary.total().stored == 299 and summary.reasons == {"E_GZIP_TRUNCATED": 1}
