@@ -46,7 +46,7 @@ from pipeline.big2.rules import (
     preset_names,
 )
 from pipeline.errors import Big2Error, RulesetError
-from pipeline.ingest import IngestSummary
+from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestSummary
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
 from pipeline.warehouse import Warehouse, reading, resolve_dir
@@ -338,6 +338,14 @@ def ingest(
             "`big2 verify` says so).",
         ),
     ] = False,
+    max_rejects_per_file: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Rejects of one file stored in full; the rest are counted by code in one "
+            "E_TOO_MANY_REJECTS row per file.",
+        ),
+    ] = DEFAULT_MAX_REJECTS_PER_FILE,
 ) -> None:
     """Replay every game of the logs through the rules engine into the warehouse, then
     rebuild the SQL marts.
@@ -350,7 +358,9 @@ def ingest(
     with domain_errors(), writer_errors():
         wh = Warehouse(warehouse)
         with wh.building(on_wait=lambda: _say_waiting(wh)):  # import + build: one writer
-            summary = ingest_with_progress(paths, wh, workers=workers)
+            summary = ingest_with_progress(
+                paths, wh, workers=workers, max_rejects_per_file=max_rejects_per_file
+            )
             print_ingest_summary(summary, wh, top=top)
             if not no_build:
                 build_after_ingest(wh, summary)
@@ -363,9 +373,14 @@ def _say_waiting(wh: Warehouse) -> None:
 
 
 def ingest_with_progress(
-    paths: Sequence[str], wh: Warehouse, *, workers: int | None = None
+    paths: Sequence[str],
+    wh: Warehouse,
+    *,
+    workers: int | None = None,
+    max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
 ) -> IngestSummary:
-    """Run an import with a rich progress bar on stderr (games, games/s, rejects so far)."""
+    """Run an import with a rich progress bar on stderr (bytes read, games, games/s, rejects
+    so far), updated while a file is read too."""
     with RichProgress(
         TextColumn("[bold]ingest"),
         BarColumn(),
@@ -390,7 +405,13 @@ def ingest_with_progress(
                 rejected=p.rejected,
             )
 
-        return run_ingest(paths, wh, workers=workers, on_progress=show)
+        return run_ingest(
+            paths,
+            wh,
+            workers=workers,
+            max_rejects_per_file=max_rejects_per_file,
+            on_progress=show,
+        )
 
 
 def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5) -> None:
@@ -410,11 +431,29 @@ def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5)
 
 
 @app.command()
-def verify(warehouse: WarehouseOption = None) -> None:
+def verify(
+    warehouse: WarehouseOption = None,
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair",
+            help="First move the batches with a damaged file (and files the manifest lost) "
+            "to quarantine/ and drop them from the manifest; nothing is deleted.",
+        ),
+    ] = False,
+) -> None:
     """Check the warehouse: manifest files present with their checksums, no game twice,
     row counts consistent. Exit 1 if anything is wrong."""
     with domain_errors():
         wh = Warehouse(warehouse)
+        if repair:
+            done = wh.repair()
+            for batch_id in done.dropped_batches:
+                typer.echo(f"repair: batch {batch_id} dropped from the manifest")
+            for path in done.quarantined:
+                typer.echo(f"repair: moved to {path}")
+            if not done.problems:
+                typer.echo("repair: nothing to repair")
         report = wh.verify_report()
         problems = report.problems
         if report.import_running:

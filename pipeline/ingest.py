@@ -1,11 +1,17 @@
 """Import logs into the warehouse: read → parse → replay → rows, as one atomic batch.
 
-The work is cut into chunks of one file's lines (JSON Lines) or parsed records (CSV). A
-chunk is turned into Arrow rows by :func:`process_chunk`, in this process or in worker
-processes (``workers > 1``), with at most two chunks in flight per worker so that memory
-stays flat whatever the file size. The main process only reads lines and hands the rows to
-one :class:`pipeline.warehouse.Batch`, which detects duplicates and conflicts and commits
-everything at the end, or nothing.
+The work is cut into chunks of one file's lines (JSON Lines) or parsed records (CSV), at
+most ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text. A chunk is turned into Arrow rows by
+:func:`process_chunk`, in this process or in worker processes (``workers > 1``), with at
+most two chunks in flight per worker so that memory stays flat whatever the file size. The
+main process only reads lines and hands the rows to one :class:`pipeline.warehouse.Batch`,
+which detects duplicates and conflicts and commits everything at the end, or nothing.
+
+Memory stays bounded whatever the input holds: the first ``max_rejects_per_file`` rejects of
+a file are stored in full, the rest are counted by code into one ``E_TOO_MANY_REJECTS`` row
+per file; the batch reads only the stored rejects of the files being imported. Files are
+named by their resolved path (absolute, symbolic links followed), so a relative and an
+absolute path to one file are the same file.
 
 This module holds no UI: progress goes to a callback, the summary is returned.
 """
@@ -16,6 +22,8 @@ import contextlib
 import ctypes
 import errno
 import glob
+import gzip
+import io
 import multiprocessing
 import os
 import signal
@@ -29,17 +37,27 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import IO, Any, cast
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from pipeline.errors import Big2Error
+from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
-from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, open_log, parse_line
+from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
+from pipeline.logs.model import file_label
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError
 
 CHUNK_GAMES = 2000
+#: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
+CHUNK_BYTES = 32 << 20
+#: Rejects of one file stored one by one; the rest are counted in one summary row.
+DEFAULT_MAX_REJECTS_PER_FILE = 1000
+#: The code of a file's summary row of the rejects past the cap.
+TOO_MANY_REJECTS = "E_TOO_MANY_REJECTS"
+#: Seconds between progress reports while a file is read without a chunk to show.
+PROGRESS_EVERY = 0.25
 #: Below this many bytes of input, worker processes cost more than they save.
 PARALLEL_MIN_BYTES = 4 << 20
 
@@ -226,25 +244,67 @@ class ChunkResult:
     repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
 
 
-def expand_paths(paths: Sequence[str]) -> list[Path]:
-    """Files, folders (searched recursively for logs) and glob patterns → log files, sorted.
+def _named(path: Path) -> Path:
+    """The name a log file is stored under: its resolved path (absolute, ``..`` and symbolic
+    links resolved), so that every way of typing it names the same file; a link whose
+    target is not named like a log keeps its own name, in its resolved folder.
 
-    Raises ``E_NO_INPUT`` for a path that names nothing and for an empty result.
+    >>> _named(Path("/tmp/../tmp")).as_posix()
+    '/tmp'
+    """
+    real = path.resolve()
+    if log_shape(real) != log_shape(path):
+        return path.parent.resolve() / path.name
+    return real
+
+
+def _no_input(text: str) -> IngestError:
+    """Why a path names nothing: no such file, a symbolic link loop, or a dangling link."""
+    path = Path(text)
+    try:
+        path.stat()
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return IngestError(
+                "E_NO_INPUT",
+                f"{text!r} is a symbolic link loop (it never reaches a file)",
+                path=text,
+            )
+        if path.is_symlink():
+            target = os.readlink(path)
+            return IngestError(
+                "E_NO_INPUT",
+                f"{text!r} is a symbolic link to {target!r}, which does not exist",
+                path=text,
+            )
+        if err.errno != errno.ENOENT:
+            return IngestError("E_NO_INPUT", f"cannot read {text!r}: {err.strerror}", path=text)
+    return IngestError("E_NO_INPUT", f"no such file or folder: {text!r}", path=text)
+
+
+def expand_paths(paths: Sequence[str]) -> list[Path]:
+    """Files, folders (searched recursively for logs) and glob patterns → log files, sorted,
+    each named by its resolved path (a file typed twice, or relative and absolute, is one).
+
+    Raises ``E_NO_INPUT`` for a path that names nothing (saying when it is a symbolic link
+    loop or a link to nothing) and for an empty result.
     """
     out: set[Path] = set()
     for text in paths:
         path = Path(text)
         if path.is_dir():
-            out.update(p for p in path.rglob("*") if p.is_file() and log_shape(p) is not None)
+            out.update(
+                _named(p) for p in path.rglob("*") if p.is_file() and log_shape(p) is not None
+            )
         elif path.is_file():
-            out.add(path)
+            out.add(_named(path))
         elif glob.has_magic(text):
             matches = [Path(p) for p in glob.glob(text, recursive=True)]
             if not matches:
                 raise IngestError("E_NO_INPUT", f"no file matches {text!r}", path=text)
-            out.update(p for p in matches if p.is_file() and log_shape(p) is not None)
+            out.update(_named(p) for p in matches if p.is_file() and log_shape(p) is not None)
         else:
-            raise IngestError("E_NO_INPUT", f"no such file or folder: {text!r}", path=text)
+            raise _no_input(text)
     if not out:
         raise IngestError("E_NO_INPUT", f"no log files (.jsonl, .jsonl.gz, .csv) in {list(paths)}")
     return sorted(out)
@@ -268,27 +328,139 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
     return ChunkResult(file, tables, len(items), codes, repeats)
 
 
-def _chunks(path: Path, max_line_bytes: int) -> Iterator[list[ChunkItem]]:
-    """One file's work, ``CHUNK_GAMES`` items at a time."""
+class _Counted(io.RawIOBase):
+    """A binary file that tells a callback how many bytes were read from it so far."""
+
+    def __init__(self, raw: IO[bytes], on_read: Callable[[int], None]) -> None:
+        self._raw = raw
+        self._on_read = on_read
+        self.done = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n = self._raw.readinto(buffer)  # type: ignore[attr-defined]
+        self.done += n or 0
+        self._on_read(self.done)
+        return cast(int, n)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _open_counted(path: Path, on_read: Callable[[int], None]) -> IO[bytes]:
+    """Open a log file like :func:`pipeline.logs.jsonl.open_log` (through gzip for ``.gz``),
+    reporting the bytes read from the file itself (compressed ones) to ``on_read``."""
+    try:
+        raw = open(path, "rb", buffering=0)  # noqa: SIM115 (closed by the returned stream)
+    except OSError as err:
+        raise LogFormatError(
+            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
+        ) from None
+    counted = io.BufferedReader(_Counted(raw, on_read), buffer_size=1 << 16)
+    if path.name.endswith(".gz"):
+        return cast(IO[bytes], _OwningGzip(counted))
+    return cast(IO[bytes], counted)
+
+
+class _OwningGzip(gzip.GzipFile):
+    """A gzip stream that closes the file it reads (``GzipFile(fileobj=...)`` does not)."""
+
+    def __init__(self, fileobj: io.BufferedIOBase) -> None:
+        super().__init__(fileobj=fileobj, mode="rb")
+        self._owned = fileobj
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._owned.close()
+
+
+def _size(item: ChunkItem) -> int:
+    if isinstance(item, tuple):
+        return len(item[1])
+    return len(item.raw or "")
+
+
+def _chunks(
+    path: Path, max_line_bytes: int, on_read: Callable[[int], None] | None = None
+) -> Iterator[list[ChunkItem]]:
+    """One file's work, ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text at a time.
+
+    ``on_read`` gets the bytes read from the file so far (JSON Lines), also while a long
+    run of blank lines yields nothing.
+    """
     items: Iterable[ChunkItem]
     if log_shape(path) == "jsonl":
-        fh = open_log(path)
+        fh = _open_counted(path, on_read or (lambda _: None))
         items = iter_jsonl_lines(fh, str(path), max_line_bytes=max_line_bytes)
     else:
         fh = None
         items = read_log(path, max_line_bytes=max_line_bytes)
     try:
         chunk: list[ChunkItem] = []
+        size = 0
         for item in items:
             chunk.append(item)
-            if len(chunk) >= CHUNK_GAMES:
+            size += _size(item)
+            if len(chunk) >= CHUNK_GAMES or size >= CHUNK_BYTES:
                 yield chunk
-                chunk = []
+                chunk, size = [], 0
         if chunk:
             yield chunk
     finally:
         if fh is not None:
             fh.close()
+
+
+@dataclass
+class _RejectCap:
+    """One file's rejects: the first ``limit`` pass in full, the rest are counted by code."""
+
+    limit: int
+    passed: int = 0
+    over: Counter[str] = field(default_factory=Counter)
+    first_line: int | None = None
+    last_line: int | None = None
+
+    def admit(self, rejects: pa.Table) -> pa.Table:
+        """The rows of a chunk's rejects table still under the cap (the rest are counted)."""
+        room = max(self.limit - self.passed, 0)
+        kept, rest = rejects.slice(0, room), rejects.slice(room)
+        self.passed += kept.num_rows
+        if rest.num_rows:
+            self.over.update(rest["code"].to_pylist())
+            low, high = pc.min_max(rest["line"]).values()
+            if low.is_valid:
+                first, last = int(low.as_py()), int(high.as_py())
+                self.first_line = first if self.first_line is None else min(self.first_line, first)
+                self.last_line = last if self.last_line is None else max(self.last_line, last)
+        return kept
+
+    def summary(self, file: str) -> Reject | None:
+        """The file's ``E_TOO_MANY_REJECTS`` row, or None when the cap was not reached.
+        The same file gives the same row, so a re-import does not store it twice."""
+        n = sum(self.over.values())
+        if not n:
+            return None
+        counts = ", ".join(
+            f"{code} {k:,}" for code, k in sorted(self.over.items(), key=lambda c: (-c[1], c[0]))
+        )
+        lines = (
+            f", lines {self.first_line:,}-{self.last_line:,}" if self.first_line is not None else ""
+        )
+        return Reject(
+            Source(file, self.first_line or 0),
+            None,
+            None,
+            TOO_MANY_REJECTS,
+            f"{n:,} more rejects of this file are counted here, not stored one by one (the "
+            f"first {self.limit:,} are; --max-rejects-per-file){lines}: {counts}",
+            "",
+        )
 
 
 def ingest(
@@ -297,6 +469,7 @@ def ingest(
     *,
     workers: int | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> IngestSummary:
     """Import every game of the given logs as one batch; return the summary.
@@ -305,7 +478,14 @@ def ingest(
     they die with this process. SIGINT / SIGTERM stop the import (:class:`Interrupted`); a
     dead worker is ``E_WORKER_DIED``, a full disk ``E_DISK_FULL``: in each case nothing of
     the batch is committed.
+    ``max_rejects_per_file``: rejects of one file stored in full; the others are counted,
+    by code, in one ``E_TOO_MANY_REJECTS`` row per file (0: that row only). The summary's
+    counts and reasons count every reject.
     """
+    if max_rejects_per_file < 0:
+        raise IngestError(
+            "E_INGEST", f"max_rejects_per_file must be 0 or more, got {max_rejects_per_file}"
+        )
     files = expand_paths(paths)
     sizes = {f: f.stat().st_size for f in files}
     total_bytes = sum(sizes.values())
@@ -314,15 +494,40 @@ def ingest(
     summary = IngestSummary(workers=workers)
     started = time.perf_counter()
     done_bytes = 0
+    caps: dict[str, _RejectCap] = {}
+    names = [file_label(f) for f in files]  # as the readers store them (no lone surrogates)
+    last_shown = time.monotonic()
+
+    def show(file: str, extra_bytes: int = 0) -> None:
+        nonlocal last_shown
+        if on_progress is not None:
+            last_shown = time.monotonic()
+            total = summary.total()
+            on_progress(
+                Progress(total.read, total.rejected, done_bytes + extra_bytes, total_bytes, file)
+            )
+
+    def reading(file: str) -> Callable[[int], None]:
+        def on_read(done: int) -> None:
+            if on_progress is not None and time.monotonic() - last_shown >= PROGRESS_EVERY:
+                show(file, min(done, sizes[Path(file)]))
+
+        return on_read
+
     with (
         _failures(warehouse, files) as signals,
-        warehouse.batch(meta={"inputs": [str(f) for f in files]}) as batch,
+        warehouse.batch(meta={"inputs": names}, reject_files=names) as batch,
     ):
         summary.batch_id = batch.batch_id
 
         def absorb(result: ChunkResult) -> None:
             fs = summary.files.setdefault(result.file, FileSummary(result.file))
-            counts = batch.add_rows(result.tables)
+            tables = result.tables
+            rejects = tables.get(Table.REJECTS)
+            if rejects is not None and rejects.num_rows:
+                cap = caps.setdefault(result.file, _RejectCap(max_rejects_per_file))
+                tables = {**tables, Table.REJECTS: cap.admit(rejects)}
+            counts = batch.add_rows(tables)
             for game in result.repeats:
                 counts[batch.add_game(game)] += 1
             fs.read += result.read
@@ -332,16 +537,12 @@ def ingest(
             summary.reasons.update(result.reject_codes)
             if counts[Added.CONFLICT]:
                 summary.reasons["E_CONFLICT"] += counts[Added.CONFLICT]
-            if on_progress is not None:
-                total = summary.total()
-                on_progress(
-                    Progress(total.read, total.rejected, done_bytes, total_bytes, result.file)
-                )
+            show(result.file)
 
         if workers <= 1:
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
-                for chunk in _chunks(path, max_line_bytes):
+                for chunk in _chunks(path, max_line_bytes, reading(str(path))):
                     absorb(process_chunk(str(path), chunk, batch.batch_id))
                 done_bytes += sizes[path]
         else:
@@ -349,13 +550,17 @@ def ingest(
                 pending: deque[Future[ChunkResult]] = deque()
                 for path in files:
                     summary.files.setdefault(str(path), FileSummary(str(path)))
-                    for chunk in _chunks(path, max_line_bytes):
+                    for chunk in _chunks(path, max_line_bytes, reading(str(path))):
                         pending.append(pool.submit(process_chunk, str(path), chunk, batch.batch_id))
                         while len(pending) >= 2 * workers:
                             absorb(pending.popleft().result())
                     done_bytes += sizes[path]
                 while pending:
                     absorb(pending.popleft().result())
+        for file, cap in caps.items():
+            row = cap.summary(file)
+            if row is not None:
+                batch.add_reject(row)
         signals.armed = False  # a signal from here on waits for the commit to finish
     summary.seconds = time.perf_counter() - started
     return summary

@@ -30,6 +30,7 @@ from pipeline.logs.records import check_surrogates, content_hash, escaped, recor
 DEFAULT_MAX_LINE_BYTES = 1 << 20  # 1 MiB
 RAW_PREFIX_BYTES = 4096  # how much of an over-long line a reject keeps
 _SKIP_CHUNK = 1 << 16
+_BLANK = b" \t\r\n"
 _GAME_ID_RE = re.compile(r'"game_id"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
 
 
@@ -120,6 +121,12 @@ def _decode(line: bytes, source: Source) -> str | Reject:
     return text
 
 
+def _peek(fh: IO[bytes]) -> bytes:
+    """The buffered bytes ahead in a stream, without consuming them (b"" if it cannot peek)."""
+    peek = getattr(fh, "peek", None)
+    return cast(bytes, peek(_SKIP_CHUNK)) if peek is not None else b""
+
+
 def iter_jsonl_lines(
     fh: IO[bytes], name: str, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 ) -> Iterator[tuple[Source, str] | Reject]:
@@ -163,6 +170,16 @@ def iter_jsonl_lines(
                 continue
             text = decoded.rstrip("\r\n")
             if not text.strip():
+                # a blank line: skip the blank lines after it a buffer at a time (a run of
+                # millions of newlines costs a scan, not a readline each)
+                while (buf := _peek(fh)) and (blank := len(buf) - len(buf.lstrip(_BLANK))):
+                    end = buf.rfind(b"\n", 0, blank) + 1  # blanks after it start a line
+                    if not end:
+                        break
+                    line_no += buf.count(b"\n", 0, end)
+                    fh.read(end)
+                    if blank < len(buf):
+                        break
                 continue
             yield source, text
     except EOFError as err:

@@ -4,18 +4,26 @@ Layout of a warehouse directory (default ``data/warehouse/``; the ``BIG2_WAREHOU
 environment variable or an argument moves it)::
 
     manifest.jsonl                 one JSON line per committed import batch
+    ledger.jsonl                   append-only: every file a batch ever committed
     games/batch-<id>.parquet       one file per table per batch (tables with rows only)
     seats/ actions/ tricks/ rejects/
+    quarantine/<table>/            files set aside, never deleted (orphans, repaired batches)
     warehouse.duckdb               views over the manifest's files and the marts, as built
     .lock                          held by the one import running
     .build.lock                    held by the one writer of warehouse.duckdb
 
 An import is one :class:`Batch`. Its rows stream into ``<table>/batch-<id>.parquet.tmp``;
 :meth:`Batch.commit` closes and fsyncs them, renames them to their final names, then
-appends the batch's manifest line (with each file's sha256 and row count) and fsyncs it.
-Readers only see files named in the manifest, so a process killed at any point leaves the
-warehouse readable with the earlier batches; files it left behind are *orphans*, which
-:meth:`Warehouse.verify` reports and the next import deletes.
+appends the batch's manifest line (with each file's sha256 and row count) and fsyncs it,
+then records the files in the ledger. Readers only see files named in the manifest, so a
+process killed at any point leaves the warehouse readable with the earlier batches; files it
+left behind are *orphans*, which :meth:`Warehouse.verify` reports and the next import clears:
+it deletes ``.tmp`` files (never a committed name) and moves the others to ``quarantine/``.
+
+Before writing anything an import checks the manifest's files (:meth:`Warehouse.damage`:
+present, their size, a readable Parquet footer with the manifest's row count, and the sha256
+of the files the duplicate indexes read) and refuses a damaged warehouse with
+``E_WAREHOUSE_DAMAGED``, as it refuses files the ledger names that the manifest lost.
 
 One writer, many readers (docs/warehouse.md, "Concurrency"): ``warehouse.duckdb`` is never
 written in place. :meth:`Warehouse.publish` (``big2 build``) writes a new file and
@@ -45,7 +53,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -56,11 +64,12 @@ from typing import IO, Any
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
-from pipeline.warehouse.known import KnownGames
+from pipeline.warehouse.known import KnownGames, KnownRejects, reject_key
 from pipeline.warehouse.tables import (
     SCHEMAS,
     RejectLike,
@@ -72,6 +81,8 @@ from pipeline.warehouse.tables import (
 ENV_VAR = "BIG2_WAREHOUSE"
 DEFAULT_DIR = Path("data") / "warehouse"
 MANIFEST = "manifest.jsonl"
+LEDGER = "ledger.jsonl"
+QUARANTINE = "quarantine"
 DB_FILE = "warehouse.duckdb"
 LOCK_FILE = ".lock"
 #: How long taking the import lock retries before E_WAREHOUSE_BUSY (see _flock_soon).
@@ -83,6 +94,12 @@ META_TABLE = "_warehouse_meta"
 FLUSH_EVERY = 5_000
 #: The code of the reject written when a game id is already stored with other content.
 CONFLICT_CODE = "E_CONFLICT"
+#: The code of the error that refuses to import into a damaged warehouse.
+DAMAGED_CODE = "E_WAREHOUSE_DAMAGED"
+#: Tables whose files an import hashes (sha256) before it starts: the duplicate indexes read
+#: them, so a damaged one would store games or rejects again. The others are checked by size
+#: and Parquet footer (row count) only; ``big2 verify`` hashes every file.
+HASHED_TABLES = frozenset({"games", "rejects"})
 _MAX_EXAMPLES = 20
 
 
@@ -175,6 +192,15 @@ class BatchSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class Repair:
+    """What :meth:`Warehouse.repair` found and did."""
+
+    problems: tuple[Problem, ...]
+    dropped_batches: tuple[str, ...]  # removed from the manifest
+    quarantined: tuple[Path, ...]  # where the files went
+
+
+@dataclass(frozen=True, slots=True)
 class _Conflict:
     """The reject row of a game-id conflict (shaped like the parsers' ``Reject``)."""
 
@@ -218,6 +244,25 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _append_line(path: Path, line: str) -> None:
+    """Append one line to a JSON Lines file and fsync it (and its folder), first dropping a
+    torn last line that an earlier, interrupted append left."""
+    data = (line + "\n").encode("utf-8")
+    with path.open("ab") as f:
+        if f.tell() > 0:
+            with path.open("rb") as r:
+                r.seek(-1, os.SEEK_END)
+                torn = r.read(1) != b"\n"
+            if torn:  # drop the torn tail of an append that never completed
+                whole = path.read_bytes()
+                f.truncate(whole.rfind(b"\n") + 1)
+                f.seek(0, os.SEEK_END)
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    _fsync_dir(path.parent)
 
 
 def _sql_str(text: str) -> str:
@@ -371,21 +416,50 @@ class Warehouse:
 
     def _commit_manifest(self, entry: BatchEntry) -> None:
         """Append one batch line and fsync: the moment a batch becomes visible."""
-        line = (entry.to_json() + "\n").encode("utf-8")
-        path = self.manifest_path
-        with path.open("ab") as f:
-            if f.tell() > 0:
-                with path.open("rb") as r:
-                    r.seek(-1, os.SEEK_END)
-                    torn = r.read(1) != b"\n"
-                if torn:  # drop the torn tail of an append that never completed
-                    data = path.read_bytes()
-                    f.truncate(data.rfind(b"\n") + 1)
-                    f.seek(0, os.SEEK_END)
-            f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
-        _fsync_dir(self.root)
+        _append_line(self.manifest_path, entry.to_json())
+
+    # ----- the ledger: every file ever committed ----------------------------------------
+    @property
+    def ledger_path(self) -> Path:
+        return self.root / LEDGER
+
+    def ledger(self) -> dict[str, str]:
+        """Every file a batch ever committed (path → batch id), from ``ledger.jsonl``; a
+        warehouse from before the ledger reads as its manifest's files. Unreadable lines
+        are skipped: the ledger only ever makes orphan cleaning more careful."""
+        try:
+            data = self.ledger_path.read_bytes()
+        except FileNotFoundError:
+            entries, _ = self._read_manifest()
+            return {f.path: e.batch_id for e in entries for f in e.files}
+        except OSError as err:
+            raise WarehouseError("E_WAREHOUSE", f"cannot read {self.ledger_path}: {err}") from err
+        out: dict[str, str] = {}
+        for raw in data.split(b"\n")[:-1]:  # a torn last line never completed
+            try:
+                line = json.loads(raw)
+                out.update(dict.fromkeys(line["files"], str(line["batch_id"])))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return out
+
+    def _record_in_ledger(self, entry: BatchEntry) -> None:
+        """Append a committed batch's files to the ledger (written whole the first time)."""
+        if not self.ledger_path.exists():
+            entries, _ = self._read_manifest()
+            lines = [
+                json.dumps({"batch_id": e.batch_id, "files": [f.path for f in e.files]})
+                for e in entries
+                if e.batch_id != entry.batch_id
+            ]
+            tmp = self.ledger_path.with_name(LEDGER + ".tmp")
+            with tmp.open("w", encoding="utf-8") as f:
+                f.write("".join(line + "\n" for line in lines))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.ledger_path)
+        line = json.dumps({"batch_id": entry.batch_id, "files": [f.path for f in entry.files]})
+        _append_line(self.ledger_path, line)
 
     # ----- what is stored ---------------------------------------------------------------
     def known_index(self) -> KnownGames:
@@ -399,13 +473,85 @@ class Warehouse:
                 known.add(part["game_id"].to_pylist(), part["content_hash"].to_pylist())
         return known
 
-    def known_rejects(self) -> set[tuple[str | None, int | None, str, str]]:
-        """The (file, line, code, message) of every stored reject: re-imports add none twice."""
-        keys: set[tuple[str | None, int | None, str, str]] = set()
-        for path in self.files(Table.REJECTS):
-            cols = pq.read_table(path, columns=["file", "line", "code", "message"]).to_pydict()
-            keys.update(zip(cols["file"], cols["line"], cols["code"], cols["message"], strict=True))
-        return keys
+    def known_rejects(
+        self, files: Collection[str | None] | None = None, *, into: KnownRejects | None = None
+    ) -> KnownRejects:
+        """The :func:`reject_key` of every stored reject (of ``files`` only, when given: a
+        filter on ``file`` pushed down to the Parquet scan, ``None`` standing for rejects
+        without a file), 24 bytes a reject: what keeps a re-import from storing one twice."""
+        known = KnownRejects() if into is None else into
+        paths = self.files(Table.REJECTS)
+        if not paths or (files is not None and not files):
+            return known
+        where: ds.Expression | None = None
+        if files is not None:
+            names = sorted(f for f in files if f is not None)
+            where = pc.field("file").isin(pa.array(names, pa.string()))
+            if None in files:
+                where = where | pc.field("file").is_null()
+        columns = ["file", "line", "code", "message"]
+        dataset = ds.dataset([p.as_posix() for p in paths], format="parquet")
+        for part in dataset.to_batches(columns=columns, filter=where, batch_size=65_536):
+            cols = [part.column(c).to_pylist() for c in columns]
+            known.add([reject_key(*row) for row in zip(*cols, strict=True)])
+        return known
+
+    def damage(self) -> list[Problem]:
+        """What would make an import into this warehouse store games or rejects again, or
+        build on a broken file; ``[]`` when it may be imported into.
+
+        Per manifest file: present (``E_FILE_MISSING``), of the manifest's size
+        (``E_CHECKSUM``), a readable Parquet footer with the manifest's row count
+        (``E_ROW_COUNT``), and for the tables the duplicate indexes read (games, rejects)
+        the manifest's sha256 (``E_CHECKSUM``); a file the ledger says a batch committed
+        that the manifest no longer names (``E_UNLISTED_FILE``). Cheaper than
+        :meth:`verify`, which hashes every file and checks the rows.
+        """
+        entries = self.entries()
+        problems: list[Problem] = []
+        for entry in entries:
+            for f in entry.files:
+                where = f"{f.path} (batch {entry.batch_id})"
+                path = self.root / f.path
+                try:
+                    size = path.stat().st_size
+                except FileNotFoundError:
+                    problems.append(Problem("E_FILE_MISSING", f"{where} is missing", f.path))
+                    continue
+                except OSError as err:
+                    problems.append(Problem("E_FILE_MISSING", f"{where}: {err}", f.path))
+                    continue
+                if size != f.bytes:
+                    text = f"{where} has {size:,} bytes, the manifest says {f.bytes:,}"
+                    problems.append(Problem("E_CHECKSUM", text, f.path))
+                    continue
+                if f.table in HASHED_TABLES:
+                    digest = sha256_file(path)
+                    if digest != f.sha256:
+                        text = (
+                            f"{where} has sha256 {digest[:16]}…, the manifest says {f.sha256[:16]}…"
+                        )
+                        problems.append(Problem("E_CHECKSUM", text, f.path))
+                        continue
+                try:
+                    rows = pq.read_metadata(path).num_rows
+                except (OSError, pa.ArrowException) as err:
+                    text = f"{where} is not a readable Parquet file ({err})"
+                    problems.append(Problem("E_CHECKSUM", text, f.path))
+                    continue
+                if rows != f.rows:
+                    text = f"{where} holds {rows} rows, the manifest says {f.rows}"
+                    problems.append(Problem("E_ROW_COUNT", text, f.path))
+        ledger = self.ledger()
+        for path in self.orphans():
+            rel = path.relative_to(self.root).as_posix()
+            if rel in ledger:
+                text = (
+                    f"{rel} was committed by batch {ledger[rel]}, but {MANIFEST} no longer "
+                    "names it (a lost or edited manifest line)"
+                )
+                problems.append(Problem("E_UNLISTED_FILE", text, rel))
+        return problems
 
     def orphans(self) -> list[Path]:
         """Files in the table folders that no committed batch names (left by a killed import)."""
@@ -419,11 +565,71 @@ class Warehouse:
         return out
 
     def clean_orphans(self) -> list[Path]:
-        """Delete the orphan files (only while holding the import lock); the deleted paths."""
-        gone = self.orphans()
-        for path in gone:
-            path.unlink(missing_ok=True)
+        """Clear the orphan files (only while holding the import lock); the paths cleared.
+
+        A ``.parquet.tmp`` file is deleted: the manifest never names one. Any other orphan is
+        moved to ``quarantine/<table>/``, never deleted, and a file the ledger says was
+        committed is left where it is (:meth:`damage` reports it, the import refuses).
+        """
+        ledger = self.ledger()
+        gone: list[Path] = []
+        for path in self.orphans():
+            rel = path.relative_to(self.root).as_posix()
+            if rel in ledger:
+                continue
+            if path.name.endswith(".parquet.tmp"):
+                path.unlink(missing_ok=True)
+            else:
+                self._quarantine(path)
+            gone.append(path)
         return gone
+
+    def repair(self) -> Repair:
+        """Set the damage :meth:`damage` finds aside, so that imports work again: every batch
+        with a damaged file leaves the manifest (rewritten atomically) and its files move to
+        ``quarantine/``, as do the files the manifest lost; nothing is deleted. Takes the
+        import lock. The logs of the dropped batches can then be imported again.
+        """
+        with self._locked():
+            problems = self.damage()
+            by_path = {f.path: e.batch_id for e in self.entries() for f in e.files}
+            dropped = sorted({by_path[p.path] for p in problems if p.path in by_path})
+            moved: list[Path] = []
+            if dropped:
+                keep: list[bytes] = []
+                for raw in self.manifest_path.read_bytes().split(b"\n")[:-1]:
+                    if raw.strip() and BatchEntry.from_json(raw.decode()).batch_id in dropped:
+                        continue
+                    keep.append(raw + b"\n")
+                tmp = self.manifest_path.with_name(MANIFEST + ".tmp")
+                with tmp.open("wb") as f:
+                    f.write(b"".join(keep))
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, self.manifest_path)
+                _fsync_dir(self.root)
+                for rel in sorted(p for p, b in by_path.items() if b in dropped):
+                    if (self.root / rel).is_file():
+                        moved.append(self._quarantine(self.root / rel))
+            for problem in problems:
+                lost = self.root / (problem.path or "")
+                if problem.code == "E_UNLISTED_FILE" and lost.is_file():
+                    moved.append(self._quarantine(lost))
+            return Repair(tuple(problems), tuple(dropped), tuple(moved))
+
+    def _quarantine(self, path: Path) -> Path:
+        """Move one file of the warehouse to ``quarantine/<its folder>/`` (a free name)."""
+        folder = self.root / QUARANTINE / path.parent.relative_to(self.root)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / path.name
+        n = 1
+        while target.exists():
+            target = folder / f"{path.name}.{n}"
+            n += 1
+        os.replace(path, target)
+        _fsync_dir(folder)
+        _fsync_dir(path.parent)
+        return target
 
     # ----- imports ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -456,13 +662,19 @@ class Warehouse:
         meta: Mapping[str, Any] | None = None,
         batch_id: str | None = None,
         flush_every: int = FLUSH_EVERY,
+        reject_files: Collection[str] | None = None,
     ) -> Batch:
-        """Start one import batch (takes the import lock and deletes orphans first).
+        """Start one import batch: takes the import lock, refuses a damaged warehouse
+        (:meth:`damage`, ``E_WAREHOUSE_DAMAGED``), then clears the orphans.
 
         ``meta`` (JSON-able: input files, command line ...) is stored in the manifest line.
+        ``reject_files``: the input files, whose stored rejects are read up front in one
+        scan (those of other files are read when one of their rejects comes).
         Use as a context manager: a clean exit commits, an exception aborts.
         """
-        return Batch(self, meta=meta, batch_id=batch_id, flush_every=flush_every)
+        return Batch(
+            self, meta=meta, batch_id=batch_id, flush_every=flush_every, reject_files=reject_files
+        )
 
     # ----- DuckDB -----------------------------------------------------------------------
     def _create_views(
@@ -684,16 +896,17 @@ class Warehouse:
 
     def marts_problem(self, entries: list[BatchEntry] | None = None) -> Problem | None:
         """``E_MARTS_STALE`` when ``warehouse.duckdb`` holds marts built over other batches
-        than the manifest's (a build failed or was skipped after an import); else None."""
+        than the manifest's (a build failed or was skipped after an import, or a batch was
+        dropped by a repair); else None. A batch that committed no file (a re-import that
+        stored nothing new) changes no mart and is not counted."""
         entries = self.entries() if entries is None else entries
         stamp = self.file_stamp()
-        if (
-            stamp is None
-            or not stamp.marts
-            or stamp.batch_ids == tuple(e.batch_id for e in entries)
-        ):
+        if stamp is None or not stamp.marts:
             return None
         covered = set(stamp.batch_ids)
+        with_files = {e.batch_id for e in entries if e.files}
+        if with_files <= covered <= {e.batch_id for e in entries}:
+            return None
         total = sum(int(e.counts.get("stored", 0)) for e in entries)
         games = sum(int(e.counts.get("stored", 0)) for e in entries if e.batch_id in covered)
         n_covered = sum(1 for e in entries if e.batch_id in covered)
@@ -776,7 +989,8 @@ class Warehouse:
                 Problem(
                     "E_ORPHAN_FILE",
                     f"{rel} is in no committed batch "
-                    "(left by an interrupted import; the next import deletes it)",
+                    "(left by an interrupted import; the next import deletes it if it is a "
+                    "`.parquet.tmp`, else moves it to quarantine/)",
                     rel,
                 )
                 for rel in orphans
@@ -850,6 +1064,26 @@ class Warehouse:
             con.close()
 
 
+def damaged_error(warehouse: Warehouse, problems: list[Problem]) -> WarehouseError:
+    """The ``E_WAREHOUSE_DAMAGED`` error of an import refused: the first problems, and how
+    to repair the warehouse."""
+    shown = "; ".join(str(p) for p in problems[:3])
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    lost = any(p.code == "E_UNLISTED_FILE" for p in problems)
+    how = (
+        "restore the file(s) from a backup"
+        + (f", or {MANIFEST} if it lost lines (the files are still in place)" if lost else "")
+        + "; or run `big2 verify --repair` to move the damaged batches' files to "
+        f"{QUARANTINE}/ and drop those batches from {MANIFEST}, then import their logs again"
+    )
+    return WarehouseError(
+        DAMAGED_CODE,
+        f"{warehouse.root} is damaged, nothing was imported: {shown}{more}. "
+        f"`big2 verify` lists every problem. To repair: {how}",
+        problems=problems,
+    )
+
+
 def _count_check(child: str, column: str) -> str:
     return (
         f"with g as (select game_id, sum({column}) as want from games group by game_id), "
@@ -895,6 +1129,7 @@ class Batch:
         meta: Mapping[str, Any] | None = None,
         batch_id: str | None = None,
         flush_every: int = FLUSH_EVERY,
+        reject_files: Collection[str] | None = None,
     ) -> None:
         self.warehouse = warehouse
         self.batch_id = batch_id or new_batch_id()
@@ -906,9 +1141,15 @@ class Batch:
         self._committing = False  # the manifest append began: whether it landed is unknown
         try:
             warehouse.entries()  # refuse an unreadable manifest before writing anything
+            problems = warehouse.damage()
+            if problems:
+                raise damaged_error(warehouse, problems)
             warehouse.clean_orphans()
             self._known = warehouse.known_index()
-            self._known_rejects = warehouse.known_rejects()
+            # the stored rejects of the files being imported; those of any other file are
+            # read the first time one of its rejects comes (see _load_rejects)
+            self._reject_files: set[str | None] = set(reject_files or ())
+            self._known_rejects = warehouse.known_rejects(self._reject_files)
         except BaseException:
             self._release()
             raise
@@ -1014,19 +1255,40 @@ class Batch:
                 rows = rows.filter(pc.is_in(rows["game_id"], value_set=wanted))
             self._write(table, rows.select(SCHEMAS[table].names).cast(SCHEMAS[table]))
         rejects = tables.get(Table.REJECTS)
-        if rejects is not None:
-            for row in rejects.to_pylist():
-                self.add_reject(
-                    _Conflict(
-                        source=None if row["file"] is None else Source(row["file"], row["line"]),
-                        game_id=row["game_id"],
-                        action_index=row["action_index"],
-                        code=row["code"],
-                        message=row["message"],
-                        raw=row["raw"],
-                    )
-                )
+        if rejects is not None and rejects.num_rows:
+            self._add_reject_rows(rejects)
         return counts
+
+    def _add_reject_rows(self, rejects: pa.Table) -> None:
+        """:meth:`add_reject` for a table of rows: one look-up for them all."""
+        columns = [rejects[c].to_pylist() for c in ("file", "line", "code", "message")]
+        self._load_rejects(set(columns[0]))
+        keys = [reject_key(*row) for row in zip(*columns, strict=True)]
+        fresh: list[int] = []
+        new_keys: set[bytes] = set()
+        for i, (key, known) in enumerate(
+            zip(keys, self._known_rejects.contains(keys), strict=True)
+        ):
+            if known or key in new_keys:
+                self.duplicate_rejects += 1
+                continue
+            new_keys.add(key)
+            fresh.append(i)
+        self._known_rejects.add(new_keys)
+        for row in rejects.take(pa.array(fresh, pa.int64())).to_pylist():
+            self._rows.add_reject(
+                _Conflict(
+                    source=None if row["file"] is None else Source(row["file"], row["line"]),
+                    game_id=row["game_id"],
+                    action_index=row["action_index"],
+                    code=row["code"],
+                    message=row["message"],
+                    raw=row["raw"],
+                )
+            )
+            self.rejects += 1
+            if self._rows.n_rejects >= self.flush_every:
+                self._flush()
 
     def _conflict(
         self, gid: str, known: str, digest: str, source: Source | None, raw: str | bytes | None
@@ -1043,20 +1305,24 @@ class Batch:
             raw=raw,
         )
 
+    def _load_rejects(self, files: Collection[str | None]) -> None:
+        """Read the stored rejects of the files not read yet into the index (one scan)."""
+        missing = set(files) - self._reject_files
+        if missing:
+            self.warehouse.known_rejects(missing, into=self._known_rejects)
+            self._reject_files |= missing
+
     def add_reject(self, reject: RejectLike) -> Added:
         """Store a reject, unless the same (file, line, code, message) is stored already."""
         self._check_open()
         src = reject.source
-        key = (
-            None if src is None else src.file,
-            None if src is None else src.line,
-            reject.code,
-            reject.message,
-        )
+        file = None if src is None else src.file
+        self._load_rejects([file])
+        key = reject_key(file, None if src is None else src.line, reject.code, reject.message)
         if key in self._known_rejects:
             self.duplicate_rejects += 1
             return Added.DUPLICATE
-        self._known_rejects.add(key)
+        self._known_rejects.add([key])
         self._rows.add_reject(reject)
         self.rejects += 1
         if self._rows.n_rejects >= self.flush_every:
@@ -1122,6 +1388,10 @@ class Batch:
             )
             self._committing = True
             wh._commit_manifest(entry)
+            # committed: a ledger line that fails to land only makes a later orphan cleaning
+            # quarantine this batch's files (should the manifest lose it) instead of refusing
+            with contextlib.suppress(OSError):
+                wh._record_in_ledger(entry)
         except BaseException:
             self.abort()
             raise
