@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pipeline.big2.combos import Kind, Play, table_for
-from pipeline.big2.moves import can_beat, plays_from
+from pipeline.big2.moves import beating_plays, can_beat, plays_from
 from pipeline.big2.rules import Ruleset, load_ruleset
 from pipeline.big2.state import Action, Game
 from pipeline.cards import cards_of, format_cards, mask_of, parse_cards
@@ -274,6 +274,12 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("hk", {"first_play_must_contain_lowest": "single"}, 100),
     ("hk", {"first_play_must_contain_lowest": "show", "straight_order": "big2_natural"}, 100),
     ("taiwan", {"first_play_must_contain_lowest": "none", "flush_compare": "suit_then_ranks"}, 100),
+    ("taiwan", {"four_of_a_kind": "alone"}, 200),
+    ("taiwan", {"four_of_a_kind": "alone", "royal_only_beats_quads": True}, 150),
+    ("taiwan", {"four_of_a_kind": "off"}, 150),
+    ("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}, 150),
+    ("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True, "bombs": True}, 150),
+    ("hk", {"four_of_a_kind": "alone", "must_block": "enforced", "bombs": True}, 200),
 ]
 
 
@@ -361,6 +367,8 @@ PLAYS_FROM_RULESETS = [
     load_ruleset("hk", {"allow_two_pairs_plus_one": True, "allow_triples": False}),
     load_ruleset("hk", {"straight_order": "big2_natural", "royal_only_beats_quads": True}),
     load_ruleset("hk", {"straight_order": "akqjt_top_poker", "bombs": True}),
+    load_ruleset("taiwan", {"four_of_a_kind": "alone"}),
+    load_ruleset("hk", {"four_of_a_kind": "off", "allow_two_pairs": True}),
 ]
 
 
@@ -403,3 +411,57 @@ def test_plays_from_full_suits_and_quads() -> None:
         got = [p.mask for p in plays_from(hand, rs)]
         assert len(got) == len(set(got)), text
         assert set(got) == {m for m in subsets(hand) if m in table}, text
+
+
+# ---------------------------------------------------------------------------------------
+# four_of_a_kind = alone / off: hands holding fours, against brute force
+# ---------------------------------------------------------------------------------------
+
+FOUR_RULESETS = [
+    load_ruleset("taiwan", {"four_of_a_kind": "alone"}),
+    load_ruleset("taiwan", {"four_of_a_kind": "alone", "royal_only_beats_quads": True}),
+    load_ruleset("taiwan", {"four_of_a_kind": "off"}),
+    load_ruleset("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}),
+    load_ruleset("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True, "bombs": True}),
+]
+
+
+@pytest.mark.parametrize("index", range(len(FOUR_RULESETS)))
+def test_fours_follow_and_are_followed_as_the_rules_say(index: int) -> None:
+    # spec 1.2 four_of_a_kind and bombs, spec 1.4 following: for hands that hold one or two
+    # fours, every subset that may be played on a top (of every size, bombs included) is
+    # exactly what beating_plays lists, and can_beat agrees.
+    rs = FOUR_RULESETS[index]
+    table = table_for(rs)
+    rng = random.Random(900 + index)
+    tops = [p for p in table.values() if p.kind in (Kind.FOUR_OF_A_KIND, Kind.STRAIGHT_FLUSH)]
+    tops += rng.sample(list(table.values()), 60)
+    for _ in range(40):
+        ranks = rng.sample(range(13), 2)
+        hand = sum(15 << (r * 4) for r in ranks[: rng.choice((1, 2))])
+        rest = [c for c in range(52) if not hand >> c & 1]
+        hand |= mask_of(rng.sample(rest, rng.choice((1, 4, 8))))
+        for top in rng.sample(tops, 30):
+            if top.mask & hand:
+                continue
+            expected = {m for m in subsets(hand) if m in table and follows(table[m], top, rs)}
+            got = [p.mask for p in beating_plays(hand, top, rs)]
+            assert len(got) == len(set(got)), (format_cards(hand), str(top))
+            assert set(got) == expected, (format_cards(hand), str(top))
+            assert can_beat(hand, top, rs) == bool(expected), (format_cards(hand), str(top))
+
+
+def test_a_four_alone_bomb_answers_a_five_card_trick() -> None:
+    # bombs + alone: a four alone may be played on a straight (a five-card trick), and a
+    # straight flush on the four alone; with_kicker needs the fifth card for both.
+    rs = load_ruleset("taiwan", {"four_of_a_kind": "alone"})
+    table = table_for(rs)
+    straight = table[mask_of(parse_cards("3d 4c 5h 6s 7d"))]
+    hand = mask_of(parse_cards("9d 9c 9h 9s"))
+    assert [str(p) for p in list(beating_plays(hand, straight, rs))] == ["9♦9♣9♥9♠"]
+    four = table[hand]
+    sf = mask_of(parse_cards("3c 4c 5c 6c 7c"))
+    assert [p.mask for p in list(beating_plays(sf, four, rs))] == [sf]
+    assert not can_beat(mask_of(parse_cards("2s 2h 2c As")), four, rs)
+    kicker = load_ruleset("taiwan")
+    assert not can_beat(hand, table_for(kicker)[straight.mask], kicker)

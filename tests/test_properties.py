@@ -62,6 +62,10 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
         "hk",
         {"straight_order": "big2_natural", "bombs": True, "royal_only_beats_quads": True},
     ),
+    "taiwan-four-alone": ("taiwan", {"four_of_a_kind": "alone"}),
+    "taiwan-four-off": ("taiwan", {"four_of_a_kind": "off", "royal_only_beats_quads": True}),
+    "hk-four-alone-two-pairs": ("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}),
+    "hk-four-off-quads": ("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True}),
     "hk-extra-kinds": (
         "hk",
         {"allow_two_pairs": True, "allow_four_card_quads": True, "allow_two_pairs_plus_one": True},
@@ -384,7 +388,7 @@ def expected_first_leader(setup: Setup, hands: list[int]) -> int:
 
 def beating_exists(hand: int, top: Play, rs: Ruleset) -> bool:
     """Whether any combination in the hand may be played on ``top`` (spec 1.2, 1.4)."""
-    sizes = {top.size, 5} if rs.bombs else {top.size}
+    sizes = {top.size, 4, 5} if rs.bombs else {top.size}  # a four of a kind alone: 4 cards
     return any(
         p.mask & ~hand == 0 and p.beats(top) for size in sizes for p in plays_of_size(rs, size)
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from enum import StrEnum
 from importlib import resources
@@ -211,8 +212,10 @@ def test_parse_override_needs_key_equals_value(text: str) -> None:
 
 
 def test_enum_keys_are_all_covered() -> None:
-    assert len(ENUM_KEYS) == 10
-    assert {"suit_order", "straight_order", "settlement", "must_block"} <= set(ENUM_KEYS)
+    assert len(ENUM_KEYS) == 11
+    assert {"suit_order", "straight_order", "settlement", "must_block", "four_of_a_kind"} <= set(
+        ENUM_KEYS
+    )
 
 
 @pytest.mark.parametrize("key", ENUM_KEYS)
@@ -271,6 +274,44 @@ def test_unknown_key_without_a_close_match() -> None:
     with pytest.raises(RulesetError) as err:
         load_ruleset("hk", {"zzzzzz": 1})
     assert "did you mean" not in err.value.message
+
+
+# --- four of a kind: with a kicker, alone, or not at all (spec 1.2) ---------------------
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_presets_play_four_of_a_kind_with_a_kicker(name: str) -> None:
+    # spec 1.2 table, four of a kind: "4 + any 1" in every seed's main rule; the parameter
+    # defaults to today's behaviour and no preset changes it.
+    assert load_ruleset(name).four_of_a_kind.value == "with_kicker"
+    assert Ruleset().four_of_a_kind.value == "with_kicker"
+
+
+@pytest.mark.parametrize("value", ["with_kicker", "alone", "off"])
+def test_four_of_a_kind_values(value: str) -> None:
+    rs = load_ruleset("taiwan", {"four_of_a_kind": value})
+    assert rs.four_of_a_kind.value == value
+    assert rs.to_dict()["four_of_a_kind"] == value
+
+
+def test_four_of_a_kind_alone_refuses_four_card_quads() -> None:
+    # The four cards alone cannot be both a quad (the four-card family) and a four of a kind.
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"four_of_a_kind": "alone", "allow_four_card_quads": True})
+    assert _code(err) == "E_RULESET_VALUE"
+    assert err.value.context["key"] == "four_of_a_kind"
+    assert "allow_four_card_quads = true" in err.value.message
+    # each alone is fine, and off leaves the four-card quad to allow_four_card_quads
+    assert load_ruleset("hk", {"four_of_a_kind": "alone"}).allow_four_card_quads is False
+    both = load_ruleset("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True})
+    assert both.allow_four_card_quads is True
+
+
+def test_four_of_a_kind_rejects_a_bad_value() -> None:
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"four_of_a_kind": True})
+    assert _code(err) == "E_RULESET_VALUE"
+    assert "expected one of with_kicker, alone, off" in err.value.message
 
 
 def test_redeal_if_accepts_one_or_many() -> None:
@@ -385,3 +426,23 @@ def test_meta_is_not_an_override() -> None:
     with pytest.raises(RulesetError) as err:
         load_ruleset("hk", {"meta": {"description": "x"}})
     assert err.value.code == "E_RULESET_KEY"
+
+
+def test_rules_show_prints_four_of_a_kind() -> None:
+    # `big2 rules show`: the parameter is listed with where it comes from, and a
+    # contradicting pair is a bad input (exit 2) naming the key.
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    args = ["rules", "show", "taiwan", "-s", "four_of_a_kind=alone", "--format", "json"]
+    shown = runner.invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    params = json.loads(shown.stdout)["parameters"]
+    assert params["four_of_a_kind"] == {"value": "alone", "from": "override"}
+    default = json.loads(runner.invoke(app, ["rules", "show", "--format", "json"]).stdout)
+    assert default["parameters"]["four_of_a_kind"] == {"value": "with_kicker", "from": "default"}
+    bad = runner.invoke(app, [*args, "-s", "allow_four_card_quads=true"])
+    assert bad.exit_code == 2
+    assert "E_RULESET_VALUE: four_of_a_kind = 'alone'" in bad.output

@@ -39,6 +39,8 @@ OPTION_CASES: list[tuple[str, dict[str, Any]]] = [
     ("hk", {"bombs": True}),
     ("hk", {"royal_only_beats_quads": True, "bombs": True}),
     ("hk", {"allow_four_card_quads": True, "allow_two_pairs": True}),
+    ("taiwan", {"four_of_a_kind": "alone"}),
+    ("hk", {"four_of_a_kind": "off"}),
     ("hk", {"allow_two_pairs_plus_one": True, "allow_triples": False}),
     ("hk", {"straight_order": "big2_natural", "flush_compare": "suit_then_ranks"}),
     ("hk", {"straight_order": "poker"}),
@@ -265,3 +267,17 @@ def test_cli_simulate_refuses_bad_options(tmp_path: Path, extra: list[str]) -> N
     )
     assert result.exit_code == 2
     assert "E_SIM" in result.output
+
+
+def test_heuristic_plan_keeps_a_four_alone_together() -> None:
+    # four_of_a_kind = alone: the four cards are one play, so the plan holds them as one unit
+    # (with a kicker they go into a five-card unit or split into pairs, as before).
+    from pipeline.big2.rules import load_ruleset
+    from pipeline.cards import mask_of, parse_cards
+    from pipeline.sim.bots import plan_hand
+
+    hand = mask_of(parse_cards("3d 5c 5h 9d 9c 9h 9s Kd 2s"))
+    alone = [str(p) for p in plan_hand(hand, load_ruleset("taiwan", {"four_of_a_kind": "alone"}))]
+    assert "9♦9♣9♥9♠" in alone
+    off = [str(p) for p in plan_hand(hand, load_ruleset("taiwan", {"four_of_a_kind": "off"}))]
+    assert "9♦9♣9♥9♠" not in off and any(p.startswith("9") for p in off)

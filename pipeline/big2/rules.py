@@ -69,6 +69,14 @@ class FlushCompare(RuleEnum):
     SUIT_THEN_RANKS = "suit_then_ranks"
 
 
+class FourOfAKind(RuleEnum):
+    """How four cards of one rank are played as the four of a kind 四條 (spec 1.2)."""
+
+    WITH_KICKER = "with_kicker"  # four of a rank + any one card, a five-card play (000, 001, 002)
+    ALONE = "alone"  # the four cards alone, no kicker (000: 其實只出四隻牌亦可)
+    OFF = "off"  # no four-of-a-kind play at all
+
+
 class ThreePlayerMode(RuleEnum):
     """How three players are dealt (spec 1.3)."""
 
@@ -168,6 +176,7 @@ class Ruleset:
     straight_order: StraightOrder = StraightOrder.HK
     flush_compare: FlushCompare = FlushCompare.RANKS_THEN_SUIT
     allow_triples: bool = True
+    four_of_a_kind: FourOfAKind = FourOfAKind.WITH_KICKER
     allow_four_card_quads: bool = False
     allow_two_pairs: bool = False
     allow_two_pairs_plus_one: bool = False
@@ -261,6 +270,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "suit_order": SuitOrder,
     "straight_order": StraightOrder,
     "flush_compare": FlushCompare,
+    "four_of_a_kind": FourOfAKind,
     "three_player_mode": ThreePlayerMode,
     "direction": Direction,
     "first_lead": FirstLead,
@@ -443,7 +453,26 @@ def _load(name: str, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
     settings.update(_settings(preset, f"preset {name!r}"))
     settings["description"] = preset.get("meta", {}).get("description", "")
     settings.update(_settings(dict(overrides), "override", is_file=False))
+    _check_together(settings)
     return Ruleset(name=name, overrides=overrides, **settings)
+
+
+def _check_together(settings: Mapping[str, Any]) -> None:
+    """Refuse parameters that contradict each other (each alone is valid).
+
+    >>> try:
+    ...     load_ruleset("hk", {"four_of_a_kind": "alone", "allow_four_card_quads": True})
+    ... except RulesetError as err:
+    ...     print(err.code, err.message)  # doctest: +ELLIPSIS
+    E_RULESET_VALUE four_of_a_kind = 'alone': with allow_four_card_quads = true the same ... set allow_four_card_quads = false
+    """
+    if settings["four_of_a_kind"] == FourOfAKind.ALONE and settings["allow_four_card_quads"]:
+        raise _bad(
+            "four_of_a_kind",
+            FourOfAKind.ALONE.value,
+            "with allow_four_card_quads = true the same four cards would be two plays "
+            "(a quad and a four of a kind); set allow_four_card_quads = false",
+        )
 
 
 def load_ruleset(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> Ruleset:
