@@ -498,7 +498,7 @@ def simulate_command(
         typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a rule; repeatable."),
     ] = None,
     players: Annotated[
-        int | None, typer.Option(min=2, max=4, help="Players (default: the ruleset's).")
+        int | None, typer.Option(min=2, max=52, help="Players (default: the ruleset's).")
     ] = None,
     bots: Annotated[
         str | None,
@@ -533,9 +533,8 @@ def simulate_command(
         if players is not None:
             settings["players"] = players
         n = load_ruleset(ruleset, settings).players
-        lineup = tuple(b.strip() for b in bots.split(",")) if bots else DEFAULT_LINEUP[:n]
-        if not bots and n > len(DEFAULT_LINEUP):
-            lineup = (*DEFAULT_LINEUP, *DEFAULT_LINEUP)[:n]
+        default = tuple(DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(n))
+        lineup = tuple(b.strip() for b in bots.split(",")) if bots else default
         cfg = SimConfig(
             games=games,
             seed=seed,

@@ -74,7 +74,8 @@ class Position:
 
 def deal(rs: Ruleset, rng: random.Random) -> Position:
     """A random deal per spec 1.3: 13 each (4 players), 26 each (2), 17 each plus the
-    leftover to the lowest-card holder (3, deal_17), 13 each plus a 13-card stock (3, stock_13)."""
+    leftover to the lowest-card holder (3, deal_17), 13 each plus a 13-card stock (3, stock_13),
+    52 // n each plus the 52 mod n leftover to the lowest-card holder (5+ players)."""
     deck = list(range(52))
     rng.shuffle(deck)
     size = rs.hand_size
@@ -86,10 +87,11 @@ def deal(rs: Ruleset, rng: random.Random) -> Position:
         dealt |= h
     order = sorted(range(52), key=lambda c: single_strength(c, rs))
     mine = list(hands)
-    if rs.players == 3 and rs.three_player_mode.value == "deal_17":
-        # spec 1.3 deal_17: the leftover goes to the holder of ♦3 (else the next card up)
+    if rs.players >= 5 or (rs.players == 3 and rs.three_player_mode.value == "deal_17"):
+        # spec 1.3 deal_17, and 5+ players: the leftover goes to the holder of ♦3 (else the
+        # next card up)
         low = next(c for c in order if dealt >> c & 1)
-        holder = next(s for s in range(3) if hands[s] >> low & 1)
+        holder = next(s for s in range(rs.players) if hands[s] >> low & 1)
         mine[holder] |= mask_of(stock)
         dealt |= mask_of(stock)
     lowest = next(c for c in order if dealt >> c & 1)
@@ -280,6 +282,9 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}, 150),
     ("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True, "bombs": True}, 150),
     ("hk", {"four_of_a_kind": "alone", "must_block": "enforced", "bombs": True}, 200),
+    ("hk", {"players": 6}, 150),
+    ("taiwan", {"players": 5, "must_block": "enforced"}, 150),
+    ("mainland", {"players": 8, "must_block": "enforced"}, 150),
 ]
 
 

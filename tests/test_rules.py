@@ -240,8 +240,9 @@ def test_bool_keys_reject_non_bools(key: str) -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("players", 5),
+        ("players", 53),
         ("players", 1),
+        ("players", 0),
         ("players", "4"),
         ("players", True),
         ("winner_bonus", -5),
@@ -391,6 +392,12 @@ def test_impossible_tier_tables_are_refused(table: Any, why: str) -> None:
         (3, "deal_17", 17, 1),
         (3, "swap_leftover", 17, 1),
         (3, "stock_13", 13, 13),
+        (5, None, 10, 2),
+        (6, None, 8, 4),
+        (7, None, 7, 3),
+        (8, None, 6, 4),
+        (13, None, 4, 0),
+        (52, None, 1, 0),
     ],
 )
 def test_hand_and_stock_sizes(players: int, mode: str | None, hand: int, stock: int) -> None:
@@ -400,6 +407,25 @@ def test_hand_and_stock_sizes(players: int, mode: str | None, hand: int, stock: 
     rs = load_ruleset("hk", overrides)
     assert (rs.hand_size, rs.stock_size) == (hand, stock)
     assert rs.hand_size * players + rs.stock_size == 52
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8, 13, 52])
+def test_more_than_four_players(players: int) -> None:
+    # spec 1.3 (000: "in theory 2 to 52"): deal evenly, the leftover to the lowest-card
+    # holder (as deal_17), whatever the 3-player mode says.
+    for mode in ("deal_17", "stock_13", "swap_leftover"):
+        rs = load_ruleset("hk", {"players": players, "three_player_mode": mode})
+        assert (rs.hand_size, rs.stock_size) == (52 // players, 52 % players)
+        assert rs.leftover_to_lowest
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"players": 53})
+    assert "the engine plays 2 to 52 players" in err.value.message
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_presets_stay_at_two_to_four_players(name: str) -> None:
+    # spec 1.3: "The presets stay 2-4 players."
+    assert 2 <= load_ruleset(name).players <= 4
 
 
 def test_three_player_mode_does_not_matter_with_four() -> None:

@@ -118,3 +118,36 @@ def test_options_instant_win_redeal_huanle_seven(con: duckdb.DuckDBPyConnection)
     # ♠2 kept with 9 cards (mainland): 9 × 2 (雙炒) × 2 = 36
     assert column(con, "spade2", "penalty") == [0, 36, 3, 36]
     assert column(con, "spade2", "is_spade_two_doubled") == [False, True, False, False]
+
+
+def test_six_players_under_each_settlement(con: duckdb.DuckDBPyConnection) -> None:
+    # spec 1.3 and 1.7 at 6 seats: hk tiers (8 cards → 雙炒), stake 10, cards left
+    # 2 / 0 / 8 / 5 / 1 / 7 → penalties 2 / 0 / 16 / 5 / 1 / 7 (Σ 31). The seat that held ♦3
+    # was dealt 8 and got the 4 leftover cards (12).
+    assert column(con, "six", "cards_left") == [2, 0, 8, 5, 1, 7]
+    assert column(con, "six", "penalty") == [2, 0, 16, 5, 1, 7]
+    assert column(con, "six", "tier_name") == ["", "", "雙炒", "", "", ""]
+    # place: i receives Σ_j (p_j − p_i) × stake = (31 − 6 p_i) × 10
+    assert column(con, "six", "net") == [190, 310, -650, 10, 250, -110]
+    # winner takes all: each loser pays p × stake to the winner
+    assert column(con, "six-wta", "net") == [-20, 310, -160, -50, -10, -70]
+    # penalty points: each p added to the running total
+    assert column(con, "six-points", "points") == [2, 0, 16, 5, 1, 7]
+    dealt = con.execute(
+        "select list(bit_count(deal_mask) order by seat) from stg_seats where game_id = 'six'"
+    ).fetchone()
+    assert dealt == ([8] * 6,)
+
+
+def test_six_players_bankroll_cap(con: duckdb.DuckDBPyConnection) -> None:
+    # spec 1.8 Decision at 6 seats: seat 2 owes 650 (160 to the winner, then 150 / 140 / 110 /
+    # 90 by fewest cards left) with a balance of 300: it pays the winner 160 and seat 4 (1 card)
+    # 140 of its 150; seats 0, 3 and 5 get nothing from it.
+    assert column(con, "six-bank", "net") == [190, 310, -650, 10, 250, -110]
+    capped = con.execute(
+        "select list(net_capped order by seat), list(balance_after order by seat) "
+        "from mart_bankroll where game_id = 'six-bank'"
+    ).fetchone()
+    assert capped is not None
+    assert capped[0] == [50, 310, -300, -100, 240, -200]
+    assert capped[1] == [1050, 1310, 0, 900, 1240, 800]

@@ -57,6 +57,10 @@ OPTION_CASES: list[tuple[str, dict[str, Any]]] = [
     ("hk", {"redeal_if": ["points_below_3", "no_card_above_10", "no_jqk"]}),
     ("hk", {"players": 2, "dragon_instant_win": True, "four_twos_instant_win": True}),
     ("hk", {"players": 3, "dragon_instant_win": True, "redeal_if": ["no_jqk"]}),
+    ("hk", {"players": 5}),
+    ("taiwan", {"players": 6, "must_block": "enforced"}),
+    ("mainland", {"players": 7}),
+    ("hk", {"players": 8, "direction": "alternate"}),
 ]
 
 
@@ -72,7 +76,7 @@ def replay_all(games: Iterable[dict[str, Any]]) -> list[ReplayedGame]:
 
 
 def lineup(overrides: dict[str, Any]) -> tuple[str, ...]:
-    return MIXED[: overrides.get("players", 4)] if overrides.get("players", 4) < 4 else MIXED
+    return tuple(MIXED[s % 4] for s in range(overrides.get("players", 4)))
 
 
 @pytest.mark.parametrize("preset", ["hk", "hk-classic", "mainland", "taiwan"])
@@ -281,3 +285,27 @@ def test_heuristic_plan_keeps_a_four_alone_together() -> None:
     assert "9♦9♣9♥9♠" in alone
     off = [str(p) for p in plan_hand(hand, load_ruleset("taiwan", {"four_of_a_kind": "off"}))]
     assert "9♦9♣9♥9♠" not in off and any(p.startswith("9") for p in off)
+
+
+def test_simulate_command_plays_six_players(tmp_path: Path) -> None:
+    # `big2 simulate --set players=6`: the default lineup repeats round the table, and the
+    # file replays (spec 1.3: 8 cards each, 4 left over to the lowest-card holder).
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    out = tmp_path / "six.jsonl"
+    args = ["simulate", "--games", "6", "--seed", "2", "--set", "players=6", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    games = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(games) == 6
+    for game in games:
+        assert len(game["seats"]) == 6 and len(game["deal"]["stock"]) == 4
+        done = replayed(game)
+        assert len(done.result.cards_left) == 6
+        first_hands = {}
+        for record in done.actions:
+            if record.hand_before is not None:
+                first_hands.setdefault(record.seat, record.hand_before.bit_count())
+        assert sorted(first_hands.values())[-1] == 12  # 8 + the 4 leftover cards

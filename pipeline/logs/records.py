@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from pipeline.big2.rules import MAX_PLAYERS
 from pipeline.big2.state import ActionType, Claim, new_tuple
 from pipeline.cards import (
     RANK_COMPACT,
@@ -292,8 +293,8 @@ def _freeze(value: Any) -> Any:
 
 def _seats(value: Any) -> tuple[SeatInfo, ...]:
     seats = _list(value, "seats")
-    if not 2 <= len(seats) <= 4:
-        raise _fail("seats", f"expected 2 to 4 seats, got {len(seats)}")
+    if not 2 <= len(seats) <= MAX_PLAYERS:
+        raise _fail("seats", f"expected 2 to {MAX_PLAYERS} seats, got {len(seats)}")
     out = []
     for i, raw in enumerate(seats):
         path = f"seats[{i}]"
