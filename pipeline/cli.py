@@ -798,7 +798,8 @@ def rescore_command(
     warehouse: WarehouseOption = None,
 ) -> None:
     """What-if: standings under the games' own rules beside standings under another ruleset
-    (same games, no re-import; the what-if ignores the bankroll cap)."""
+    (same games, no re-import; with `--set bankroll=true` the cap applies game by game in
+    match order, as in scoring)."""
     from pipeline import sqlbuild
 
     with domain_errors():

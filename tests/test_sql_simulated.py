@@ -131,3 +131,27 @@ def test_trick_counts_cover_every_seat_of_wide_tables(con: duckdb.DuckDBPyConnec
     ).fetchall()
     assert [r[0] for r in rows] == [3, 4, 5, 6, 7, 8]
     assert all(r[1] == 0 for r in rows), rows
+
+
+def test_rescoring_a_bankroll_run_as_its_own_rules_changes_nothing(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    # spec 1.8 bankroll cap in a what-if: rescoring the bankroll matches (busts included) under
+    # their own ruleset walks the cap game by game in match order as scoring does, so every
+    # player's match total is the capped one; the same what-if without bankroll is not.
+    preset, overrides, _, _ = RUNS[4]
+    assert overrides["bankroll"]
+    own = sqlbuild.ruleset_json(preset, overrides)
+    rows = con.execute(
+        "select own_score, whatif_score from rescore_matches(?) where match_key like '%s4-%'",
+        [own],
+    ).fetchall()
+    assert len(rows) == 4 * 15
+    assert all(o == w for o, w in rows), [r for r in rows if r[0] != r[1]][:5]
+    uncapped = {**overrides, "bankroll": False}
+    rows = con.execute(
+        "select count(*) filter (where own_score <> whatif_score) from rescore_matches(?) "
+        "where match_key like '%s4-%'",
+        [sqlbuild.ruleset_json(preset, uncapped)],
+    ).fetchone()
+    assert rows is not None and rows[0] > 0
