@@ -185,6 +185,8 @@ def beating_plays(hand: int, top: Play, rs: Ruleset) -> Iterator[Play]:
     for play in plays_from(hand, rs, size=top.size):
         if play.beats(top):
             yield play
+    if top.size == 5 and rs.four_of_a_kind != FourOfAKind.ALONE:
+        return  # every bomb has five cards, and those came above
     for play in bombs_from(hand, rs):  # bombs of another size (the same size came above)
         if play.size != top.size and play.beats(top):
             yield play
