@@ -597,7 +597,7 @@ def simulate_command(
         typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a rule; repeatable."),
     ] = None,
     players: Annotated[
-        int | None, typer.Option(min=2, max=4, help="Players (default: the ruleset's).")
+        int | None, typer.Option(min=2, max=52, help="Players (default: the ruleset's).")
     ] = None,
     bots: Annotated[
         str | None,
@@ -632,9 +632,8 @@ def simulate_command(
         if players is not None:
             settings["players"] = players
         n = load_ruleset(ruleset, settings).players
-        lineup = tuple(b.strip() for b in bots.split(",")) if bots else DEFAULT_LINEUP[:n]
-        if not bots and n > len(DEFAULT_LINEUP):
-            lineup = (*DEFAULT_LINEUP, *DEFAULT_LINEUP)[:n]
+        default = tuple(DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(n))
+        lineup = tuple(b.strip() for b in bots.split(",")) if bots else default
         cfg = SimConfig(
             games=games,
             seed=seed,
@@ -1090,7 +1089,8 @@ def rescore_command(
     warehouse: WarehouseOption = None,
 ) -> None:
     """What-if: standings under the games' own rules beside standings under another ruleset
-    (same games, no re-import; the what-if ignores the bankroll cap)."""
+    (same games, no re-import; with `--set bankroll=true` the cap applies game by game in
+    match order, as in scoring)."""
     from pipeline import sqlbuild
 
     with domain_errors():

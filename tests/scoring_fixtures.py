@@ -26,7 +26,7 @@ from typing import Any
 from pipeline.big2.playout import deal, random_playout
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import Action, Game
-from pipeline.cards import format_cards
+from pipeline.cards import format_card, format_cards
 from pipeline.logs import sample
 
 DATA = Path(__file__).resolve().parent / "data" / "scoring"
@@ -132,11 +132,13 @@ def build(spec: Spec, *, seed: int = 1, tries: int = 400) -> dict[str, Any]:
         except _Budget:
             continue
         if actions is not None:
-            return _log(spec, hands, actions)
+            return _log(spec, hands, actions, stock)
     raise RuntimeError(f"no game found for {spec.game_id}")
 
 
-def _log(spec: Spec, hands: Sequence[int], actions: Sequence[Action]) -> dict[str, Any]:
+def _log(
+    spec: Spec, hands: Sequence[int], actions: Sequence[Action], stock: Sequence[int] = ()
+) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for s, pid in enumerate(spec.players):
         entry: dict[str, Any] = {"seat": s, "player_id": pid}
@@ -151,7 +153,10 @@ def _log(spec: Spec, hands: Sequence[int], actions: Sequence[Action]) -> dict[st
         "match_id": spec.match_id or spec.game_id,
         "game_number": spec.game_number,
         "seats": seats,
-        "deal": {"hands": [format_cards(h, compact=True) for h in hands], "stock": []},
+        "deal": {
+            "hands": [format_cards(h, compact=True) for h in hands],
+            "stock": [format_card(c, compact=True) for c in stock],
+        },
         "previous_winner": spec.previous_winner,
         "actions": [
             {"seat": a.seat, "action": "play", "cards": format_cards(a.cards, compact=True)}
@@ -265,7 +270,37 @@ def example_games() -> dict[str, list[dict[str, Any]]]:
         redeal_game(),
     ]
     out["tournaments"] = tournament_games()
+    out["six"] = six_player_games()
     return out
+
+
+SIX_LEFT = [2, 0, 8, 5, 1, 7]
+
+
+def six_player_games() -> list[dict[str, Any]]:
+    """A 6-player hk game (spec 1.3: 8 cards each, the 4 leftover to the lowest-card holder)
+    ending 2 / 0 / 8 / 5 / 1 / 7 cards left, under each settlement, and under place with a
+    bankroll where seat 2 cannot pay all it owes."""
+    six = build(
+        Spec(
+            game_id="six",
+            preset="hk",
+            cards_left=SIX_LEFT,
+            overrides={"players": 6, "stake": 10},
+            players=("ann", "bob", "cat", "dan", "eve", "fay"),
+            no_spade_two=True,
+        ),
+        seed=66,
+    )
+    bank = relabel(six, "six-bank", bankroll=True)
+    for seat, balance in zip(bank["seats"], (1000, 1000, 300, 1000, 1000, 1000), strict=True):
+        seat["balance"] = balance
+    return [
+        six,
+        relabel(six, "six-wta", settlement="winner_takes_all"),
+        relabel(six, "six-points", settlement="penalty_points"),
+        bank,
+    ]
 
 
 def random_game(game_id: str, overrides: Mapping[str, Any], want: EndCheck) -> dict[str, Any]:

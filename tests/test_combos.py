@@ -292,6 +292,87 @@ def test_four_of_a_kind_by_rank_of_the_four() -> None:
     assert tie(play("7d 7c 7h 7s 5d"), play("7d 7c 7h 7s 2s"))
 
 
+# ---------------------------------------------------------------------------------------
+# 1.2 four_of_a_kind: with a kicker (default), alone, or off
+# ---------------------------------------------------------------------------------------
+
+
+def test_four_of_a_kind_with_kicker_needs_the_fifth_card() -> None:
+    # four_of_a_kind = with_kicker (000, 001, 002: "4 + any 1"): the four cards alone are no
+    # play unless allow_four_card_quads; the refusal names both parameters.
+    assert HK.four_of_a_kind.value == "with_kicker"
+    reason = explain(cards("5d 5c 5h 5s"), HK)
+    assert reason == (
+        "four cards of a rank are not a play (allow_four_card_quads = false, "
+        "four_of_a_kind = with_kicker needs a fifth card)"
+    )
+    assert play("5d 5c 5h 5s 3d").size == 5
+
+
+def test_four_of_a_kind_alone_is_four_cards() -> None:
+    # four_of_a_kind = alone (000: 其實只出四隻牌亦可): the four cards without a kicker are the
+    # four of a kind; with a kicker they are refused, naming the parameter.
+    rs = rules(four_of_a_kind="alone")
+    four = play("5d 5c 5h 5s", rs)
+    assert (four.kind, four.size, four.is_bomb) == (Kind.FOUR_OF_A_KIND, 4, False)
+    assert classify(cards("5d 5c 5h 5s 3d"), rs) is None
+    assert explain(cards("5d 5c 5h 5s 3d"), rs) == (
+        "four of a kind is played without a kicker (four_of_a_kind = alone)"
+    )
+    # compares by the rank of the four
+    assert strictly_above(play("6d 6c 6h 6s", rs), four)
+    assert strictly_above(play("2d 2c 2h 2s", rs), play("Ad Ac Ah As", rs))
+    # without bombs it follows only four-card plays: not a straight, not a single
+    for text in ("3d 4c 5h 6s 7d", "2s", "Kd Kc"):
+        other = play(text, rs)
+        assert not four.beats(other) and not other.beats(four), text
+
+
+def test_four_of_a_kind_alone_beats_two_pairs() -> None:
+    # spec 1.2 "Four-card plays (when allowed) rank two pairs < quad": the four of a kind
+    # played alone keeps its place above two pairs.
+    rs = rules(four_of_a_kind="alone", allow_two_pairs=True)
+    assert strictly_above(play("3d 3c 3h 3s", rs), play("Ad As 2s 2h", rs))
+
+
+def test_four_of_a_kind_alone_as_a_bomb() -> None:
+    # bombs + alone (001 Taiwan: 四條 is a bomb): the four cards alone beat any non-bomb trick
+    # of any size, a straight flush beats them, and only a higher four or a straight flush
+    # beats them.
+    rs = load_ruleset("taiwan", {"four_of_a_kind": "alone"})
+    four = play("3d 3c 3h 3s", rs)
+    assert four.is_bomb and four.size == 4
+    for text in NON_BOMB_TRICKS:
+        assert strictly_above(four, play(text, rs)), text
+    assert strictly_above(play("4d 4c 4h 4s", rs), four)
+    assert strictly_above(play("3d 4d 5d 6d 7d", rs), play("2d 2c 2h 2s", rs))
+
+
+def test_four_of_a_kind_alone_with_royal_only_beats_quads() -> None:
+    # royal_only_beats_quads + bombs + alone: the four alone outranks a non-royal straight
+    # flush, the royal one outranks the four.
+    rs = load_ruleset("taiwan", {"four_of_a_kind": "alone", "royal_only_beats_quads": True})
+    four = play("3d 3c 3h 3s", rs)
+    assert strictly_above(four, play("9s Ts Js Qs Ks", rs))
+    assert strictly_above(play("Td Jd Qd Kd Ad", rs), play("2d 2c 2h 2s", rs))
+
+
+def test_four_of_a_kind_off() -> None:
+    # four_of_a_kind = off: four cards of a rank make no four of a kind, with or without a
+    # kicker; with allow_four_card_quads they still make the four-card quad.
+    rs = rules(four_of_a_kind="off")
+    assert classify(cards("5d 5c 5h 5s 3d"), rs) is None
+    assert (
+        explain(cards("5d 5c 5h 5s 3d"), rs) == "four of a kind is no play (four_of_a_kind = off)"
+    )
+    assert classify(cards("5d 5c 5h 5s"), rs) is None
+    assert "four_of_a_kind = off" in str(explain(cards("5d 5c 5h 5s"), rs))
+    quads = rules(four_of_a_kind="off", allow_four_card_quads=True, bombs=True)
+    quad = play("5d 5c 5h 5s", quads)
+    assert quad.kind == Kind.QUAD and not quad.is_bomb
+    assert not any(p.kind == Kind.FOUR_OF_A_KIND for p in table_for(quads).values())
+
+
 def test_five_cards_with_triple_and_two_odd_cards_are_nothing() -> None:
     # spec 1.2 table: no five-card kind has a triple plus two different cards.
     assert classify(cards("7d 7c 7h 3s 4d"), HK) is None
@@ -877,9 +958,10 @@ def _ruleset_pool() -> list[Ruleset]:
                 flush_compare=flushes[i % 3],
                 suit_order=("hk", "taiwan")[i % 2],
                 allow_triples=rng.random() < 0.7,
-                allow_four_card_quads=rng.random() < 0.5,
+                allow_four_card_quads=rng.random() < 0.5 and i % 3 != 1,  # not with alone
                 allow_two_pairs=rng.random() < 0.5,
                 allow_two_pairs_plus_one=i == 3,
+                four_of_a_kind=("with_kicker", "alone", "off")[i % 3],
                 bombs=rng.random() < 0.5,
                 royal_only_beats_quads=rng.random() < 0.5,
             )
@@ -915,6 +997,7 @@ ORDER_RULESETS = [
     rules(suit_order="taiwan", straight_order="akqjt_top_poker", flush_compare="suit_then_ranks"),
     load_ruleset("mainland", {"royal_only_beats_quads": True, "allow_two_pairs": True}),
     rules(straight_order="big2_natural", allow_two_pairs_plus_one=True),
+    rules(four_of_a_kind="alone", allow_two_pairs=True),
 ]
 ORDER_PLAYS = [(rs, _plays_by_size(rs)) for rs in ORDER_RULESETS]
 
@@ -973,11 +1056,19 @@ def test_play_table_sizes_hk() -> None:
         ({"allow_four_card_quads": True}, {Kind.QUAD: 13}),
         ({"allow_two_pairs": True}, {Kind.TWO_PAIRS: 78 * 36}),
         ({"allow_two_pairs_plus_one": True}, {Kind.TWO_PAIRS_PLUS_ONE: 78 * 36 * 44}),
+        ({"four_of_a_kind": "alone"}, {Kind.FOUR_OF_A_KIND: 13}),
+        ({"four_of_a_kind": "alone", "bombs": True}, {Kind.FOUR_OF_A_KIND: 13}),
+        ({"four_of_a_kind": "off"}, {Kind.FOUR_OF_A_KIND: 0}),
+        (
+            {"four_of_a_kind": "off", "allow_four_card_quads": True},
+            {Kind.FOUR_OF_A_KIND: 0, Kind.QUAD: 13},
+        ),
     ],
 )
 def test_play_table_sizes_variants(overrides: dict[str, Any], extra: dict[Kind, int]) -> None:
     # spec 1.2: the same counts under other parameters (9 sequences under big2_natural,
-    # 10 otherwise; two pairs C(13,2) * 6 * 6; two pairs + 1 with 44 kickers; quads 13).
+    # 10 otherwise; two pairs C(13,2) * 6 * 6; two pairs + 1 with 44 kickers; quads 13;
+    # four of a kind 13 when played alone, none when off).
     # With every entry checked by explain() (the table is built from it) and the count of
     # each kind equal to the count of such card sets in one deck, the table is complete.
     n_seq = 9 if overrides.get("straight_order") == "big2_natural" else 10

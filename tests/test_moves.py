@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pipeline.big2.combos import Kind, Play, table_for
-from pipeline.big2.moves import can_beat, plays_from
+from pipeline.big2.moves import beating_plays, can_beat, plays_from
 from pipeline.big2.rules import Ruleset, load_ruleset
 from pipeline.big2.state import Action, Game
 from pipeline.cards import cards_of, format_cards, mask_of, parse_cards
@@ -74,7 +74,8 @@ class Position:
 
 def deal(rs: Ruleset, rng: random.Random) -> Position:
     """A random deal per spec 1.3: 13 each (4 players), 26 each (2), 17 each plus the
-    leftover to the lowest-card holder (3, deal_17), 13 each plus a 13-card stock (3, stock_13)."""
+    leftover to the lowest-card holder (3, deal_17), 13 each plus a 13-card stock (3, stock_13),
+    52 // n each plus the 52 mod n leftover to the lowest-card holder (5+ players)."""
     deck = list(range(52))
     rng.shuffle(deck)
     size = rs.hand_size
@@ -86,10 +87,11 @@ def deal(rs: Ruleset, rng: random.Random) -> Position:
         dealt |= h
     order = sorted(range(52), key=lambda c: single_strength(c, rs))
     mine = list(hands)
-    if rs.players == 3 and rs.three_player_mode.value == "deal_17":
-        # spec 1.3 deal_17: the leftover goes to the holder of ♦3 (else the next card up)
+    if rs.players >= 5 or (rs.players == 3 and rs.three_player_mode.value == "deal_17"):
+        # spec 1.3 deal_17, and 5+ players: the leftover goes to the holder of ♦3 (else the
+        # next card up)
         low = next(c for c in order if dealt >> c & 1)
-        holder = next(s for s in range(3) if hands[s] >> low & 1)
+        holder = next(s for s in range(rs.players) if hands[s] >> low & 1)
         mine[holder] |= mask_of(stock)
         dealt |= mask_of(stock)
     lowest = next(c for c in order if dealt >> c & 1)
@@ -274,6 +276,15 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("hk", {"first_play_must_contain_lowest": "single"}, 100),
     ("hk", {"first_play_must_contain_lowest": "show", "straight_order": "big2_natural"}, 100),
     ("taiwan", {"first_play_must_contain_lowest": "none", "flush_compare": "suit_then_ranks"}, 100),
+    ("taiwan", {"four_of_a_kind": "alone"}, 200),
+    ("taiwan", {"four_of_a_kind": "alone", "royal_only_beats_quads": True}, 150),
+    ("taiwan", {"four_of_a_kind": "off"}, 150),
+    ("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}, 150),
+    ("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True, "bombs": True}, 150),
+    ("hk", {"four_of_a_kind": "alone", "must_block": "enforced", "bombs": True}, 200),
+    ("hk", {"players": 6}, 150),
+    ("taiwan", {"players": 5, "must_block": "enforced"}, 150),
+    ("mainland", {"players": 8, "must_block": "enforced"}, 150),
 ]
 
 
@@ -361,6 +372,8 @@ PLAYS_FROM_RULESETS = [
     load_ruleset("hk", {"allow_two_pairs_plus_one": True, "allow_triples": False}),
     load_ruleset("hk", {"straight_order": "big2_natural", "royal_only_beats_quads": True}),
     load_ruleset("hk", {"straight_order": "akqjt_top_poker", "bombs": True}),
+    load_ruleset("taiwan", {"four_of_a_kind": "alone"}),
+    load_ruleset("hk", {"four_of_a_kind": "off", "allow_two_pairs": True}),
 ]
 
 
@@ -403,3 +416,57 @@ def test_plays_from_full_suits_and_quads() -> None:
         got = [p.mask for p in plays_from(hand, rs)]
         assert len(got) == len(set(got)), text
         assert set(got) == {m for m in subsets(hand) if m in table}, text
+
+
+# ---------------------------------------------------------------------------------------
+# four_of_a_kind = alone / off: hands holding fours, against brute force
+# ---------------------------------------------------------------------------------------
+
+FOUR_RULESETS = [
+    load_ruleset("taiwan", {"four_of_a_kind": "alone"}),
+    load_ruleset("taiwan", {"four_of_a_kind": "alone", "royal_only_beats_quads": True}),
+    load_ruleset("taiwan", {"four_of_a_kind": "off"}),
+    load_ruleset("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}),
+    load_ruleset("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True, "bombs": True}),
+]
+
+
+@pytest.mark.parametrize("index", range(len(FOUR_RULESETS)))
+def test_fours_follow_and_are_followed_as_the_rules_say(index: int) -> None:
+    # spec 1.2 four_of_a_kind and bombs, spec 1.4 following: for hands that hold one or two
+    # fours, every subset that may be played on a top (of every size, bombs included) is
+    # exactly what beating_plays lists, and can_beat agrees.
+    rs = FOUR_RULESETS[index]
+    table = table_for(rs)
+    rng = random.Random(900 + index)
+    tops = [p for p in table.values() if p.kind in (Kind.FOUR_OF_A_KIND, Kind.STRAIGHT_FLUSH)]
+    tops += rng.sample(list(table.values()), 60)
+    for _ in range(40):
+        ranks = rng.sample(range(13), 2)
+        hand = sum(15 << (r * 4) for r in ranks[: rng.choice((1, 2))])
+        rest = [c for c in range(52) if not hand >> c & 1]
+        hand |= mask_of(rng.sample(rest, rng.choice((1, 4, 8))))
+        for top in rng.sample(tops, 30):
+            if top.mask & hand:
+                continue
+            expected = {m for m in subsets(hand) if m in table and follows(table[m], top, rs)}
+            got = [p.mask for p in beating_plays(hand, top, rs)]
+            assert len(got) == len(set(got)), (format_cards(hand), str(top))
+            assert set(got) == expected, (format_cards(hand), str(top))
+            assert can_beat(hand, top, rs) == bool(expected), (format_cards(hand), str(top))
+
+
+def test_a_four_alone_bomb_answers_a_five_card_trick() -> None:
+    # bombs + alone: a four alone may be played on a straight (a five-card trick), and a
+    # straight flush on the four alone; with_kicker needs the fifth card for both.
+    rs = load_ruleset("taiwan", {"four_of_a_kind": "alone"})
+    table = table_for(rs)
+    straight = table[mask_of(parse_cards("3d 4c 5h 6s 7d"))]
+    hand = mask_of(parse_cards("9d 9c 9h 9s"))
+    assert [str(p) for p in list(beating_plays(hand, straight, rs))] == ["9♦9♣9♥9♠"]
+    four = table[hand]
+    sf = mask_of(parse_cards("3c 4c 5c 6c 7c"))
+    assert [p.mask for p in list(beating_plays(sf, four, rs))] == [sf]
+    assert not can_beat(mask_of(parse_cards("2s 2h 2c As")), four, rs)
+    kicker = load_ruleset("taiwan")
+    assert not can_beat(hand, table_for(kicker)[straight.mask], kicker)

@@ -26,7 +26,7 @@ from pipeline.cards import FULL_DECK, cards_of
 from pipeline.errors import IllegalPlayError
 from tests.engine_helpers import RandomGame, action_of, play_random_game, replay
 
-#: name → (preset, overrides): the presets, 2 and 3 players, each 3-player mode, lock-out both
+#: name → (preset, overrides): the presets, 2, 3 and 5-13 players, each 3-player mode, lock-out both
 #: ways, bombs on and off, and a few more rules that change who may do what.
 CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
     "hk": ("hk", {}),
@@ -62,6 +62,18 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
         "hk",
         {"straight_order": "big2_natural", "bombs": True, "royal_only_beats_quads": True},
     ),
+    "taiwan-four-alone": ("taiwan", {"four_of_a_kind": "alone"}),
+    "taiwan-four-off": ("taiwan", {"four_of_a_kind": "off", "royal_only_beats_quads": True}),
+    "hk-four-alone-two-pairs": ("hk", {"four_of_a_kind": "alone", "allow_two_pairs": True}),
+    "hk-four-off-quads": ("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True}),
+    "hk-5p": ("hk", {"players": 5}),
+    "taiwan-6p": ("taiwan", {"players": 6}),
+    "mainland-7p": ("mainland", {"players": 7}),
+    "hk-8p-enforced-clockwise": (
+        "hk",
+        {"players": 8, "must_block": "enforced", "direction": "clockwise"},
+    ),
+    "hk-13p": ("hk", {"players": 13}),
     "hk-extra-kinds": (
         "hk",
         {"allow_two_pairs": True, "allow_four_card_quads": True, "allow_two_pairs_plus_one": True},
@@ -384,7 +396,7 @@ def expected_first_leader(setup: Setup, hands: list[int]) -> int:
 
 def beating_exists(hand: int, top: Play, rs: Ruleset) -> bool:
     """Whether any combination in the hand may be played on ``top`` (spec 1.2, 1.4)."""
-    sizes = {top.size, 5} if rs.bombs else {top.size}
+    sizes = {top.size, 4, 5} if rs.bombs else {top.size}  # a four of a kind alone: 4 cards
     return any(
         p.mask & ~hand == 0 and p.beats(top) for size in sizes for p in plays_of_size(rs, size)
     )
@@ -403,10 +415,12 @@ def test_records_agree_with_an_independent_reading_of_the_spec(setup: Setup) -> 
     )
     step = -1 if clockwise else 1  # seats are numbered counter-clockwise (engine decision)
     start_hands = list(played.hands)
-    if rs.players == 3 and rs.three_player_mode.value == "deal_17":
+    if rs.players >= 5 or (rs.players == 3 and rs.three_player_mode.value == "deal_17"):
+        # spec 1.3: the leftover card(s) go to the holder of the lowest dealt card
         low = min((c for h in start_hands for c in cards_of(h)), key=lambda c: strength(c, rs))
         holder = next(s for s, h in enumerate(start_hands) if h >> low & 1)
-        start_hands[holder] |= 1 << played.stock[0]
+        for c in played.stock:
+            start_hands[holder] |= 1 << c
     expected = expected_first_leader(setup, start_hands)
     lowest = min((c for h in start_hands for c in cards_of(h)), key=lambda c: strength(c, rs))
     counts = list(played.start_counts)

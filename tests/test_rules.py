@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from enum import StrEnum
 from importlib import resources
@@ -211,8 +212,10 @@ def test_parse_override_needs_key_equals_value(text: str) -> None:
 
 
 def test_enum_keys_are_all_covered() -> None:
-    assert len(ENUM_KEYS) == 10
-    assert {"suit_order", "straight_order", "settlement", "must_block"} <= set(ENUM_KEYS)
+    assert len(ENUM_KEYS) == 11
+    assert {"suit_order", "straight_order", "settlement", "must_block", "four_of_a_kind"} <= set(
+        ENUM_KEYS
+    )
 
 
 @pytest.mark.parametrize("key", ENUM_KEYS)
@@ -237,8 +240,9 @@ def test_bool_keys_reject_non_bools(key: str) -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("players", 5),
+        ("players", 53),
         ("players", 1),
+        ("players", 0),
         ("players", "4"),
         ("players", True),
         ("winner_bonus", -5),
@@ -271,6 +275,44 @@ def test_unknown_key_without_a_close_match() -> None:
     with pytest.raises(RulesetError) as err:
         load_ruleset("hk", {"zzzzzz": 1})
     assert "did you mean" not in err.value.message
+
+
+# --- four of a kind: with a kicker, alone, or not at all (spec 1.2) ---------------------
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_presets_play_four_of_a_kind_with_a_kicker(name: str) -> None:
+    # spec 1.2 table, four of a kind: "4 + any 1" in every seed's main rule; the parameter
+    # defaults to today's behaviour and no preset changes it.
+    assert load_ruleset(name).four_of_a_kind.value == "with_kicker"
+    assert Ruleset().four_of_a_kind.value == "with_kicker"
+
+
+@pytest.mark.parametrize("value", ["with_kicker", "alone", "off"])
+def test_four_of_a_kind_values(value: str) -> None:
+    rs = load_ruleset("taiwan", {"four_of_a_kind": value})
+    assert rs.four_of_a_kind.value == value
+    assert rs.to_dict()["four_of_a_kind"] == value
+
+
+def test_four_of_a_kind_alone_refuses_four_card_quads() -> None:
+    # The four cards alone cannot be both a quad (the four-card family) and a four of a kind.
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"four_of_a_kind": "alone", "allow_four_card_quads": True})
+    assert _code(err) == "E_RULESET_VALUE"
+    assert err.value.context["key"] == "four_of_a_kind"
+    assert "allow_four_card_quads = true" in err.value.message
+    # each alone is fine, and off leaves the four-card quad to allow_four_card_quads
+    assert load_ruleset("hk", {"four_of_a_kind": "alone"}).allow_four_card_quads is False
+    both = load_ruleset("hk", {"four_of_a_kind": "off", "allow_four_card_quads": True})
+    assert both.allow_four_card_quads is True
+
+
+def test_four_of_a_kind_rejects_a_bad_value() -> None:
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"four_of_a_kind": True})
+    assert _code(err) == "E_RULESET_VALUE"
+    assert "expected one of with_kicker, alone, off" in err.value.message
 
 
 def test_redeal_if_accepts_one_or_many() -> None:
@@ -350,6 +392,12 @@ def test_impossible_tier_tables_are_refused(table: Any, why: str) -> None:
         (3, "deal_17", 17, 1),
         (3, "swap_leftover", 17, 1),
         (3, "stock_13", 13, 13),
+        (5, None, 10, 2),
+        (6, None, 8, 4),
+        (7, None, 7, 3),
+        (8, None, 6, 4),
+        (13, None, 4, 0),
+        (52, None, 1, 0),
     ],
 )
 def test_hand_and_stock_sizes(players: int, mode: str | None, hand: int, stock: int) -> None:
@@ -359,6 +407,25 @@ def test_hand_and_stock_sizes(players: int, mode: str | None, hand: int, stock: 
     rs = load_ruleset("hk", overrides)
     assert (rs.hand_size, rs.stock_size) == (hand, stock)
     assert rs.hand_size * players + rs.stock_size == 52
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8, 13, 52])
+def test_more_than_four_players(players: int) -> None:
+    # spec 1.3 (000: "in theory 2 to 52"): deal evenly, the leftover to the lowest-card
+    # holder (as deal_17), whatever the 3-player mode says.
+    for mode in ("deal_17", "stock_13", "swap_leftover"):
+        rs = load_ruleset("hk", {"players": players, "three_player_mode": mode})
+        assert (rs.hand_size, rs.stock_size) == (52 // players, 52 % players)
+        assert rs.leftover_to_lowest
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"players": 53})
+    assert "the engine plays 2 to 52 players" in err.value.message
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_presets_stay_at_two_to_four_players(name: str) -> None:
+    # spec 1.3: "The presets stay 2-4 players."
+    assert 2 <= load_ruleset(name).players <= 4
 
 
 def test_three_player_mode_does_not_matter_with_four() -> None:
@@ -385,3 +452,23 @@ def test_meta_is_not_an_override() -> None:
     with pytest.raises(RulesetError) as err:
         load_ruleset("hk", {"meta": {"description": "x"}})
     assert err.value.code == "E_RULESET_KEY"
+
+
+def test_rules_show_prints_four_of_a_kind() -> None:
+    # `big2 rules show`: the parameter is listed with where it comes from, and a
+    # contradicting pair is a bad input (exit 2) naming the key.
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    args = ["rules", "show", "taiwan", "-s", "four_of_a_kind=alone", "--format", "json"]
+    shown = runner.invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    params = json.loads(shown.stdout)["parameters"]
+    assert params["four_of_a_kind"] == {"value": "alone", "from": "override"}
+    default = json.loads(runner.invoke(app, ["rules", "show", "--format", "json"]).stdout)
+    assert default["parameters"]["four_of_a_kind"] == {"value": "with_kicker", "from": "default"}
+    bad = runner.invoke(app, [*args, "-s", "allow_four_card_quads=true"])
+    assert bad.exit_code == 2
+    assert "E_RULESET_VALUE: four_of_a_kind = 'alone'" in bad.output

@@ -8,6 +8,7 @@ ingested with :func:`pipeline.ingest.ingest` into a fresh warehouse, ``big2 buil
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,18 @@ DATA = Path(__file__).resolve().parent / "data" / "scoring"
 
 
 @pytest.fixture(scope="module")
-def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
-    wh = Warehouse(tmp_path_factory.mktemp("examples") / "wh")
+def wh_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("examples") / "wh"
+    wh = Warehouse(root)
     summary = ingest([str(DATA)], wh, workers=1)
     assert summary.total().rejected == 0, summary.reasons
     sqlbuild.build(wh)
-    return wh.connect()
+    return root
+
+
+@pytest.fixture(scope="module")
+def con(wh_root: Path) -> duckdb.DuckDBPyConnection:
+    return Warehouse(wh_root).connect()
 
 
 def column(con: duckdb.DuckDBPyConnection, game_id: str, name: str) -> list[Any]:
@@ -118,3 +125,72 @@ def test_options_instant_win_redeal_huanle_seven(con: duckdb.DuckDBPyConnection)
     # ♠2 kept with 9 cards (mainland): 9 × 2 (雙炒) × 2 = 36
     assert column(con, "spade2", "penalty") == [0, 36, 3, 36]
     assert column(con, "spade2", "is_spade_two_doubled") == [False, True, False, False]
+
+
+def test_six_players_under_each_settlement(con: duckdb.DuckDBPyConnection) -> None:
+    # spec 1.3 and 1.7 at 6 seats: hk tiers (8 cards → 雙炒), stake 10, cards left
+    # 2 / 0 / 8 / 5 / 1 / 7 → penalties 2 / 0 / 16 / 5 / 1 / 7 (Σ 31). The seat that held ♦3
+    # was dealt 8 and got the 4 leftover cards (12).
+    assert column(con, "six", "cards_left") == [2, 0, 8, 5, 1, 7]
+    assert column(con, "six", "penalty") == [2, 0, 16, 5, 1, 7]
+    assert column(con, "six", "tier_name") == ["", "", "雙炒", "", "", ""]
+    # place: i receives Σ_j (p_j − p_i) × stake = (31 − 6 p_i) × 10
+    assert column(con, "six", "net") == [190, 310, -650, 10, 250, -110]
+    # winner takes all: each loser pays p × stake to the winner
+    assert column(con, "six-wta", "net") == [-20, 310, -160, -50, -10, -70]
+    # penalty points: each p added to the running total
+    assert column(con, "six-points", "points") == [2, 0, 16, 5, 1, 7]
+    dealt = con.execute(
+        "select list(bit_count(deal_mask) order by seat) from stg_seats where game_id = 'six'"
+    ).fetchone()
+    assert dealt == ([8] * 6,)
+
+
+def test_six_players_bankroll_cap(con: duckdb.DuckDBPyConnection) -> None:
+    # spec 1.8 Decision at 6 seats: seat 2 owes 650 (160 to the winner, then 150 / 140 / 110 /
+    # 90 by fewest cards left) with a balance of 300: it pays the winner 160 and seat 4 (1 card)
+    # 140 of its 150; seats 0, 3 and 5 get nothing from it.
+    assert column(con, "six-bank", "net") == [190, 310, -650, 10, 250, -110]
+    capped = con.execute(
+        "select list(net_capped order by seat), list(balance_after order by seat) "
+        "from mart_bankroll where game_id = 'six-bank'"
+    ).fetchone()
+    assert capped is not None
+    assert capped[0] == [50, 310, -300, -100, 240, -200]
+    assert capped[1] == [1050, 1310, 0, 900, 1240, 800]
+
+
+def rescore(wh_root: Path, *args: str) -> dict[str, list[float]]:
+    """`big2 rescore --by match --format json` → match_key → what-if scores by seat order."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    argv = ["rescore", *args, "--by", "match", "--format", "json", "--limit", "1000"]
+    result = CliRunner().invoke(app, [*argv, "--warehouse", str(wh_root)])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    seats = {"east": 0, "south": 1, "west": 2, "north": 3}
+    out: dict[str, list[float]] = {}
+    for row in sorted(rows, key=lambda r: seats.get(r["player_id"], 9)):
+        out.setdefault(row["match_key"], []).append(row["whatif_score"])
+    return out
+
+
+FUNTOWN_SET = ["--set", "multiplier_tiers=[[8,2],[11,3],[13,4]]", "--set", "stake=20"]
+
+
+def test_example_6_through_rescore_applies_the_bankroll_cap(wh_root: Path) -> None:
+    # spec 1.10 example 6 as a what-if: every game rescored under hk with Funtown tiers, 20 a
+    # card and bankroll on gives ex6 the capped nets of the Decision (B pays only its 2100);
+    # without bankroll the same what-if is the uncapped place nets.
+    capped = rescore(wh_root, "--as", "hk", *FUNTOWN_SET, "--set", "bankroll=true")
+    assert capped["ex6"] == [2020, -2100, 740, -660]
+    uncapped = rescore(wh_root, "--as", "hk", *FUNTOWN_SET)
+    assert uncapped["ex6"] == [2020, -2140, 740, -620]
+    # winner takes all with the cap: B owes the winner only 1040, so nothing is capped
+    wta = rescore(
+        wh_root, "--as", "hk", *FUNTOWN_SET, "--set", "bankroll=true",
+        "--set", "settlement=winner_takes_all",
+    )  # fmt: skip
+    assert wta["ex6"] == [2020, -1040, -320, -660]

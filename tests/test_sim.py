@@ -39,6 +39,8 @@ OPTION_CASES: list[tuple[str, dict[str, Any]]] = [
     ("hk", {"bombs": True}),
     ("hk", {"royal_only_beats_quads": True, "bombs": True}),
     ("hk", {"allow_four_card_quads": True, "allow_two_pairs": True}),
+    ("taiwan", {"four_of_a_kind": "alone"}),
+    ("hk", {"four_of_a_kind": "off"}),
     ("hk", {"allow_two_pairs_plus_one": True, "allow_triples": False}),
     ("hk", {"straight_order": "big2_natural", "flush_compare": "suit_then_ranks"}),
     ("hk", {"straight_order": "poker"}),
@@ -55,6 +57,10 @@ OPTION_CASES: list[tuple[str, dict[str, Any]]] = [
     ("hk", {"redeal_if": ["points_below_3", "no_card_above_10", "no_jqk"]}),
     ("hk", {"players": 2, "dragon_instant_win": True, "four_twos_instant_win": True}),
     ("hk", {"players": 3, "dragon_instant_win": True, "redeal_if": ["no_jqk"]}),
+    ("hk", {"players": 5}),
+    ("taiwan", {"players": 6, "must_block": "enforced"}),
+    ("mainland", {"players": 7}),
+    ("hk", {"players": 8, "direction": "alternate"}),
 ]
 
 
@@ -70,7 +76,7 @@ def replay_all(games: Iterable[dict[str, Any]]) -> list[ReplayedGame]:
 
 
 def lineup(overrides: dict[str, Any]) -> tuple[str, ...]:
-    return MIXED[: overrides.get("players", 4)] if overrides.get("players", 4) < 4 else MIXED
+    return tuple(MIXED[s % 4] for s in range(overrides.get("players", 4)))
 
 
 @pytest.mark.parametrize("preset", ["hk", "hk-classic", "mainland", "taiwan"])
@@ -265,3 +271,41 @@ def test_cli_simulate_refuses_bad_options(tmp_path: Path, extra: list[str]) -> N
     )
     assert result.exit_code == 2
     assert "E_SIM" in result.output
+
+
+def test_heuristic_plan_keeps_a_four_alone_together() -> None:
+    # four_of_a_kind = alone: the four cards are one play, so the plan holds them as one unit
+    # (with a kicker they go into a five-card unit or split into pairs, as before).
+    from pipeline.big2.rules import load_ruleset
+    from pipeline.cards import mask_of, parse_cards
+    from pipeline.sim.bots import plan_hand
+
+    hand = mask_of(parse_cards("3d 5c 5h 9d 9c 9h 9s Kd 2s"))
+    alone = [str(p) for p in plan_hand(hand, load_ruleset("taiwan", {"four_of_a_kind": "alone"}))]
+    assert "9♦9♣9♥9♠" in alone
+    off = [str(p) for p in plan_hand(hand, load_ruleset("taiwan", {"four_of_a_kind": "off"}))]
+    assert "9♦9♣9♥9♠" not in off and any(p.startswith("9") for p in off)
+
+
+def test_simulate_command_plays_six_players(tmp_path: Path) -> None:
+    # `big2 simulate --set players=6`: the default lineup repeats round the table, and the
+    # file replays (spec 1.3: 8 cards each, 4 left over to the lowest-card holder).
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    out = tmp_path / "six.jsonl"
+    args = ["simulate", "--games", "6", "--seed", "2", "--set", "players=6", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    games = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(games) == 6
+    for game in games:
+        assert len(game["seats"]) == 6 and len(game["deal"]["stock"]) == 4
+        done = replayed(game)
+        assert len(done.result.cards_left) == 6
+        first_hands = {}
+        for record in done.actions:
+            if record.hand_before is not None:
+                first_hands.setdefault(record.seat, record.hand_before.bit_count())
+        assert sorted(first_hands.values())[-1] == 12  # 8 + the 4 leftover cards

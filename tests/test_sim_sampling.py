@@ -22,6 +22,9 @@ RULES: list[dict[str, Any]] = [
     {"straight_order": "poker", "bombs": True},
     {"straight_order": "a2345_top_poker", "suit_order": "taiwan"},
     {"straight_order": "akqjt_top_poker", "royal_only_beats_quads": True},
+    {"four_of_a_kind": "alone", "bombs": True},
+    {"four_of_a_kind": "alone", "allow_two_pairs": True},
+    {"four_of_a_kind": "off"},
 ]
 
 

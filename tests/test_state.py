@@ -502,6 +502,64 @@ def test_deal_17_plays_a_full_game() -> None:
     assert played.game.result is not None and played.game.result.winner is not None
 
 
+# ----- 1.3 five or more players --------------------------------------------------------
+
+SIX = rules(players=6)
+
+
+def test_six_players_deal_8_each_and_the_leftover_to_the_lowest_card_holder() -> None:
+    # spec 1.3 (000 "in theory 2 to 52"): deal evenly, 8 each; the 4 leftover cards go to
+    # the holder of the lowest card, as in deal_17, who leads.
+    game = new_game(SIX, {4: "3d"}, stock="2s 2h 2c 2d")
+    assert game.counts == [8, 8, 8, 8, 12, 8]
+    assert game.hand(4) is not None and game.hand(4) & m("3d 2s 2h 2c 2d") == m("3d 2s 2h 2c 2d")
+    assert game.stock == [] and game.turn == 4
+    rejects(game, 4, "2s", "E_FIRST_PLAY_LOWEST")
+    run(game, "4: 3d | 5: pass")
+
+
+def test_five_players_leftover_three_of_diamonds_goes_to_the_three_of_clubs_holder() -> None:
+    # spec 1.3: "the holder of the lowest card (♦3, else ♣3, …)"; the leftover may hold ♦3.
+    five = rules(players=5)
+    game = new_game(five, {3: "3c"}, stock="3d 2s")
+    assert game.counts == [10, 10, 10, 12, 10]
+    assert game.turn == 3
+    rejects(game, 3, "3c", "E_FIRST_PLAY_LOWEST")  # the lowest card is now ♦3, in seat 3
+    run(game, "3: 3d")
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_more_players_deal_is_checked(players: int) -> None:
+    # spec 1.3: n hands of 52 // n cards and 52 mod n leftover cards, every card once.
+    rs = rules(players=players)
+    hands, stock = deal(rs, random.Random(players))
+    assert [h.bit_count() for h in hands] == [52 // players] * players
+    assert len(stock) == 52 % players
+    game = Game(rs, hands=hands, stock=stock)
+    assert sorted(game.counts) == [52 // players] * (players - 1) + [52 // players + 52 % players]
+    with pytest.raises(DealError) as info:
+        Game(rs, hands=hands, stock=stock[:-1])
+    assert info.value.code == "E_DEAL_STOCK"
+    with pytest.raises(DealError) as info:
+        Game(rs, hands=hands[:-1], stock=stock)
+    assert info.value.code == "E_DEAL_COUNT"
+    played = play_random_game(rs, random.Random(players))
+    result = played.game.result
+    assert result is not None and result.winner is not None
+    assert len(result.cards_left) == players
+
+
+def test_partial_six_players_needs_start_counts() -> None:
+    # Engine decision (as deal_17): a partial log of 5+ players must say who got the leftover.
+    with pytest.raises(ReplayError) as info:
+        Game(SIX)
+    assert info.value.code == "E_PARTIAL_COUNTS"
+    assert "6 players dealt 8 each and 4 left over" in info.value.message
+    assert Game(SIX, start_counts=[8, 12, 8, 8, 8, 8], first_leader=1).counts[1] == 12
+    # 13 players: 4 each and nothing left over, so no counts are needed
+    assert Game(rules(players=13), first_leader=0).counts == [4] * 13
+
+
 def test_stock_13_pass_draws_the_next_stock_card() -> None:
     # spec 1.3 stock_13: a player who passes draws one card while the stock lasts.
     game = new_game(THREE_STOCK, {0: "3d 4d"}, stock="2s 2h 2c 2d Ad Ac Ah As Kd Kc Kh Ks Qd")

@@ -180,3 +180,59 @@ def test_simulated_stats_and_luck(tmp_path_factory: pytest.TempPathFactory) -> N
         "select count(distinct player_id) as n, sum(n_games) as games from stats_players",
     )
     assert per_player == {"n": 4, "games": 2400}
+
+
+def test_simulated_luck_in_money(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The luck line in the game's unit (hk: place money, stake 1) on the same 600 games: better
+    cards score more, the heuristic bots win more money than their cards promised and the random
+    bot less; a what-if under the games' own ruleset gives back the own line, and one under
+    winner-takes-all at stake 10 is its own line in that unit (docs/stats.md)."""
+    from pipeline import sqlbuild
+
+    wh, logs = simulated(tmp_path_factory.getbasetemp(), games=600, seed=72, colluders=False)
+    con = marts(wh)
+    bot_of = {pid: bot for log in logs[:1] for pid, bot in zip(log["seats"], SIM_BOTS, strict=True)}
+    (fit,) = rows(
+        con, "select distinct ruleset_id, score_fit_slope, score_fit_r2 from luck_outcomes"
+    )
+    assert fit["score_fit_slope"] > 0 and fit["score_fit_r2"] > 0.02
+    for r in rows(con, "select * from luck_players"):
+        margin = 3 * r["se_score_vs_expected"]
+        if bot_of[r["player_id"]] == "heuristic":
+            assert r["score_vs_expected"] > margin, r
+        elif bot_of[r["player_id"]] == "random":
+            assert r["score_vs_expected"] < -margin, r
+    # a least-squares line with an intercept: the residuals sum to zero, and score is the result
+    (check,) = rows(
+        con,
+        "select abs(sum(o.score_vs_expected)) as residual, "
+        "count(*) filter (where o.score is distinct from m.result) as n_off "
+        "from luck_outcomes as o join mart_match_standings as m using (game_id, seat)",
+    )
+    assert check["residual"] < 1e-6 and check["n_off"] == 0
+    own = sqlbuild.ruleset_json("hk")
+    (same,) = rows(
+        con,
+        "select count(*) as n, count(*) filter (where abs(w.score_vs_expected - "
+        "o.score_vs_expected) > 1e-9) as n_off "
+        "from luck_whatif($j) as w join luck_outcomes as o using (game_id, seat)",
+        j=own,
+    )
+    assert same == {"n": 2400, "n_off": 0}
+    wta = sqlbuild.ruleset_json("hk", {"settlement": "winner_takes_all", "stake": 10})
+    by_player = {
+        r["player_id"]: r
+        for r in rows(
+            con,
+            "select player_id, avg(score_vs_expected) as s, avg(score) as score, "
+            "avg(cards_vs_expected) as c from luck_whatif($j) group by player_id",
+            j=wta,
+        )
+    }
+    cards = {
+        r["player_id"]: r["cards_vs_expected"] for r in rows(con, "select * from luck_players")
+    }
+    for pid, r in by_player.items():
+        assert r["c"] == pytest.approx(cards[pid])  # the cards line does not depend on scoring
+        if bot_of[pid] == "random":
+            assert r["s"] < 0 and r["score"] < 0

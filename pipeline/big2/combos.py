@@ -4,6 +4,9 @@ Every legal play is a :class:`Play` with a ``kind``, a ``level`` (the kind's pla
 plays of the same size, spec 1.2) and a ``key`` (order inside the kind). ``order`` packs
 both into one integer, stored in the warehouse as the play's rank key: within one size,
 a higher ``order`` beats a lower one. Bombs (ruleset ``bombs``) beat any non-bomb trick.
+Four of a kind is four cards plus a kicker, or the four cards alone (``four_of_a_kind``):
+played alone it keeps its level, so as a bomb it still ranks between full house and
+straight flush.
 
 Classification is a dictionary lookup in a per-ruleset table of every legal play, built
 once from the slow, explaining classifier :func:`explain` (one source of truth).
@@ -30,7 +33,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, product
 
-from pipeline.big2.rules import FlushCompare, RuleEnum, Ruleset, StraightOrder, SuitOrder
+from pipeline.big2.rules import (
+    FlushCompare,
+    FourOfAKind,
+    RuleEnum,
+    Ruleset,
+    StraightOrder,
+    SuitOrder,
+)
 from pipeline.cards import RANK_TEXT, card, cards_of, format_cards
 from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import IllegalPlayError
@@ -48,7 +58,7 @@ class Kind(RuleEnum):
     STRAIGHT = "straight"
     FLUSH = "flush"
     FULL_HOUSE = "full_house"
-    FOUR_OF_A_KIND = "four_of_a_kind"  # four of a rank plus any one card
+    FOUR_OF_A_KIND = "four_of_a_kind"  # four of a rank plus any one card (or alone, see rules)
     STRAIGHT_FLUSH = "straight_flush"
 
 
@@ -136,6 +146,7 @@ class ComboRules:
     suit_order: SuitOrder
     straight_order: StraightOrder
     flush_compare: FlushCompare
+    four_of_a_kind: FourOfAKind
     allow_triples: bool
     allow_four_card_quads: bool
     allow_two_pairs: bool
@@ -149,6 +160,7 @@ class ComboRules:
             suit_order=rs.suit_order,
             straight_order=rs.straight_order,
             flush_compare=rs.flush_compare,
+            four_of_a_kind=rs.four_of_a_kind,
             allow_triples=rs.allow_triples,
             allow_four_card_quads=rs.allow_four_card_quads,
             allow_two_pairs=rs.allow_two_pairs,
@@ -251,8 +263,16 @@ def explain(mask: int, rs: Ruleset | ComboRules) -> Play | str:
         return made(Kind.TRIPLE, 0, cards[0] >> 2)
     if n == 4:
         if shape == [4]:
+            if cr.four_of_a_kind == FourOfAKind.ALONE:  # the four of a kind, at its own level
+                level = _LEVEL5[Kind.FOUR_OF_A_KIND]
+                return made(Kind.FOUR_OF_A_KIND, level, cards[0] >> 2, cr.bombs)
             if not cr.allow_four_card_quads:
-                return "four cards of a rank are not a play (allow_four_card_quads = false)"
+                why = (
+                    "four_of_a_kind = off"
+                    if cr.four_of_a_kind == FourOfAKind.OFF
+                    else "four_of_a_kind = with_kicker needs a fifth card"
+                )
+                return f"four cards of a rank are not a play (allow_four_card_quads = false, {why})"
             return made(Kind.QUAD, _LEVEL4[Kind.QUAD], cards[0] >> 2)
         if shape == [2, 2]:
             if not cr.allow_two_pairs:
@@ -262,6 +282,10 @@ def explain(mask: int, rs: Ruleset | ComboRules) -> Play | str:
         return "four cards must be a quad or two pairs"
     # five cards
     if shape == [4, 1]:
+        if cr.four_of_a_kind == FourOfAKind.ALONE:
+            return "four of a kind is played without a kicker (four_of_a_kind = alone)"
+        if cr.four_of_a_kind == FourOfAKind.OFF:
+            return "four of a kind is no play (four_of_a_kind = off)"
         four = next(r for r, v in counts.items() if len(v) == 4)
         return made(Kind.FOUR_OF_A_KIND, _LEVEL5[Kind.FOUR_OF_A_KIND], four, cr.bombs)
     if shape == [3, 2]:

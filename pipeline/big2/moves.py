@@ -26,7 +26,7 @@ from pipeline.big2.combos import (
     single_key,
     table_for,
 )
-from pipeline.big2.rules import Ruleset
+from pipeline.big2.rules import FourOfAKind, Ruleset
 
 
 def _by_rank(hand: int) -> list[list[int]]:
@@ -53,6 +53,8 @@ def _five_card_masks(hand: int, groups: list[list[int]], rs: Ruleset) -> Iterato
         _masks(t) for r in range(13) if len(groups[r]) >= 3 for t in combinations(groups[r], 3)
     ]
     pairs_by_rank = [[_masks(p) for p in combinations(groups[r], 2)] for r in range(13)]
+    if rs.four_of_a_kind != FourOfAKind.WITH_KICKER:
+        quads = []
     for r in quads:  # four of a kind + any kicker
         quad = _masks(groups[r])
         rest = hand & ~quad
@@ -105,7 +107,7 @@ def _candidate_masks(hand: int, rs: Ruleset, size: int | None) -> Iterator[int]:
             for t in combinations(g, 3):
                 yield _masks(t)
     if size in (None, 4):
-        if rs.allow_four_card_quads:
+        if rs.allow_four_card_quads or rs.four_of_a_kind == FourOfAKind.ALONE:
             for g in groups:
                 if len(g) == 4:
                     yield _masks(g)
@@ -156,18 +158,23 @@ _STRAIGHT_FLUSHES = {
 
 
 def bombs_from(hand: int, rs: Ruleset) -> Iterator[Play]:
-    """The hand's bombs (four of a kind + kicker, straight flushes) when the ruleset has bombs."""
-    if not rs.bombs or hand.bit_count() < 5:
+    """The hand's bombs when the ruleset has bombs: its fours of a kind (with each kicker,
+    or alone, as ``four_of_a_kind`` says) and its straight flushes."""
+    if not rs.bombs or hand.bit_count() < 4:
         return
     table = table_for(rs)
+    mode = rs.four_of_a_kind
     for rank in range(13):
         quad = 15 << (rank * 4)
         if hand & quad == quad:
-            rest = hand & ~quad
-            while rest:
-                low = rest & -rest
-                yield table[quad | low]
-                rest ^= low
+            if mode == FourOfAKind.ALONE:
+                yield table[quad]
+            elif mode == FourOfAKind.WITH_KICKER:
+                rest = hand & ~quad
+                while rest:
+                    low = rest & -rest
+                    yield table[quad | low]
+                    rest ^= low
     for mask in _STRAIGHT_FLUSHES[rs.straight_order]:
         if hand & mask == mask:
             yield table[mask]
@@ -178,10 +185,11 @@ def beating_plays(hand: int, top: Play, rs: Ruleset) -> Iterator[Play]:
     for play in plays_from(hand, rs, size=top.size):
         if play.beats(top):
             yield play
-    if top.size != 5:
-        for play in bombs_from(hand, rs):
-            if play.beats(top):
-                yield play
+    if top.size == 5 and rs.four_of_a_kind != FourOfAKind.ALONE:
+        return  # every bomb has five cards, and those came above
+    for play in bombs_from(hand, rs):  # bombs of another size (the same size came above)
+        if play.size != top.size and play.beats(top):
+            yield play
 
 
 def can_beat(hand: int, top: Play, rs: Ruleset) -> bool:
@@ -197,7 +205,11 @@ def can_beat(hand: int, top: Play, rs: Ruleset) -> bool:
     """
     if not hand:
         return False
-    if rs.bombs and top.size != 5 and any(True for _ in bombs_from(hand, rs)):
+    if (
+        rs.bombs
+        and (top.size != 5 or rs.four_of_a_kind == FourOfAKind.ALONE)  # else bombs are 5 cards
+        and any(b.size != top.size and b.beats(top) for b in bombs_from(hand, rs))
+    ):
         return True
     if top.size == 1:
         return single_key(highest_single(hand, rs.suit_order), rs.suit_order) > top.key

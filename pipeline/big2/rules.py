@@ -33,6 +33,8 @@ from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import RulesetError
 
 DEFAULT_PRESET = "hk"
+#: One deck, at least one card a seat (spec 1.3: "2 to 52 are possible in theory").
+MAX_PLAYERS = 52
 
 
 class RuleEnum(StrEnum):
@@ -67,6 +69,14 @@ class FlushCompare(RuleEnum):
     RANKS_THEN_SUIT = "ranks_then_suit"
     HIGHEST_CARD = "highest_card"
     SUIT_THEN_RANKS = "suit_then_ranks"
+
+
+class FourOfAKind(RuleEnum):
+    """How four cards of one rank are played as the four of a kind 四條 (spec 1.2)."""
+
+    WITH_KICKER = "with_kicker"  # four of a rank + any one card, a five-card play (000, 001, 002)
+    ALONE = "alone"  # the four cards alone, no kicker (000: 其實只出四隻牌亦可)
+    OFF = "off"  # no four-of-a-kind play at all
 
 
 class ThreePlayerMode(RuleEnum):
@@ -168,6 +178,7 @@ class Ruleset:
     straight_order: StraightOrder = StraightOrder.HK
     flush_compare: FlushCompare = FlushCompare.RANKS_THEN_SUIT
     allow_triples: bool = True
+    four_of_a_kind: FourOfAKind = FourOfAKind.WITH_KICKER
     allow_four_card_quads: bool = False
     allow_two_pairs: bool = False
     allow_two_pairs_plus_one: bool = False
@@ -204,23 +215,38 @@ class Ruleset:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat before any leftover (13, 17 or 26).
+        """Cards dealt to each seat before any leftover: 52 // players, 17 for 3 players
+        (13 under ``stock_13``).
 
-        >>> load_ruleset("hk", {"players": 3}).hand_size
-        17
+        >>> [load_ruleset("hk", {"players": n}).hand_size for n in (2, 3, 4, 5, 6, 7, 8)]
+        [26, 17, 13, 10, 8, 7, 6]
         """
-        if self.players == 3 and self.three_player_mode != ThreePlayerMode.STOCK_13:
-            return 17
-        return 52 // self.players if self.players != 3 else 13
+        if self.players == 3:
+            return 13 if self.three_player_mode == ThreePlayerMode.STOCK_13 else 17
+        return 52 // self.players
 
     @property
     def stock_size(self) -> int:
-        """Cards not dealt to any seat: the 3-player stock or the leftover card.
+        """Cards not dealt to any seat: the 3-player stock or the leftover cards.
 
         >>> load_ruleset("hk", {"players": 3, "three_player_mode": "stock_13"}).stock_size
         13
+        >>> [load_ruleset("hk", {"players": n}).stock_size for n in (5, 6, 7, 8)]
+        [2, 4, 3, 4]
         """
         return 52 - self.hand_size * self.players
+
+    @property
+    def leftover_to_lowest(self) -> bool:
+        """Whether the undealt cards go to the holder of the lowest dealt card (spec 1.3):
+        3 players under ``deal_17``, and 5 or more players (deal evenly, as ``deal_17``).
+
+        >>> [load_ruleset("hk", {"players": n}).leftover_to_lowest for n in (2, 3, 4, 5)]
+        [False, True, False, True]
+        """
+        if self.players == 3:
+            return self.three_player_mode == ThreePlayerMode.DEAL_17
+        return self.players > 4
 
     def tier(self, cards_left: int) -> int:
         """The 炒 multiplier for a loser with ``cards_left`` cards.
@@ -261,6 +287,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "suit_order": SuitOrder,
     "straight_order": StraightOrder,
     "flush_compare": FlushCompare,
+    "four_of_a_kind": FourOfAKind,
     "three_player_mode": ThreePlayerMode,
     "direction": Direction,
     "first_lead": FirstLead,
@@ -297,8 +324,8 @@ def _check_value(key: str, value: Any) -> Any:
     if key in _INT_FIELDS:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise _bad(key, value, "expected a whole number ≥ 0")
-        if key == "players" and not 2 <= value <= 4:
-            raise _bad(key, value, "the engine plays 2, 3 or 4 players")
+        if key == "players" and not 2 <= value <= MAX_PLAYERS:
+            raise _bad(key, value, f"the engine plays 2 to {MAX_PLAYERS} players")
         return value
     if key == "stake":
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
@@ -443,7 +470,26 @@ def _load(name: str, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
     settings.update(_settings(preset, f"preset {name!r}"))
     settings["description"] = preset.get("meta", {}).get("description", "")
     settings.update(_settings(dict(overrides), "override", is_file=False))
+    _check_together(settings)
     return Ruleset(name=name, overrides=overrides, **settings)
+
+
+def _check_together(settings: Mapping[str, Any]) -> None:
+    """Refuse parameters that contradict each other (each alone is valid).
+
+    >>> try:
+    ...     load_ruleset("hk", {"four_of_a_kind": "alone", "allow_four_card_quads": True})
+    ... except RulesetError as err:
+    ...     print(err.code, err.message)  # doctest: +ELLIPSIS
+    E_RULESET_VALUE four_of_a_kind = 'alone': with allow_four_card_quads = true the same ... set allow_four_card_quads = false
+    """
+    if settings["four_of_a_kind"] == FourOfAKind.ALONE and settings["allow_four_card_quads"]:
+        raise _bad(
+            "four_of_a_kind",
+            FourOfAKind.ALONE.value,
+            "with allow_four_card_quads = true the same four cards would be two plays "
+            "(a quad and a four of a kind); set allow_four_card_quads = false",
+        )
 
 
 def load_ruleset(name: str = DEFAULT_PRESET, overrides: Mapping[str, Any] | None = None) -> Ruleset:

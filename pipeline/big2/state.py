@@ -296,10 +296,11 @@ class Game:
     # ----- deal -------------------------------------------------------------------------
     def _default_counts(self) -> list[int]:
         rs = self.rs
-        if rs.players == 3 and rs.three_player_mode == ThreePlayerMode.DEAL_17:
+        if rs.leftover_to_lowest and rs.stock_size:
             raise ReplayError(
                 "E_PARTIAL_COUNTS",
-                "3-player deal_17 without the deal: give start_counts (who got the leftover)",
+                f"{rs.players} players dealt {rs.hand_size} each and {rs.stock_size} left over, "
+                "without the deal: give start_counts (who got the leftover)",
             )
         return [rs.hand_size] * self.n
 
@@ -336,7 +337,7 @@ class Game:
         if (seen | stock_mask) != FULL_DECK:
             missing = FULL_DECK & ~(seen | stock_mask)
             raise DealError("E_DEAL_COUNT", f"cards missing from the deal: {format_cards(missing)}")
-        if rs.players == 3 and rs.three_player_mode == ThreePlayerMode.DEAL_17:
+        if rs.leftover_to_lowest:
             # the leftover goes to the holder of the lowest card (♦3, else ♣3 ... spec 1.3)
             low = next(c for c in _WEAKEST_FIRST[rs.suit_order] if seen >> c & 1)
             holder = next(s for s in range(self.n) if hands[s] >> low & 1)
@@ -352,7 +353,7 @@ class Game:
             for h in self.hands:
                 dealt |= h
             return next(c for c in order if dealt >> c & 1)
-        everything_dealt = rs.players in (2, 4) or rs.three_player_mode == ThreePlayerMode.DEAL_17
+        everything_dealt = rs.players != 3 or rs.three_player_mode == ThreePlayerMode.DEAL_17
         return order[0] if everything_dealt else None
 
     # ----- turn order -------------------------------------------------------------------

@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from pipeline.big2.rules import MAX_PLAYERS
 from pipeline.big2.state import ActionType, Claim, new_tuple
 from pipeline.cards import (
     N_CARDS,
@@ -57,7 +58,7 @@ from pipeline.logs.model import DeclaredResult, GameRecord, LogAction, SeatInfo,
 
 FORMAT_VERSION = 1
 GAME_KINDS = ("big2", "doudizhu")
-MAX_SEATS = 4
+MAX_SEATS = MAX_PLAYERS
 
 # ----- value limits (docs/log-format.md, "Limits") ----------------------------------------------
 # What a value of the log may be so that the warehouse's columns hold it: the row builder
@@ -73,10 +74,20 @@ BALANCE_MAX = 1 << 53
 TS_MIN = datetime(1990, 1, 1, tzinfo=UTC).timestamp()
 TS_MAX = datetime(2100, 1, 1, tzinfo=UTC).timestamp()
 #: The most actions a legal game has: at most one play per card (52), each followed by at most
-#: one pass per other seat (a trick ends when all the others passed), at most 4 seats, plus one
-#: claim and one swap: 52 × 4 + 2. A longer game is refused before it is replayed (or, in a
-#: CSV, before its rows are held in memory).
+#: one pass per other seat (a trick ends when all the others passed), plus one claim and one
+#: swap: 52 × seats + 2 (:func:`max_actions`), at most 52 × 52 + 2 at the largest table. A
+#: longer game is refused before it is replayed (or, in a CSV, before its rows are held in
+#: memory).
 MAX_ACTIONS = N_CARDS * MAX_SEATS + 2
+
+
+def max_actions(seats: int) -> int:
+    """The most actions a legal game at a table of ``seats`` has.
+
+    >>> max_actions(4), max_actions(52) == MAX_ACTIONS
+    (210, True)
+    """
+    return N_CARDS * seats + 2
 #: A lone UTF-16 surrogate: what a JSON escape such as ``"\\ud800"`` gives (no character).
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -515,8 +526,8 @@ def _freeze(value: Any, path: str) -> Any:
 
 def _seats(value: Any) -> tuple[SeatInfo, ...]:
     seats = _list(value, "seats")
-    if not 2 <= len(seats) <= 4:
-        raise _fail("seats", f"expected 2 to 4 seats, got {len(seats)}")
+    if not 2 <= len(seats) <= MAX_PLAYERS:
+        raise _fail("seats", f"expected 2 to {MAX_PLAYERS} seats, got {len(seats)}")
     out = []
     for i, raw in enumerate(seats):
         path = f"seats[{i}]"
@@ -684,11 +695,12 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         )
     started_at = _started_at(top.get("started_at"))
     logged = _list(top["actions"], "actions")
-    if len(logged) > MAX_ACTIONS:
+    bound = max_actions(len(seats))
+    if len(logged) > bound:
         raise LogFormatError(
             E_GAME_TOO_LONG,
-            f"actions: {len(logged)} actions; no legal game has more than {MAX_ACTIONS} "
-            f"(52 cards × {MAX_SEATS} seats + a claim and a swap)",
+            f"actions: {len(logged)} actions; no legal game at {len(seats)} seats has more "
+            f"than {bound} (52 cards × {len(seats)} seats + a claim and a swap)",
             path="actions",
         )
     actions = tuple(_action(a, i) for i, a in enumerate(logged))

@@ -38,7 +38,7 @@ from typing import ClassVar, NamedTuple
 
 from pipeline.big2.combos import Kind, Play, highest_single, single_key, table_for
 from pipeline.big2.moves import beating_plays, can_beat, plays_from
-from pipeline.big2.rules import MustBlock, Ruleset, SuitOrder
+from pipeline.big2.rules import FourOfAKind, MustBlock, Ruleset, SuitOrder
 from pipeline.big2.state import Action, Claim, Game
 from pipeline.cards import FULL_DECK
 from pipeline.errors import Big2Error
@@ -225,14 +225,15 @@ class GreedyBot(Bot):
         return self.play(turn, min(plays, key=lambda p: (p.is_bomb, p.order)))
 
 
-def _rank_groups(hand: int) -> int:
-    """Units a hand falls into without five-card plays: one per rank, two for a quad."""
+def _rank_groups(hand: int, quad_units: int = 2) -> int:
+    """Units a hand falls into without five-card plays: one per rank, ``quad_units`` for a
+    quad (two pairs, or one play when the four alone is a four of a kind)."""
     n = 0
     while hand:
         low = hand & -hand
         rank = (low.bit_length() - 1) >> 2
         k = (hand >> (rank * 4) & 15).bit_count()
-        n += 2 if k == 4 else 1
+        n += quad_units if k == 4 else 1
         hand &= ~(0xF << (rank * 4))
     return n
 
@@ -247,14 +248,15 @@ def plan_hand(hand: int, rs: Ruleset) -> tuple[Play, ...]:
     ['3♦4♣5♥6♠7♦', '9♣9♥K♦K♥K♠', '2♠']
     """
     table = table_for(rs)
+    quad_units = 1 if rs.four_of_a_kind == FourOfAKind.ALONE else 2
     units: list[Play] = []
     rest = hand
     while rest.bit_count() >= 5:
-        base = _rank_groups(rest)
+        base = _rank_groups(rest, quad_units)
         best: Play | None = None
         best_score = 0
         for p in plays_from(rest, rs, size=5):
-            gain = base - _rank_groups(rest & ~p.mask) - 1
+            gain = base - _rank_groups(rest & ~p.mask, quad_units) - 1
             if p.mask & TWOS:
                 gain -= 1
             if gain < 1:
@@ -272,7 +274,10 @@ def plan_hand(hand: int, rs: Ruleset) -> tuple[Play, ...]:
             continue
         cards = [rank * 4 + s for s in range(4) if group >> s & 1]
         masks: list[int]
-        if len(cards) == 4:
+        four = table.get(group << (rank * 4)) if len(cards) == 4 else None
+        if four is not None and four.kind == Kind.FOUR_OF_A_KIND:  # four_of_a_kind = alone
+            masks = [four.mask]
+        elif len(cards) == 4:
             masks = [1 << cards[0] | 1 << cards[1], 1 << cards[2] | 1 << cards[3]]
         elif len(cards) == 3 and not rs.allow_triples:
             masks = [1 << cards[0] | 1 << cards[1], 1 << cards[2]]

@@ -31,7 +31,7 @@ from math import comb
 
 from pipeline.big2.combos import STRAIGHTS, Play, table_for
 from pipeline.big2.moves import plays_from
-from pipeline.big2.rules import Ruleset
+from pipeline.big2.rules import FourOfAKind, Ruleset
 from pipeline.cards import cards_of
 
 #: For each 4-bit pattern of suits held in one rank: its k-card sub-patterns (k = 0..4).
@@ -82,9 +82,11 @@ class _Counts:
         self.n_pairs = all_pairs
         self.n_triples = sum(comb(x, 3) for x in k) if rs.allow_triples else 0
         self.small4: tuple[Play, ...] = ()
-        if rs.allow_four_card_quads or rs.allow_two_pairs:
+        alone = rs.four_of_a_kind == FourOfAKind.ALONE
+        if rs.allow_four_card_quads or rs.allow_two_pairs or alone:
             self.small4 = tuple(plays_from(hand, rs, size=4))
-        self.quads = [r for r in range(13) if k[r] == 4]
+        with_kicker = rs.four_of_a_kind == FourOfAKind.WITH_KICKER
+        self.quads = [r for r in range(13) if k[r] == 4] if with_kicker else []
         self.n_quads = len(self.quads) * (n - 4)
         self.full = [(r, comb(k[r], 3) * (all_pairs - pairs[r])) for r in range(13) if k[r] >= 3]
         self.flush = [(s, comb((hand & _SUIT_MASKS[s]).bit_count(), 5)) for s in range(4)]

@@ -1,11 +1,13 @@
 -- rescore_matches(whatif): one row per player per match: the final total and standing under the
 -- games' own rules (mart_match_results, bankroll cap included) beside the total and standing
--- if every game had been played under the what-if ruleset (JSON, see score_seats; no bankroll
--- cap). Scores are higher-is-better (money, or −points under penalty_points).
+-- if every game had been played under the what-if ruleset (JSON, see score_seats). With
+-- `bankroll` on in the what-if, the cap of spec 1.8 applies game by game in match order, by
+-- the same SQL as scoring (score_payments, score_bankroll; whatif_results). Scores are
+-- higher-is-better (money, or −points under penalty_points).
 create or replace macro rescore_matches(whatif) as table
 with whatif_totals as (
-    select match_key, player_id, sum(score) as whatif_score, max(settlement) as whatif_settlement
-    from score_seats(whatif := whatif)
+    select match_key, player_id, sum(result) as whatif_score, max(settlement) as whatif_settlement
+    from whatif_results(whatif)
     group by all
 ),
 

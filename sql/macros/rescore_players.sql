@@ -1,10 +1,11 @@
 -- rescore_players(whatif): one row per player: the cumulative score and overall rank under the
 -- games' own rules (mart_player_standings) beside the same under the what-if ruleset (JSON, see
--- score_seats; no bankroll cap), and the rank-ladder title each would give.
+-- score_seats; after the bankroll cap when the what-if has `bankroll` on: whatif_results), and
+-- the rank-ladder title each would give.
 create or replace macro rescore_players(whatif) as table
 with whatif_totals as (
-    select player_id, sum(score) as whatif_score
-    from score_seats(whatif := whatif)
+    select player_id, sum(result) as whatif_score
+    from whatif_results(whatif)
     group by all
 ),
 

@@ -4,8 +4,22 @@
 --                         whole warehouse, clamped to [0, cards dealt]
 --   cards_vs_expected     expected_cards_left - cards_left: positive = did better than the cards
 --                         promised (the Big Two counterpart of poker's all-in EV line)
+--   score, expected_score, score_vs_expected (and score_fit_*): the same line in the game's
+--                         own unit, money after the bankroll cap or −points (luck_money over
+--                         mart_match_standings.result, fitted per game ruleset and players)
 with hands as (
     select * from luck_hands
+),
+
+own_results as (
+    -- the seat's result in the game's unit, and the game's own ruleset (preset + overrides)
+    select m.game_id, m.seat, g.ruleset_id as fit_key, m.result
+    from mart_match_standings as m
+    join stg_games as g on g.game_id = m.game_id
+),
+
+money as (
+    select * from luck_money('luck_hands', 'own_results')
 ),
 
 fits as (
@@ -34,6 +48,14 @@ select
         as cards_vs_expected,
     f.slope as fit_slope,
     f.intercept as fit_intercept,
-    f.r2 as fit_r2
+    f.r2 as fit_r2,
+    mo.fit_key as ruleset_id,
+    mo.score,
+    mo.expected_score,
+    mo.score_vs_expected,
+    mo.score_fit_slope,
+    mo.score_fit_intercept,
+    mo.score_fit_r2
 from hands as h
 join fits as f using (ruleset, players)
+left join money as mo on mo.game_id = h.game_id and mo.seat = h.seat

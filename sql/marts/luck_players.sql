@@ -4,6 +4,8 @@
 --   avg_expected           expected cards left ÷ games
 --   cards_vs_expected      (expected - actual cards left) ÷ games: > 0 plays above the cards
 --   se_cards_vs_expected   its standard error (sample standard deviation ÷ √games)
+--   avg_score, avg_expected_score, score_vs_expected, se_score_vs_expected: the same in the
+--                          games' unit (money after the bankroll cap, or −points; luck_outcomes)
 select
     player_id,
     ruleset,
@@ -12,6 +14,10 @@ select
     avg(cards_left) as avg_cards_left,
     avg(expected_cards_left) as avg_expected,
     avg(cards_vs_expected) as cards_vs_expected,
-    stddev_samp(cards_vs_expected) / sqrt(count(*)) as se_cards_vs_expected
+    stddev_samp(cards_vs_expected) / sqrt(count(*)) as se_cards_vs_expected,
+    avg(score) as avg_score,
+    avg(expected_score) as avg_expected_score,
+    avg(score_vs_expected) as score_vs_expected,
+    stddev_samp(score_vs_expected) / sqrt(count(*)) as se_score_vs_expected
 from luck_outcomes
 group by player_id, ruleset

@@ -95,8 +95,8 @@ per_seat_actions as (
 ),
 
 game_tricks as (
-    -- per game, counted per seat in one pass over the tricks (seats 0-3: 2-4 players, the
-    -- rules' limit) instead of joining every trick to every seat; index [seat + 1]
+    -- per game, counted per seat in one pass over the tricks (seats 0-3: every seat of 2-4
+    -- players) instead of joining every trick to every seat; index [seat + 1]
     select
         game_id,
         count(*) as n_tricks,
@@ -111,6 +111,21 @@ game_tricks as (
          count(*) filter (where winner = 3 and leader <> 3)] as n_regained
     from stg_tricks
     group by game_id
+),
+
+wide_tricks as (
+    -- games of 5 or more seats (spec 1.3; rare): seats 4 and up counted by a join of their
+    -- tricks to their seats, the seats 0-3 above stay as they are
+    select
+        t.game_id,
+        s.seat,
+        count(*) filter (where t.winner = s.seat) as n_won,
+        count(*) filter (where t.leader = s.seat) as n_led_by,
+        count(*) filter (where t.winner = s.seat and t.leader <> s.seat) as n_regained
+    from stg_tricks as t
+    join (select game_id from games where players > 4) as w using (game_id)
+    join stg_seats as s on s.game_id = t.game_id and s.seat > 3
+    group by all
 )
 
 select
@@ -154,9 +169,9 @@ select
     coalesce(a.n_two_single_follows, 0) as n_two_single_follows,
     coalesce(a.n_two_wasted, 0) as n_two_wasted,
     coalesce(t.n_tricks, 0) as n_tricks,
-    coalesce(t.n_won[s.seat + 1], 0) as n_tricks_won,
-    coalesce(t.n_led - t.n_led_by[s.seat + 1], 0) as n_tricks_led_by_others,
-    coalesce(t.n_regained[s.seat + 1], 0) as n_control_regained,
+    coalesce(t.n_won[s.seat + 1], wt.n_won, 0) as n_tricks_won,
+    coalesce(t.n_led - coalesce(t.n_led_by[s.seat + 1], wt.n_led_by), 0) as n_tricks_led_by_others,
+    coalesce(t.n_regained[s.seat + 1], wt.n_regained, 0) as n_control_regained,
     -- 2s: dealt, and still held at the end (losers; NULL with partial information)
     bit_count(s.deal_mask & 4222124650659840) as n_twos_dealt,
     bit_count(s.final_hand_mask & 4222124650659840) as n_twos_left,
@@ -167,5 +182,6 @@ join games as g using (game_id)
 left join directions as d using (game_id)
 left join per_seat_actions as a on a.game_id = s.game_id and a.seat = s.seat
 left join game_tricks as t on t.game_id = s.game_id
+left join wide_tricks as wt on wt.game_id = s.game_id and wt.seat = s.seat
 left join mart_game_scores as sc on sc.game_id = s.game_id and sc.seat = s.seat
 where g.outcome <> 'redeal'

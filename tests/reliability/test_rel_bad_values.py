@@ -358,7 +358,7 @@ CSV_CASES = [
     CsvCase("surrogate in overrides", _game("overrides", '{"\\ud800": 1}'), "E_SURROGATE"),
     CsvCase("NaN in overrides", _game("overrides", '{"stake": NaN}'), "E_NUMBER_RANGE"),
     CsvCase("empty ruleset", _game("ruleset", ""), "E_SCHEMA", says="expected a preset name"),
-    CsvCase("more rows than a game has", _csv_too_long, "E_GAME_TOO_LONG", says="more than 210"),
+    CsvCase("more rows than a game has", _csv_too_long, "E_GAME_TOO_LONG", says=f"more than {MAX_ACTIONS}"),
 ]
 
 
@@ -520,7 +520,7 @@ def test_process_chunk_counts_a_row_build_failure_as_a_reject(good: list[Game], 
 def test_the_readers_limits_fit_the_warehouse_columns() -> None:
     assert check_record_limits() == []
     assert int_range(SCHEMAS[Table.GAMES].field("game_number").type)[1] == INT32_MAX
-    assert RECORD_LIMITS[(Table.ACTIONS, "action_index")] == MAX_ACTIONS == 52 * 4 + 2
+    assert RECORD_LIMITS[(Table.ACTIONS, "action_index")] == MAX_ACTIONS == 52 * 52 + 2
     assert int_range(pa.int8())[1] >= N_CARDS
 
 
