@@ -21,7 +21,7 @@ formatted cells), text or HTML out.
 ...          "net": -12.0, "net_after_cap": -12.0, "points": None, "score": -12.0, "n_chao": 0,
 ...          "n_bao": 0, "bao_paid": 0, "place": 2}],
 ...     "report_payments": [{"payer_id": "b", "receiver_id": "a", "amount": 12.0, "n_games": 1}],
-...     "report_chao": [], "report_bao": [], "report_games": [],
+...     "report_chao": [], "report_bao": [], "report_game_list": [],
 ... }
 >>> report = assemble(Selection(match_key="m1"), rows)
 >>> print(render_text(report, width=60))  # doctest: +NORMALIZE_WHITESPACE
@@ -66,7 +66,7 @@ REPORT_QUERIES = (
     "report_payments",
     "report_chao",
     "report_bao",
-    "report_games",
+    "report_game_list",
 )
 #: How many games "Biggest games" lists.
 BIGGEST = 5
@@ -319,7 +319,7 @@ def assemble(sel: Selection, data: Mapping[str, Sequence[Row]]) -> Report:
         cols = [("game", False), ("paid by", False), ("paid", True), ("unit", False),
                 ("winner let out", False), ("頂大 broken", False)]  # fmt: skip
         sections.append(_section("包牌 (a 頂大 failure pays for the others)", cols, rows))
-    games = list(data["report_games"])
+    games = list(data["report_game_list"])
     if games:
         biggest = sorted(games, key=lambda g: (-(g["swing"] or 0), g["game_id"]))[:BIGGEST]
         rows = [

@@ -142,9 +142,9 @@ def test_bao_event_names_the_violator_and_the_obligation(con: duckdb.DuckDBPyCon
 def test_a_day_in_a_time_zone(con: duckdb.DuckDBPyConnection) -> None:
     utc = report.fetch_report(con, Selection(day=date(2026, 11, 3)))
     hk = report.fetch_report(con, Selection(day=date(2026, 11, 4), tz="Asia/Hong_Kong"))
-    assert [g["game_id"] for g in utc["report_games"]] == ["golden-1"]
-    assert [g["game_id"] for g in hk["report_games"]] == ["golden-1"]
-    assert str(hk["report_games"][0]["started_local"]).startswith("2026-11-04 01:30")
+    assert [g["game_id"] for g in utc["report_game_list"]] == ["golden-1"]
+    assert [g["game_id"] for g in hk["report_game_list"]] == ["golden-1"]
+    assert str(hk["report_game_list"][0]["started_local"]).startswith("2026-11-04 01:30")
     with pytest.raises(report.ReportError, match="E_UNKNOWN_DAY"):
         report.fetch_report(con, Selection(day=date(2026, 11, 4)))
     one = report.fetch_report(con, Selection(day=date(2026, 11, 3), player_id="g2"))
@@ -170,7 +170,7 @@ def test_text_at_80_columns_cuts_no_number(wh: Warehouse, con: duckdb.DuckDBPyCo
         assert whole(report.number(p["net"], signed=True), out), p
     for p in rows["report_payments"]:
         assert whole(report.number(p["amount"]), out), p
-    for g in rows["report_games"]:
+    for g in rows["report_game_list"]:
         assert g["game_id"] in out  # long ids fold onto more lines only past 80 columns
 
 
@@ -282,3 +282,36 @@ def test_report_page(wh: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:
     at.selectbox(key="rep_tz").set_value("Asia/Hong_Kong").run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Day 2026-11-04 (Asia/Hong_Kong)" in str(e.value) for e in at.subheader)
+
+
+# ----- the documentation's examples run -----------------------------------------------------
+
+
+def test_docs_examples_run(tmp_path: Path) -> None:
+    """docs/report.md's "Try it" block, command by command, and the output it shows."""
+    import shlex
+
+    doc = (ROOT / "docs" / "report.md").read_text(encoding="utf-8")
+    section = doc.split("## Try it", 1)[1]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    shown = section.split("prints (at 80 columns):\n\n```\n", 1)[1].split("```", 1)[0]
+    folder = str(tmp_path / "demo")
+    outputs = []
+    for line in block.strip().splitlines():
+        argv = shlex.split(line.replace("/tmp/big2-report-demo", folder))
+        assert argv[0] == "big2", line
+        done = subprocess.run(
+            [sys.executable, "-m", "pipeline.cli", *argv[1:]],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "80"},
+            cwd=ROOT,
+            timeout=300,
+        )
+        assert done.returncode == 0, (line, done.stderr)
+        outputs.append(done.stdout)
+    assert outputs[2] == shown
+    assert (tmp_path / "demo" / "m-hk-1.html").is_file()
+    copy = Warehouse(tmp_path / "demo" / "copy").connect()
+    assert copy.execute("select game_id from games").fetchall() == [("m-hk-1-g1",)]
+    copy.close()
