@@ -448,6 +448,7 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: 0.4em 0; }
 th, td { border-bottom: 1px solid #ccc; padding: 0.2em 0.7em; text-align: left; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td:first-child { white-space: nowrap; }
 .note { color: #555; font-size: 0.9em; }
 @media print { body { margin: 0; } h2 { break-after: avoid; } tr { break-inside: avoid; } }
 """

@@ -315,3 +315,43 @@ def test_docs_examples_run(tmp_path: Path) -> None:
     copy = Warehouse(tmp_path / "demo" / "copy").connect()
     assert copy.execute("select game_id from games").fetchall() == [("m-hk-1-g1",)]
     copy.close()
+
+
+def test_every_query_states_its_grain_and_binds_its_parameters() -> None:
+    for path in sorted(report.QUERIES.glob("*.sql")):
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("-- Grain: one row"), path.name
+        assert not re.search(r"'\{|\{\w+\}", text), path.name  # no Python formatting
+    assert set(report.REPORT_QUERIES) <= {p.stem for p in report.QUERIES.glob("*.sql")}
+
+
+@pytest.mark.parametrize("kind", ["empty", "missing"])
+def test_report_page_without_games(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    if kind == "empty":
+        with wh.batch(meta={"inputs": []}):
+            pass
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("views/report.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Import some games" in str(e.value) for e in at.info)
+    assert kind == "empty" or not wh.root.exists()
+
+
+def test_report_page_day_without_games_warns(
+    wh: Warehouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("views/report.py")
+    at.run()
+    at.radio(key="rep_by").set_value("A day").run()
+    at.date_input(key="rep_day").set_value(date(2020, 1, 1)).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("E_UNKNOWN_DAY" in str(e.value) for e in at.warning)
