@@ -542,6 +542,22 @@ def _start_counts(data: GameData) -> list[int]:
     return counts
 
 
+def _previous_winner(data: GameData) -> int | None:
+    """The ``previous_winner`` that makes the replay lead as stored (the warehouse does not
+    keep the log's): under ``first_lead = lowest_card_then_winner`` the previous winner leads a
+    later game of a match, so a later game names its first leader; game 1 names none. With
+    partial information the first leader is given anyway, and what matters is whether the first
+    play had to hold the lowest card (``unchecked`` lists ``first_play_lowest`` then): only
+    when no previous winner was known."""
+    g = data.game
+    if g["first_leader"] is None:
+        return None
+    if not g["full_info"]:
+        first = list(data.actions[0]["unchecked"] or []) if data.actions else []
+        return None if "first_play_lowest" in first else int(g["first_leader"])
+    return int(g["first_leader"]) if int(g["game_number"]) > 1 else None
+
+
 def log_line(data: GameData) -> dict[str, Any]:
     """The game as a log object (docs/log-format.md) that re-imports to the same rows.
 
@@ -579,7 +595,7 @@ def log_line(data: GameData) -> dict[str, Any]:
         }
     elif data.actions:
         obj["start_counts"] = _start_counts(data)
-    obj["previous_winner"] = g["previous_winner"]
+    obj["previous_winner"] = _previous_winner(data)
     obj["first_leader"] = g["first_leader"]
     actions = []
     for a in data.actions:

@@ -251,6 +251,42 @@ def test_export_round_trips(wh: Warehouse, tmp_path: Path) -> None:
     assert original.reasons["E_CONFLICT"] == original.total().read - original.total().duplicate
 
 
+def test_export_of_a_later_game_without_the_one_before(tmp_path: Path) -> None:
+    """Game 2 of a match, led by game 1's winner (first_lead = lowest_card_then_winner), in a
+    warehouse without game 1, with full and with partial information: the exported lines
+    replay as stored (the warehouse keeps no previous_winner; the export names the leader)."""
+    from pipeline.logs.sample import to_partial
+
+    lines = (SAMPLES / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    game2 = json.loads(lines[1])
+    assert game2["game_number"] == 2 and game2["previous_winner"] is not None
+    only = tmp_path / "only"
+    only.mkdir()
+    log = only / "g2.jsonl"
+    log.write_text(
+        "".join(json.dumps(g, ensure_ascii=False) + "\n" for g in (game2, to_partial(game2))),
+        encoding="utf-8",
+    )
+    source = Warehouse(only / "wh")
+    assert ingest([str(log)], source, workers=1).total().stored == 2
+    build(source)
+    out = tmp_path / "export.jsonl"
+    with out.open("w", encoding="utf-8") as fh:
+        for game_id in ("m-hk-1-g2", "m-hk-1-g2-partial"):
+            result = runner.invoke(app, ["export", game_id, "-f", "jsonl", "-w", str(source.root)])
+            assert result.exit_code == 0, result.output
+            fh.write(result.stdout)
+    fresh = Warehouse(tmp_path / "fresh")
+    summary = ingest([str(out)], fresh, workers=1)
+    assert (summary.total().stored, summary.total().rejected) == (2, 0), summary.reasons
+    a, b = source.connect(), fresh.connect()
+    for table in ("seats", "actions", "tricks"):
+        sql = f"select * from {table} order by all"
+        assert a.execute(sql).fetchall() == b.execute(sql).fetchall(), table
+    a.close()
+    b.close()
+
+
 def test_export_text_is_a_hand_history(wh: Warehouse) -> None:
     result = runner.invoke(app, ["export", "golden-1", "-w", str(wh.root)])
     assert result.exit_code == 0, result.output

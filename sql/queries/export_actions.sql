@@ -1,6 +1,7 @@
 -- Grain: one row per action of the game $game_id (key action_index), in play order: what a
--- hand history prints and a log line's `actions` hold. cards_compact / drawn_compact: the
--- cards in the log notation (`3d 4c`); ts_epoch: the action's time as Unix seconds.
+-- hand history prints and a log line's `actions` hold. ts_epoch: the action's time as Unix
+-- seconds; unchecked: what partial information left unchecked (tells whether the first play
+-- had to hold the lowest card).
 -- Parameter: $game_id.
 select
     a.action_index,
@@ -21,6 +22,7 @@ select
     a.drawn,
     a.drawn_text,
     a.claim,
+    a.unchecked,
     epoch_ms(a.ts) / 1000.0 as ts_epoch
 from stg_actions as a
 where a.game_id = $game_id

@@ -1,8 +1,6 @@
 -- Grain: one row (the game $game_id, key game_id), or none for an unknown id: what
 -- `big2 export` writes at the head of a hand history and of a re-importable log line
--- (docs/log-format.md). previous_winner: the winner of the game numbered one lower in the
--- same match, when the warehouse holds it (it decides the first leader under
--- first_lead = lowest_card_then_winner). Parameter: $game_id.
+-- (docs/log-format.md). Parameter: $game_id.
 select
     g.game_id,
     g.game_kind,
@@ -26,14 +24,6 @@ select
     g.bao_unknown_seat,
     g.full_info,
     g.source_file,
-    g.source_line,
-    (
-        select p.winner
-        from stg_games as p
-        where g.match_id is not null and p.match_id = g.match_id
-          and p.game_number = g.game_number - 1
-        order by p.game_id
-        limit 1
-    ) as previous_winner
+    g.source_line
 from stg_games as g
 where g.game_id = $game_id
