@@ -949,7 +949,9 @@ def export_command(
         finally:
             con.close()
         text = (
-            report.hand_history(data) if fmt is ExportFormat.TEXT else dumps(report.log_line(data))
+            report.hand_history(data, width=shutil.get_terminal_size((80, 24)).columns)
+            if fmt is ExportFormat.TEXT
+            else dumps(report.log_line(data))
         )
         if out is not None:
             out.write_text(text + "\n", encoding="utf-8")

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import html
 import json
-import textwrap
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -368,16 +367,29 @@ def width_of(text: str) -> int:
 
 
 def _fold(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` columns (words kept whole when they fit)."""
+    """``text`` in lines of at most ``width`` columns: words kept whole when they fit, a longer
+    word cut by display width.
+
+    >>> _fold("頂大: seat 1 holds one card", 12)
+    ['頂大: seat 1', 'holds one', 'card']
+    """
+    width = max(width, 1)
     out: list[str] = []
-    for piece in textwrap.wrap(text, width=max(width, 1), break_long_words=False) or [""]:
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if width_of(joined) <= width:
+            line = joined
+            continue
+        if line:
+            out.append(line)
         line = ""
-        for ch in piece:  # cut a word longer than the column, by display width
+        for ch in word:  # a word alone on its line, cut when longer than the column
             if width_of(line + ch) > width and line:
                 out.append(line)
                 line = ""
             line += ch
-        out.append(line)
+    out.append(line)
     return out
 
 
@@ -618,9 +630,24 @@ def log_line(data: GameData) -> dict[str, Any]:
     return obj
 
 
-def hand_history(data: GameData) -> str:
+def _wrapped(lines: Sequence[str], width: int) -> list[str]:
+    """Lines longer than ``width`` columns continue on lines indented four more."""
+    out: list[str] = []
+    for line in lines:
+        if width_of(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        first, *rest = _fold(line.strip(), width - len(indent))
+        out.append(line[: len(line) - len(line.lstrip())] + first)
+        out.extend(indent + r for r in rest)
+    return out
+
+
+def hand_history(data: GameData, width: int = 80) -> str:
     """The game as a readable hand history: the deal, each trick's plays and passes with seat
-    and player, 頂大 obligations, the result and who paid whom."""
+    and player, 頂大 obligations, the result and who paid whom; lines longer than ``width``
+    columns continue on the next."""
     g = data.game
     who = {int(s["seat"]): _who(s["player_id"], s["name"]) for s in data.seats}
 
@@ -630,8 +657,9 @@ def hand_history(data: GameData) -> str:
     ruleset = g["ruleset"] + ("" if g["overrides"] in (None, "{}") else f" {g['overrides']}")
     lines = [
         f"Game {g['game_id']}",
-        f"match {g['match_id'] or '—'} game {g['game_number']} · ruleset {ruleset} · "
-        f"{g['players']} players · started {g['started_at'] or '—'}",
+        f"match {g['match_id'] or '—'} game {g['game_number']} · {g['players']} players · "
+        f"started {g['started_at'] or '—'}",
+        f"ruleset {ruleset}",
         f"source {g['source_file']}:{g['source_line']}",
         "",
         "Deal" + ("" if g["full_info"] else " (partial information: only the plays are known)"),
@@ -691,4 +719,4 @@ def hand_history(data: GameData) -> str:
             )
     elif any(s["unit"] == POINTS for s in data.seats):
         lines.append("Penalty points: no money changes hands (lowest total wins the match)")
-    return "\n".join(lines)
+    return "\n".join(_wrapped(lines, width))

@@ -288,13 +288,14 @@ def test_export_of_a_later_game_without_the_one_before(tmp_path: Path) -> None:
 
 
 def test_export_text_is_a_hand_history(wh: Warehouse) -> None:
-    result = runner.invoke(app, ["export", "golden-1", "-w", str(wh.root)])
+    result = runner.invoke(app, ["export", "golden-1", "-w", str(wh.root)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     out = result.stdout
+    assert max(width_of(line) for line in out.splitlines()) <= 80
     assert f"seat 0 {SCRIPT} (g0)" in out  # text output: the name as it is
     assert "Trick 5" in out and "passes" in out and "goes out" in out
     assert "頂大:" in out and "violated" in out and "met" in out
-    assert "包牌: pays" in out and "Payments (money" in out
+    assert "包牌:" in out and "for the others" in out and "Payments (money" in out
 
 
 # ----- the dashboards' Report page --------------------------------------------------------
@@ -391,3 +392,14 @@ def test_report_page_day_without_games_warns(
     at.date_input(key="rep_day").set_value(date(2020, 1, 1)).run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("E_UNKNOWN_DAY" in str(e.value) for e in at.warning)
+
+
+def test_marts_older_than_the_queries_say_build(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    assert ingest([str(DATA / "ex1.jsonl")], wh, workers=1).total().stored == 2
+    result = runner.invoke(app, ["report", "--match", "ex1", "-w", str(wh.root)])
+    assert result.exit_code == 2 and "E_SQL_NOT_BUILT" in result.stderr, result.output
+    assert "big2 build" in result.stderr
+    build(wh)
+    result = runner.invoke(app, ["report", "--match", "ex1", "-w", str(wh.root)])
+    assert result.exit_code == 0, result.output
