@@ -109,6 +109,8 @@ def run_query(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> list[
             f"{name}: the warehouse's SQL layers are missing or older than this query; "
             f"run `big2 build` ({str(err).splitlines()[0]})",
         ) from err
+    except duckdb.Error as err:  # e.g. a time zone DuckDB does not know
+        raise ReportError("E_REPORT_QUERY", f"{name}: {str(err).splitlines()[0]}") from err
     names = [d[0] for d in rel.description or []]
     return [dict(zip(names, r, strict=True)) for r in rel.fetchall()]
 

@@ -147,6 +147,8 @@ def test_a_day_in_a_time_zone(con: duckdb.DuckDBPyConnection) -> None:
     assert str(hk["report_game_list"][0]["started_local"]).startswith("2026-11-04 01:30")
     with pytest.raises(report.ReportError, match="E_UNKNOWN_DAY"):
         report.fetch_report(con, Selection(day=date(2026, 11, 4)))
+    with pytest.raises(report.ReportError, match=r"E_REPORT_QUERY: report_summary: .*Nope/X"):
+        report.fetch_report(con, Selection(day=date(2026, 11, 3), tz="Nope/X"))
     one = report.fetch_report(con, Selection(day=date(2026, 11, 3), player_id="g2"))
     assert one["report_payments"]
     assert all("g2" in (p["payer_id"], p["receiver_id"]) for p in one["report_payments"])
