@@ -26,6 +26,7 @@ PAGES = {
         st.Page("views/player.py", title="Player", icon="👤"),
         st.Page("views/replayer.py", title="Hand replayer", icon="🃏", url_path="replayer"),
         st.Page("views/must_block.py", title="頂大 and collusion", icon="🛡️"),
+        st.Page("views/report.py", title="Report", icon="📋"),
     ],
     "Operations": [
         st.Page("views/import_health.py", title="Import health", icon="🩺"),

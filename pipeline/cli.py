@@ -19,11 +19,13 @@ import importlib
 import io
 import json
 import os
+import shutil
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, cast
@@ -1116,6 +1118,137 @@ def rescore_command(
         if fmt is SqlFormat.TABLE:
             typer.echo(f"own rules vs what-if ({label})")
         emit_rows(columns, rows, fmt, None)
+
+
+# --- report, export (issue 13) ------------------------------------------------------------
+
+
+def _report_source(warehouse: Path | None) -> Warehouse:
+    """The warehouse a report or an export reads: it must exist (nothing is created)."""
+    from pipeline.report import ReportError
+
+    wh = Warehouse(warehouse)
+    if not wh.manifest_path.is_file():
+        raise ReportError(
+            "E_NO_WAREHOUSE",
+            f"{wh.root} is not a warehouse (no manifest.jsonl); `big2 ingest` makes one",
+        )
+    return wh
+
+
+def _parse_day(text: str) -> date:
+    from pipeline.report import ReportError
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ReportError(
+            "E_REPORT_USAGE", f"--day {text!r}: expected a date like 2026-11-01"
+        ) from None
+
+
+def _check_tz(name: str) -> str:
+    import zoneinfo
+
+    from pipeline.report import ReportError
+
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ReportError(
+            "E_REPORT_USAGE", f"--tz {name!r}: not a time zone name (e.g. UTC, Asia/Hong_Kong)"
+        ) from None
+    return name
+
+
+@app.command("report")
+def report_command(
+    match: Annotated[
+        str | None, typer.Option("--match", "-m", metavar="ID", help="The match (or a game id).")
+    ] = None,
+    day: Annotated[
+        str | None,
+        typer.Option("--day", "-d", metavar="YYYY-MM-DD", help="Every game started that day."),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player", "-p", metavar="PLAYER_ID", help="Only the games this player sat in."
+        ),
+    ] = None,
+    tz: Annotated[
+        str, typer.Option("--tz", metavar="ZONE", help="Time zone of --day and the times shown.")
+    ] = "UTC",
+    html_out: Annotated[
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="Write a self-contained HTML page instead."),
+    ] = None,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """A match or an evening: who played, games, who paid whom (money, or penalty points),
+    炒 and 包牌 events, the biggest games. Exit 2 for an unknown match, day or player."""
+    from pipeline import report
+
+    with domain_errors():
+        if (match is None) == (day is None):
+            raise report.ReportError("E_REPORT_USAGE", "give --match ID or --day YYYY-MM-DD")
+        sel = report.Selection(
+            match_key=match,
+            day=None if day is None else _parse_day(day),
+            tz=_check_tz(tz),
+            player_id=player,
+        )
+        con = _report_source(warehouse).connect()
+        try:
+            rep = report.assemble(sel, report.fetch_report(con, sel))
+        finally:
+            con.close()
+        if html_out is not None:
+            html_out.write_text(report.render_html(rep), encoding="utf-8")
+            typer.echo(f"{rep.title}: HTML report written to {html_out}")
+            return
+        typer.echo(report.render_text(rep, width=shutil.get_terminal_size((80, 24)).columns))
+
+
+class ExportFormat(StrEnum):
+    """What ``big2 export`` writes."""
+
+    TEXT = "text"  # a readable hand history
+    JSONL = "jsonl"  # one log line (docs/log-format.md) that re-imports
+
+
+@app.command("export")
+def export_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME_ID", help="The game to export.")],
+    fmt: Annotated[
+        ExportFormat, typer.Option("--format", "-f", case_sensitive=False, help="Output format.")
+    ] = ExportFormat.TEXT,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", metavar="FILE", help="Write to this file.")
+    ] = None,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """One game as a readable hand history (text) or as a log line that re-imports (jsonl).
+    Exit 2 for an unknown game."""
+    from pipeline import report
+    from pipeline.logs.writer import dumps
+
+    with domain_errors():
+        con = _report_source(warehouse).connect()
+        try:
+            data = report.fetch_game(con, game_id)
+        finally:
+            con.close()
+        text = (
+            report.hand_history(data, width=shutil.get_terminal_size((80, 24)).columns)
+            if fmt is ExportFormat.TEXT
+            else dumps(report.log_line(data))
+        )
+        if out is not None:
+            out.write_text(text + "\n", encoding="utf-8")
+            typer.echo(f"game {game_id} → {out}")
+        else:
+            typer.echo(text)
 
 
 if __name__ == "__main__":  # python -m pipeline.cli

@@ -41,6 +41,7 @@ PAGES = {
     ],
     "views/import_health.py": ["Import batches", "Rejects by error code", "Rejected records"],
     "views/sql_explorer.py": [],
+    "views/report.py": ["Players", "Who paid whom"],
 }
 #: pages that have something to show for a warehouse with imports but no game
 SHOWS_EMPTY = {"views/import_health.py", "views/sql_explorer.py"}

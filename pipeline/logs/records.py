@@ -88,6 +88,8 @@ def max_actions(seats: int) -> int:
     (210, True)
     """
     return N_CARDS * seats + 2
+
+
 #: A lone UTF-16 surrogate: what a JSON escape such as ``"\\ud800"`` gives (no character).
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 

@@ -219,6 +219,9 @@ def test_every_page(page: Any, server: Server) -> None:
         "The games:",
     )
 
+    _nav(page, "Report")
+    _check(page, "report", "Players", "Who paid whom", "Biggest games")
+
     _nav(page, "Import health")
     _check(
         page, "import_health", "Rejects by error code", "Rejected records", "Show record", charts=1

@@ -358,7 +358,12 @@ CSV_CASES = [
     CsvCase("surrogate in overrides", _game("overrides", '{"\\ud800": 1}'), "E_SURROGATE"),
     CsvCase("NaN in overrides", _game("overrides", '{"stake": NaN}'), "E_NUMBER_RANGE"),
     CsvCase("empty ruleset", _game("ruleset", ""), "E_SCHEMA", says="expected a preset name"),
-    CsvCase("more rows than a game has", _csv_too_long, "E_GAME_TOO_LONG", says=f"more than {MAX_ACTIONS}"),
+    CsvCase(
+        "more rows than a game has",
+        _csv_too_long,
+        "E_GAME_TOO_LONG",
+        says=f"more than {MAX_ACTIONS}",
+    ),
 ]
 
 

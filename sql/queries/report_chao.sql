@@ -1,0 +1,20 @@
+-- Grain: one row per 炒 event of the selection (key game_id, seat): a loser whose penalty was
+-- multiplied (multiplier above 1: 雙炒 ×2, 三炒 ×3, 四炒 ×4; every loser of an instant win is ×3).
+-- Parameters: $match_key, $day, $tz, $player_id (see sql/macros/report_games.sql).
+select
+    g.game_id,
+    g.match_key,
+    g.game_number,
+    g.started_local,
+    s.player_id,
+    coalesce(s.name, s.player_id) as name,
+    s.cards_left,
+    s.multiplier,
+    s.tier_name,
+    s.penalty,
+    s.score,
+    case when s.settlement = 'penalty_points' then 'penalty points' else 'money' end as unit
+from report_games($match_key, $day, $tz, $player_id) as g
+join mart_game_scores as s on s.game_id = g.game_id
+where s.multiplier > 1
+order by g.started_ts nulls last, g.match_key, g.game_number, g.game_id, s.seat
