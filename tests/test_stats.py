@@ -4,6 +4,7 @@ bots (heuristic above expectation, random below)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -111,13 +112,28 @@ def _stats(wh: Warehouse) -> list[tuple[object, ...]]:
         con.close()
 
 
+def _as_written_before_think_seconds(wh: Warehouse) -> None:
+    """Rewrite every actions file without ``think_seconds`` and restate its manifest entry
+    (sha256, bytes), as a batch that was committed before the column existed."""
+    for path in wh.files("actions"):
+        pq.write_table(pq.read_table(path).drop_columns(["think_seconds"]), path)
+    lines = []
+    for line in wh.manifest_path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        for f in entry["files"]:
+            if f["table"] == "actions":
+                data = (wh.root / f["path"]).read_bytes()
+                f["sha256"], f["bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+        lines.append(json.dumps(entry) + "\n")
+    wh.manifest_path.write_text("".join(lines), encoding="utf-8")
+
+
 def _two_batches(root: Path, *, strip_first: bool) -> Warehouse:
     """Two golden games in two import batches; with ``strip_first`` the first batch's actions
     file is rewritten without ``think_seconds``, as a batch written before that column."""
     wh = warehouse_of(root, [golden_game("golden-old")])
     if strip_first:
-        for path in wh.files("actions"):
-            pq.write_table(pq.read_table(path).drop_columns(["think_seconds"]), path)
+        _as_written_before_think_seconds(wh)
     log = root / "second.jsonl"
     log.write_text(json.dumps(golden_game("golden-new"), ensure_ascii=False) + "\n")
     ingest([str(log)], wh, workers=1)
@@ -133,9 +149,9 @@ def test_think_time_of_batches_written_before_think_seconds(tmp_path: Path) -> N
     by_seat = {(r[0], r[6]): r for r in stored}
     assert len(by_seat) == 8
     wh = _two_batches(tmp_path / "old", strip_first=False)
-    for path in wh.files("actions"):
-        pq.write_table(pq.read_table(path).drop_columns(["think_seconds"]), path)
+    _as_written_before_think_seconds(wh)
     assert _stats(wh) == stored
+    assert wh.verify() == []
 
 
 def test_golden_think_time(golden: duckdb.DuckDBPyConnection) -> None:
