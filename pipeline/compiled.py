@@ -171,6 +171,9 @@ def build() -> None:
     from setuptools.command.build_ext import build_ext
 
     cwd = Path.cwd()
+    # the sources as compiled: hashed before the compile, so a file edited while it runs makes
+    # the build stale (it runs as Python until the next build), never fresh-looking and old
+    sources = _manifest()
     os.chdir(ROOT)  # mypyc names modules by their path from here
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -190,7 +193,7 @@ def build() -> None:
             # `make` at the same time) sees the old build or the new one, never a mix
             fresh = BUILD.with_name(f"{BUILD.name}.new-{os.getpid()}")
             shutil.copytree(Path(tmp) / "lib", fresh)
-            (fresh / MANIFEST.name).write_text(json.dumps(_manifest(), indent=1), encoding="utf-8")
+            (fresh / MANIFEST.name).write_text(json.dumps(sources, indent=1), encoding="utf-8")
             old = BUILD.with_name(f"{BUILD.name}.old-{os.getpid()}")
             if BUILD.exists():
                 with contextlib.suppress(FileNotFoundError):  # a concurrent build moved it
