@@ -8,6 +8,8 @@
 -- 晉級賽 (knockout): the winner of each game goes on; a player's prize is tournament_prizes'
 -- prize for the place in the last round they played (round = tournament_round, else
 -- game_number); ranked by last round, then place there, then score.
+-- Complete: a 晉級賽 with a game in each of rounds 1-5, a 積分賽 with five games; prizes are
+-- provisional (is_provisional) while incomplete or while mart_tournament_problems flags a game.
 with games as (
     select
         game_id,
@@ -31,6 +33,27 @@ placed as (
             as position,
         rank() over (partition by game_id order by is_winner desc, cards_left) as place
     from games
+),
+
+tournaments as (
+    -- one row per tournament: rounds played, completeness, flagged games
+    select
+        g.tournament_id,
+        g.tournament_kind,
+        count(distinct g.round) as n_rounds_played,
+        case
+            when g.tournament_kind = 'knockout'
+                then count(distinct g.round) filter (where g.round between 1 and 5) = 5
+            else count(distinct g.game_id) >= 5
+        end as is_complete,
+        coalesce(any_value(p.n_problem_games), 0) as n_problem_games
+    from games as g
+    left join (
+        select tournament_id, count(distinct game_id) as n_problem_games
+        from mart_tournament_problems
+        group by tournament_id
+    ) as p on p.tournament_id = g.tournament_id
+    group by g.tournament_id, g.tournament_kind
 ),
 
 round_prizes as (
@@ -100,5 +123,10 @@ select
     total_score,
     standing,
     case when tournament_kind = 'points' then points_share end as prize_share,
-    case when tournament_kind = 'knockout' then last_round_prize end as prize
+    case when tournament_kind = 'knockout' then last_round_prize end as prize,
+    n_rounds_played,
+    is_complete,
+    n_problem_games,
+    not is_complete or n_problem_games > 0 as is_provisional
 from shared
+join tournaments using (tournament_id, tournament_kind)
