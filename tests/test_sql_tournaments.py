@@ -115,7 +115,8 @@ def test_points_ties_share_the_pot() -> None:
     )
     mem.execute("create table stg_games as select 'g1' as game_id, null::varchar as started_at")
     marts = sqlbuild.sql_files("marts")
-    mem.execute(f"create table mart_tournament_problems as {marts['mart_tournament_problems']}")
+    for name in ("mart_tournament_games", "mart_tournament_problems"):
+        mem.execute(f"create table {name} as {marts[name]}")
     mart = marts["mart_tournament_standings"]
     rows = mem.execute(
         f"select player_id, standing, prize_share, is_complete, is_provisional from ({mart}) "

@@ -103,6 +103,12 @@ def contradictions() -> tuple[list[dict[str, Any]], set[tuple[str, str]], dict[s
     for g in range(1, 6):
         b.game("pts-swap", "points", g, ["s1", "s2", "x9", "s4"] if g == 3 else pts)
     expect.add(("pts-swap-r3", "E_TOURNEY_PLAYERS_CHANGED"))
+    # a knockout whose round 2 logs 積分賽, and whose round 3 logs no kind (taken as knockout)
+    winner, _ = b.game("ko-kind", "knockout", 1, ["k1", "k2", "k3", "k4"])
+    winner, _ = b.game("ko-kind", "points", 2, [winner, "k5", "k6", "k7"])
+    b.game("ko-kind", "knockout", 3, [winner, "k8", "k9", "k10"])
+    del b.games[-1]["tournament_kind"]
+    expect.add(("ko-kind-r2", "E_TOURNEY_KIND_MIXED"))
     return b.games, expect, named
 
 
@@ -168,6 +174,12 @@ def test_incomplete_and_flagged_tournaments_are_provisional(built: Built) -> Non
     assert got["ko-six"] == (6, True, 1, True)  # complete, but a sixth round is flagged
     assert got["pts-late"] == (2, False, 1, True)
     assert got["pts-six"][1:] == (True, 1, True)
+    assert got["ko-kind"] == (3, False, 1, True)
+    kinds = con.execute(
+        "select distinct tournament_kind from mart_tournament_standings "
+        "where tournament_id = 'ko-kind'"
+    ).fetchall()
+    assert kinds == [("knockout",)]  # one kind per tournament: its first game's
 
 
 def test_sql_invariants_hold(built: Built) -> None:

@@ -3,43 +3,29 @@
 -- stored and scored; the standings mark the tournament's prizes provisional (docs/scoring.md,
 -- Decision; codes in docs/errors.md). Games arrive in any order and across imports, so the
 -- check runs here, over every stored game, at each build.
--- A game's round is tournament_round, else game_number; games of a tournament are ordered by
--- round, then started_at (a game without one after those with one), then game_id.
+-- Rounds, order and kind: mart_tournament_games.
 -- E_TOURNEY_NOT_QUALIFIED (晉級賽): a seat whose previous game in the tournament it did not win.
 -- E_TOURNEY_ROUND_ORDER: 晉級賽, a seat's previous game (a win) in the same round, two or more
 --   rounds back, or started later; 積分賽, a round number used twice, or a game started
 --   before a game of an earlier round.
 -- E_TOURNEY_TOO_MANY_GAMES: a 積分賽 game after its fifth, a game of round 6 or above.
 -- E_TOURNEY_PLAYERS_CHANGED (積分賽): a game whose players are not the first game's.
+-- E_TOURNEY_KIND_MIXED: a game logging another tournament_kind than the tournament's first.
 with seats as (
     select
-        s.tournament_id,
-        coalesce(s.tournament_kind, 'points') as tournament_kind,
-        s.game_id,
-        coalesce(s.tournament_round, s.game_number) as round,
-        try_cast(g.started_at as timestamptz) as started_at,
+        t.tournament_id,
+        t.tournament_kind,
+        t.game_id,
+        t.round,
+        t.started_at,
         s.player_id,
         s.is_winner
     from mart_game_scores as s
-    join stg_games as g on g.game_id = s.game_id
-    where s.tournament_id is not null and s.is_scored
+    join mart_tournament_games as t on t.game_id = s.game_id
 ),
 
 games as (
-    -- one row per game, numbered in its tournament
-    select
-        tournament_id,
-        tournament_kind,
-        game_id,
-        round,
-        started_at,
-        list_sort(list(player_id)) as players,
-        row_number() over (
-            partition by tournament_id
-            order by round, started_at nulls last, game_id
-        ) as game_index
-    from seats
-    group by tournament_id, tournament_kind, game_id, round, started_at
+    select * from mart_tournament_games
 ),
 
 points_games as (
@@ -135,6 +121,13 @@ findings as (
             players, first_game_id, first_players)
     from points_games
     where players != first_players
+    union all
+    select
+        tournament_id, tournament_kind, game_id, round, null,
+        'E_TOURNEY_KIND_MIXED',
+        format('tournament_kind {} in a {} tournament', logged_kind, tournament_kind)
+    from games
+    where logged_kind != tournament_kind
 )
 
 select

@@ -1,4 +1,4 @@
--- mart_tournament_problems: one row per (game_id, code); every code is one of the four named
+-- mart_tournament_problems: one row per (game_id, code); every code is one of the five named
 -- in docs/errors.md; every flagged game is a scored tournament game; and the standings agree:
 -- n_problem_games counts the tournament's flagged games, is_provisional = incomplete or flagged.
 -- Rows returned are violations.
@@ -11,7 +11,7 @@ select 'unknown code', code
 from mart_tournament_problems
 where code not in (
     'E_TOURNEY_NOT_QUALIFIED', 'E_TOURNEY_ROUND_ORDER', 'E_TOURNEY_TOO_MANY_GAMES',
-    'E_TOURNEY_PLAYERS_CHANGED'
+    'E_TOURNEY_PLAYERS_CHANGED', 'E_TOURNEY_KIND_MIXED'
 )
 union all
 select 'not a tournament game', p.game_id
