@@ -109,6 +109,10 @@ def contradictions() -> tuple[list[dict[str, Any]], set[tuple[str, str]], dict[s
     b.game("ko-kind", "knockout", 3, [winner, "k8", "k9", "k10"])
     del b.games[-1]["tournament_kind"]
     expect.add(("ko-kind-r2", "E_TOURNEY_KIND_MIXED"))
+    # consistent: two round-1 tables, their winners meet two direct entrants in round 2
+    w1, _ = b.game("ko-wide", "knockout", 1, ["w1", "w2", "w3", "w4"], suffix="a")
+    w2, _ = b.game("ko-wide", "knockout", 1, ["w5", "w6", "w7", "w8"], suffix="b")
+    b.game("ko-wide", "knockout", 2, [w1, "w9", w2, "w10"])
     return b.games, expect, named
 
 
@@ -118,11 +122,14 @@ def built(
 ) -> Iterator[tuple[duckdb.DuckDBPyConnection, set[tuple[str, str]], dict[str, list[str]]]]:
     root = tmp_path_factory.mktemp("tourney-checks")
     games, expect, named = contradictions()
-    log = root / "contradictions.jsonl"
-    log.write_text("".join(json.dumps(g, ensure_ascii=False) + "\n" for g in games), "utf-8")
+    # three imports, later rounds first: the check does not depend on arrival order
+    games.reverse()
+    half = len(games) // 2
+    logs = [root / "late.jsonl", root / "early.jsonl"]
+    for path, part in zip(logs, (games[:half], games[half:]), strict=True):
+        path.write_text("".join(json.dumps(g, ensure_ascii=False) + "\n" for g in part), "utf-8")
     wh = Warehouse(root / "wh")
-    # two imports, the contradicting games first: the check does not depend on arrival order
-    for path in (log, CONSISTENT):
+    for path in (*logs, CONSISTENT):
         summary = ingest([str(path)], wh, workers=1)
         assert summary.total().rejected == 0, summary.reasons
     sqlbuild.build(wh)
@@ -145,7 +152,7 @@ def test_consistent_tournaments_have_no_problem_rows(built: Built) -> None:
     con, _, _ = built
     (n,) = con.execute(
         "select count(*) from mart_tournament_problems "
-        "where tournament_id in ('ko-full', 'ko-short', 'pts-1')"
+        "where tournament_id in ('ko-full', 'ko-short', 'pts-1', 'ko-wide')"
     ).fetchone() or (None,)
     assert n == 0
 
@@ -175,6 +182,7 @@ def test_incomplete_and_flagged_tournaments_are_provisional(built: Built) -> Non
     assert got["pts-late"] == (2, False, 1, True)
     assert got["pts-six"][1:] == (True, 1, True)
     assert got["ko-kind"] == (3, False, 1, True)
+    assert got["ko-wide"] == (2, False, 0, True)
     kinds = con.execute(
         "select distinct tournament_kind from mart_tournament_standings "
         "where tournament_id = 'ko-kind'"
