@@ -113,9 +113,21 @@ def test_points_ties_share_the_pot() -> None:
                      ('c', 2, 5, false, -20.0)) as v(player_id, seat, cards_left, is_winner, score)
         """
     )
-    mart = sqlbuild.sql_files("marts")["mart_tournament_standings"]
-    rows = mem.execute(f"select player_id, standing, prize_share from ({mart}) order by 1")
-    assert rows.fetchall() == [("a", 1, 0.5), ("b", 1, 0.5), ("c", 3, 0.0)]
+    mem.execute("create table stg_games as select 'g1' as game_id, null::varchar as started_at")
+    marts = sqlbuild.sql_files("marts")
+    for name in ("mart_tournament_games", "mart_tournament_problems"):
+        mem.execute(f"create table {name} as {marts[name]}")
+    mart = marts["mart_tournament_standings"]
+    rows = mem.execute(
+        f"select player_id, standing, prize_share, is_complete, is_provisional from ({mart}) "
+        "order by 1"
+    )
+    # one game of five: the shares stand, marked provisional
+    assert rows.fetchall() == [
+        ("a", 1, 0.5, False, True),
+        ("b", 1, 0.5, False, True),
+        ("c", 3, 0.0, False, True),
+    ]
 
 
 def test_prize_tables_are_consistent(con: duckdb.DuckDBPyConnection) -> None:

@@ -2,25 +2,29 @@
 -- whose log carries a tournament_id (spec 1.8, seed 002; Decisions in docs/scoring.md).
 -- Place in a game: the winner 1st, then fewest cards left; losers tied on cards left share
 -- their places (each gets the mean of those places' prizes or shares).
--- 積分賽 (tournament_kind 'points', or no kind logged): points instead of chips, so the
+-- Kind and round of each game: mart_tournament_games (no kind logged: 積分賽).
+-- 積分賽 (tournament_kind 'points'): points instead of chips, so the
 -- uncapped score (no bankroll) summed over the tournament's games, from 0; ranked by it;
 -- pot_share 0.7 / 0.3 (tournament_prizes), shared by ties.
 -- 晉級賽 (knockout): the winner of each game goes on; a player's prize is tournament_prizes'
--- prize for the place in the last round they played (round = tournament_round, else
--- game_number); ranked by last round, then place there, then score.
+-- prize for the place in the last round they played; ranked by last round, then place
+-- there, then score.
+-- Complete: a 晉級賽 with a game in each of rounds 1-5, a 積分賽 with five games; prizes are
+-- provisional (is_provisional) while incomplete or while mart_tournament_problems flags a game.
 with games as (
+    -- kind and round of the tournament's games: mart_tournament_games
     select
-        game_id,
-        tournament_id,
-        coalesce(tournament_kind, 'points') as tournament_kind,
-        player_id,
-        coalesce(tournament_round, game_number) as round,
-        is_winner,
-        cards_left,
-        seat,
-        score
-    from mart_game_scores
-    where tournament_id is not null and is_scored
+        s.game_id,
+        t.tournament_id,
+        t.tournament_kind,
+        s.player_id,
+        t.round,
+        s.is_winner,
+        s.cards_left,
+        s.seat,
+        s.score
+    from mart_game_scores as s
+    join mart_tournament_games as t on t.game_id = s.game_id
 ),
 
 placed as (
@@ -31,6 +35,27 @@ placed as (
             as position,
         rank() over (partition by game_id order by is_winner desc, cards_left) as place
     from games
+),
+
+tournaments as (
+    -- one row per tournament: rounds played, completeness, flagged games
+    select
+        g.tournament_id,
+        g.tournament_kind,
+        count(distinct g.round) as n_rounds_played,
+        case
+            when g.tournament_kind = 'knockout'
+                then count(distinct g.round) filter (where g.round between 1 and 5) = 5
+            else count(distinct g.game_id) >= 5
+        end as is_complete,
+        coalesce(any_value(p.n_problem_games), 0) as n_problem_games
+    from games as g
+    left join (
+        select tournament_id, count(distinct game_id) as n_problem_games
+        from mart_tournament_problems
+        group by tournament_id
+    ) as p on p.tournament_id = g.tournament_id
+    group by g.tournament_id, g.tournament_kind
 ),
 
 round_prizes as (
@@ -100,5 +125,10 @@ select
     total_score,
     standing,
     case when tournament_kind = 'points' then points_share end as prize_share,
-    case when tournament_kind = 'knockout' then last_round_prize end as prize
+    case when tournament_kind = 'knockout' then last_round_prize end as prize,
+    n_rounds_played,
+    is_complete,
+    n_problem_games,
+    not is_complete or n_problem_games > 0 as is_provisional
 from shared
+join tournaments using (tournament_id, tournament_kind)
