@@ -53,6 +53,37 @@ from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
 from pipeline.warehouse import Warehouse, reading, resolve_dir
 
+
+def runnable_big2(argv0: str | None = None) -> str:
+    """How to type this ``big2`` in the shell that ran it: a bare ``big2`` when that name on
+    ``PATH`` is this very script, else its path (relative to the current folder when inside,
+    e.g. ``.venv/bin/big2`` after ``make demo``).
+
+    >>> runnable_big2("/nowhere/bin/big2")
+    '/nowhere/bin/big2'
+    """
+    script = Path(argv0 if argv0 is not None else sys.argv[0]).absolute()
+    if script.name != "big2":  # `python -m pipeline.cli`
+        return f"{Path(sys.executable).name} -m pipeline.cli"
+    found = shutil.which("big2")
+    if found is not None and Path(found).absolute() == script:
+        return "big2"
+    with contextlib.suppress(ValueError):
+        return script.relative_to(Path.cwd()).as_posix()
+    return script.as_posix()
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and the noun, in the plural unless ``n`` is 1 (nouns ending in ``ch`` add ``es``).
+
+    >>> plural(1, "batch"), plural(3, "batch"), plural(1_200, "row")
+    ('1 batch', '3 batches', '1,200 rows')
+    """
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('ch', 's')) else 's'}"
+
+
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2
@@ -447,7 +478,7 @@ def verify(
     """Check the warehouse: manifest files present with their checksums, no game twice,
     row counts consistent. Exit 1 if anything is wrong."""
     with domain_errors():
-        wh = Warehouse(warehouse)
+        wh = Warehouse.existing(warehouse)
         if repair:
             done = wh.repair()
             for batch_id in done.dropped_batches:
@@ -464,7 +495,7 @@ def verify(
         if report.build_running:
             typer.echo("a build is running: the marts are being rebuilt")
         if not problems:
-            typer.echo(f"warehouse {wh.root}: OK ({len(wh.entries())} batches)")
+            typer.echo(f"warehouse {wh.root}: OK ({plural(len(wh.entries()), 'batch')})")
             return
     for problem in problems:
         typer.echo(str(problem))
@@ -522,7 +553,8 @@ def demo(
         build_after_ingest(wh)
         problems = wh.verify()
         typer.echo(f"4/4 big2 verify: {'OK' if not problems else f'{len(problems)} problem(s)'}")
-        typer.echo(f'Try: big2 sql "from mart_player_standings" -w {wh.root}')
+        typer.echo(f'Try: {runnable_big2()} sql "from mart_player_standings" -w {wh.root}')
+        typer.echo("     (or `source .venv/bin/activate` once, then just `big2 …`)")
         if dashboard_after:
             argv, env = dashboard_command(warehouse, port=port)
     if dashboard_after:
@@ -817,9 +849,9 @@ def build_command(
     from pipeline import sqlbuild
 
     with domain_errors(), writer_errors():
-        wh = Warehouse(warehouse)
+        wh = Warehouse.existing(warehouse)
         done = sqlbuild.build(wh, on_wait=lambda: _say_waiting(wh))
-        typer.echo(f"built {len(done.rows)} marts in {done.seconds:.2f} s ({wh.db_path})")
+        typer.echo(f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})")
         if timings:
             for name, seconds in done.timings.items():
                 rows = done.rows.get(name)
@@ -883,7 +915,7 @@ def sql_command(
     from pipeline import sqlbuild
 
     with domain_errors():
-        wh = Warehouse(warehouse)
+        wh = Warehouse.existing(warehouse)
         if out is not None and out.resolve().is_relative_to(wh.root):
             raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
         if tables:
@@ -960,7 +992,7 @@ def emit_result(con: Any, query: str, fmt: SqlFormat, out: Path | None) -> None:
         part.replace(out)
     finally:
         part.unlink(missing_ok=True)
-    typer.echo(f"{n:,} rows → {out}")
+    typer.echo(f"{plural(n, 'row')} → {out}")
 
 
 def emit_rows(
@@ -975,7 +1007,7 @@ def emit_rows(
 
         data = {c: [r[i] for r in rows] for i, c in enumerate(columns)}
         pq.write_table(pa.table(data), out)
-        typer.echo(f"{len(rows):,} rows → {out}")
+        typer.echo(f"{plural(len(rows), 'row')} → {out}")
         return
     emit_chunks(columns, iter([list(rows)]), fmt, out)
 
@@ -1097,7 +1129,7 @@ def rescore_command(
 
     with domain_errors():
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides or []))
-        wh = Warehouse(warehouse)
+        wh = Warehouse.existing(warehouse)
         con = reading.open_readonly(wh)
         try:
             if not sqlbuild.is_built(con):
@@ -1121,19 +1153,6 @@ def rescore_command(
 
 
 # --- report, export (issue 13) ------------------------------------------------------------
-
-
-def _report_source(warehouse: Path | None) -> Warehouse:
-    """The warehouse a report or an export reads: it must exist (nothing is created)."""
-    from pipeline.report import ReportError
-
-    wh = Warehouse(warehouse)
-    if not wh.manifest_path.is_file():
-        raise ReportError(
-            "E_NO_WAREHOUSE",
-            f"{wh.root} is not a warehouse (no manifest.jsonl); `big2 ingest` makes one",
-        )
-    return wh
 
 
 def _parse_day(text: str) -> date:
@@ -1198,7 +1217,7 @@ def report_command(
             tz=_check_tz(tz),
             player_id=player,
         )
-        con = _report_source(warehouse).connect()
+        con = Warehouse.existing(warehouse).connect()
         try:
             rep = report.assemble(sel, report.fetch_report(con, sel))
         finally:
@@ -1234,7 +1253,7 @@ def export_command(
     from pipeline.logs.writer import dumps
 
     with domain_errors():
-        con = _report_source(warehouse).connect()
+        con = Warehouse.existing(warehouse).connect()
         try:
             data = report.fetch_game(con, game_id)
         finally:

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pipeline import __version__, compiled
 from pipeline.cli import EXIT_USAGE, app
+from pipeline.logs.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 runner = CliRunner()
@@ -130,3 +131,33 @@ def test_bench_unknown_name_exits_2() -> None:
     result = runner.invoke(app, ["bench", "--only", "no.such.benchmark", "--no-record"])
     assert result.exit_code == EXIT_USAGE
     assert "no.such.benchmark" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify"],
+        ["build"],
+        ["sql", "select 1"],
+        ["sql", "--tables"],
+        ["rescore", "--as", "mainland"],
+        ["report", "--match", "m1"],
+        ["export", "g1"],
+    ],
+)
+def test_a_path_that_is_no_warehouse_is_refused_and_not_created(
+    tmp_path: Path, args: list[str]
+) -> None:
+    typo = tmp_path / "typo"
+    result = CliRunner().invoke(app, [*args, "-w", str(typo)])
+    assert result.exit_code == 2, result.output
+    assert f"E_NO_WAREHOUSE: {typo} is not a warehouse" in result.stderr
+    assert not typo.exists()
+
+
+def test_counts_are_worded_in_the_singular_for_one(tmp_path: Path) -> None:
+    log = tmp_path / "one.jsonl"
+    log.write_text(dumps(sample_game(seed=1, game_id="one")) + "\n", encoding="utf-8")
+    assert CliRunner().invoke(app, ["ingest", str(log), "-w", str(tmp_path / "wh")]).exit_code == 0
+    result = CliRunner().invoke(app, ["verify", "-w", str(tmp_path / "wh")])
+    assert result.exit_code == 0 and "OK (1 batch)" in result.output

@@ -365,6 +365,27 @@ class Warehouse:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.root = resolve_dir(path).resolve()
 
+    @classmethod
+    def existing(cls, path: str | os.PathLike[str] | None = None) -> Warehouse:
+        """The warehouse at ``path``, which an import must have made (its ``manifest.jsonl``):
+        only an import creates a warehouse, so a mistyped path to any reader or to a build is
+        ``E_NO_WAREHOUSE`` naming it, never a new empty warehouse.
+
+        >>> import tempfile
+        >>> Warehouse.existing(tempfile.mkdtemp() + "/typo")
+        Traceback (most recent call last):
+        ...
+        pipeline.warehouse.store.WarehouseError: E_NO_WAREHOUSE: ...typo is not a warehouse (no manifest.jsonl): check the path; `big2 ingest` makes one
+        """
+        wh = cls(path)
+        if not wh.manifest_path.is_file():
+            raise WarehouseError(
+                "E_NO_WAREHOUSE",
+                f"{wh.root} is not a warehouse (no {MANIFEST}): check the path; "
+                "`big2 ingest` makes one",
+            )
+        return wh
+
     # ----- paths ------------------------------------------------------------------------
     @property
     def manifest_path(self) -> Path:
