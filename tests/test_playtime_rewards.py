@@ -82,6 +82,8 @@ GAMES = [
             "reward_claims_per_day": 2,
         },
     ),
+    # e: 07:30-08:00 exactly: all 30 minutes on 3 Nov, no 0-minute game on 4 Nov
+    timed_game("i-to-refresh", "2026-11-04T07:30:00", 30, "e"),
     # u: no action times: untimed on the day of started_at (07:00 HK: 31 Oct), or not at all
     untimed_game("g-untimed", "u", "2026-11-01T07:00:00+08:00"),
     untimed_game("h-untimed-no-start", "v", None),
@@ -130,6 +132,12 @@ def test_games_around_the_refresh_land_in_their_reward_day(con: duckdb.DuckDBPyC
     assert _days(con, "g3") == _days(con, "g0")
 
 
+def test_a_game_ending_at_the_refresh_stays_in_its_day(con: duckdb.DuckDBPyConnection) -> None:
+    assert [(d["day"], d["n_games"], d["minutes_played"]) for d in _days(con, "e0")] == [
+        ("2026-11-03", 1, 30.0)
+    ]
+
+
 def test_claims_stop_at_eight_a_day(con: duckdb.DuckDBPyConnection) -> None:
     (day,) = _days(con, "p1")
     assert (day["day"], day["minutes_played"], day["n_games"]) == ("2026-11-02", 100.0, 2)
@@ -168,7 +176,7 @@ def test_games_without_times_earn_nothing_and_are_counted(con: duckdb.DuckDBPyCo
 def test_sql_invariants_hold(con: duckdb.DuckDBPyConnection) -> None:
     assert sql_test_failures(con, ["rewards_"]) == {}
     (n,) = con.execute("select count(*) from mart_playtime_rewards").fetchone() or (0,)
-    assert n == 4 * 6  # g: 2 days, p: 1, w: 2, u: 1; four players each
+    assert n == 4 * 7  # g: 2 days, p: 1, w: 2, e: 1, u: 1; four players each
 
 
 def test_columns_are_documented(con: duckdb.DuckDBPyConnection) -> None:
