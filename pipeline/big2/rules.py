@@ -28,6 +28,7 @@ from functools import cache
 from importlib import resources
 from itertools import pairwise
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import RulesetError
@@ -211,6 +212,11 @@ class Ruleset:
     bankroll: bool = False
     bankroll_start: int = 0
     rank_ladder_top: int = 1_000_000
+    # play-time rewards (spec 1.8, 002): table data, read by mart_playtime_rewards
+    reward_minutes: tuple[int, ...] = (10,)
+    reward_claims_per_day: int = 8
+    reward_day_starts: str = "08:00"
+    reward_timezone: str = "Asia/Hong_Kong"
     description: str = field(default="", compare=False)
 
     @property
@@ -297,7 +303,13 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "settlement": Settlement,
 }
 _BOOL_FIELDS = {n for n, f in _FIELDS.items() if f.type in ("bool", bool)}  # compiled: the type
-_INT_FIELDS = {"players", "winner_bonus", "bankroll_start", "rank_ladder_top"}
+_INT_FIELDS = {
+    "players",
+    "winner_bonus",
+    "bankroll_start",
+    "rank_ladder_top",
+    "reward_claims_per_day",
+}
 
 
 def _bad(key: str, value: Any, why: str) -> RulesetError:
@@ -342,6 +354,8 @@ def _check_value(key: str, value: Any) -> Any:
             raise _bad(key, value, f"expected items from {choices}") from None
     if key == "multiplier_tiers":
         return _check_tiers(value)
+    if key.startswith("reward_"):
+        return _check_reward(key, value)
     if key == "description":
         return str(value)
     raise AssertionError(f"no validator for {key}")  # pragma: no cover - every field has one
@@ -376,6 +390,45 @@ def _check_tiers(value: Any) -> tuple[tuple[int, int], ...]:
     if any(m < 1 for m in mults) or any(b < a for a, b in pairwise(mults)):
         raise _bad(key, value, "multipliers must be ≥ 1 and never decrease")
     return tuple(rows)
+
+
+def _check_reward(key: str, value: Any) -> Any:
+    """Validate a play-time reward parameter (spec 1.8, seed 002; docs/scoring.md).
+
+    >>> _check_reward("reward_minutes", [5, 15, 30])
+    (5, 15, 30)
+    >>> _check_reward("reward_day_starts", "8:00")
+    '08:00'
+    >>> try:
+    ...     _check_reward("reward_timezone", "Mars/Olympus")
+    ... except RulesetError as err:
+    ...     print(err.message)
+    reward_timezone = 'Mars/Olympus': expected an IANA time zone name such as 'Asia/Hong_Kong' or 'UTC'
+    """
+    if key == "reward_minutes":
+        ok = isinstance(value, list | tuple) and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in value
+        )
+        items = tuple(int(x) for x in value) if ok else ()
+        if not ok or any(x < 1 for x in items) or any(b <= a for a, b in pairwise(items)):
+            raise _bad(
+                key, value, "expected strictly increasing whole minutes ≥ 1 ([] = no rewards)"
+            )
+        return items
+    if key == "reward_day_starts":
+        hh, sep, mm = str(value).partition(":")
+        if not (sep and hh.isdigit() and mm.isdigit() and int(hh) < 24 and int(mm) < 60):
+            raise _bad(key, value, "expected a time of day HH:MM")
+        return f"{int(hh):02d}:{int(mm):02d}"
+    if key == "reward_timezone":
+        try:
+            ZoneInfo(str(value))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise _bad(
+                key, value, "expected an IANA time zone name such as 'Asia/Hong_Kong' or 'UTC'"
+            ) from None
+        return str(value)
+    raise AssertionError(f"no validator for {key}")  # pragma: no cover
 
 
 _META_KEYS = frozenset({"description", "source"})
