@@ -54,6 +54,11 @@ from pipeline.ingest import ingest as run_ingest
 from pipeline.warehouse import Warehouse, reading, resolve_dir
 
 
+def flag(*decls: str, **options: Any) -> Any:
+    """A yes/no option, shown in ``--help`` without a type placeholder (no ``<bool>``)."""
+    return typer.Option(*decls, metavar="", **options)
+
+
 def runnable_big2(argv0: str | None = None) -> str:
     """How to type this ``big2`` in the shell that ran it: a bare ``big2`` when that name on
     ``PATH`` is this very script, else its path (relative to the current folder when inside,
@@ -155,9 +160,7 @@ def _version(value: bool) -> None:
 def main(
     version: Annotated[
         bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
-        ),
+        flag("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
     """big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地)."""
@@ -359,13 +362,11 @@ def ingest(
         int | None,
         typer.Option(help="Worker processes (default: one per core on large inputs)."),
     ] = None,
-    strict: Annotated[
-        bool, typer.Option("--strict", help="Exit 1 if any game was rejected.")
-    ] = False,
+    strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
     top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,
     no_build: Annotated[
         bool,
-        typer.Option(
+        flag(
             "--no-build",
             help="Skip the SQL mart build (the marts stay stale until `big2 build`; "
             "`big2 verify` says so).",
@@ -468,7 +469,7 @@ def verify(
     warehouse: WarehouseOption = None,
     repair: Annotated[
         bool,
-        typer.Option(
+        flag(
             "--repair",
             help="First move the batches with a damaged file (and files the manifest lost) "
             "to quarantine/ and drop them from the manifest; nothing is deleted.",
@@ -517,7 +518,7 @@ def demo(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to simulate.")] = 2000,
     seed: Annotated[int, typer.Option(help="Simulation seed.")] = 1,
     dashboard_after: Annotated[
-        bool, typer.Option("--dashboard/--no-dashboard", help="End by serving the dashboards.")
+        bool, flag("--dashboard/--no-dashboard", help="End by serving the dashboards.")
     ] = True,
     port: Annotated[int, typer.Option(min=1, max=65535, help="Dashboard port.")] = 8501,
     log: Annotated[Path, typer.Option(help="Where the simulated log is written.")] = DEMO_LOG,
@@ -585,7 +586,7 @@ def bench(
         str | None, typer.Option("--only", metavar="NAME", help="Run one benchmark.")
     ] = None,
     no_record: Annotated[
-        bool, typer.Option("--no-record", help="Print only; do not append to docs/benchmarks.md.")
+        bool, flag("--no-record", help="Print only; do not append to docs/benchmarks.md.")
     ] = False,
 ) -> None:
     """Run the benchmarks (same as `python -m bench`), print the figures with the machine."""
@@ -653,7 +654,7 @@ def simulate_command(
         int | None, typer.Option(min=1, help="Worker processes (default: one per core).")
     ] = None,
     ingest_after: Annotated[
-        bool, typer.Option("--ingest", help="Import the file into the warehouse afterwards.")
+        bool, flag("--ingest", help="Import the file into the warehouse afterwards.")
     ] = False,
     warehouse: WarehouseOption = None,
 ) -> None:
@@ -839,9 +840,9 @@ def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> N
 @app.command("build")
 def build_command(
     warehouse: WarehouseOption = None,
-    timings: Annotated[bool, typer.Option("--timings", help="Print each step's time.")] = False,
+    timings: Annotated[bool, flag("--timings", help="Print each step's time.")] = False,
     test: Annotated[
-        bool, typer.Option("--test", help="Then run sql/tests (exit 1 if any returns rows).")
+        bool, flag("--test", help="Then run sql/tests (exit 1 if any returns rows).")
     ] = False,
 ) -> None:
     """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
@@ -900,7 +901,7 @@ def sql_command(
         Path | None, typer.Option("--out", "-o", help="Write to this file (required for parquet).")
     ] = None,
     tables: Annotated[
-        bool, typer.Option("--tables", help="List the tables and columns with descriptions.")
+        bool, flag("--tables", help="List the tables and columns with descriptions.")
     ] = False,
     timeout: Annotated[
         float,

@@ -161,3 +161,11 @@ def test_counts_are_worded_in_the_singular_for_one(tmp_path: Path) -> None:
     assert CliRunner().invoke(app, ["ingest", str(log), "-w", str(tmp_path / "wh")]).exit_code == 0
     result = CliRunner().invoke(app, ["verify", "-w", str(tmp_path / "wh")])
     assert result.exit_code == 0 and "OK (1 batch)" in result.output
+
+
+@pytest.mark.parametrize("command", ["ingest", "verify", "simulate", "build", "sql", "demo"])
+def test_flags_show_no_type_placeholder(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "--help" not in line]
+    assert not [line for line in lines if "<bool>" in line], result.output
