@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -309,3 +310,55 @@ def test_schema_accepts_a_call_and_refuses_one_with_cards() -> None:
     i = next(k for k, a in enumerate(obj["actions"]) if a["action"] == "announce")
     obj["actions"][i]["cards"] = "Ah"
     assert list(validator.iter_errors(obj)) != []
+
+
+def test_rules_show_lists_the_parameter() -> None:
+    # docs/engine.md: `big2 rules show` shows last_card_call, and --set changes it.
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["rules", "show", "hk"])
+    assert shown.exit_code == 0
+    line = next(x for x in shown.output.splitlines() if "last_card_call" in x)
+    assert "off" in line and "default" in line
+    shown = runner.invoke(app, ["rules", "show", "hk", "--set", "last_card_call=required"])
+    line = next(x for x in shown.output.splitlines() if "last_card_call" in x)
+    assert "required" in line and "override" in line
+    bad = runner.invoke(app, ["rules", "show", "hk", "--set", "last_card_call=sometimes"])
+    assert bad.exit_code == 2 and "last_card_call" in bad.output
+
+
+# ----- the simulator ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, {"players": 3, "three_player_mode": "stock_13"}], ids=["hk", "stock_13"]
+)
+def test_bots_call_under_required_and_otherwise_play_the_same_game(
+    overrides: dict[str, Any],
+) -> None:
+    # docs/bots.md: under last_card_call = required every bot calls right after the play that
+    # leaves it one card; the game is otherwise the one played without the rule.
+    from pipeline.sim.simulate import SimConfig, simulate
+
+    bots = ("heuristic", "greedy", "random", "heuristic")[: overrides.get("players", 4)]
+    base = SimConfig(games=30, seed=3, overrides=overrides, bots=bots)
+    plain = list(simulate(base))
+    called = list(simulate(dataclasses.replace(base, overrides={**overrides, **_REQ})))
+    n_calls = 0
+    for a, b in zip(plain, called, strict=True):
+        kept = [x for x in b["actions"] if x["action"] != "announce"]
+        assert [{k: v for k, v in x.items() if k != "ts"} for x in kept] == [
+            {k: v for k, v in x.items() if k != "ts"} for x in a["actions"]
+        ]
+        done = replayed(b)
+        facts = [r.last_call for r in done.actions if r.last_call is not None]
+        assert set(facts) <= {LastCall.MADE}
+        assert len(facts) == len(b["actions"]) - len(kept)
+        n_calls += len(facts)
+    assert n_calls >= 30
+
+
+_REQ = {"last_card_call": "required"}
