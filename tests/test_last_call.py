@@ -362,3 +362,27 @@ def test_bots_call_under_required_and_otherwise_play_the_same_game(
 
 
 _REQ = {"last_card_call": "required"}
+
+
+# ----- export: the hand history and the log line -----------------------------------------------
+
+
+def test_export_shows_the_call_and_the_line_reimports(tmp_path: Path) -> None:
+    # docs/report.md `big2 export`: a call is a step of the hand history; a missing one is said
+    # on the play; the log line keeps the call and replays to the same facts.
+    from pipeline.report import fetch_game, hand_history, log_line
+    from tests.marts_helpers import marts, warehouse_of
+
+    wh = warehouse_of(tmp_path, [game_obj(), game_obj(call=False)])
+    con = marts(wh)
+    made = fetch_game(con, "call-True-True")
+    text = hand_history(made)
+    assert "calls its last card" in text
+    assert "no last-card call" not in text
+    assert "no last-card call" in hand_history(fetch_game(con, "call-True-False"))
+    line = log_line(made)
+    assert {"seat": 1, "action": "announce"} in [
+        {k: v for k, v in a.items() if k != "ts"} for a in line["actions"]
+    ]
+    again = replayed(line)
+    assert [r.last_call for r in again.actions if r.last_call] == [LastCall.MADE]

@@ -88,7 +88,9 @@ def play_game(
         clock += seconds
         times.append(round(clock, 1))
         if calls and game.call_due is not None:  # down to one card: the bot calls at once
-            act(Action.announce(action.seat), CALL_SECONDS)
+            game.do(Action.announce(action.seat))
+            clock += CALL_SECONDS
+            times.append(round(clock, 1))
 
     claims = _enabled_claims(rs)
     if claims:
