@@ -237,9 +237,9 @@ def _weakest_first(order: SuitOrder) -> tuple[int, ...]:
 #: The deck as singles, weakest first, per suit order (computed once, not per game).
 _WEAKEST_FIRST = {order: _weakest_first(order) for order in SuitOrder}
 _UNCHECKED_HAND = ("hand",)
+_UNCHECKED_HAND_AND_LOWEST = ("hand", "first_play_lowest")
 #: actions that are not a turn of play (the 包牌 scan looks past them)
 _NOT_A_TURN = (ActionType.CLAIM, ActionType.ANNOUNCE)
-_UNCHECKED_HAND_AND_LOWEST = ("hand", "first_play_lowest")
 
 
 class Game:
