@@ -386,3 +386,20 @@ def test_export_shows_the_call_and_the_line_reimports(tmp_path: Path) -> None:
     ]
     again = replayed(line)
     assert [r.last_call for r in again.actions if r.last_call] == [LastCall.MADE]
+
+
+def test_staging_reads_batches_written_before_last_call() -> None:
+    # docs/warehouse.md: last_call is NULL in batches written before it (sql/staging/stg_actions).
+    import duckdb
+
+    from tests.marts_helpers import SQL
+
+    actions = game_tables([replayed(game_obj(call=False))])[Table.ACTIONS]
+    old = actions.drop_columns(["last_call"])
+    staging = (SQL / "staging" / "stg_actions.sql").read_text(encoding="utf-8")
+    for table, expected in ((old, 0), (actions, 1)):
+        con = duckdb.connect()
+        con.register("actions", table)
+        got = con.execute(f"select count(*), count(last_call) from ({staging})").fetchone()
+        assert got == (table.num_rows, expected)
+        con.close()
