@@ -144,7 +144,15 @@ class Action(NamedTuple):
 
     @staticmethod
     def announce(seat: int) -> Action:
-        """The last-card call: ``seat`` says it holds one card."""
+        """The last-card call: ``seat`` says it holds one card (docs/engine.md).
+
+        >>> from pipeline.big2.rules import load_ruleset
+        >>> game = Game(load_ruleset("hk", {"players": 52}))  # one card each
+        >>> game.do(Action.announce(7)).type.value
+        'announce'
+        >>> game.can(Action.announce(7))  # once per seat per game
+        False
+        """
         return Action(seat, ActionType.ANNOUNCE)
 
 
