@@ -680,10 +680,14 @@ def hand_history(data: GameData, width: int = 80) -> str:
             what = f"plays {(a['kind'] or '').replace('_', ' ')} {a['cards_text']}"
             if a["wins_game"]:
                 what += " and goes out"
+            if a.get("last_call") == "missing":
+                what += ", no last-card call"
         elif kind == "pass":
             what = "passes" + (f", draws {a['drawn_text']}" if a["drawn_text"] else "")
         elif kind == "claim":
             what = f"claims {a['claim']}"
+        elif kind == "announce":
+            what = "calls its last card"
         else:
             what = f"swaps {a['cards_text']}"
         lines.append(f"  {step:>3}. {seat(a['seat'])} {what}")

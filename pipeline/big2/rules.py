@@ -128,6 +128,13 @@ class MustBlock(RuleEnum):
     OFF = "off"  # audited as information only
 
 
+class LastCardCall(RuleEnum):
+    """The last-card call (001: 剩最後一張牌時，必須宣告; spec 1.6)."""
+
+    OFF = "off"  # not required: a call in the log is recorded, a missing one is no fact
+    REQUIRED = "required"  # a play leaving one card not followed by the call: a fact, counted
+
+
 class Settlement(RuleEnum):
     """How penalties turn into money or points (spec 1.7)."""
 
@@ -199,6 +206,7 @@ class Ruleset:
     redeal_if: tuple[RedealReason, ...] = ()
     # 頂大
     must_block: MustBlock = MustBlock.LIABILITY
+    last_card_call: LastCardCall = LastCardCall.OFF
     # scoring
     multiplier_tiers: tuple[tuple[int, int], ...] = TIER_TABLES["hk_8_10_13"]
     spade_two_doubles: bool = False
@@ -299,6 +307,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "first_lead": FirstLead,
     "first_play_must_contain_lowest": FirstPlay,
     "must_block": MustBlock,
+    "last_card_call": LastCardCall,
     "bonus_multipliers": BonusMultipliers,
     "settlement": Settlement,
 }

@@ -43,6 +43,7 @@ from pipeline.big2.rules import (
     Direction,
     FirstLead,
     FirstPlay,
+    LastCardCall,
     MustBlock,
     RedealReason,
     RuleEnum,
@@ -62,6 +63,7 @@ class ActionType(RuleEnum):
     PASS = "pass"
     CLAIM = "claim"  # an instant win or a redeal, before the first play
     SWAP = "swap"  # 3-player swap_leftover: the lowest card for the face-down leftover
+    ANNOUNCE = "announce"  # the last-card call: the seat says it holds one card (spec 1.6)
 
 
 class Claim(RuleEnum):
@@ -91,6 +93,14 @@ class Block(RuleEnum):
     MET = "met"
     VIOLATED = "violated"
     UNKNOWN = "unknown"
+
+
+class LastCall(RuleEnum):
+    """Whether the last-card call due after a play that left a seat one card was made
+    (spec 1.6; docs/engine.md, "The last-card call")."""
+
+    MADE = "made"
+    MISSING = "missing"  # only under last_card_call = required
 
 
 class Outcome(RuleEnum):
@@ -132,6 +142,19 @@ class Action(NamedTuple):
         the log gives it (needed to track it with partial information)."""
         return Action(seat, ActionType.SWAP, shown)
 
+    @staticmethod
+    def announce(seat: int) -> Action:
+        """The last-card call: ``seat`` says it holds one card (docs/engine.md).
+
+        >>> from pipeline.big2.rules import load_ruleset
+        >>> game = Game(load_ruleset("hk", {"players": 52}))  # one card each
+        >>> game.do(Action.announce(7)).type.value
+        'announce'
+        >>> game.can(Action.announce(7))  # once per seat per game
+        False
+        """
+        return Action(seat, ActionType.ANNOUNCE)
+
 
 #: Builds a named tuple without its Python-level ``__new__`` (a third of the cost): for the
 #: tuples made once per action here, in the replay and in the log parser.
@@ -168,6 +191,9 @@ class ActionRecord(NamedTuple):
     drawn: int | None
     claim: Claim | None
     unchecked: tuple[str, ...]  # checks partial information did not allow
+    #: on a play that left the seat one card: whether its last-card call followed (``made``),
+    #: or, under ``last_card_call = required``, did not (``missing``); else None
+    last_call: LastCall | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +246,8 @@ def _weakest_first(order: SuitOrder) -> tuple[int, ...]:
 _WEAKEST_FIRST = {order: _weakest_first(order) for order in SuitOrder}
 _UNCHECKED_HAND = ("hand",)
 _UNCHECKED_HAND_AND_LOWEST = ("hand", "first_play_lowest")
+#: actions that are not a turn of play (the 包牌 scan looks past them)
+_NOT_A_TURN = (ActionType.CLAIM, ActionType.ANNOUNCE)
 
 
 class Game:
@@ -252,6 +280,8 @@ class Game:
         # read on every action: kept here rather than looked up on the ruleset each time
         self.locks_out = rs.pass_locks_out
         self.enforced = rs.must_block == MustBlock.ENFORCED
+        #: the fact a play that leaves a seat one card starts with: missing until the call comes
+        self.call_pending = LastCall.MISSING if rs.last_card_call == LastCardCall.REQUIRED else None
         self.suit_order = rs.suit_order
         self.known = hands is not None
         self.history: list[ActionRecord] = []
@@ -292,6 +322,9 @@ class Game:
         self.top_seat: int | None = None
         self.locked = [False] * self.n
         self.passes = 0
+        self.called = [False] * self.n  # the seats that made their last-card call
+        #: the history index of the play whose last-card call may still come (the next action)
+        self.call_due: int | None = None
 
     # ----- deal -------------------------------------------------------------------------
     def _default_counts(self) -> list[int]:
@@ -403,6 +436,9 @@ class Game:
             return None
         if action.type is ActionType.SWAP:
             self._verify_swap(action)
+            return None
+        if action.type is ActionType.ANNOUNCE:
+            self._verify_announce(action)
             return None
         if self.turn is not None and action.seat != self.turn:
             if self.locks_out and self.locked[action.seat]:
@@ -553,6 +589,20 @@ class Game:
                     "E_SWAP", f"seat {action.seat} swapped without holding the lowest card", action
                 )
 
+    def _verify_announce(self, action: Action) -> None:
+        seat = action.seat
+        held = self.counts[seat]
+        if held != 1:
+            raise self._err(
+                "E_CALL_NOT_LAST",
+                f"seat {seat} called its last card holding {held} cards",
+                action,
+            )
+        if self.called[seat]:
+            raise self._err(
+                "E_CALL_REPEATED", f"seat {seat} called its last card a second time", action
+            )
+
     def can(self, action: Action) -> bool:
         """Whether the action is legal now."""
         try:
@@ -625,6 +675,9 @@ class Game:
             return self._do_claim(action, hand_before)
         if kind is ActionType.SWAP:
             return self._do_swap(action, hand_before)
+        if kind is ActionType.ANNOUNCE:
+            return self._do_announce(action, hand_before)
+        self.call_due = None  # a call not made before this action stays as recorded
         if self.turn is None:  # partial information: the first actor leads
             self.turn = self.first_leader = seat
         rs = self.rs
@@ -696,8 +749,14 @@ class Game:
                 drawn,
                 None,
                 unchecked,
+                None,
             ),
         )
+        if play is not None and counts[seat] == 1 and not self.called[seat]:
+            # the last-card call is due: the seat's next action, before any other seat's
+            self.call_due = len(self.history)
+            if self.call_pending is not None:
+                record = record._replace(last_call=self.call_pending)
         self.history.append(record)
         if ends_trick:
             self.turn = self.top_seat
@@ -750,6 +809,17 @@ class Game:
         self.history.append(record)
         return record
 
+    def _do_announce(self, action: Action, hand_before: int | None) -> ActionRecord:
+        seat = action.seat
+        self.called[seat] = True
+        due = self.call_due
+        if due is not None and self.history[due].seat == seat:
+            self.history[due] = self.history[due]._replace(last_call=LastCall.MADE)
+            self.call_due = None  # another seat's (late) call leaves this one due
+        record = self._meta_record(action, hand_before)
+        self.history.append(record)
+        return record
+
     def _meta_record(self, action: Action, hand_before: int | None) -> ActionRecord:
         return ActionRecord(
             action_index=len(self.history),
@@ -798,7 +868,7 @@ class Game:
         if winner is None or self.rs.must_block == MustBlock.OFF:
             return None, None  # must_block = off: the audit still runs, but nobody pays 包牌
         for record in reversed(self.history[:-1]):
-            if record.seat == winner and record.type != ActionType.CLAIM:
+            if record.seat == winner and record.type not in _NOT_A_TURN:
                 return None, None  # the winner had a turn after any later obligation
             if record.obligation is not None and record.next_seat == winner:
                 if record.block in (Block.VIOLATED, Block.UNKNOWN):

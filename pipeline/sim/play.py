@@ -14,12 +14,15 @@ from enum import StrEnum
 from typing import Any
 
 from pipeline.big2.playout import deal
-from pipeline.big2.rules import Ruleset, ThreePlayerMode
+from pipeline.big2.rules import LastCardCall, Ruleset, ThreePlayerMode
 from pipeline.big2.state import Action, Block, Claim, Game, claim_holds
 from pipeline.sim.bots import Bot, Turn, block_card, legal_options, meets_block
 
 #: Simulated matches start during 2026 (seconds since the Unix epoch).
 BASE_TIMESTAMP = 1_767_225_600.0  # 2026-01-01T00:00:00Z
+#: Seconds a bot takes to make its last-card call (``last_card_call = required``; no draw from
+#: the random stream, so the rest of the game is the same as without the rule).
+CALL_SECONDS = 0.5
 
 
 class Reason(StrEnum):
@@ -77,11 +80,17 @@ def play_game(
     times: list[float] = []
     non_blocks: list[dict[str, Any]] = []
 
+    calls = rs.last_card_call == LastCardCall.REQUIRED
+
     def act(action: Action, seconds: float) -> None:
         nonlocal clock
         game.do(action)
         clock += seconds
         times.append(round(clock, 1))
+        if calls and game.call_due is not None:  # down to one card: the bot calls at once
+            game.do(Action.announce(action.seat))
+            clock += CALL_SECONDS
+            times.append(round(clock, 1))
 
     claims = _enabled_claims(rs)
     if claims:

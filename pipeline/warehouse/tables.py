@@ -4,7 +4,7 @@ Five tables, documented column by column in ``docs/warehouse.md``:
 
 * ``games``   one row per stored game
 * ``seats``   one row per seat per game
-* ``actions`` one row per action (play, pass, claim, swap) per game
+* ``actions`` one row per action (play, pass, claim, swap, announce) per game
 * ``tricks``  one row per trick per game
 * ``rejects`` one row per rejected record (or game-id conflict)
 
@@ -42,7 +42,15 @@ import pyarrow.compute as pc
 
 from pipeline.big2.combos import Kind
 from pipeline.big2.rules import Ruleset
-from pipeline.big2.state import ActionRecord, ActionType, Block, Claim, GameResult, Obligation
+from pipeline.big2.state import (
+    ActionRecord,
+    ActionType,
+    Block,
+    Claim,
+    GameResult,
+    LastCall,
+    Obligation,
+)
 from pipeline.cards import N_CARDS, format_cards
 from pipeline.errors import E_ROW_BUILD
 from pipeline.logs.model import GameRecord, Reject, Source
@@ -187,6 +195,7 @@ SCHEMAS: dict[Table, pa.Schema] = {
             ("unchecked", pa.list_(pa.string())),
             ("ts", _TS),
             ("think_seconds", pa.float64()),
+            ("last_call", pa.string()),
         ]
     ),
     Table.TRICKS: pa.schema(
@@ -384,6 +393,7 @@ _ACTION_FIELDS = (
     "drawn",
     "claim",
     "unchecked",
+    "last_call",
 )
 _action_fields = attrgetter(*_ACTION_FIELDS)
 #: Whether ActionRecord is a named tuple with exactly these fields, in this order.
@@ -418,7 +428,7 @@ def _ints(values: Sequence[int | None], type_: pa.DataType) -> pa.Array:
 
 _ENUM_VALUES: list[str | None] = [None]
 _ENUM_CODE: dict[object, int] = {None: 0}
-for _enum in (ActionType, Kind, Obligation, Block, Claim):
+for _enum in (ActionType, Kind, Obligation, Block, Claim, LastCall):
     for _member in _enum:
         _ENUM_CODE[_member] = len(_ENUM_VALUES)
         _ENUM_VALUES.append(_member.value)
@@ -634,6 +644,7 @@ class RowBuffer:
             "unchecked": pa.array(c["unchecked"], pa.list_(pa.string())),
             "ts": ms.cast(_TS),
             "think_seconds": think_seconds(ms, index),
+            "last_call": _enums(c["last_call"]),
         }
         return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
 

@@ -37,6 +37,7 @@ actions as (
     select
         a.game_id, a.seat, a.is_lead, a.cards_mask,
         a.beating_play_existed, a.obligation, a.hand_before_mask,
+        a.last_call = 'missing' as is_call_missed,
         a.action_type = 'play' as is_play,
         a.action_type = 'pass' as is_pass,
         a.action_type in ('play', 'pass') as is_decision,
@@ -87,6 +88,9 @@ per_seat_actions as (
         count(*) filter (where not is_lead and card_id >= 48 and top_card_id is not null
                          and obligation is null and hand_before_mask & ((1::bigint << 48) - (1::bigint << (4 * (top_card_id // 4 + 1)))) <> 0)
             as n_two_wasted,
+        -- the last-card call (docs/stats.md): plays that left the seat one card without the
+        -- call after them (recorded only under last_card_call = required)
+        count(*) filter (where is_call_missed) as n_last_call_missed,
         -- think time (docs/stats.md): decisions with a think time, and their sum
         count(think) as n_timed_decisions,
         sum(think) as sum_decision_seconds
@@ -176,7 +180,8 @@ select
     bit_count(s.deal_mask & 4222124650659840) as n_twos_dealt,
     bit_count(s.final_hand_mask & 4222124650659840) as n_twos_left,
     coalesce(a.n_timed_decisions, 0) as n_timed_decisions,
-    a.sum_decision_seconds
+    a.sum_decision_seconds,
+    coalesce(a.n_last_call_missed, 0) as n_last_call_missed
 from stg_seats as s
 join games as g using (game_id)
 left join directions as d using (game_id)

@@ -1,7 +1,7 @@
 -- Grain: one row per action of the game $game_id (key action_index), in play order: what a
 -- hand history prints and a log line's `actions` hold. ts_epoch: the action's time as Unix
 -- seconds; unchecked: what partial information left unchecked (tells whether the first play
--- had to hold the lowest card).
+-- had to hold the lowest card); last_call: the last-card call after a play leaving one card.
 -- Parameter: $game_id.
 select
     a.action_index,
@@ -23,6 +23,7 @@ select
     a.drawn_text,
     a.claim,
     a.unchecked,
+    a.last_call,
     epoch_ms(a.ts) / 1000.0 as ts_epoch
 from stg_actions as a
 where a.game_id = $game_id

@@ -1,10 +1,11 @@
 -- Grain: one row per action per game (key game_id, action_index), from the warehouse table
 -- `actions`. Every source column under its own name.
 with source as (
-    -- actions; think_seconds (added for speed) reads as NULL from batches written before it
+    -- actions; think_seconds (added for speed) and last_call (the last-card call) read as
+    -- NULL from batches written before them
     select * from actions
     union all by name
-    select null::double as think_seconds
+    select null::double as think_seconds, null::varchar as last_call
     where false
 )
 
@@ -39,5 +40,6 @@ select
     claim,
     unchecked,
     ts,
-    think_seconds
+    think_seconds,
+    last_call
 from source
