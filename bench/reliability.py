@@ -36,6 +36,10 @@ _WRAPPER = (
 )
 
 
+#: A read of a few seconds that holds the warehouse open while an import runs beside it.
+READER_QUERY = "select (select count(*) from games) + sum(range) from range(400000000)"
+
+
 def _env_int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
 
@@ -115,6 +119,7 @@ def sql_output() -> list[Figure]:
         for fmt in ("csv", "json", "parquet"):
             out = root / f"out.{fmt}"
             cmd = [*BIG2, "sql", query, "-w", str(wh), "--format", fmt, "--out", str(out)]
+            cmd += ["--timeout", "0"]  # the figure is the whole stream, however long
             mib, secs, code = peak_and_seconds(cmd)
             assert code == 0, f"big2 sql --format {fmt} exited {code}"
             figures.append((f"peak RSS, {rows:,} rows as {fmt}", mib, "MiB"))
@@ -184,7 +189,7 @@ def readers_and_writers() -> list[Figure]:
             log = root / f"r{i}.jsonl"
             _write_games(log, 500, f"r{i}-")
             reader = subprocess.Popen(
-                [*BIG2, "sql", "select count(*) from range(300000000) t, games", "-w", str(wh)],
+                [*BIG2, "sql", READER_QUERY, "-w", str(wh), "--timeout", "0"],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -195,7 +200,7 @@ def readers_and_writers() -> list[Figure]:
                 check=False,
             )
             failed_writes += writer.returncode != 0
-            failed_reads += reader.wait() not in (0, 1)  # 1: the query's time limit
+            failed_reads += reader.wait() != 0
             check = subprocess.run(
                 [*BIG2, "verify", "-w", str(wh)], capture_output=True, check=False
             )

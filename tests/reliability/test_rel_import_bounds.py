@@ -340,7 +340,7 @@ def test_verify_repair_sets_the_damaged_batch_aside(filled: tuple[Warehouse, Pat
     first_batch = wh.entries()[0].batch_id
     result = runner.invoke(app, ["verify", "--repair", "-w", str(wh.root)])
     assert result.exit_code == 0, result.output
-    assert f"batch {first_batch} dropped" in result.output and "OK (1 batches)" in result.output
+    assert f"batch {first_batch} dropped" in result.output and "OK (1 batch)" in result.output
     assert (wh.root / "quarantine" / games_file.relative_to(wh.root)).read_bytes()[:-1] == (
         damaged[:-1]
     )
