@@ -128,12 +128,16 @@ def writer_errors() -> Iterator[None]:
     could not finish (:data:`FAILURE_CODES`, or an OS error no layer named) is one line on
     stderr and exit 3; SIGINT / SIGTERM is ``E_INTERRUPTED`` and exit 128 + the signal. No
     traceback; the layers below have left the warehouse consistent."""
+    from pipeline.ingest import pool_was_stopped
+
+    pool_was_stopped(reset=True)
     try:
         yield
     except Big2Error as err:
         if err.code not in FAILURE_CODES:
             raise
         typer.echo(f"big2: error: {err}", err=True)
+        _exit_now_if_a_pool_died(EXIT_FAILED)
         raise typer.Exit(code=EXIT_FAILED) from None
     except KeyboardInterrupt as err:
         signum = int(getattr(err, "signum", signal.SIGINT))
@@ -143,11 +147,24 @@ def writer_errors() -> Iterator[None]:
             what = "nothing of the interrupted work was committed"
         name = signal.Signals(signum).name
         typer.echo(f"big2: error: E_INTERRUPTED: stopped by {name}: {what}", err=True)
+        _exit_now_if_a_pool_died(128 + signum)
         raise typer.Exit(code=128 + signum) from None
     except OSError as err:
         code = "E_DISK_FULL" if err.errno == errno.ENOSPC else "E_IO"
         typer.echo(f"big2: error: {code}: {err}", err=True)
         raise typer.Exit(code=EXIT_FAILED) from None
+
+
+def _exit_now_if_a_pool_died(code: int) -> None:
+    """End the process at once after a worker pool was stopped part-way (the batch has
+    aborted, the message is out): a normal exit can hang there on Python < 3.11.5
+    (:func:`pipeline.ingest.pool_was_stopped`)."""
+    from pipeline.ingest import pool_was_stopped
+
+    if pool_was_stopped():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def _version(value: bool) -> None:

@@ -100,8 +100,28 @@ def _worker_init(parent: int | None) -> None:
         os._exit(1)
 
 
+#: Set when a pool was stopped part-way (a worker died, a signal): see :func:`pool_was_stopped`.
+_STOPPED: list[bool] = [False]
+
+
+def pool_was_stopped(*, reset: bool = False) -> bool:
+    """Whether this process stopped a worker pool part-way since the last reset. Such a
+    process should end with ``os._exit`` once its message is out: Python before 3.11.5
+    can deadlock at exit when a pool's workers died while a chunk was being sent to them
+    (its manager thread joins a feeder thread blocked writing into their pipe).
+
+    >>> pool_was_stopped(reset=True)
+    False
+    """
+    was = _STOPPED[0]
+    if reset:
+        _STOPPED[0] = False
+    return was
+
+
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: queued chunks cancelled, running workers killed (not awaited)."""
+    _STOPPED[0] = True
     workers = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in workers:
