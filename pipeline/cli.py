@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import errno
 import importlib
 import io
 import json
@@ -51,7 +50,7 @@ from pipeline.errors import Big2Error, RulesetError
 from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestSummary
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
-from pipeline.warehouse import Warehouse, reading, resolve_dir
+from pipeline.warehouse import Warehouse, is_disk_full, reading, resolve_dir
 
 
 def flag(*decls: str, **options: Any) -> Any:
@@ -150,7 +149,7 @@ def writer_errors() -> Iterator[None]:
         _exit_now_if_a_pool_died(128 + signum)
         raise typer.Exit(code=128 + signum) from None
     except OSError as err:
-        code = "E_DISK_FULL" if err.errno == errno.ENOSPC else "E_IO"
+        code = "E_DISK_FULL" if is_disk_full(err) else "E_IO"
         typer.echo(f"big2: error: {code}: {err}", err=True)
         raise typer.Exit(code=EXIT_FAILED) from None
 

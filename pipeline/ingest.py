@@ -47,7 +47,7 @@ from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
 from pipeline.logs.model import file_label
 from pipeline.replay import ReplayedGame, replay
-from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError
+from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 
 CHUNK_GAMES = 2000
 #: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
@@ -175,10 +175,6 @@ class _Signals:
             signal.signal(sig, old)
 
 
-def _disk_full(err: BaseException) -> bool:
-    return isinstance(err, OSError) and err.errno == errno.ENOSPC
-
-
 @contextlib.contextmanager
 def _failures(warehouse: Warehouse, files: Sequence[Path]) -> Iterator[_Signals]:
     """Around one import: signals stop it (:class:`_Signals`), and a dead worker or a full
@@ -194,7 +190,7 @@ def _failures(warehouse: Warehouse, files: Sequence[Path]) -> Iterator[_Signals]
                 "committed; run it again (--workers 1 replays in this process)",
             ) from None
         except OSError as err:
-            if not _disk_full(err):
+            if not is_disk_full(err):
                 raise
             raise IngestError(
                 "E_DISK_FULL",

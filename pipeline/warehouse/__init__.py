@@ -14,6 +14,7 @@ from pipeline.warehouse.store import (
     Problem,
     Warehouse,
     WarehouseError,
+    is_disk_full,
     resolve_dir,
 )
 from pipeline.warehouse.tables import (
@@ -42,5 +43,6 @@ __all__ = [
     "Warehouse",
     "WarehouseError",
     "game_tables",
+    "is_disk_full",
     "resolve_dir",
 ]

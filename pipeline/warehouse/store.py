@@ -334,8 +334,13 @@ def _flock_soon(fd: int, seconds: float = LOCK_PATIENCE_S) -> bool:
             time.sleep(0.01)
 
 
-def _is_disk_full(err: BaseException) -> bool:
-    """An OS or DuckDB error that says the device is full (DuckDB gives no errno)."""
+def is_disk_full(err: BaseException) -> bool:
+    """An OS or DuckDB error that says the device is full (DuckDB gives no errno).
+
+    >>> import errno
+    >>> is_disk_full(OSError(errno.ENOSPC, "No space left on device")), is_disk_full(OSError(2, "x"))
+    (True, False)
+    """
     if isinstance(err, OSError) and err.errno == errno.ENOSPC:
         return True
     return "no space left on device" in str(err).lower()
@@ -659,7 +664,7 @@ class Warehouse:
         try:
             yield
         except (OSError, duckdb.Error) as err:
-            code = "E_DISK_FULL" if _is_disk_full(err) else "E_WAREHOUSE"
+            code = "E_DISK_FULL" if is_disk_full(err) else "E_WAREHOUSE"
             raise WarehouseError(code, f"cannot {doing} {self.root}: {err}") from err
 
     @contextlib.contextmanager
@@ -841,7 +846,7 @@ class Warehouse:
                 tmp.unlink(missing_ok=True)
                 Path(f"{tmp}.wal").unlink(missing_ok=True)
                 cause = err.__cause__
-                full = cause is not None and _is_disk_full(cause)  # e.g. a mart's SqlError
+                full = cause is not None and is_disk_full(cause)  # e.g. a mart's SqlError
                 if isinstance(err, Big2Error) and err.code != "E_DISK_FULL" and full:
                     raise WarehouseError(
                         "E_DISK_FULL",
