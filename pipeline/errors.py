@@ -34,6 +34,38 @@ E_ROW_BUILD = "E_ROW_BUILD"
 #: A CSV header column the reader does not know: ignored, the file imported (one reject row).
 E_CSV_COLUMN = "E_CSV_COLUMN"
 
+# ----- Dou Dizhu engine codes (pipeline.doudizhu; docs/errors.md "Dou Dizhu"), spelled once here -----
+#: A deal with the wrong number of hands or cards, or cards missing (54 with the jokers).
+E_DDZ_DEAL_COUNT = "E_DDZ_DEAL_COUNT"
+#: A card dealt twice (two hands, a hand and the kitty, the set-aside cards).
+E_DDZ_DEAL_DUPLICATE = "E_DDZ_DEAL_DUPLICATE"
+#: The face-up card (翻开的牌) is not held by the first bidder.
+E_DDZ_FACE_UP = "E_DDZ_FACE_UP"
+#: An action by a seat whose turn it is not.
+E_DDZ_OUT_OF_TURN = "E_DDZ_OUT_OF_TURN"
+#: A bid during play, or a play or pass during the auction.
+E_DDZ_PHASE = "E_DDZ_PHASE"
+#: An auction action of the wrong form (a bid in a 叫地主 auction, a call in a 叫分 one).
+E_DDZ_AUCTION = "E_DDZ_AUCTION"
+#: A bid outside 0-3.
+E_DDZ_BID_VALUE = "E_DDZ_BID_VALUE"
+#: A bid not strictly higher than the current bid.
+E_DDZ_BID_NOT_HIGHER = "E_DDZ_BID_NOT_HIGHER"
+#: Cards played that the seat does not hold (or more cards than it holds).
+E_DDZ_NOT_IN_HAND = "E_DDZ_NOT_IN_HAND"
+#: Cards that are no combination (the explaining classifier says why).
+E_DDZ_NOT_A_COMBO = "E_DDZ_NOT_A_COMBO"
+#: A kind named by the log that the cards are not.
+E_DDZ_KIND_NAMED = "E_DDZ_KIND_NAMED"
+#: A play of the table's kind and length (or a bomb on a bomb) that is not higher.
+E_DDZ_NOT_HIGHER = "E_DDZ_NOT_HIGHER"
+#: A play of another kind or length than the table's, and no bomb.
+E_DDZ_WRONG_KIND = "E_DDZ_WRONG_KIND"
+#: A pass by the seat that leads the round.
+E_DDZ_PASS_ON_LEAD = "E_DDZ_PASS_ON_LEAD"
+#: An action after the game ended.
+E_DDZ_GAME_OVER = "E_DDZ_GAME_OVER"
+
 
 class Big2Error(ValueError):
     """Base of every deliberate error: a stable ``code`` plus a message with the evidence."""

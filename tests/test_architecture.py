@@ -29,7 +29,12 @@ FORBIDDEN = (
 )
 
 PURE_MODULES = sorted(
-    [*PIPELINE.glob("big2/**/*.py"), PIPELINE / "cards.py", PIPELINE / "errors.py"]
+    [
+        *PIPELINE.glob("big2/**/*.py"),
+        *PIPELINE.glob("doudizhu/**/*.py"),
+        PIPELINE / "cards.py",
+        PIPELINE / "errors.py",
+    ]
 )
 
 

@@ -1,0 +1,193 @@
+"""Dou Dizhu move generation: every combination a hand can make, built up kind by kind.
+
+Generation composes plays from the hand's rank counts (a main part, then its attachments), a
+different road from the classifier's decomposition in :mod:`pipeline.doudizhu.combos`; the
+tests hold the two equal. Moves are rank-level (suits never matter): each :class:`Play` holds
+the hand's lowest cards of its ranks.
+
+>>> from pipeline.doudizhu.rules import load_ruleset
+>>> from pipeline.doudizhu.cards import mask_of, parse_cards
+>>> hand = mask_of(parse_cards("3d 3c 3h 4d BJ RJ"))
+>>> sorted(p.text for p in plays_from(hand, load_ruleset("ddz")) if p.size >= 2)
+['3-3', '3-3-3', '3-3-3-4', '3-3-3-BJ', '3-3-3-RJ', 'BJ-RJ']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pipeline.cards import cards_of
+from pipeline.doudizhu.cards import ACE_RANK, BJ_RANK, N_RANKS, RJ_RANK, TWO_RANK, rank_of
+from pipeline.doudizhu.combos import CHAIN_UNITS, MAIN_WIDTH, Counts, Kind, Play
+from pipeline.doudizhu.rules import DdzRuleset
+
+
+def _kickers(
+    counts: Counts, banned: range, k: int, pairs: bool, start: int = 0
+) -> Iterator[list[int]]:
+    """Attachment multisets: ``k`` singles (≤ 3 of a rank, not both jokers) or ``k`` pairs of
+    distinct ranks, from ranks outside ``banned``; each a list of (rank, n) pairs flattened."""
+    if k == 0:
+        yield []
+        return
+    for r in range(start, N_RANKS):
+        if r in banned:
+            continue
+        have = counts[r]
+        if pairs:
+            if have >= 2 and r <= TWO_RANK:
+                for tail in _kickers(counts, banned, k - 1, pairs, r + 1):
+                    yield [r, r, *tail]
+            continue
+        for take in range(1, min(have, 3, k) + 1):
+            for tail in _kickers(counts, banned, k - take, pairs, r + 1):
+                if r == BJ_RANK and RJ_RANK in tail:
+                    continue
+                yield [r] * take + tail
+
+
+def _build(base: list[int], extra: list[int]) -> Counts:
+    out = list(base)
+    for r in extra:
+        out[r] += 1
+    return tuple(out)
+
+
+def rank_plays(counts: Counts, rs: DdzRuleset) -> Iterator[Play]:
+    """Every combination of a rank multiset (no cards attached), each reading once."""
+    zero = [0] * N_RANKS
+
+    def of(ranks: dict[int, int]) -> list[int]:
+        out = list(zero)
+        for r, n in ranks.items():
+            out[r] = n
+        return out
+
+    for r in range(N_RANKS):
+        c = counts[r]
+        if c >= 1:
+            yield Play(Kind.SINGLE, r, 1, tuple(of({r: 1})))
+        if c >= 2:
+            yield Play(Kind.PAIR, r, 1, tuple(of({r: 2})))
+        if c >= 3:
+            triple = of({r: 3})
+            yield Play(Kind.TRIPLE, r, 1, tuple(triple))
+            for kick in _kickers(counts, range(r, r + 1), 1, False):
+                yield Play(Kind.TRIPLE_SINGLE, r, 1, _build(triple, kick))
+            for kick in _kickers(counts, range(r, r + 1), 1, True):
+                yield Play(Kind.TRIPLE_PAIR, r, 1, _build(triple, kick))
+        if c == 4:
+            yield Play(Kind.BOMB, r, 1, tuple(of({r: 4})))
+            if rs.four_with_two:
+                four = of({r: 4})
+                for kick in _kickers(counts, range(r, r + 1), 2, False):
+                    yield Play(Kind.FOUR_TWO_SINGLES, r, 1, _build(four, kick))
+                for kick in _kickers(counts, range(r, r + 1), 2, True):
+                    yield Play(Kind.FOUR_TWO_PAIRS, r, 1, _build(four, kick))
+    if counts[BJ_RANK] and counts[RJ_RANK]:
+        yield Play(Kind.ROCKET, RJ_RANK, 1, tuple(of({BJ_RANK: 1, RJ_RANK: 1})))
+    for width, kind in ((1, Kind.STRAIGHT), (2, Kind.PAIR_CHAIN), (3, Kind.AIRPLANE)):
+        lo_units, hi_units = CHAIN_UNITS[kind]
+        for lo in range(ACE_RANK + 1):
+            for units in range(lo_units, hi_units + 1):
+                hi = lo + units - 1
+                if hi > ACE_RANK or counts[hi] < width:
+                    break
+                if any(counts[x] < width for x in range(lo, hi)):
+                    break
+                main = of(dict.fromkeys(range(lo, hi + 1), width))
+                yield Play(kind, hi, units, tuple(main))
+                if width == 3:
+                    banned = range(lo, hi + 1)
+                    for kick in _kickers(counts, banned, units, False):
+                        yield Play(Kind.AIRPLANE_SINGLES, hi, units, _build(main, kick))
+                    for kick in _kickers(counts, banned, units, True):
+                        yield Play(Kind.AIRPLANE_PAIRS, hi, units, _build(main, kick))
+
+
+def _by_rank(hand: int) -> list[list[int]]:
+    groups: list[list[int]] = [[] for _ in range(N_RANKS)]
+    for c in cards_of(hand):
+        groups[rank_of(c)].append(c)
+    return groups
+
+
+def hand_counts(hand: int) -> Counts:
+    """The rank counts of a hand mask."""
+    return tuple(len(g) for g in _by_rank(hand))
+
+
+def cards_for(hand: int, counts: Counts) -> int:
+    """The hand's lowest cards of each rank for a rank multiset."""
+    groups = _by_rank(hand)
+    m = 0
+    for r, n in enumerate(counts):
+        for c in groups[r][:n]:
+            m |= 1 << c
+    return m
+
+
+def plays_from(hand: int, rs: DdzRuleset, *, on: Play | None = None) -> Iterator[Play]:
+    """Every play a hand can make (holding its cards), or only those that beat ``on``."""
+    groups = _by_rank(hand)
+    counts = tuple(len(g) for g in groups)
+    for p in rank_plays(counts, rs):
+        if on is not None and not p.beats(on):
+            continue
+        m = 0
+        for r, n in enumerate(p.counts):
+            for c in groups[r][:n]:
+                m |= 1 << c
+        yield p.with_cards(m)
+
+
+def _kicker_room(counts: Counts, main: range, k: int, pairs: bool) -> bool:
+    """Whether ``k`` attachments (singles or pairs) can be found outside ``main``."""
+    if pairs:
+        return sum(1 for r in range(TWO_RANK + 1) if r not in main and counts[r] >= 2) >= k
+    room = sum(min(counts[r], 3) for r in range(TWO_RANK + 1) if r not in main)
+    return room + min(counts[BJ_RANK] + counts[RJ_RANK], 1) >= k
+
+
+def can_beat(hand: int, rs: DdzRuleset, top: Play) -> bool:
+    """Whether a hand holds any play that beats ``top`` (a direct test, no enumeration;
+    the tests hold it equal to ``any(plays_from(hand, rs, on=top))``).
+
+    >>> from pipeline.doudizhu.rules import load_ruleset
+    >>> from pipeline.doudizhu.cards import mask_of, parse_cards
+    >>> from pipeline.doudizhu.combos import classify
+    >>> rs = load_ruleset("ddz")
+    >>> top = classify(mask_of(parse_cards("2s")), rs)
+    >>> can_beat(mask_of(parse_cards("Ad Ac")), rs, top), can_beat(mask_of(parse_cards("BJ")), rs, top)
+    (False, True)
+    """
+    counts = hand_counts(hand)
+    if top.kind == Kind.ROCKET:
+        return False
+    if counts[BJ_RANK] and counts[RJ_RANK]:
+        return True
+    bomb_floor = top.key + 1 if top.kind == Kind.BOMB else 0
+    if any(counts[r] == 4 for r in range(bomb_floor, TWO_RANK + 1)):
+        return True
+    if top.kind == Kind.BOMB:
+        return False
+    kind, units = top.kind, top.units
+    width = MAIN_WIDTH[kind]
+    if kind == Kind.SINGLE:
+        return any(counts[r] for r in range(top.key + 1, N_RANKS))
+    hi_limit = ACE_RANK if kind in CHAIN_UNITS else TWO_RANK
+    extra = {
+        Kind.TRIPLE_SINGLE: (1, False), Kind.TRIPLE_PAIR: (1, True),
+        Kind.AIRPLANE_SINGLES: (units, False), Kind.AIRPLANE_PAIRS: (units, True),
+        Kind.FOUR_TWO_SINGLES: (2, False), Kind.FOUR_TWO_PAIRS: (2, True),
+    }.get(kind)  # fmt: skip
+    for hi in range(top.key + 1, hi_limit + 1):
+        main = range(hi - units + 1, hi + 1)
+        if width == 4:
+            if counts[hi] != 4:
+                continue
+        elif any(counts[r] < width for r in main):
+            continue
+        if extra is None or _kicker_room(counts, main, *extra):
+            return True
+    return False
