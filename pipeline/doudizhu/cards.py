@@ -146,16 +146,18 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+_NIBBLE = tuple(bin(i).count("1") for i in range(16))
+_SHIFTS = tuple(range(0, 52, 4))
+
+
 def counts_of(mask: int) -> tuple[int, ...]:
     """The rank multiset of a set of cards: 15 counts, one per rank.
 
     >>> counts_of(mask_of(parse_cards("3d 3s BJ")))[:2], counts_of(mask_of(parse_cards("BJ")))[13]
     ((2, 0), 1)
     """
-    counts = [0] * N_RANKS
-    for c in cards_of(mask):
-        counts[rank_of(c)] += 1
-    return tuple(counts)
+    nib = _NIBBLE
+    return (*[nib[mask >> s & 15] for s in _SHIFTS], mask >> 52 & 1, mask >> 53 & 1)
 
 
 def take_ranks(hand: int, ranks: Sequence[int] | str) -> int:

@@ -14,10 +14,18 @@ the hand's lowest cards of its ranks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from pipeline.cards import cards_of
-from pipeline.doudizhu.cards import ACE_RANK, BJ_RANK, N_RANKS, RJ_RANK, TWO_RANK, rank_of
+from pipeline.doudizhu.cards import (
+    ACE_RANK,
+    BJ_RANK,
+    N_RANKS,
+    RJ_RANK,
+    TWO_RANK,
+    counts_of,
+    rank_of,
+)
 from pipeline.doudizhu.combos import CHAIN_UNITS, MAIN_WIDTH, Counts, Kind, Play
 from pipeline.doudizhu.rules import DdzRuleset
 
@@ -114,7 +122,7 @@ def _by_rank(hand: int) -> list[list[int]]:
 
 def hand_counts(hand: int) -> Counts:
     """The rank counts of a hand mask."""
-    return tuple(len(g) for g in _by_rank(hand))
+    return counts_of(hand)
 
 
 def cards_for(hand: int, counts: Counts) -> int:
@@ -141,7 +149,7 @@ def plays_from(hand: int, rs: DdzRuleset, *, on: Play | None = None) -> Iterator
         yield p.with_cards(m)
 
 
-def _kicker_room(counts: Counts, main: range, k: int, pairs: bool) -> bool:
+def _kicker_room(counts: Sequence[int], main: range, k: int, pairs: bool) -> bool:
     """Whether ``k`` attachments (singles or pairs) can be found outside ``main``."""
     if pairs:
         return sum(1 for r in range(TWO_RANK + 1) if r not in main and counts[r] >= 2) >= k
@@ -161,27 +169,46 @@ def can_beat(hand: int, rs: DdzRuleset, top: Play) -> bool:
     >>> can_beat(mask_of(parse_cards("Ad Ac")), rs, top), can_beat(mask_of(parse_cards("BJ")), rs, top)
     (False, True)
     """
-    counts = hand_counts(hand)
-    if top.kind == Kind.ROCKET:
+    return can_beat_counts(counts_of(hand), top)
+
+
+_EXTRA: dict[Kind, tuple[int, bool]] = {
+    Kind.TRIPLE_SINGLE: (1, False),
+    Kind.TRIPLE_PAIR: (1, True),
+    Kind.FOUR_TWO_SINGLES: (2, False),
+    Kind.FOUR_TWO_PAIRS: (2, True),
+}
+
+
+def can_beat_counts(counts: Sequence[int], top: Play) -> bool:
+    """:func:`can_beat` on a hand's rank counts (what the state machine keeps per seat)."""
+    kind = top.kind
+    if kind == Kind.ROCKET:
         return False
     if counts[BJ_RANK] and counts[RJ_RANK]:
         return True
-    bomb_floor = top.key + 1 if top.kind == Kind.BOMB else 0
-    if any(counts[r] == 4 for r in range(bomb_floor, TWO_RANK + 1)):
+    key = top.key
+    if kind == Kind.BOMB:
+        return 4 in counts[key + 1 : TWO_RANK + 1]
+    if 4 in counts[: TWO_RANK + 1]:
         return True
-    if top.kind == Kind.BOMB:
-        return False
-    kind, units = top.kind, top.units
-    width = MAIN_WIDTH[kind]
     if kind == Kind.SINGLE:
-        return any(counts[r] for r in range(top.key + 1, N_RANKS))
-    hi_limit = ACE_RANK if kind in CHAIN_UNITS else TWO_RANK
-    extra = {
-        Kind.TRIPLE_SINGLE: (1, False), Kind.TRIPLE_PAIR: (1, True),
-        Kind.AIRPLANE_SINGLES: (units, False), Kind.AIRPLANE_PAIRS: (units, True),
-        Kind.FOUR_TWO_SINGLES: (2, False), Kind.FOUR_TWO_PAIRS: (2, True),
-    }.get(kind)  # fmt: skip
-    for hi in range(top.key + 1, hi_limit + 1):
+        return any(counts[key + 1 :])
+    units = top.units
+    width = MAIN_WIDTH[kind]
+    if kind == Kind.PAIR or kind == Kind.TRIPLE:
+        return any(c >= width for c in counts[key + 1 : TWO_RANK + 1])
+    if kind in CHAIN_UNITS:
+        hi_limit = ACE_RANK
+        extra = None
+        if kind == Kind.AIRPLANE_SINGLES:
+            extra = (units, False)
+        elif kind == Kind.AIRPLANE_PAIRS:
+            extra = (units, True)
+    else:
+        hi_limit = TWO_RANK
+        extra = _EXTRA[kind]
+    for hi in range(key + 1, hi_limit + 1):
         main = range(hi - units + 1, hi + 1)
         if width == 4:
             if counts[hi] != 4:

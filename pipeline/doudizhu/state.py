@@ -27,8 +27,8 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from pipeline.doudizhu.cards import FULL_DECK, N_CARDS, counts_of, format_cards, mask_of
-from pipeline.doudizhu.combos import Kind, Play, classify, explain, readings
-from pipeline.doudizhu.moves import can_beat, plays_from
+from pipeline.doudizhu.combos import Kind, Play, explain, readings
+from pipeline.doudizhu.moves import can_beat_counts, plays_from
 from pipeline.doudizhu.rules import MAX_BID, Bidding, DdzRuleset
 from pipeline.errors import (
     E_DDZ_AUCTION,
@@ -201,6 +201,9 @@ def score(
 
 
 _HAND = ("hand",)
+_AUCTION_TYPES = frozenset({ActionType.BID, ActionType.CALL, ActionType.NO_CALL})
+#: Builds a named tuple without its Python-level ``__new__`` (one record per action: the hot path).
+_new = tuple.__new__
 
 
 class Game:
@@ -230,6 +233,10 @@ class Game:
         if hands is not None:
             self.hands = self._check_deal(list(hands), kitty, set_aside)
         self.counts = [rs.hand_size] * self.n
+        #: each seat's rank counts, kept as cards are played (full information)
+        self.rank_counts: list[list[int]] | None = (
+            None if self.hands is None else [list(counts_of(h)) for h in self.hands]
+        )
         if face_up_card is not None and self.hands is not None:
             holder = next((s for s in range(self.n) if self.hands[s] >> face_up_card & 1), None)
             if holder is None:
@@ -352,7 +359,7 @@ class Game:
                 f"seat {action.seat} acted ({action.type.value}) but it is seat {self.turn}'s turn",
                 action,
             )
-        auction = action.type in (ActionType.BID, ActionType.CALL, ActionType.NO_CALL)
+        auction = action.type in _AUCTION_TYPES
         if auction != (self.phase == Phase.AUCTION):
             raise self._err(
                 E_DDZ_PHASE,
@@ -401,7 +408,6 @@ class Game:
 
     def _verify_play(self, action: Action) -> Play:
         seat, cards = action.seat, action.cards
-        shown = format_cards(cards)
         if not cards:
             raise self._err(E_DDZ_NOT_A_COMBO, f"seat {seat} played no cards", action)
         if self.hands is not None:
@@ -409,18 +415,19 @@ class Game:
             if missing:
                 raise self._err(
                     E_DDZ_NOT_IN_HAND,
-                    f"seat {seat} played {shown}: {format_cards(missing)} not in hand "
+                    f"seat {seat} played {format_cards(cards)}: {format_cards(missing)} not in hand "
                     f"{format_cards(self.hands[seat])}",
                     action,
                 )
         elif cards.bit_count() > self.counts[seat]:
             raise self._err(
                 E_DDZ_NOT_IN_HAND,
-                f"seat {seat} played {cards.bit_count()} cards ({shown}) holding {self.counts[seat]}",
+                f"seat {seat} played {cards.bit_count()} cards ({format_cards(cards)}) "
+                f"holding {self.counts[seat]}",
                 action,
             )
         rs = self.rs
-        found = readings(counts_of(cards), rs)
+        found = readings(counts_of(cards), rs)  # cached per rank multiset
         if not found:
             raise self._err(E_DDZ_NOT_A_COMBO, f"seat {seat}: {explain(cards, rs)}", action)
         if action.kind is not None and all(p.kind != action.kind for p in found):
@@ -430,9 +437,9 @@ class Game:
                 action,
             )
         top = self.top
-        play = classify(cards, rs, on=top, kind=action.kind)
-        if play is not None:
-            return play
+        for p in found:
+            if (action.kind is None or p.kind == action.kind) and (top is None or p.beats(top)):
+                return p.with_cards(cards)
         assert top is not None  # a lead always has a reading
         same = [
             p
@@ -501,6 +508,7 @@ class Game:
             self.landlord = landlord
             if self.hands is not None and self.kitty is not None:
                 self.hands[landlord] |= self.kitty
+                self.rank_counts = [list(counts_of(h)) for h in self.hands]
             self.counts[landlord] += rs.kitty_size
             self.phase = Phase.PLAY
             self.round = 1
@@ -514,30 +522,33 @@ class Game:
                 while self.passed[nxt]:
                     nxt = self.next_seat(nxt)
             self.turn = nxt
-        record = ActionRecord(
-            action_index=len(self.history),
-            seat=seat,
-            type=action.type,
-            phase=Phase.AUCTION,
-            bid=value,
-            cards=0,
-            kind=None,
-            key=None,
-            units=None,
-            round=0,
-            is_lead=False,
-            top_before=0,
-            top_kind=None,
-            top_seat=None,
-            cards_left=tuple(self.counts),
-            hand_before=hand_before,
-            beating_play_existed=None,
-            ends_round=False,
-            ends_auction=ends or void,
-            landlord=self.landlord,
-            multiplier=1,
-            wins_game=False,
-            unchecked=() if self.known else _HAND,
+        record = _new(
+            ActionRecord,
+            (
+                len(self.history),
+                seat,
+                action.type,
+                Phase.AUCTION,
+                value,
+                0,
+                None,
+                None,
+                None,
+                0,
+                False,
+                0,
+                None,
+                None,
+                tuple(self.counts),
+                hand_before,
+                None,
+                False,
+                ends or void,
+                self.landlord,
+                1,
+                False,
+                () if self.known else _HAND,
+            ),
         )
         self.history.append(record)
         if void:
@@ -562,12 +573,16 @@ class Game:
         top, top_seat = self.top, self.top_seat
         hand_before = self.hand(seat)
         beat: bool | None = None
-        if top is not None and hand_before is not None:
-            beat = can_beat(hand_before, self.rs, top)
+        if top is not None and self.rank_counts is not None:
+            beat = can_beat_counts(self.rank_counts[seat], top)
         ends_round = wins = False
         if play is not None:
-            if self.hands is not None:
+            if self.hands is not None and self.rank_counts is not None:
                 self.hands[seat] &= ~play.mask
+                have = self.rank_counts[seat]
+                for r, c in enumerate(play.counts):
+                    if c:
+                        have[r] -= c
             self.counts[seat] -= play.size
             self.plays_by_seat[seat] += 1
             if play.kind == Kind.BOMB:
@@ -585,30 +600,33 @@ class Game:
                 self.turn = top_seat
             else:
                 self.turn = self.next_seat(seat)
-        record = ActionRecord(
-            action_index=len(self.history),
-            seat=seat,
-            type=action.type,
-            phase=Phase.PLAY,
-            bid=None,
-            cards=0 if play is None else play.mask,
-            kind=None if play is None else play.kind,
-            key=None if play is None else play.key,
-            units=None if play is None else play.units,
-            round=self.round,
-            is_lead=top is None,
-            top_before=0 if top is None else top.mask,
-            top_kind=None if top is None else top.kind,
-            top_seat=top_seat,
-            cards_left=tuple(self.counts),
-            hand_before=hand_before,
-            beating_play_existed=beat,
-            ends_round=ends_round or wins,
-            ends_auction=False,
-            landlord=self.landlord,
-            multiplier=self.multiplier,
-            wins_game=wins,
-            unchecked=() if self.known else _HAND,
+        record = _new(
+            ActionRecord,
+            (
+                len(self.history),
+                seat,
+                action.type,
+                Phase.PLAY,
+                None,
+                0 if play is None else play.mask,
+                None if play is None else play.kind,
+                None if play is None else play.key,
+                None if play is None else play.units,
+                self.round,
+                top is None,
+                0 if top is None else top.mask,
+                None if top is None else top.kind,
+                top_seat,
+                tuple(self.counts),
+                hand_before,
+                beat,
+                ends_round or wins,
+                False,
+                self.landlord,
+                1 << (self.bombs + self.rockets),
+                wins,
+                () if self.known else _HAND,
+            ),
         )
         self.history.append(record)
         if ends_round:

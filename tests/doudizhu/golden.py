@@ -18,7 +18,9 @@ class Golden:
     name: str
     seats: tuple[str, ...]  # ranks each seat is dealt (the rest filled)
     kitty: str
-    script: str  # one action a line: "<seat> bid <v>" | call | no_call | pass | play <ranks> [: kind]
+    script: (
+        str  # one action a line: "<seat> bid <v>" | call | no_call | pass | play <ranks> [: kind]
+    )
     expect: dict[str, Any]
     preset: str = "ddz"
     overrides: dict[str, Any] = field(default_factory=dict)
@@ -68,9 +70,13 @@ def parse_action(game: Game, line: str) -> Action:
     cards = 0
     for r in parse_ranks(rest):
         c = next((c for c in cards_of(hand & ~cards) if rank_of(c) == r), None)
-        cards |= 1 << (c if c is not None else next(  # not in hand: any free card of the rank
-            c for c in cards_of(FULL_DECK & ~cards) if rank_of(c) == r and not hand >> c & 1
-        ))
+        cards |= 1 << (
+            c
+            if c is not None
+            else next(  # not in hand: any free card of the rank
+                c for c in cards_of(FULL_DECK & ~cards) if rank_of(c) == r and not hand >> c & 1
+            )
+        )
     return Action.play(seat, cards, Kind(kind.strip()) if kind.strip() else None)
 
 
@@ -104,8 +110,17 @@ GAMES: list[Golden] = [
             2 pass
             0 play BJ RJ
         """,
-        expect=dict(landlord=0, base=3, winner=0, bombs=2, rockets=1, multiplier=8, amount=24,
-                    scores=(48, -24, -24), spring=None),
+        expect=dict(
+            landlord=0,
+            base=3,
+            winner=0,
+            bombs=2,
+            rockets=1,
+            multiplier=8,
+            amount=24,
+            scores=(48, -24, -24),
+            spring=None,
+        ),
     ),
     Golden(
         "spring, doubled: the landlord goes out in one airplane with five singles",
@@ -118,8 +133,17 @@ GAMES: list[Golden] = [
             2 bid 0
             0 play 3 3 3 4 4 4 5 5 5 6 6 6 7 7 7 9 10 J Q K
         """,
-        expect=dict(landlord=0, base=1, winner=0, bombs=0, rockets=0, multiplier=2, amount=2,
-                    scores=(4, -2, -2), spring=Spring.SPRING),
+        expect=dict(
+            landlord=0,
+            base=1,
+            winner=0,
+            bombs=0,
+            rockets=0,
+            multiplier=2,
+            amount=2,
+            scores=(4, -2, -2),
+            spring=Spring.SPRING,
+        ),
     ),
     Golden(
         "反春, doubled: a farmer beats the opening lead and goes out at once",
@@ -136,8 +160,17 @@ GAMES: list[Golden] = [
             0 pass
             1 play 4 4 4 5 5 5 6 6 6 7 7 7 8 9 10 J
         """,
-        expect=dict(landlord=0, base=2, winner=1, bombs=0, rockets=0, multiplier=2, amount=4,
-                    scores=(-8, 4, 4), spring=Spring.ANTI_SPRING),
+        expect=dict(
+            landlord=0,
+            base=2,
+            winner=1,
+            bombs=0,
+            rockets=0,
+            multiplier=2,
+            amount=4,
+            scores=(-8, 4, 4),
+            spring=Spring.ANTI_SPRING,
+        ),
     ),
     Golden(
         "void deal: all three pass (荒牌)",
@@ -164,8 +197,15 @@ GAMES: list[Golden] = [
             2 bid 0
             0 play 3 3 3 4 4 4 5 5 5 6 6 6 7 7 8 8 9 9 10 10
         """,
-        expect=dict(landlord=0, base=2, winner=0, multiplier=1, amount=2, scores=(4, -2, -2),
-                    spring=Spring.SPRING),
+        expect=dict(
+            landlord=0,
+            base=2,
+            winner=0,
+            multiplier=1,
+            amount=2,
+            scores=(4, -2, -2),
+            spring=Spring.SPRING,
+        ),
     ),
     Golden(
         "re-entry off: seat 0's pass is final, seat 1 takes it at 1; ten consecutive pairs",
@@ -178,13 +218,23 @@ GAMES: list[Golden] = [
             2 bid 0
             1 play 3 3 4 4 5 5 6 6 7 7 8 8 9 9 10 10 J J Q Q
         """,
-        expect=dict(landlord=1, base=1, winner=1, multiplier=1, amount=1, scores=(-1, 2, -1),
-                    spring=Spring.SPRING),
+        expect=dict(
+            landlord=1,
+            base=1,
+            winner=1,
+            multiplier=1,
+            amount=1,
+            scores=(-1, 2, -1),
+            spring=Spring.SPRING,
+        ),
     ),
     Golden(
         "2 players (ddz-2p): 叫地主, 23 cards for the landlord, one pass ends a round",
         preset="ddz-2p",
-        seats=("6 6 6 K K 7 7 7 8 8 8 9 9 9 J J Q Q 10 10", "3 4 5 6 7 8 9 10 J Q K A 5 5 5 4 4 2 2 A"),
+        seats=(
+            "6 6 6 K K 7 7 7 8 8 8 9 9 9 J J Q Q 10 10",
+            "3 4 5 6 7 8 9 10 J Q K A 5 5 5 4 4 2 2 A",
+        ),
         kitty="3 3 A",
         script="""
             0 no_call
@@ -196,8 +246,9 @@ GAMES: list[Golden] = [
             1 pass
             0 play 7 7 7 8 8 8 9 9 9 J J Q Q 10 10
         """,
-        expect=dict(landlord=1, base=1, winner=0, multiplier=1, amount=1, scores=(1, -1),
-                    spring=None),
+        expect=dict(
+            landlord=1, base=1, winner=0, multiplier=1, amount=1, scores=(1, -1), spring=None
+        ),
     ),
     Golden(
         "2 players: nobody calls, a void deal",
@@ -227,8 +278,16 @@ GAMES: list[Golden] = [
             0 pass
             1 play 7 8 9 10 J
         """,
-        expect=dict(landlord=0, base=1, winner=1, bombs=1, multiplier=2, amount=2,
-                    scores=(-4, 2, 2), spring=Spring.ANTI_SPRING),
+        expect=dict(
+            landlord=0,
+            base=1,
+            winner=1,
+            bombs=1,
+            multiplier=2,
+            amount=2,
+            scores=(-4, 2, 2),
+            spring=Spring.ANTI_SPRING,
+        ),
     ),
     Golden(
         "triple, airplane, consecutive pairs, triple + single; a farmer beats the other farmer",
@@ -259,8 +318,9 @@ GAMES: list[Golden] = [
             2 pass
             0 play J J J Q
         """,
-        expect=dict(landlord=0, base=3, winner=0, multiplier=1, amount=3, scores=(6, -3, -3),
-                    spring=None),
+        expect=dict(
+            landlord=0, base=3, winner=0, multiplier=1, amount=3, scores=(6, -3, -3), spring=None
+        ),
     ),
     Golden(
         "triple + single, a bomb on a bomb, the rocket on a bomb, a pair, a straight",
@@ -285,8 +345,17 @@ GAMES: list[Golden] = [
             2 pass
             0 play 6 7 8 9 10 J Q K
         """,
-        expect=dict(landlord=0, base=3, winner=0, bombs=2, rockets=1, multiplier=8, amount=24,
-                    scores=(48, -24, -24), spring=None),
+        expect=dict(
+            landlord=0,
+            base=3,
+            winner=0,
+            bombs=2,
+            rockets=1,
+            multiplier=8,
+            amount=24,
+            scores=(48, -24, -24),
+            spring=None,
+        ),
     ),
     Golden(
         "a lead that names its kind: 3-3-3-4-4-4-5-5-5-6-6-6 as an airplane with singles",
@@ -302,8 +371,15 @@ GAMES: list[Golden] = [
             0 pass
             1 play K K K A A
         """,
-        expect=dict(landlord=0, base=1, winner=1, multiplier=1, amount=1, scores=(-2, 1, 1),
-                    spring=Spring.ANTI_SPRING),
+        expect=dict(
+            landlord=0,
+            base=1,
+            winner=1,
+            multiplier=1,
+            amount=1,
+            scores=(-2, 1, 1),
+            spring=Spring.ANTI_SPRING,
+        ),
     ),
     Golden(
         "2 players with hand_size = 17 (17 set aside): the landlord's spring",
@@ -315,8 +391,15 @@ GAMES: list[Golden] = [
             0 call
             0 play 3 3 3 4 4 4 5 5 5 6 6 6 7 7 7 9 10 J Q K
         """,
-        expect=dict(landlord=0, base=1, winner=0, multiplier=1, amount=1, scores=(1, -1),
-                    spring=Spring.SPRING),
+        expect=dict(
+            landlord=0,
+            base=1,
+            winner=0,
+            multiplier=1,
+            amount=1,
+            scores=(1, -1),
+            spring=Spring.SPRING,
+        ),
     ),
 ]
 
@@ -325,12 +408,18 @@ _004 = GAMES[0]
 GAMES += [
     Golden(
         "004 under multiplier_cap = 4 (封顶)",
-        seats=_004.seats, kitty=_004.kitty, script=_004.script, overrides={"multiplier_cap": 4},
+        seats=_004.seats,
+        kitty=_004.kitty,
+        script=_004.script,
+        overrides={"multiplier_cap": 4},
         expect=dict(multiplier=4, amount=12, scores=(24, -12, -12)),
     ),
     Golden(
         "004 at stake 10",
-        seats=_004.seats, kitty=_004.kitty, script=_004.script, overrides={"stake": 10},
+        seats=_004.seats,
+        kitty=_004.kitty,
+        script=_004.script,
+        overrides={"stake": 10},
         expect=dict(multiplier=8, amount=240, scores=(480, -240, -240)),
     ),
 ]
