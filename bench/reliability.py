@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from bench import Figure, benchmark
-from pipeline.logs.sample import dumps, sample_game
+from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 BIG2 = [sys.executable, "-m", "pipeline.cli"]

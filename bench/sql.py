@@ -24,7 +24,7 @@ import pyarrow as pa
 from bench import Figure, benchmark
 from pipeline import sqlbuild
 from pipeline.ingest import ingest
-from pipeline.logs.sample import sample_match
+from pipeline.sim.sample import sample_match
 from pipeline.warehouse import SCHEMAS, Table, Warehouse
 
 BASE_GAMES = 480

@@ -6,7 +6,7 @@ declared result. It returns a :class:`ReplayedGame` or, for a log that cannot be
 replayed, a :class:`Reject` carrying the engine's code, message and action index.
 :func:`replay_strict` raises instead.
 
->>> from pipeline.logs.sample import sample_game
+>>> from pipeline.sim.sample import sample_game
 >>> from pipeline.logs.records import content_hash, record_from_obj
 >>> from pipeline.logs.model import Source
 >>> obj = sample_game(seed=1, game_id="doc-1")

@@ -27,7 +27,7 @@ from pipeline.big2.playout import deal, random_playout
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import Action, Game
 from pipeline.cards import format_card, format_cards
-from pipeline.logs import sample
+from pipeline.sim import sample
 
 DATA = Path(__file__).resolve().parent / "data" / "scoring"
 SPADE_TWO = 1 << (12 * 4 + 3)

@@ -72,14 +72,14 @@ def imports_of(path: Path) -> set[str]:
     return imported_modules(path.read_text(encoding="utf-8"), package)
 
 
-def violations(imports: set[str]) -> list[str]:
+def violations(imports: set[str], forbidden: tuple[str, ...] = FORBIDDEN) -> list[str]:
     """The imports that name a forbidden module or one of its submodules.
 
     >>> violations({"duckdb", "pipeline.cards", "pipeline.cli.app", "richer"})
     ['duckdb', 'pipeline.cli.app']
     """
     return sorted(
-        imp for imp in imports if any(imp == f or imp.startswith(f + ".") for f in FORBIDDEN)
+        imp for imp in imports if any(imp == f or imp.startswith(f + ".") for f in forbidden)
     )
 
 
@@ -118,3 +118,47 @@ def test_relative_imports_are_resolved() -> None:
     assert violations(found) == ["pipeline.cli", "pipeline.cli.app", "pipeline.warehouse"]
     assert module_name(PIPELINE / "big2" / "rules.py") == "pipeline.big2.rules"
     assert module_name(PIPELINE / "big2" / "__init__.py") == "pipeline.big2"
+
+
+#: Storage and the layers built on it: what the log readers, the replay and the simulator
+#: stay below (docs/architecture.md, "What may import what").
+STORAGE = ("duckdb", "pyarrow", "pandas", "pipeline.warehouse", "pipeline.ingest")
+
+#: Per package or module under pipeline/: the modules it must not import.
+LAYERS: dict[str, tuple[str, ...]] = {
+    # the readers parse logs; the simulator plays games and writes logs with them
+    "pipeline.logs": (*STORAGE, "pipeline.sim", "pipeline.replay", "pipeline.report"),
+    "pipeline.replay": (*STORAGE, "pipeline.sim", "pipeline.report"),
+    "pipeline.sim": (*STORAGE, "pipeline.replay", "pipeline.report"),
+}
+
+
+def layer_of(path: Path) -> str | None:
+    """The :data:`LAYERS` entry a file under pipeline/ falls under, if any.
+
+    >>> layer_of(PIPELINE / "logs" / "jsonl.py"), layer_of(PIPELINE / "replay.py"), layer_of(PIPELINE / "cards.py")
+    ('pipeline.logs', 'pipeline.replay', None)
+    """
+    name = module_name(path)
+    return next((lay for lay in LAYERS if name == lay or name.startswith(lay + ".")), None)
+
+
+LAYERED = [p for p in sorted(PIPELINE.rglob("*.py")) if layer_of(p) is not None]
+
+
+@pytest.mark.parametrize("path", LAYERED, ids=module_name)
+def test_each_layer_imports_nothing_above_it(path: Path) -> None:
+    layer = layer_of(path)
+    assert layer is not None
+    assert violations(imports_of(path), LAYERS[layer]) == []
+
+
+def test_logs_never_imports_sim() -> None:
+    """The log readers sit below the simulator: the samples that play games live in
+    ``pipeline.sim.sample``, not in ``pipeline.logs``."""
+    logs = sorted(PIPELINE.glob("logs/**/*.py"))
+    assert logs
+    bad = {module_name(p): violations(imports_of(p), ("pipeline.sim",)) for p in logs}
+    assert {name: found for name, found in bad.items() if found} == {}
+    old_sample = "from pipeline.sim.bots import RandomBot\nfrom pipeline.sim.play import play_game"
+    assert violations(imported_modules(old_sample, "pipeline.logs"), ("pipeline.sim",))

@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from pipeline.logs.sample import to_partial
+from pipeline.sim.sample import to_partial
 from tests.marts_helpers import (
     MY_PREFIXES,
     ROOT,

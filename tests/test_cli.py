@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pipeline import __version__, compiled
 from pipeline.cli import EXIT_USAGE, app
-from pipeline.logs.sample import dumps, sample_game
+from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 runner = CliRunner()

@@ -124,8 +124,8 @@ def test_the_hot_path_objects_survive_pickling() -> None:
     from pipeline.big2.rules import load_ruleset
     from pipeline.logs.model import Source
     from pipeline.logs.records import content_hash, record_from_obj
-    from pipeline.logs.sample import sample_game
     from pipeline.replay import ReplayedGame, replay
+    from pipeline.sim.sample import sample_game
 
     obj = sample_game(seed=1, game_id="p1")
     record = record_from_obj(obj, source=Source("t", 1), raw="", content_hash=content_hash(obj))

@@ -719,7 +719,7 @@ def test_seat_effect_counts_positions_in_the_games_direction_of_play(
     stats_player_games (steps in the direction of play), before and after `big2 build`."""
     import streamlit as st
 
-    from pipeline.logs.sample import dumps, sample_match
+    from pipeline.sim.sample import dumps, sample_match
 
     games = sample_match(seed=4, match_id="cw", n_games=12, overrides={"direction": "clockwise"})
     log = tmp_path / "cw.jsonl"

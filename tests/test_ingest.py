@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.ingest import IngestError, expand_paths, ingest
-from pipeline.logs.sample import bad_lines, dumps, sample_game
+from pipeline.sim.sample import bad_lines, dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 ROOT = Path(__file__).resolve().parent.parent

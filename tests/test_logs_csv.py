@@ -15,7 +15,7 @@ from pipeline.logs.csv_logs import games_csv_for, is_games_csv, read_csv
 from pipeline.logs.model import GameRecord
 from pipeline.logs.reader import log_shape
 from pipeline.logs.records import content_hash
-from pipeline.logs.sample import _csv_rows, sample_game, to_partial
+from pipeline.sim.sample import _csv_rows, sample_game, to_partial
 from tests.test_logs_jsonl import outcomes
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,8 +16,8 @@ from pipeline.logs import read_log, schema_path
 from pipeline.logs.jsonl import RAW_PREFIX_BYTES, read_jsonl, read_jsonl_stream
 from pipeline.logs.model import GameRecord, Reject
 from pipeline.logs.records import content_hash
-from pipeline.logs.sample import bad_lines, dumps, sample_game
 from pipeline.replay import ReplayedGame, replay
+from pipeline.sim.sample import bad_lines, dumps, sample_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"

@@ -14,8 +14,8 @@ from pipeline.errors import ReplayError
 from pipeline.logs import read_log
 from pipeline.logs.model import GameRecord, Reject, Source
 from pipeline.logs.records import content_hash, record_from_obj
-from pipeline.logs.sample import good_games, sample_game, to_partial, write_samples
 from pipeline.replay import ReplayedGame, replay, replay_strict
+from pipeline.sim.sample import good_games, sample_game, to_partial, write_samples
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"

@@ -257,7 +257,7 @@ def test_export_of_a_later_game_without_the_one_before(tmp_path: Path) -> None:
     """Game 2 of a match, led by game 1's winner (first_lead = lowest_card_then_winner), in a
     warehouse without game 1, with full and with partial information: the exported lines
     replay as stored (the warehouse keeps no previous_winner; the export names the leader)."""
-    from pipeline.logs.sample import to_partial
+    from pipeline.sim.sample import to_partial
 
     lines = (SAMPLES / "games.jsonl").read_text(encoding="utf-8").splitlines()
     game2 = json.loads(lines[1])

@@ -22,7 +22,7 @@ from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
 from pipeline.logs.records import content_hash, record_from_obj
 from pipeline.replay import ReplayedGame, replay
-from pipeline.sim.bots import BotName, Turn, legal_options, make_bot
+from pipeline.sim.bots import BotName, Turn, make_bot
 from pipeline.sim.ladder import place_scores
 from pipeline.sim.simulate import SimConfig, simulate, simulate_to_file
 
@@ -196,7 +196,7 @@ def test_full_discipline_means_no_violation() -> None:
     ],
     ids=["hk", "bombs-single", "enforced", "swap"],
 )
-def test_legal_options_match_the_engine_and_bots_stay_inside(overrides: dict[str, Any]) -> None:
+def test_legal_moves_match_the_engine_view_and_bots_stay_inside(overrides: dict[str, Any]) -> None:
     rs = load_ruleset("hk", overrides)
     rng = random.Random(1)
     bots = [make_bot(b.value) for b in BotName]
@@ -206,7 +206,7 @@ def test_legal_options_match_the_engine_and_bots_stay_inside(overrides: dict[str
         while not game.finished:
             seat = game.turn
             assert seat is not None
-            plays, can_pass = legal_options(game)
+            plays, can_pass = game.legal_moves()
             assert sorted(p.mask for p in plays) == sorted(p.mask for p in game.legal_plays())
             assert can_pass == game.can_pass()
             turn = Turn(game, seat, plays, can_pass)

@@ -17,7 +17,7 @@ from pipeline.big2.rules import HUANLE_MIN_PLAYS, HUANLE_TABLE, load_ruleset
 from pipeline.cards import cards_of, parse_cards
 from pipeline.cli import app
 from pipeline.ingest import ingest
-from pipeline.logs.sample import sample_match, to_partial
+from pipeline.sim.sample import sample_match, to_partial
 from pipeline.warehouse import Warehouse
 
 DATA = Path(__file__).resolve().parent / "data" / "scoring"

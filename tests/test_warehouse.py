@@ -464,8 +464,8 @@ def test_verify_finds_an_orphan_and_a_bad_manifest_line(two_batches: Warehouse) 
 # ----- with the real log reader and replay ------------------------------------------------
 def test_sample_games_through_replay_into_the_warehouse(tmp_path: Path) -> None:
     from pipeline.logs.records import content_hash, record_from_obj
-    from pipeline.logs.sample import sample_game
     from pipeline.replay import replay
+    from pipeline.sim.sample import sample_game
 
     wh = Warehouse(tmp_path)
     with wh.batch() as batch:

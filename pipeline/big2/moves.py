@@ -1,5 +1,10 @@
 """Legal move generation: every combination a hand can make, and the legal plays in a state.
 
+The state's own rules are two pure tests here, used by :class:`pipeline.big2.state.Game`
+(its ``verify``, ``legal_plays`` and ``legal_moves``) and through it by the simulator:
+:func:`first_play_ok` (the opening play and the lowest card, spec 1.4) and
+:func:`meets_block` (頂大, spec 1.6).
+
 Generation is structural (pairs inside a rank, flushes inside a suit, straights along the
 ruleset's sequences ...) and every candidate is looked up in the ruleset's play table, so
 the kinds and keys are exactly those of :func:`pipeline.big2.combos.classify`.
@@ -26,7 +31,7 @@ from pipeline.big2.combos import (
     single_key,
     table_for,
 )
-from pipeline.big2.rules import FourOfAKind, Ruleset
+from pipeline.big2.rules import FirstPlay, FourOfAKind, Ruleset
 
 
 def _by_rank(hand: int) -> list[list[int]]:
@@ -225,3 +230,48 @@ def can_beat(hand: int, top: Play, rs: Ruleset) -> bool:
     if top.size == 3:
         return any((hand >> (rank * 4) & 15).bit_count() >= 3 for rank in range(top.key + 1, 13))
     return next(beating_plays(hand, top, rs), None) is not None
+
+
+def first_play_ok(mask: int, lowest: int, rule: FirstPlay) -> bool:
+    """Whether an opening play of ``mask`` meets ``first_play_must_contain_lowest = rule``
+    when ``lowest`` is the lowest card dealt (spec 1.4): ``contain`` it, be it ``single``,
+    or (``show``, ``none``) anything.
+
+    Only the game's first play is bound (:attr:`pipeline.big2.state.Game.first_play_due`).
+
+    >>> from pipeline.cards import parse_cards, mask_of
+    >>> d3, pair = mask_of(parse_cards("3d")), mask_of(parse_cards("3d 3c"))
+    >>> [first_play_ok(pair, 0, rule) for rule in FirstPlay]  # contain, single, show, none
+    [True, False, True, True]
+    >>> first_play_ok(mask_of(parse_cards("4d")), 0, FirstPlay.CONTAIN), first_play_ok(d3, 0, FirstPlay.SINGLE)
+    (False, True)
+    """
+    if rule == FirstPlay.CONTAIN:
+        return bool(mask >> lowest & 1)
+    if rule == FirstPlay.SINGLE:
+        return mask == 1 << lowest
+    return True
+
+
+def meets_block(play: Play | None, card: int, *, leading: bool) -> bool:
+    """Whether an action meets a 頂大 obligation whose card is ``card`` (the seat's highest
+    single: :meth:`pipeline.big2.state.Game.block_card`) (spec 1.6). Leading: any play of
+    two or more cards, or that card alone; following a single: that card, or a bomb. A pass
+    (``play`` None) never does.
+
+    >>> from pipeline.big2.rules import load_ruleset
+    >>> from pipeline.big2.combos import classify
+    >>> from pipeline.cards import parse_cards, mask_of
+    >>> hk = load_ruleset("hk")
+    >>> two, ace, pair = (classify(mask_of(parse_cards(t)), hk) for t in ("2s", "As", "9h 9s"))
+    >>> best = 51  # ♠2
+    >>> meets_block(two, best, leading=False), meets_block(ace, best, leading=False)
+    (True, False)
+    >>> meets_block(pair, best, leading=True), meets_block(pair, best, leading=False), meets_block(None, best, leading=False)
+    (True, False, False)
+    """
+    if play is None:
+        return False
+    if leading:
+        return play.size > 1 or play.mask == 1 << card
+    return play.mask == 1 << card or play.is_bomb

@@ -38,7 +38,7 @@ from pipeline.big2.combos import (
     single_key,
     table_for,
 )
-from pipeline.big2.moves import beating_plays, can_beat, plays_from
+from pipeline.big2.moves import beating_plays, can_beat, first_play_ok, meets_block, plays_from
 from pipeline.big2.rules import (
     Direction,
     FirstLead,
@@ -409,6 +409,33 @@ class Game:
         """Whether the seat to act leads a new trick."""
         return self.top is None
 
+    @property
+    def first_play_due(self) -> bool:
+        """Whether the next play is the game's opening play, bound by
+        ``first_play_must_contain_lowest`` (:func:`pipeline.big2.moves.first_play_ok` with
+        :attr:`lowest`): nothing played yet, the rule applies to this game (not a game led by
+        the previous winner), no 3-player swap, and the lowest card known.
+
+        >>> from pipeline.big2.rules import load_ruleset
+        >>> game = Game(load_ruleset("hk"), hands=[0x1111111111111 << s for s in range(4)])
+        >>> game.first_play_due, game.lowest
+        (True, 0)
+        >>> _ = game.do(Action.play(0, 1))
+        >>> game.first_play_due
+        False
+        """
+        return (
+            not self.started and self.lowest_rule and not self.swapped and self.lowest is not None
+        )
+
+    @property
+    def plays_restricted(self) -> bool:
+        """Whether a rule beyond holding the cards and beating the table may exclude one of
+        the hand's plays now: the opening-play rule (:attr:`first_play_due`), or
+        ``must_block = enforced`` (whoever holds one card). When False every play the hand
+        makes (that beats the table) is legal, and a bot may choose without listing them."""
+        return self.enforced or self.first_play_due
+
     def hand(self, seat: int) -> int | None:
         """A seat's current hand, when the deal is known."""
         return None if self.hands is None else self.hands[seat]
@@ -488,12 +515,7 @@ class Game:
                 )
         top = self.top
         if top is None:
-            if (
-                not self.started
-                and self.lowest_rule
-                and not self.swapped
-                and self.lowest is not None
-            ):
+            if self.first_play_due:
                 self._verify_first_play(action, play)
         elif not play.beats(top):
             code = "E_WRONG_SIZE" if play.size != top.size and not play.is_bomb else "E_NOT_HIGHER"
@@ -508,14 +530,16 @@ class Game:
         low = self.lowest
         assert low is not None
         rule = self.rs.first_play_must_contain_lowest
+        if first_play_ok(play.mask, low, rule):
+            return
         text = format_cards(play.mask)
-        if rule == FirstPlay.CONTAIN and not play.mask >> low & 1:
+        if rule == FirstPlay.CONTAIN:
             raise self._err(
                 "E_FIRST_PLAY_LOWEST",
                 f"seat {action.seat} opened with {text} without {format_cards(1 << low)}",
                 action,
             )
-        if rule == FirstPlay.SINGLE and play.mask != 1 << low:
+        if rule == FirstPlay.SINGLE:
             raise self._err(
                 "E_FIRST_PLAY_SINGLE",
                 f"seat {action.seat} opened with {text}; the opening play must be {format_cards(1 << low)} alone",
@@ -612,46 +636,47 @@ class Game:
         return True
 
     # ----- 頂大 --------------------------------------------------------------------------
+    def block_card(self, seat: int) -> int | None:
+        """頂大 (spec 1.6): when ``seat``, to act now, is bound (its next seat holds one card,
+        and it leads or follows a single it can beat), the card that meets the obligation,
+        else None. With the deal: the seat's highest single; without it: the highest card not
+        yet played (what the hand may hold). :func:`pipeline.big2.moves.meets_block` tells
+        whether a play meets it.
+
+        >>> from pipeline.big2.rules import load_ruleset
+        >>> game = Game(load_ruleset("hk", {"players": 52}), hands=[1 << c for c in range(52)])
+        >>> game.block_card(0)  # leading, the next seat on one card: the seat's only card
+        0
+        """
+        if self.counts[(seat + self.step) % self.n] != 1:
+            return None
+        top = self.top
+        if top is not None and top.kind != Kind.SINGLE:
+            return None
+        suit_order = self.suit_order
+        hands = self.hands
+        held = FULL_DECK & ~self.played if hands is None else hands[seat]
+        best = highest_single(held, suit_order)
+        if top is not None and single_key(best, suit_order) < top.key:
+            return None
+        return best
+
     def _obligation(
         self, seat: int, play: Play | None
     ) -> tuple[Obligation | None, Block | None, str]:
-        nxt = self.next_seat(seat)
-        if self.counts[nxt] != 1:
+        best = self.block_card(seat)
+        if best is None:
             return None, None, ""
-        top = self.top
-        suit_order = self.rs.suit_order
-        if top is not None and top.kind != Kind.SINGLE:
-            return None, None, ""
-        hand = None if self.hands is None else self.hands[seat]
-        if hand is not None:
-            best = highest_single(hand, suit_order)
-            best_key = single_key(best, suit_order)
-            if top is None:
-                if play is not None and (play.size > 1 or play.mask == 1 << best):
-                    return Obligation.LEAD, Block.MET, ""
-                return (
-                    Obligation.LEAD,
-                    Block.VIOLATED,
-                    f"led a single lower than {format_cards(1 << best)}",
-                )
-            if best_key < top.key:
-                return None, None, ""
-            if play is not None and (play.mask == 1 << best or play.is_bomb):
-                return Obligation.FOLLOW, Block.MET, ""
-            did = "passed" if play is None else f"played {format_cards(play.mask)}"
-            return Obligation.FOLLOW, Block.VIOLATED, f"{did} holding {format_cards(1 << best)}"
-        # partial information: what may still be in the seat's hand is every unplayed card
-        possible = FULL_DECK & ~self.played
-        ceiling = highest_single(possible, suit_order)
-        if top is None:
-            if play is not None and (play.size > 1 or play.mask == 1 << ceiling):
-                return Obligation.LEAD, Block.MET, ""
-            return Obligation.LEAD, Block.UNKNOWN, "hand not in the log"
-        if single_key(ceiling, suit_order) < top.key:
-            return None, None, ""
-        if play is not None and (play.mask == 1 << ceiling or play.is_bomb):
-            return Obligation.FOLLOW, Block.MET, ""
-        return Obligation.FOLLOW, Block.UNKNOWN, "hand not in the log"
+        leading = self.top is None
+        obligation = Obligation.LEAD if leading else Obligation.FOLLOW
+        if meets_block(play, best, leading=leading):
+            return obligation, Block.MET, ""
+        if self.hands is None:
+            return obligation, Block.UNKNOWN, "hand not in the log"
+        if leading:
+            return obligation, Block.VIOLATED, f"led a single lower than {format_cards(1 << best)}"
+        did = "passed" if play is None else f"played {format_cards(play.mask)}"
+        return obligation, Block.VIOLATED, f"{did} holding {format_cards(1 << best)}"
 
     def _enforce_block(self, action: Action, play: Play | None) -> None:
         _, block, reason = self._obligation(action.seat, play)
@@ -878,12 +903,59 @@ class Game:
 
     # ----- legal moves ------------------------------------------------------------------
     def legal_plays(self) -> LegalPlays:
-        """The legal plays of the seat to act (needs the deal)."""
+        """The legal plays of the seat to act (needs the deal), as a view."""
         return LegalPlays(self)
+
+    def legal_moves(self) -> LegalMoves:
+        """The legal plays of the seat to act, listed, and whether it may pass: the same set
+        and order as :meth:`legal_plays` and :meth:`can_pass`, in one call (what the
+        simulator's bots choose among). Needs the deal.
+
+        >>> from pipeline.big2.rules import load_ruleset
+        >>> game = Game(load_ruleset("hk"), hands=[0x1111111111111 << s for s in range(4)])
+        >>> moves = game.legal_moves()  # the opening play: ♦3 alone, or a flush holding it
+        >>> len(moves.plays), moves.can_pass, moves.plays == list(game.legal_plays())
+        (496, False, True)
+        """
+        seat = self.turn
+        hands = self.hands
+        if seat is None or hands is None:
+            raise ReplayError("E_PARTIAL_MOVES", "legal plays need the deal and a seat to act")
+        top = self.top
+        hand = hands[seat]
+        rs = self.rs
+        made = plays_from(hand, rs) if top is None else beating_plays(hand, top, rs)
+        plays = list(self._allowed(seat, made) if self.plays_restricted else made)
+        can_pass = top is not None and not (
+            self.enforced and self._obligation(seat, None)[1] == Block.VIOLATED
+        )
+        return LegalMoves(plays, can_pass)
+
+    def _allowed(self, seat: int, plays: Iterator[Play]) -> Iterator[Play]:
+        """The plays (in the hand, beating the table) that the opening-play rule and an
+        enforced 頂大 let ``seat`` make now: the checks :meth:`verify` adds."""
+        first = self.top is None and self.first_play_due
+        low = self.lowest if first and self.lowest is not None else 0
+        rule = self.rs.first_play_must_contain_lowest
+        enforce = self.enforced and self.counts[self.next_seat(seat)] == 1
+        for play in plays:
+            if first and not first_play_ok(play.mask, low, rule):
+                continue
+            if enforce and self._obligation(seat, play)[1] == Block.VIOLATED:
+                continue
+            yield play
 
     def can_pass(self) -> bool:
         """Whether the seat to act may pass."""
         return self.turn is not None and self.can(Action.pass_(self.turn))
+
+
+class LegalMoves(NamedTuple):
+    """What the seat to act may do: its legal plays, in generation order, and whether it may
+    pass (:meth:`Game.legal_moves`)."""
+
+    plays: list[Play]
+    can_pass: bool
 
 
 class LegalPlays:
@@ -908,41 +980,16 @@ class LegalPlays:
         self.game = game
         self.seat = game.turn
 
-    def _candidates(self) -> Iterator[Play]:
-        game = self.game
-        assert game.hands is not None
-        hand = game.hands[self.seat]
-        if game.top is None:
-            return plays_from(hand, game.rs)
-        return beating_plays(hand, game.top, game.rs)
-
     def __iter__(self) -> Iterator[Play]:
         # The candidates are in hand and beat the table by construction; what is left to
         # check is the opening-play rule and an enforced 頂大 (the same checks as verify).
         game, seat = self.game, self.seat
         if game.result is not None or seat != game.turn:
-            return
-        first = (
-            game.top is None
-            and not game.started
-            and game.lowest_rule
-            and not game.swapped
-            and game.lowest is not None
-        )
-        low_bit = 1 << game.lowest if first and game.lowest is not None else 0
-        rule = game.rs.first_play_must_contain_lowest
-        enforce = (
-            game.rs.must_block == MustBlock.ENFORCED and game.counts[game.next_seat(seat)] == 1
-        )
-        for play in self._candidates():
-            if first:
-                if rule == FirstPlay.CONTAIN and not play.mask & low_bit:
-                    continue
-                if rule == FirstPlay.SINGLE and play.mask != low_bit:
-                    continue
-            if enforce and game._obligation(seat, play)[1] == Block.VIOLATED:
-                continue
-            yield play
+            return iter(())
+        assert game.hands is not None
+        hand, top = game.hands[seat], game.top
+        made = plays_from(hand, game.rs) if top is None else beating_plays(hand, top, game.rs)
+        return game._allowed(seat, made)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

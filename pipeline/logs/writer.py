@@ -1,7 +1,7 @@
 """Turn a played game into a log object (docs/log-format.md), and write log files.
 
 :func:`game_log` is the one way a game played by the engine becomes a log object: the
-simulator (:mod:`pipeline.sim`) and the samples (:mod:`pipeline.logs.sample`) both use it.
+simulator (:mod:`pipeline.sim`) and the samples (:mod:`pipeline.sim.sample`) both use it.
 :class:`LogWriter` streams objects as JSON Lines, gzip-compressed for ``.gz`` (with a fixed
 header, so the same games give the same bytes).
 

@@ -1,7 +1,8 @@
 """Bots: small classes behind one interface, each choosing among the engine's legal moves.
 
 The simulator hands a bot a :class:`Turn`: the game, the seat, the legal plays on offer and
-whether passing is allowed. When 頂大 applies (the next seat holds one card) the simulator
+whether passing is allowed (the engine's :meth:`~pipeline.big2.state.Game.legal_moves`; the
+bots hold no rule of their own). When 頂大 applies (the next seat holds one card) the simulator
 has already decided, from the planted ``must_block_discipline`` and colluders, whether this
 turn blocks: the offer then holds only the blocking actions (``block = True``) or only the
 non-blocking ones (``block = False``). A bot never sees an illegal action, so whatever it
@@ -20,7 +21,7 @@ returns is legal.
 >>> rs = load_ruleset("hk")
 >>> hands, _ = deal(rs, random.Random(5))
 >>> game = Game(rs, hands=hands)
->>> plays, can_pass = legal_options(game)
+>>> plays, can_pass = game.legal_moves()
 >>> len(plays) == len(game.legal_plays()), can_pass
 (True, False)
 >>> action = make_bot("greedy").choose(Turn(game, game.turn, plays, can_pass), random.Random(1))
@@ -36,9 +37,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import ClassVar, NamedTuple
 
-from pipeline.big2.combos import Kind, Play, highest_single, single_key, table_for
-from pipeline.big2.moves import beating_plays, can_beat, plays_from
-from pipeline.big2.rules import FourOfAKind, MustBlock, Ruleset, SuitOrder
+from pipeline.big2.combos import Kind, Play, single_key, table_for
+from pipeline.big2.moves import can_beat, plays_from
+from pipeline.big2.rules import FourOfAKind, Ruleset, SuitOrder
 from pipeline.big2.state import Action, Claim, Game
 from pipeline.cards import FULL_DECK
 from pipeline.errors import Big2Error
@@ -79,57 +80,6 @@ class Turn(NamedTuple):
     @property
     def leading(self) -> bool:
         return self.game.top is None
-
-
-def legal_options(game: Game) -> tuple[list[Play], bool]:
-    """The legal plays of the seat to act and whether it may pass (the same set as
-    :meth:`Game.legal_plays`, faster: ``Game.can`` runs only where a rule may exclude a
-    generated play, the first play and ``must_block = enforced``).
-    """
-    seat = game.turn
-    hands = game.hands
-    if seat is None or hands is None:
-        raise SimError("E_SIM_STATE", "legal options need the deal and a seat to act")
-    rs = game.rs
-    top = game.top
-    hand = hands[seat]
-    plays = list(plays_from(hand, rs) if top is None else beating_plays(hand, top, rs))
-    enforced = rs.must_block == MustBlock.ENFORCED
-    if _narrowed(game):
-        plays = [p for p in plays if game.can(Action.play(seat, p.mask))]
-    can_pass = top is not None and (not enforced or game.can(Action.pass_(seat)))
-    return plays, can_pass
-
-
-def _narrowed(game: Game) -> bool:
-    """Whether a rule may forbid a play the hand makes: the first play's rule, enforced 頂大."""
-    return game.rs.must_block == MustBlock.ENFORCED or (
-        not game.started and game.lowest_rule and not game.swapped
-    )
-
-
-def block_card(game: Game, seat: int) -> int | None:
-    """When ``seat`` is bound by 頂大 and can meet it: its highest single (spec 1.6), else None."""
-    nxt = game.next_seat(seat)
-    if game.counts[nxt] != 1 or game.hands is None:
-        return None
-    top = game.top
-    if top is not None and top.kind != Kind.SINGLE:
-        return None
-    suit_order = game.rs.suit_order
-    best = highest_single(game.hands[seat], suit_order)
-    if top is not None and single_key(best, suit_order) < top.key:
-        return None
-    return best
-
-
-def meets_block(play: Play | None, best: int, *, leading: bool) -> bool:
-    """Whether an action meets the 頂大 obligation (``play`` None: a pass never does)."""
-    if play is None:
-        return False
-    if leading:
-        return play.size > 1 or play.mask == 1 << best
-    return play.mask == 1 << best or play.is_bomb
 
 
 def low_key(mask: int, suit_order: SuitOrder) -> int:
@@ -201,7 +151,7 @@ class RandomBot(Bot):
         """A lead drawn uniformly without listing the plays (:mod:`pipeline.sim.sampling`),
         when no rule narrows the lead (the first play's, an enforced 頂大)."""
         hands, seat = game.hands, game.turn
-        if game.top is not None or hands is None or seat is None or _narrowed(game):
+        if game.top is not None or hands is None or seat is None or game.plays_restricted:
             return None
         play, n = random_lead(hands[seat], game.rs, rng)
         return Action.play(seat, play.mask), n
@@ -320,7 +270,7 @@ class HeuristicBot(Bot):
         """No list of plays needed: on a free lead every unit of the plan is legal, and a
         follow with a whole unit (or a pass) needs only the units that beat the table."""
         hands, seat = game.hands, game.turn
-        if hands is None or seat is None or _narrowed(game):
+        if hands is None or seat is None or game.plays_restricted:
             return None
         if game.top is not None:
             return self._quick_follow(game, seat, hands[seat])

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from pipeline.big2.moves import meets_block
 from pipeline.big2.playout import deal
 from pipeline.big2.rules import LastCardCall, Ruleset, ThreePlayerMode
 from pipeline.big2.state import Action, Block, Claim, Game, claim_holds
-from pipeline.sim.bots import Bot, Turn, block_card, legal_options, meets_block
+from pipeline.sim.bots import Bot, Turn
 
 #: Simulated matches start during 2026 (seconds since the Unix epoch).
 BASE_TIMESTAMP = 1_767_225_600.0  # 2026-01-01T00:00:00Z
@@ -115,14 +116,14 @@ def play_game(
         seat = game.turn
         assert seat is not None
         leading = game.top is None
-        best = block_card(game, seat)
+        best = game.block_card(seat)
         partner = colluders[1] if colluders is not None and colluders[0] == seat else None
         if best is None and partner is None:
             quick = bots[seat].quick(game, rng)
             if quick is not None:
                 act(quick[0], _think(bots[seat], quick[1], leading, rng))
                 continue
-        plays, can_pass = legal_options(game)
+        plays, can_pass = game.legal_moves()
         n_options = len(plays) + can_pass
         block: bool | None = None
         reason = Reason.DISCIPLINE

@@ -39,8 +39,8 @@ from pipeline.logs.records import (
     content_hash,
     record_from_obj,
 )
-from pipeline.logs.sample import _csv_rows, dumps, sample_game, to_partial
 from pipeline.replay import ReplayedGame, replay
+from pipeline.sim.sample import _csv_rows, dumps, sample_game, to_partial
 from pipeline.warehouse import Warehouse
 from pipeline.warehouse.tables import (
     RECORD_LIMITS,

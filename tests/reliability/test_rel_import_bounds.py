@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.ingest import IngestError, Progress, ingest
-from pipeline.logs.sample import dumps, sample_game
+from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import SCHEMAS, Table, Warehouse, WarehouseError
 
 ROOT = Path(__file__).resolve().parents[2]

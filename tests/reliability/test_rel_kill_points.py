@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.ingest import ingest
-from pipeline.logs.sample import dumps, sample_game
+from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,9 +1,9 @@
 """Seeded random legal games as log objects, and the sample files in ``data/samples/``.
 
-Every game here is played by the simulator (:mod:`pipeline.sim`) with ``random`` bots (each
+Every game here is played by the simulator (:mod:`pipeline.sim.play`) with ``random`` bots (each
 move uniform among the legal ones) and turned into a log object by
 :func:`pipeline.logs.writer.game_log`, the one way a played game becomes a log, so the
-samples replay cleanly by construction. ``python -m pipeline.logs.sample data/samples``
+samples replay cleanly by construction. ``python -m pipeline.sim.sample data/samples``
 rewrites the sample files; the output depends only on the seeds.
 
 >>> game = sample_game(seed=7, game_id="s7")
@@ -33,6 +33,9 @@ from pipeline.sim.bots import RandomBot
 from pipeline.sim.play import play_game
 
 _BASE_TIME = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+#: ``truth.generator`` of a sample game: the module's name before it moved from
+#: ``pipeline.logs`` to ``pipeline.sim``, kept so that the samples stay byte for byte the same.
+GENERATOR = "pipeline.logs.sample"
 
 
 def sample_game(
@@ -77,7 +80,7 @@ def sample_game(
         stock=played.stock,
         times=played.times,
         notation=Notation(notation),
-        truth={"generator": "pipeline.logs.sample", "seed": seed},
+        truth={"generator": GENERATOR, "seed": seed},
     )
 
 
@@ -285,7 +288,7 @@ def write_samples(directory: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m pipeline.logs.sample DIR``: write the sample files."""
+    """``python -m pipeline.sim.sample DIR``: write the sample files."""
     args = list(sys.argv[1:] if argv is None else argv)
     directory = Path(args[0]) if args else Path("data/samples")
     for path in write_samples(directory):
