@@ -1,0 +1,15 @@
+//! The native core of big2-replay: parse, validate and replay Big Two game lines.
+//!
+//! The Python engine (`pipeline/big2/`) is the reference; this crate does the same per game
+//! at scale, with the same codes and messages (`tests/native/` holds them equal).
+
+pub mod cards;
+pub mod combos;
+pub mod moves;
+pub mod parse;
+pub mod replay;
+pub mod rules;
+pub mod state;
+
+#[cfg(feature = "python")]
+mod py;

@@ -1,0 +1,186 @@
+//! The PyO3 bindings: thin. `pipeline/native.py` is the only Python module that imports them.
+//!
+//! `Core(resolver)` replays game lines. `resolver(preset, overrides_json)` is called once per
+//! distinct ruleset and answers `(True, json.dumps(ruleset.to_dict()), "")` or
+//! `(False, code, message)` (the Python ruleset loader's reject). Each call answers `None`
+//! when the line is for the Python reader to read (see `parse.rs`).
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use pyo3::IntoPyObjectExt;
+
+use crate::combos::ComboRules;
+use crate::parse::{parse_line, Record};
+use crate::replay::{replay, Rejected, Replayed};
+use crate::rules::Ruleset;
+use crate::state::ActionRecord;
+
+enum Resolved {
+    Ok(Box<(Ruleset, ComboRules)>),
+    Err(String, String),
+}
+
+#[pyclass(module = "big2_native")]
+struct Core {
+    resolver: PyObject,
+    rulesets: HashMap<String, Resolved>,
+}
+
+type Outcome = Option<Result<(Record, Replayed), (String, Rejected)>>;
+
+impl Core {
+    fn run(&mut self, py: Python<'_>, text: &str) -> PyResult<Outcome> {
+        let Some(record) = parse_line(text) else {
+            return Ok(None);
+        };
+        let key = format!("{}\u{0}{}", record.preset, record.overrides);
+        if !self.rulesets.contains_key(&key) {
+            let answer = self
+                .resolver
+                .call1(py, (record.preset.as_str(), record.overrides.as_str()))?;
+            let (ok, payload, message): (bool, String, String) = answer.extract(py)?;
+            let resolved = if ok {
+                let dict: serde_json::Value = serde_json::from_str(&payload)
+                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+                let rs =
+                    Ruleset::from_dict(&dict).map_err(pyo3::exceptions::PyValueError::new_err)?;
+                let cr = ComboRules::new(&rs);
+                Resolved::Ok(Box::new((rs, cr)))
+            } else {
+                Resolved::Err(payload, message)
+            };
+            self.rulesets.insert(key.clone(), resolved);
+        }
+        let done = match &self.rulesets[&key] {
+            Resolved::Err(code, message) => Err(Rejected {
+                code: code.clone(),
+                message: message.clone(),
+                action_index: None,
+            }),
+            Resolved::Ok(both) => replay(&record, &both.0, &both.1),
+        };
+        Ok(Some(match done {
+            Ok(replayed) => Ok((record, replayed)),
+            Err(rejected) => Err((record.game_id, rejected)),
+        }))
+    }
+}
+
+fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
+    ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
+}
+
+fn action_tuple(py: Python<'_>, a: &ActionRecord) -> PyResult<PyObject> {
+    let unchecked = PyTuple::new(py, a.unchecked.names())?;
+    let cards_left = PyTuple::new(py, &a.cards_left)?;
+    let fields: Vec<PyObject> = vec![
+        a.action_index.into_py_any(py)?,
+        a.seat.into_py_any(py)?,
+        a.kind.as_str().into_py_any(py)?,
+        a.cards.into_py_any(py)?,
+        a.play_kind.map(|k| k.as_str()).into_py_any(py)?,
+        a.rank_key.into_py_any(py)?,
+        a.trick.into_py_any(py)?,
+        a.is_lead.into_py_any(py)?,
+        a.top_before.into_py_any(py)?,
+        cards_left.into_py_any(py)?,
+        a.hand_before.into_py_any(py)?,
+        a.beating_play_existed.into_py_any(py)?,
+        a.highest_single.into_py_any(py)?,
+        a.next_seat.into_py_any(py)?,
+        a.next_on_one.into_py_any(py)?,
+        a.obligation.map(|o| o.as_str()).into_py_any(py)?,
+        a.block.map(|b| b.as_str()).into_py_any(py)?,
+        a.block_reason.as_str().into_py_any(py)?,
+        a.ends_trick.into_py_any(py)?,
+        a.wins_game.into_py_any(py)?,
+        a.drawn.into_py_any(py)?,
+        a.claim.map(|c| c.as_str()).into_py_any(py)?,
+        unchecked.into_py_any(py)?,
+        a.last_call.map(|c| c.as_str()).into_py_any(py)?,
+    ];
+    PyTuple::new(py, fields)?.into_py_any(py)
+}
+
+#[pymethods]
+impl Core {
+    #[new]
+    fn new(resolver: PyObject) -> Core {
+        Core {
+            resolver,
+            rulesets: HashMap::new(),
+        }
+    }
+
+    /// A decoded game line → `None` (the Python reader's line), `("reject", game_id,
+    /// action_index, code, message)`, or `("ok", game_id, result, actions)` with every fact.
+    fn replay_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
+        match self.run(py, text)? {
+            None => Ok(py.None()),
+            Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
+            Some(Ok((record, done))) => {
+                let res = &done.result;
+                let cards_left = PyTuple::new(py, &res.cards_left)?;
+                let final_hands = match &res.final_hands {
+                    Some(h) => PyTuple::new(py, h)?.into_py_any(py)?,
+                    None => py.None(),
+                };
+                let result = (
+                    res.outcome.as_str(),
+                    res.winner,
+                    res.claim.map(|c| c.as_str()),
+                    cards_left,
+                    final_hands,
+                    res.first_leader,
+                    res.n_tricks,
+                    res.bao_seat,
+                    res.bao_unknown_seat,
+                )
+                    .into_py_any(py)?;
+                let actions = done
+                    .actions
+                    .iter()
+                    .map(|a| action_tuple(py, a))
+                    .collect::<PyResult<Vec<_>>>()?;
+                ("ok", record.game_id, result, actions).into_py_any(py)
+            }
+        }
+    }
+
+    /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.
+    fn validate_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
+        match self.run(py, text)? {
+            None => Ok(py.None()),
+            Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
+            Some(Ok((record, done))) => {
+                ("ok", record.game_id, done.result.winner, done.actions.len()).into_py_any(py)
+            }
+        }
+    }
+
+    /// Validate many lines; the number that replayed, were rejected, and were left to Python.
+    fn validate_lines(
+        &mut self,
+        py: Python<'_>,
+        lines: Vec<String>,
+    ) -> PyResult<(usize, usize, usize)> {
+        let (mut ok, mut rejected, mut left) = (0, 0, 0);
+        for line in &lines {
+            match self.run(py, line)? {
+                None => left += 1,
+                Some(Err(_)) => rejected += 1,
+                Some(Ok(_)) => ok += 1,
+            }
+        }
+        Ok((ok, rejected, left))
+    }
+}
+
+#[pymodule]
+fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Core>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,211 @@
+"""The one door to the native core (the Rust crate in ``native/``, module ``big2_native``).
+
+The core parses a JSON Lines game line, validates and replays it under its ruleset and gives
+the replayed facts or the reject, with the same codes and messages as the Python reader and
+engine (``tests/native/`` holds the two equal). The Python engine stays the reference and the
+fallback: without the built extension, or with ``BIG2_PURE_PYTHON`` set, everything runs in
+Python, and :func:`status` says which path runs.
+
+A line the core does not read itself (a schema problem, an unusual card spelling, an ISO time
+as ``ts`` …) goes to the Python reader, so every reader message is written once, in Python.
+Rulesets are resolved by Python too (:func:`pipeline.big2.rules.load_ruleset`, from the same
+TOML presets), once per distinct preset and overrides, and handed to the core as a dict.
+
+>>> from pipeline.logs.sample import sample_game
+>>> line = orjson.dumps(sample_game(seed=1, game_id="doc-1")).decode()
+>>> done = replay_line(line, Source("doc.jsonl", 1))
+>>> done.game_id, done.outcome, len(done.actions) > 13
+('doc-1', 'played_out', True)
+>>> replay_line(line.replace('"doc-1"', '""'), Source("doc.jsonl", 2)).code
+'E_SCHEMA'
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from dataclasses import dataclass
+from enum import Enum
+from types import ModuleType
+from typing import Any
+
+import orjson
+
+from pipeline.big2.rules import load_ruleset
+from pipeline.errors import Big2Error, LogFormatError
+from pipeline.logs.jsonl import parse_line
+from pipeline.logs.model import Reject, Source
+from pipeline.logs.records import _ruleset
+from pipeline.replay import ReplayedGame, replay
+
+MODULE = "big2_native"
+#: Set (to anything but empty) to run the pure Python path even when the core is built.
+PURE_ENV = "BIG2_PURE_PYTHON"
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What a replay found, as plain values (enums as their strings), the same from both paths.
+
+    ``actions`` holds one tuple per action, in the field order of
+    :class:`pipeline.big2.state.ActionRecord`.
+    """
+
+    game_id: str
+    outcome: str
+    winner: int | None
+    claim: str | None
+    cards_left: tuple[int, ...]
+    final_hands: tuple[int | None, ...]
+    first_leader: int | None
+    n_tricks: int
+    bao_seat: int | None
+    bao_unknown_seat: int | None
+    actions: tuple[tuple[Any, ...], ...]
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def facts_of(done: ReplayedGame) -> GameFacts:
+    """The facts of a game the Python engine replayed."""
+    r = done.result
+    return GameFacts(
+        game_id=done.record.game_id,
+        outcome=r.outcome.value,
+        winner=r.winner,
+        claim=_plain(r.claim),
+        cards_left=r.cards_left,
+        final_hands=r.final_hands,
+        first_leader=r.first_leader,
+        n_tricks=r.n_tricks,
+        bao_seat=r.bao_seat,
+        bao_unknown_seat=r.bao_unknown_seat,
+        actions=tuple(tuple(_plain(v) for v in record) for record in done.actions),
+    )
+
+
+def replay_line_python(text: str, source: Source) -> GameFacts | Reject:
+    """One decoded game line through the Python reader and engine (the reference)."""
+    record = parse_line(text, source)
+    if isinstance(record, Reject):
+        return record
+    done = replay(record)
+    return done if isinstance(done, Reject) else facts_of(done)
+
+
+def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str]:
+    """For the core: ``(True, the ruleset's to_dict() as JSON, "")``, or ``(False, code,
+    message)``: the reject :func:`pipeline.replay.replay` gives for this preset and overrides.
+
+    >>> resolve_ruleset("hk", '{"bomb": true}')[1:]
+    ('E_RULESET_KEY', "override: unknown ruleset key 'bomb' (did you mean 'bombs'?)")
+    >>> ok, text, _ = resolve_ruleset("taiwan", "{}")
+    >>> ok, json.loads(text)["suit_order"]
+    (True, 'taiwan')
+    """
+    try:
+        name, overrides = _ruleset({"preset": preset, "overrides": orjson.loads(overrides_json)})
+    except LogFormatError as err:  # pragma: no cover - the core sends only what the reader takes
+        return False, err.code, err.message
+    try:
+        rs = load_ruleset(name, dict(overrides))
+    except Big2Error as err:
+        return False, err.code, err.message
+    except (TypeError, ValueError, OverflowError) as err:  # as pipeline.replay.replay words it
+        text = ", ".join(f"{key}={value!r}" for key, value in overrides)
+        text = text if len(text) <= 200 else text[:200] + "…"
+        return (
+            False,
+            "E_RULESET_VALUE",
+            f"ruleset overrides {text} cannot be read ({type(err).__name__}: {err})",
+        )
+    return True, json.dumps(rs.to_dict()), ""
+
+
+def load_module() -> ModuleType | None:
+    """The built extension, whatever ``BIG2_PURE_PYTHON`` says; None when it is not built."""
+    try:
+        return importlib.import_module(MODULE)
+    except ImportError:
+        return None
+
+
+def _status() -> tuple[ModuleType | None, str]:
+    if os.environ.get(PURE_ENV):
+        return None, f"pure Python ({PURE_ENV} is set)"
+    module = load_module()
+    if module is None:
+        return None, "pure Python (the native core is not built: make native)"
+    return module, f"native ({MODULE} {module.__version__}, Rust)"
+
+
+_MODULE, _STATUS = _status()
+
+
+def available() -> bool:
+    """Whether this process replays on the native core."""
+    return _MODULE is not None
+
+
+def status() -> str:
+    """``native (big2_native 0.1.0, Rust)`` or ``pure Python (why)``: the replay path here."""
+    return _STATUS
+
+
+class NativeReplayer:
+    """The native core with its ruleset cache; lines it leaves go to the Python reader."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.core = module.Core(resolve_ruleset)
+
+    def replay_line(self, text: str, source: Source) -> GameFacts | Reject:
+        """One decoded game line → its facts or its reject (as :func:`replay_line_python`)."""
+        got = self.core.replay_line(text)
+        if got is None:
+            return replay_line_python(text, source)
+        if got[0] == "reject":
+            _, game_id, action_index, code, message = got
+            return Reject(source, game_id, action_index, code, message, text)
+        _, game_id, result, actions = got
+        outcome, winner, claim, cards_left, hands, first_leader, n_tricks, bao, bao_unknown = result
+        return GameFacts(
+            game_id=game_id,
+            outcome=outcome,
+            winner=winner,
+            claim=claim,
+            cards_left=cards_left,
+            final_hands=hands if hands is not None else (None,) * len(cards_left),
+            first_leader=first_leader,
+            n_tricks=n_tricks,
+            bao_seat=bao,
+            bao_unknown_seat=bao_unknown,
+            actions=tuple(actions),
+        )
+
+    def validate_line(self, text: str, source: Source) -> int | Reject | None:
+        """Validate only: the winner (None for a redeal) or the reject."""
+        got = self.core.validate_line(text)
+        if got is None:
+            done = replay_line_python(text, source)
+            return done if isinstance(done, Reject) else done.winner
+        if got[0] == "reject":
+            _, game_id, action_index, code, message = got
+            return Reject(source, game_id, action_index, code, message, text)
+        winner: int | None = got[2]
+        return winner
+
+
+_REPLAYER: NativeReplayer | None = None
+
+
+def replay_line(text: str, source: Source) -> GameFacts | Reject:
+    """One decoded game line on this process's path (:func:`status`): facts or a reject."""
+    global _REPLAYER
+    if _MODULE is None:
+        return replay_line_python(text, source)
+    if _REPLAYER is None:
+        _REPLAYER = NativeReplayer(_MODULE)
+    return _REPLAYER.replay_line(text, source)
