@@ -218,3 +218,30 @@ def test_random_games_replay_and_score_zero_sum(preset: str) -> None:
         assert all(r.beating_play_existed for r in plays)
         legal = game.legal_plays()
         assert len(legal) == 0
+
+
+def test_legal_plays_is_a_view_of_the_seat_to_act() -> None:
+    g = GAMES[0]
+    game = start(g)
+    assert len(game.legal_plays()) == 0  # the auction: no plays
+    game.do(Action.bid(0, 3))
+    legal = game.legal_plays()
+    plays = list(legal)
+    assert len(legal) == len(plays) == len(set(plays)) > 0
+    rocket = next(p for p in plays if p.kind == Kind.ROCKET)
+    assert rocket in legal and rocket.mask in legal
+    hand = game.hand(0)
+    assert hand is not None and all(p.mask & ~hand == 0 for p in plays)
+    other = game.hand(1)
+    assert other is not None and (other & -other) not in legal  # another seat's card
+    game.do(Action.play(0, rocket.mask))
+    assert len(game.legal_plays()) == 0  # nothing beats the rocket
+    assert game.can(Action.pass_(1)) and not game.can(Action.play(1, other & -other))
+
+
+def test_records_are_frozen() -> None:
+    game = replay(GAMES[0])
+    record = game.history[-1]
+    with pytest.raises(AttributeError):
+        record.seat = 2  # type: ignore[misc]
+    assert record.wins_game and record.multiplier == 8 and record.landlord == 0
