@@ -52,7 +52,7 @@ def test_golden_games_cover_every_kind_and_feature() -> None:
         kinds |= {r.kind for r in replay(g).history if r.kind is not None}
     assert kinds == set(Kind)
     results = [replay(g).result for g in GAMES]
-    assert len(GAMES) >= 15
+    assert len(GAMES) >= 20
     assert any(r is not None and r.outcome == Outcome.REDEAL for r in results)
     assert {r.spring for r in results if r is not None} >= {Spring.SPRING, Spring.ANTI_SPRING}
     assert {g.preset for g in GAMES} == {"ddz", "ddz-2p"}
@@ -137,6 +137,9 @@ MUTATIONS = [
     (1, 1, None, "E_DDZ_OUT_OF_TURN"),  # swapped actions: two passes in the wrong order
     (1, 2, None, "E_DDZ_OUT_OF_TURN"),  # swapped: the landlord plays before seat 2 passes
     (9, 6, None, "E_DDZ_OUT_OF_TURN"),
+    (16, 3, "0 play 8 8 8 8 3 4", "E_DDZ_NOT_A_COMBO"),  # four + two is off
+    (17, 5, "0 play 9 9 9", "E_DDZ_WRONG_KIND"),  # a triple on a straight
+    (17, 8, "0 play 10 10 J J", "E_DDZ_NOT_A_COMBO"),  # two pairs are no pair chain
 ]
 
 
