@@ -136,7 +136,7 @@ class Play:
     def beats(self, top: Play) -> bool:
         """Whether this play may be played on ``top`` (spec 2.3, 2.4).
 
-        The rocket beats everything; a bomb beats any non-bomb play and a lower bomb;
+        The rocket beats everything (one deck holds one rocket); a bomb beats any non-bomb play and a lower bomb;
         otherwise same kind, same length, higher main part.
 
         >>> from pipeline.doudizhu.cards import mask_of, parse_cards
@@ -148,7 +148,7 @@ class Play:
         (True, False)
         """
         if self.kind == Kind.ROCKET:
-            return True
+            return top.kind != Kind.ROCKET
         if top.kind == Kind.ROCKET:
             return False
         if self.kind == Kind.BOMB:

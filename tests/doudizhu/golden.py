@@ -423,3 +423,150 @@ GAMES += [
         expect=dict(multiplier=8, amount=240, scores=(480, -240, -240)),
     ),
 ]
+GAMES += [
+    Golden(
+        "2 players: two bombs and the rocket in a 叫地主 game, 23 cards out",
+        preset="ddz-2p",
+        seats=("3 3 3 3 BJ RJ 5 6 7 8 9 10 J Q K A 4 4 4 4",),
+        kitty="2 2 2",
+        script="""
+            0 call
+            0 play 5 6 7 8 9 10 J Q K A
+            1 pass
+            0 play 3 3 3 3
+            1 pass
+            0 play 4 4 4 4
+            1 pass
+            0 play BJ RJ
+            1 pass
+            0 play 2 2 2
+        """,
+        expect=dict(
+            landlord=0,
+            base=1,
+            winner=0,
+            bombs=2,
+            rockets=1,
+            multiplier=8,
+            amount=8,
+            scores=(8, -8),
+            spring=Spring.SPRING,
+        ),
+    ),
+    Golden(
+        "four_with_two = false: the four 8s go as a bomb",
+        overrides={"four_with_two": False},
+        seats=("8 8 8 8 3 4 5 6 7 9 10 J Q K A A A",),
+        kitty="2 2 2",
+        script="""
+            0 bid 2
+            1 bid 0
+            2 bid 0
+            0 play 8 8 8 8
+            1 pass
+            2 pass
+            0 play 3 4 5 6 7
+            1 pass
+            2 pass
+            0 play 9 10 J Q K
+            1 pass
+            2 pass
+            0 play A A A 2
+            1 pass
+            2 pass
+            0 play 2 2
+        """,
+        expect=dict(
+            landlord=0,
+            base=2,
+            winner=0,
+            bombs=1,
+            multiplier=2,
+            amount=4,
+            scores=(8, -4, -4),
+            spring=Spring.SPRING,
+        ),
+    ),
+    Golden(
+        "seat 2 takes it at 2; a farmer bombs the landlord's straight and goes out",
+        first_bidder=1,
+        seats=("9 9 9 9 10 10 J J Q Q K K A A A 2 2", "", "3 4 5 6 7 8"),
+        kitty="",
+        script="""
+            1 bid 1
+            2 bid 2
+            0 bid 0
+            1 bid 0
+            2 play 3 4 5 6 7 8
+            0 play 9 9 9 9
+            1 pass
+            2 pass
+            0 play 10 10 J J Q Q K K
+            1 pass
+            2 pass
+            0 play A A A 2 2
+        """,
+        expect=dict(
+            landlord=2,
+            base=2,
+            winner=0,
+            bombs=1,
+            multiplier=2,
+            amount=4,
+            scores=(4, 4, -8),
+            spring=Spring.ANTI_SPRING,
+        ),
+    ),
+]
+GAMES += [
+    Golden(
+        "re-entry on: seat 1 passes, then comes back with 3; airplane with four pairs",
+        seats=("", "8 8 8 9 9 9 10 10 10 J J J 3 3 4 4 5"),
+        kitty="5 6 6",
+        script="""
+            0 bid 1
+            1 bid 0
+            2 bid 2
+            0 bid 0
+            1 bid 3
+            1 play 8 8 8 9 9 9 10 10 10 J J J 3 3 4 4 5 5 6 6
+        """,
+        expect=dict(
+            landlord=1,
+            base=3,
+            winner=1,
+            multiplier=1,
+            amount=3,
+            scores=(-3, 6, -3),
+            spring=Spring.SPRING,
+        ),
+    ),
+    Golden(
+        "triple + pair war: a farmer over the other farmer, the landlord over both, farmers win",
+        seats=("3 3 3 4 4 Q Q Q 8 8 K", "6 6 6 5 5 A", "9 9 9 7 7 2 5 6 7 8 9 10 J K K K Q"),
+        kitty="",
+        script="""
+            0 bid 1
+            1 bid 0
+            2 bid 0
+            0 play 3 3 3 4 4
+            1 play 6 6 6 5 5
+            2 play 9 9 9 7 7
+            0 play Q Q Q 8 8
+            1 pass
+            2 pass
+            0 play K
+            1 play A
+            2 play 2
+            0 pass
+            1 pass
+            2 play 5 6 7 8 9 10 J
+            0 pass
+            1 pass
+            2 play K K K Q
+        """,
+        expect=dict(
+            landlord=0, base=1, winner=2, multiplier=1, amount=1, scores=(-2, 1, 1), spring=None
+        ),
+    ),
+]

@@ -82,7 +82,24 @@ AMBIGUOUS = [
     ("3 3 3 4 4 4 5 5 5 6 6 6 7 7 7 8 8 8", [(Kind.AIRPLANE, "8")]),  # 18: not 4 × k
     ("3 3 3 4 4 4 5 5 5 9 9 9", [(Kind.AIRPLANE_SINGLES, "5")]),  # a triple as three singles
     ("Q Q Q K K K A A A 2 2 2", [(Kind.AIRPLANE_SINGLES, "A")]),  # 2s never in the airplane
+    (  # eight triples in a row (24 cards, more than a hand holds): three mains of six
+        "3 3 3 4 4 4 5 5 5 6 6 6 7 7 7 8 8 8 9 9 9 10 10 10",
+        [(Kind.AIRPLANE_SINGLES, "10"), (Kind.AIRPLANE_SINGLES, "9"), (Kind.AIRPLANE_SINGLES, "8")],
+    ),
 ]
+
+
+def test_the_only_ambiguities_are_airplanes_with_or_without_singles() -> None:
+    """Over the whole deck, a set with two or more readings is an airplane with singles read
+    from two or three mains, or also a plain airplane: the shapes tested one by one above."""
+    shapes = {
+        tuple(sorted(k.value for k, _, _ in r)) for r in all_combinations().values() if len(r) > 1
+    }
+    assert shapes == {
+        ("airplane_singles", "airplane_singles"),
+        ("airplane", "airplane_singles", "airplane_singles"),
+        ("airplane_singles", "airplane_singles", "airplane_singles"),
+    }
 
 
 @pytest.mark.parametrize(("text", "expected"), AMBIGUOUS, ids=[a[0] for a in AMBIGUOUS])

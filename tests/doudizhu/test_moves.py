@@ -3,6 +3,7 @@ presets, with the table holding each of the 13 kinds (four + two as its two kind
 
 from __future__ import annotations
 
+import random
 from itertools import product
 
 import pytest
@@ -13,6 +14,7 @@ from pipeline.doudizhu.cards import N_CARDS, counts_of, mask_of
 from pipeline.doudizhu.combos import Kind, Play, readings
 from pipeline.doudizhu.moves import can_beat, cards_for, plays_from
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
+from pipeline.doudizhu.state import Game, Phase, random_game
 from tests.doudizhu.reference import all_combinations
 
 RULESETS = [
@@ -81,3 +83,22 @@ def test_can_beat_on_full_hands_agrees_with_generation(
     top = _top(kind, which)
     assert top is not None
     assert can_beat(hand, rs, top) == any(True for _ in plays_from(hand, rs, on=top))
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(["ddz", "ddz-2p"]))
+def test_the_legal_plays_of_game_positions_equal_brute_force(seed: int, preset: str) -> None:
+    """Positions reached by random play: once the seat to act holds 12 cards or fewer, its
+    legal-moves view equals the brute force against the play on the table."""
+    rs = load_ruleset(preset)
+    (hands, kitty, aside), first, actions = random_game(rs, random.Random(seed))
+    game = Game(rs, hands=hands, kitty=kitty, set_aside=aside, first_bidder=first)
+    checked = 0
+    for action in actions:
+        seat = game.turn
+        hand = None if seat is None else game.hand(seat)
+        if game.phase == Phase.PLAY and hand is not None and hand.bit_count() <= 12 and checked < 4:
+            assert set(game.legal_plays()) == brute_force(hand, rs, game.top)
+            checked += 1
+        game.do(action)
+    assert game.finished

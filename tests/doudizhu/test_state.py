@@ -52,7 +52,7 @@ def test_golden_games_cover_every_kind_and_feature() -> None:
         kinds |= {r.kind for r in replay(g).history if r.kind is not None}
     assert kinds == set(Kind)
     results = [replay(g).result for g in GAMES]
-    assert len(GAMES) >= 15
+    assert len(GAMES) >= 20
     assert any(r is not None and r.outcome == Outcome.REDEAL for r in results)
     assert {r.spring for r in results if r is not None} >= {Spring.SPRING, Spring.ANTI_SPRING}
     assert {g.preset for g in GAMES} == {"ddz", "ddz-2p"}
@@ -137,6 +137,9 @@ MUTATIONS = [
     (1, 1, None, "E_DDZ_OUT_OF_TURN"),  # swapped actions: two passes in the wrong order
     (1, 2, None, "E_DDZ_OUT_OF_TURN"),  # swapped: the landlord plays before seat 2 passes
     (9, 6, None, "E_DDZ_OUT_OF_TURN"),
+    (16, 3, "0 play 8 8 8 8 3 4", "E_DDZ_NOT_A_COMBO"),  # four + two is off
+    (17, 5, "0 play 9 9 9", "E_DDZ_WRONG_KIND"),  # a triple on a straight
+    (17, 8, "0 play 10 10 J J", "E_DDZ_NOT_A_COMBO"),  # two pairs are no pair chain
 ]
 
 
@@ -218,3 +221,30 @@ def test_random_games_replay_and_score_zero_sum(preset: str) -> None:
         assert all(r.beating_play_existed for r in plays)
         legal = game.legal_plays()
         assert len(legal) == 0
+
+
+def test_legal_plays_is_a_view_of_the_seat_to_act() -> None:
+    g = GAMES[0]
+    game = start(g)
+    assert len(game.legal_plays()) == 0  # the auction: no plays
+    game.do(Action.bid(0, 3))
+    legal = game.legal_plays()
+    plays = list(legal)
+    assert len(legal) == len(plays) == len(set(plays)) > 0
+    rocket = next(p for p in plays if p.kind == Kind.ROCKET)
+    assert rocket in legal and rocket.mask in legal
+    hand = game.hand(0)
+    assert hand is not None and all(p.mask & ~hand == 0 for p in plays)
+    other = game.hand(1)
+    assert other is not None and (other & -other) not in legal  # another seat's card
+    game.do(Action.play(0, rocket.mask))
+    assert len(game.legal_plays()) == 0  # nothing beats the rocket
+    assert game.can(Action.pass_(1)) and not game.can(Action.play(1, other & -other))
+
+
+def test_records_are_frozen() -> None:
+    game = replay(GAMES[0])
+    record = game.history[-1]
+    with pytest.raises(AttributeError):
+        record.seat = 2  # type: ignore[misc]
+    assert record.wins_game and record.multiplier == 8 and record.landlord == 0
