@@ -90,3 +90,15 @@ def test_big2_demo_imports_the_score_sheet(tmp_path: Path) -> None:
         "select n_games from mart_player_standings where player_id = 'Eve'"
     ).fetchone()
     assert eve == (2,)
+
+
+def test_replayer_on_a_result_only_game(
+    sheet_wh: Warehouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(sheet_wh.root))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["game_id"] = "club-2026-10-30#3"
+    at.run()
+    at.switch_page("views/replayer.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]

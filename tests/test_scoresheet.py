@@ -25,6 +25,7 @@ from pipeline.warehouse import Warehouse
 
 DATA = Path(__file__).resolve().parent / "data" / "scoresheet"
 SIMPLE = DATA / "simple.txt"
+CLUB_SHEET = DATA.parents[2] / "data" / "samples" / "club-sheet.csv"
 SCORER_RULES = SheetRules("hk", (("bao_place", "all_cards"),))
 
 #: big-two-scorer README, "Simple example": name → (game_count, win_count, fry_count,
@@ -242,3 +243,61 @@ def test_shape_by_content(tmp_path: Path, name: str, text: str, shape: str | Non
     path = tmp_path / name
     path.write_text(text)
     assert log_shape(path) == shape
+
+
+def test_export_of_a_result_only_game(tmp_path: Path) -> None:
+    wh = _warehouse(tmp_path, [CLUB_SHEET], SheetRules())
+    base = ["export", "club-2026-10-30#3", "--warehouse", str(wh.root)]
+    text = CliRunner().invoke(app, base)
+    assert text.exit_code == 0, text.output
+    assert "result only: a score sheet's line" in text.output
+    assert "seat 3 Dev: 5 left → -14 包牌" in text.output  # no "(?)" hand: none was ever known
+    line = CliRunner().invoke(app, [*base, "--format", "jsonl"])
+    assert line.exit_code == 2 and "E_RESULT_ONLY" in line.output
+
+
+def test_spec_example_under_both_readings(tmp_path: Path) -> None:
+    """Spec 1.6 / 1.10 example 4: losses 3 (the violator), 1, 4 and a winner. Worked by hand,
+    tiers ×1 (F=1000), place: before 包牌 −4 / +4 / −8 / +8; net_losses moves the loser of 4's
+    −8 onto the violator (−12 / +4 / 0 / +8); all_cards charges it all 8 cards, settled as if
+    the others had none (−24 / +8 / +8 / +8)."""
+    sheet = tmp_path / "bao.txt"
+    sheet.write_text("F=1000\nv one four w\n3t 1 4 0\n")
+    con = _warehouse(tmp_path, [sheet], SheetRules()).connect()
+    own = con.execute("select net, penalty_charged from mart_game_scores order by seat").fetchall()
+    assert own == [(-12, 8), (4, 0), (0, 0), (8, 0)]
+    whatif = ruleset_json("hk", {"bao_place": "all_cards", "multiplier_tiers": fry_tiers(1000)})
+    other = con.execute(
+        "select net from score_seats(whatif := ?::json) order by seat", [whatif]
+    ).fetchall()
+    assert [n for (n,) in other] == [-24, 8, 8, 8]
+
+
+def test_bao_place_is_validated() -> None:
+    from pipeline.big2.rules import load_ruleset
+    from pipeline.errors import RulesetError
+
+    assert load_ruleset("hk").bao_place == "net_losses"
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"bao_place": "everything"})
+    assert err.value.code == "E_RULESET_VALUE" and "bao_place" in err.value.message
+
+
+def test_a_points_tournament_on_a_sheet(tmp_path: Path) -> None:
+    sheet = tmp_path / "cup.csv"
+    rows = ["date,match,players,cards_left,tournament_id,tournament_kind,tournament_round"]
+    for i, counts in enumerate(["0 1 2 3", "1 0 2 3", "0 5 5 5", "2 2 0 1", "0 1 1 1"], 1):
+        rows.append(f"2024-03-0{i},cup,a b c d,{counts},cup-1,points,{i}")
+    sheet.write_text("\n".join(rows) + "\n")
+    con = _warehouse(tmp_path, [sheet], SheetRules()).connect()
+    got = con.execute(
+        "select player_id, standing from mart_tournament_standings where tournament_id = 'cup-1' "
+        "order by standing"
+    ).fetchall()
+    totals = dict(
+        con.execute(
+            "select player_id, sum(score) from mart_game_scores group by 1 order by 2 desc"
+        ).fetchall()
+    )
+    assert [p for p, _ in got] == list(totals) and got[0][0] == "a"
+    assert not [name for name, n in run_tests(con).items() if n]

@@ -46,7 +46,10 @@ from pipeline.logs.records import content_hash
 SCORER = "scorer"
 SHEET = "sheet"
 SHEET_COLUMNS = ("date", "match", "players", "cards_left")
-OPTIONAL_SHEET_COLUMNS = ("bao_seat", "notes", "redeal", "ruleset", "overrides", "game_id")
+OPTIONAL_SHEET_COLUMNS = (
+    "bao_seat", "notes", "redeal", "ruleset", "overrides", "game_id",
+    "tournament_id", "tournament_kind", "tournament_round",
+)  # fmt: skip
 #: The scorer's default fry threshold (no ``F=`` line) and its triple-fry count.
 DEFAULT_FRY = 10
 TRIPLE_FRY = 13
@@ -138,8 +141,9 @@ def _record(
     overrides: tuple[tuple[str, Any], ...],
     source: Source,
     raw: str,
+    tournament: tuple[str | None, str | None, int | None] = (None, None, None),
 ) -> GameRecord:
-    canonical = {
+    canonical: dict[str, Any] = {
         "game_id": game_id,
         "match_id": match_id,
         "date": date,
@@ -150,6 +154,8 @@ def _record(
         "ruleset": preset,
         "overrides": {k: v for k, v in overrides},
     }
+    if tournament != (None, None, None):
+        canonical["tournament"] = list(tournament)
     return GameRecord(
         game_id=game_id,
         content_hash=content_hash(canonical),
@@ -161,6 +167,9 @@ def _record(
         match_id=match_id,
         game_number=game_number,
         started_at=date,
+        tournament_id=tournament[0],
+        tournament_kind=tournament[1],
+        tournament_round=tournament[2],
         sheet=sheet,
         source=source,
         raw=raw,
@@ -314,6 +323,14 @@ def _csv_row(
         if not isinstance(extra, dict):
             raise ReplayError("E_SHEET_LINE", f"overrides {row['overrides']!r} is no JSON object")
         overrides.update(extra)
+    round_text = (row.get("tournament_round") or "").strip()
+    if round_text and not round_text.isdigit():
+        raise ReplayError("E_SHEET_LINE", f"tournament_round {round_text!r} is not a number")
+    tournament = (
+        (row.get("tournament_id") or "").strip() or None,
+        (row.get("tournament_kind") or "").strip() or None,
+        int(round_text) if round_text else None,
+    )
     numbers[match_id] = numbers.get(match_id, 0) + 1
     number = numbers[match_id]
     notes = (row.get("notes") or "").strip() or None
@@ -328,6 +345,7 @@ def _csv_row(
         overrides=tuple(sorted(overrides.items())),
         source=Source(file, lineno),
         raw=",".join(row.get(k) or "" for k in row),
+        tournament=tournament,
     )
 
 
