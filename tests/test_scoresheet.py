@@ -77,14 +77,15 @@ def test_scorer_readme_example_reproduces_its_table(tmp_path: Path) -> None:
 def test_rescore_under_the_other_reading(tmp_path: Path) -> None:
     """bao_place = net_losses (seed 002): the violator pays the other losers' net losses.
     Worked by hand: game 3 (3t 0 1 2) place nets −6 / +6 / +2 / −2, d's 2 moved onto x →
-    −8 / +6 / +2 / 0; game 4 (0t 1 1 1) +3 / −1 / −1 / −1, the three losses onto x → all 0."""
+    −8 / +6 / +2 / 0; game 4 (0t 1 1 1) is a winner taking on all losses (the last-card call,
+    spec 1.6): charged the 3 cards and settled as usual whatever the reading, −9 / +3 / +3 / +3."""
     wh = _warehouse(tmp_path, [SIMPLE])
     con = wh.connect()
     whatif = ruleset_json("hk", {"bao_place": "net_losses", "multiplier_tiers": fry_tiers(10)})
     source = "score_seats(whatif := ?::json)"
     got = _rows(con, PER_PLAYER.format(source=source), whatif)
     nets = {name: row[4] for name, row in got.items()}
-    assert nets == {"a": 84, "b": 2, "c": -10, "d": -68, "x": -8, "*": 0}
+    assert nets == {"a": 84, "b": 5, "c": -7, "d": -65, "x": -17, "*": 0}
     # real losses are the same under both readings (the violator is charged every loser's cards)
     assert {n: r[3] for n, r in got.items()} == {n: r[3] for n, r in PUBLISHED.items()}
     result = CliRunner().invoke(
@@ -93,7 +94,7 @@ def test_rescore_under_the_other_reading(tmp_path: Path) -> None:
          "--set", "multiplier_tiers=[[0,1],[10,2],[13,3]]"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "-68" in result.output and "-59" in result.output
+    assert "-65" in result.output and "-59" in result.output
 
 
 def test_fry_lines_dates_and_players(tmp_path: Path) -> None:
@@ -300,4 +301,28 @@ def test_a_points_tournament_on_a_sheet(tmp_path: Path) -> None:
         ).fetchall()
     )
     assert [p for p, _ in got] == list(totals) and got[0][0] == "a"
+    assert not [name for name, n in run_tests(con).items() if n]
+
+
+@pytest.mark.parametrize(
+    ("settings", "column", "expected"),
+    [
+        # place (either reading): charged 6, settled as usual: −3 × 6 / +6 each
+        ((), "net", [-18, 6, 6, 6]),
+        ((("bao_place", "all_cards"),), "net", [-18, 6, 6, 6]),
+        # winner_takes_all (Decision, spec 1.6): the winner pays each loser its own penalty
+        ((("settlement", "winner_takes_all"),), "net", [-6, 1, 2, 3]),
+        # penalty_points: the winner is charged the losers' penalties, the losers none
+        ((("settlement", "penalty_points"),), "points", [6, 0, 0, 0]),
+    ],
+)
+def test_a_winner_taking_on_all_losses(
+    tmp_path: Path, settings: tuple[tuple[str, Any], ...], column: str, expected: list[int]
+) -> None:
+    """The scorer's ``0t``: the winner went out without calling the last card."""
+    sheet = tmp_path / "call.txt"
+    sheet.write_text("a b c d\n0t 1 2 3\n")
+    con = _warehouse(tmp_path, [sheet], SheetRules("hk", settings)).connect()
+    got = con.execute(f"select {column} from mart_game_scores order by seat").fetchall()
+    assert [v for (v,) in got] == expected
     assert not [name for name, n in run_tests(con).items() if n]

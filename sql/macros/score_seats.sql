@@ -176,12 +176,18 @@ losses as (
     -- place: the violator takes on every loser's cards, the game settled as if the others had
     -- none: a seat with penalty p gains n × p (its own part of the place settlement, undone),
     -- and the violator ends at −(n − 1) × the game's penalties, each other seat at +1 ×.
+    -- A winner who takes on all losses (a score sheet's winner who did not call the last card,
+    -- spec 1.6): charged the losers' penalties, the losers none, then settled as usual: under
+    -- place as all_cards; under winner_takes_all it pays each loser that loser's own penalty
+    -- (Decision), so a loser is spared 2 × p; under penalty_points as any violator.
     select
         *,
         case
             when bao_seat is null or seat = bao_seat then 0
-            when settlement = 'place' and bao_place = 'all_cards' then
+            when settlement = 'place' and (bao_place = 'all_cards' or bao_seat = winner) then
                 n_players * penalty * stake_effective
+            when settlement = 'winner_takes_all' and bao_seat = winner and is_loser then
+                2 * penalty * stake_effective
             when not is_loser then 0
             when settlement = 'penalty_points' then greatest(result_before_bao, 0)
             else greatest(-result_before_bao, 0)
