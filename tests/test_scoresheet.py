@@ -326,3 +326,12 @@ def test_a_winner_taking_on_all_losses(
     got = con.execute(f"select {column} from mart_game_scores order by seat").fetchall()
     assert [v for (v,) in got] == expected
     assert not [name for name, n in run_tests(con).items() if n]
+
+
+def test_reimport_stores_nothing_twice_and_workers_agree(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    first = ingest([str(SIMPLE), str(CLUB_SHEET)], wh, workers=2, rules=SCORER_RULES)
+    again = ingest([str(SIMPLE), str(CLUB_SHEET)], wh, workers=1, rules=SCORER_RULES)
+    assert (first.total().stored, again.total().stored, again.total().duplicate) == (11, 0, 11)
+    other = ingest([str(SIMPLE)], wh, workers=1)  # other rules for the same games: conflicts
+    assert other.reasons == {"E_CONFLICT": 4}
