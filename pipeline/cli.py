@@ -47,9 +47,11 @@ from pipeline.big2.rules import (
     preset_names,
 )
 from pipeline.errors import Big2Error, RulesetError
-from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestSummary
+from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestError, IngestSummary
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
+from pipeline.logs.reader import LOG_FORMATS
+from pipeline.logs.scoresheet import SheetRules
 from pipeline.warehouse import Warehouse, is_disk_full, reading, resolve_dir
 
 
@@ -396,6 +398,21 @@ def ingest(
             "E_TOO_MANY_REJECTS row per file.",
         ),
     ] = DEFAULT_MAX_REJECTS_PER_FILE,
+    log_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="The shape of every file: jsonl, csv, sheet (CSV score sheet) or scorer "
+            "(big-two-scorer text); default: told by name and content.",
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str, typer.Option(help="Preset of the score sheets, which name no rules.")
+    ] = DEFAULT_PRESET,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="KEY=VALUE", help="Score sheets: override a rule."),
+    ] = None,
 ) -> None:
     """Replay every game of the logs through the rules engine into the warehouse, then
     rebuild the SQL marts.
@@ -406,10 +423,22 @@ def ingest(
     Re-importing stores nothing twice.
     """
     with domain_errors(), writer_errors():
+        if log_format is not None and log_format not in LOG_FORMATS:
+            raise IngestError(
+                "E_INGEST", f"--format {log_format!r}: one of {', '.join(LOG_FORMATS)}"
+            )
+        settings = parse_overrides(overrides or [])
+        load_ruleset(ruleset, settings)  # refused here, naming the key, before any file is read
+        rules = SheetRules(ruleset, tuple(sorted(settings.items())))
         wh = Warehouse(warehouse)
         with wh.building(on_wait=lambda: _say_waiting(wh)):  # import + build: one writer
             summary = ingest_with_progress(
-                paths, wh, workers=workers, max_rejects_per_file=max_rejects_per_file
+                paths,
+                wh,
+                workers=workers,
+                max_rejects_per_file=max_rejects_per_file,
+                log_format=log_format,
+                rules=rules,
             )
             print_ingest_summary(summary, wh, top=top)
             if not no_build:
@@ -428,6 +457,8 @@ def ingest_with_progress(
     *,
     workers: int | None = None,
     max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
+    log_format: str | None = None,
+    rules: SheetRules | None = None,
 ) -> IngestSummary:
     """Run an import with a rich progress bar on stderr (bytes read, games, games/s, rejects
     so far), updated while a file is read too."""
@@ -461,6 +492,8 @@ def ingest_with_progress(
             workers=workers,
             max_rejects_per_file=max_rejects_per_file,
             on_progress=show,
+            log_format=log_format,
+            rules=rules,
         )
 
 

@@ -46,6 +46,7 @@ from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
 from pipeline.logs.model import file_label
+from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 
@@ -402,7 +403,12 @@ def _size(item: ChunkItem) -> int:
 
 
 def _chunks(
-    path: Path, max_line_bytes: int, on_read: Callable[[int], None] | None = None
+    path: Path,
+    max_line_bytes: int,
+    on_read: Callable[[int], None] | None = None,
+    *,
+    log_format: str | None = None,
+    rules: SheetRules | None = None,
 ) -> Iterator[list[ChunkItem]]:
     """One file's work, ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text at a time.
 
@@ -410,12 +416,12 @@ def _chunks(
     run of blank lines yields nothing.
     """
     items: Iterable[ChunkItem]
-    if log_shape(path) == "jsonl":
+    if log_shape(path, log_format) == "jsonl":
         fh = _open_counted(path, on_read or (lambda _: None))
         items = iter_jsonl_lines(fh, str(path), max_line_bytes=max_line_bytes)
     else:
         fh = None
-        items = read_log(path, max_line_bytes=max_line_bytes)
+        items = read_log(path, max_line_bytes=max_line_bytes, log_format=log_format, rules=rules)
     try:
         chunk: list[ChunkItem] = []
         size = 0
@@ -487,6 +493,8 @@ def ingest(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
     on_progress: Callable[[Progress], None] | None = None,
+    log_format: str | None = None,
+    rules: SheetRules | None = None,
 ) -> IngestSummary:
     """Import every game of the given logs as one batch; return the summary.
 
@@ -497,6 +505,8 @@ def ingest(
     ``max_rejects_per_file``: rejects of one file stored in full; the others are counted,
     by code, in one ``E_TOO_MANY_REJECTS`` row per file (0: that row only). The summary's
     counts and reasons count every reject.
+    ``log_format``: the shape of every file (``--format``; default: told by name or content);
+    ``rules``: the ruleset of the score sheets, which name none (``--ruleset``, ``--set``).
     """
     if max_rejects_per_file < 0:
         raise IngestError(
@@ -558,7 +568,9 @@ def ingest(
         if workers <= 1:
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
-                for chunk in _chunks(path, max_line_bytes, reading(str(path))):
+                for chunk in _chunks(
+                    path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
+                ):
                     absorb(process_chunk(str(path), chunk, batch.batch_id))
                 done_bytes += sizes[path]
         else:
@@ -566,7 +578,9 @@ def ingest(
                 pending: deque[Future[ChunkResult]] = deque()
                 for path in files:
                     summary.files.setdefault(str(path), FileSummary(str(path)))
-                    for chunk in _chunks(path, max_line_bytes, reading(str(path))):
+                    for chunk in _chunks(
+                        path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
+                    ):
                         pending.append(pool.submit(process_chunk, str(path), chunk, batch.batch_id))
                         while len(pending) >= 2 * workers:
                             absorb(pending.popleft().result())

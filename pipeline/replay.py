@@ -29,6 +29,7 @@ from pipeline.big2.state import Action, ActionRecord, Game, GameResult, new_tupl
 from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.logs.model import GameRecord, Reject, Source
+from pipeline.logs.scoresheet import sheet_result
 
 _NO_SOURCE = Source("", 0)
 
@@ -117,6 +118,10 @@ def replay(record: GameRecord) -> ReplayedGame | Reject:
     """Replay a record; a reject (never an exception) for a log the rules do not accept."""
     try:
         rs = load_ruleset(record.ruleset, dict(record.overrides))
+        if record.sheet is not None:  # information level "result": no actions to replay
+            return ReplayedGame(
+                record=record, ruleset=rs, actions=(), result=sheet_result(record, rs)
+            )
         game = _build_game(record, rs)
     except Big2Error as err:
         return _reject(record, err.code, err.message, None)

@@ -578,8 +578,16 @@ def log_line(data: GameData) -> dict[str, Any]:
     Its content hash is that of this object, not of the line first imported (the hash covers
     the whole original record: its card notation, time format, ``truth`` …), so importing it
     into the warehouse it came from is usually an ``E_CONFLICT``; into another warehouse, and
-    again, it is the same game."""
+    again, it is the same game. A game known only by its result (a score sheet's line) has no
+    log line: ``E_RESULT_ONLY``."""
     g = data.game
+    if g.get("info_level") == "result":
+        raise ReportError(
+            "E_RESULT_ONLY",
+            f"game {g['game_id']!r} is known only by its result (a score sheet's line, "
+            f"{g['source_file']}:{g['source_line']}): no hand-log line re-imports it; "
+            "export it as text, or re-import the sheet",
+        )
     obj: dict[str, Any] = {
         "format_version": 1,
         "game_kind": g["game_kind"],
@@ -666,6 +674,8 @@ def hand_history(data: GameData, width: int = 80) -> str:
         "",
         "Deal" + ("" if g["full_info"] else " (partial information: only the plays are known)"),
     ]
+    if g.get("info_level") == "result":
+        lines[-1] = "Seats (result only: a score sheet's line, no deal and no plays)"
     for s in data.seats:
         hand = s["deal_text"] if s["deal_text"] else "—"
         lines.append(f"  {seat(s['seat'])}: {hand}")
@@ -715,7 +725,8 @@ def hand_history(data: GameData, width: int = 80) -> str:
             result = number(s["net"], signed=True)
         tier = f" {s['tier_name'] or ''} ×{s['multiplier']}" if (s["multiplier"] or 1) > 1 else ""
         bao = f" 包牌: pays {number(s['bao_paid'])} for the others" if s["is_bao_payer"] else ""
-        left = f"{s['cards_left']} left ({s['final_hand_text'] or '?'})" if s["cards_left"] else ""
+        hand = "" if g.get("info_level") == "result" else f" ({s['final_hand_text'] or '?'})"
+        left = f"{s['cards_left']} left{hand}" if s["cards_left"] else ""
         lines.append(f"  {seat(s['seat'])}: {left or 'out'}{tier} → {result}{bao}")
     if data.payments:
         lines.append(f"Payments ({MONEY}, before any bankroll cap)")

@@ -212,10 +212,15 @@ def test_parse_override_needs_key_equals_value(text: str) -> None:
 
 
 def test_enum_keys_are_all_covered() -> None:
-    assert len(ENUM_KEYS) == 12
-    assert {"suit_order", "settlement", "must_block", "four_of_a_kind", "last_card_call"} <= set(
-        ENUM_KEYS
-    )
+    assert len(ENUM_KEYS) == 13
+    assert {
+        "suit_order",
+        "settlement",
+        "must_block",
+        "four_of_a_kind",
+        "last_card_call",
+        "bao_place",
+    } <= set(ENUM_KEYS)
 
 
 @pytest.mark.parametrize("key", ENUM_KEYS)

@@ -143,6 +143,13 @@ class Settlement(RuleEnum):
     PENALTY_POINTS = "penalty_points"
 
 
+class BaoPlace(RuleEnum):
+    """包牌 under place (zero-sum) settlement: the two house readings (spec 1.6)."""
+
+    NET_LOSSES = "net_losses"  # the violator pays the other losers' net losses (002)
+    ALL_CARDS = "all_cards"  # the violator takes on every loser's cards, the others none
+
+
 class BonusMultipliers(RuleEnum):
     """Table options multiplying the stake for kinds played 3+ times (002 歡樂炸藥)."""
 
@@ -216,6 +223,7 @@ class Ruleset:
     stake: float = 1
     bonus_multipliers: BonusMultipliers = BonusMultipliers.OFF
     settlement: Settlement = Settlement.PLACE
+    bao_place: BaoPlace = BaoPlace.NET_LOSSES
     # matches
     bankroll: bool = False
     bankroll_start: int = 0
@@ -310,6 +318,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "last_card_call": LastCardCall,
     "bonus_multipliers": BonusMultipliers,
     "settlement": Settlement,
+    "bao_place": BaoPlace,
 }
 _BOOL_FIELDS = {n for n, f in _FIELDS.items() if f.type in ("bool", bool)}  # compiled: the type
 _INT_FIELDS = {

@@ -72,6 +72,25 @@ class DeclaredResult:
 
 
 @dataclass(frozen=True, slots=True)
+class SheetResult:
+    """A result-only game (information level ``result``): what a score sheet writes down.
+
+    ``cards_left`` one count per seat, the winner at 0 (ignored for a redeal);
+    ``bao_seat`` the seat that takes on all losses (包牌, or a winner who did not call the
+    last card), when marked; ``redeal`` a reshuffle, no result (scored as nothing).
+    """
+
+    cards_left: tuple[int, ...]
+    bao_seat: int | None = None
+    redeal: bool = False
+    notes: str | None = None
+
+
+#: The three information levels of a game (docs/log-format.md): the deal, the plays, the result.
+INFO_LEVELS = ("full", "partial", "result")
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game from a log, parsed but not yet replayed."""
 
@@ -97,8 +116,20 @@ class GameRecord:
     format_version: int = 1
     tournament_kind: str | None = None  # e.g. "knockout" (晉級賽) or "points" (積分賽)
     tournament_round: int | None = None
+    sheet: SheetResult | None = None  # a result-only game (a score sheet): no actions
     source: Source | None = field(default=None, compare=False)  # where the record was read
     raw: str = field(default="", compare=False, repr=False)  # the record as read (for rejects)
+
+    @property
+    def info_level(self) -> str:
+        """``full`` (the deal), ``partial`` (the plays) or ``result`` (a score sheet's line).
+
+        >>> GameRecord("g", "", "big2", "hk", (), (), ()).info_level
+        'partial'
+        """
+        if self.sheet is not None:
+            return "result"
+        return "partial" if self.hands is None else "full"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Pick the reader for a log file by its name: JSON Lines or CSV, plain or gzip.
+"""Pick the reader for a log file by its name (JSON Lines or CSV, plain or gzip) or, for the
+score sheets of :mod:`pipeline.logs.scoresheet`, by its content; ``--format`` names it.
 
 >>> log_shape(Path("day1.jsonl.gz")), log_shape(Path("day1.csv")), log_shape(Path("games.csv"))
 ('jsonl', 'csv', None)
@@ -13,31 +14,57 @@ from pipeline.errors import LogFormatError
 from pipeline.logs.csv_logs import is_games_csv, read_csv
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, read_jsonl
 from pipeline.logs.model import GameRecord, Reject
+from pipeline.logs.scoresheet import (
+    SCORER,
+    SHEET,
+    SheetRules,
+    looks_like_scorer,
+    looks_like_sheet_csv,
+    read_scorer,
+    read_sheet_csv,
+)
 
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz")
+#: The shapes ``--format`` may name.
+LOG_FORMATS = ("jsonl", "csv", SHEET, SCORER)
 
 
-def log_shape(path: Path) -> str | None:
-    """``"jsonl"``, ``"csv"`` (an actions CSV), or None (a games CSV or not a log)."""
+def log_shape(path: Path, log_format: str | None = None) -> str | None:
+    """``"jsonl"``, ``"csv"`` (an actions CSV), ``"sheet"`` (a CSV score sheet, told by its
+    header), ``"scorer"`` (a big-two-scorer ``.txt``, told by its content), or None (a games
+    CSV or not a log). ``log_format`` (``--format``) names the shape instead."""
+    if log_format is not None:
+        return log_format
     name = path.name.lower()
     if name.endswith(JSONL_SUFFIXES):
         return "jsonl"
     if name.endswith(CSV_SUFFIXES) and not is_games_csv(path):
-        return "csv"
+        return SHEET if looks_like_sheet_csv(path) else "csv"
+    if looks_like_scorer(path):
+        return SCORER
     return None
 
 
 def read_log(
-    path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    path: str | Path,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    log_format: str | None = None,
+    rules: SheetRules | None = None,
 ) -> Iterator[GameRecord | Reject]:
     """Stream one log file: a record or a reject per game (bad input never raises).
 
     A file that cannot be opened, or whose name is not a log shape, raises
     :class:`LogFormatError` (``E_FILE``): that is unusable input, not a rejected game.
+    ``rules``: the ruleset of a score sheet that names none (``--ruleset``, ``--set``).
     """
     path = Path(path)
-    shape = log_shape(path)
+    shape = log_shape(path, log_format)
+    if shape == SHEET:
+        return read_sheet_csv(path, rules or SheetRules())
+    if shape == SCORER:
+        return read_scorer(path, rules or SheetRules())
     if shape == "jsonl":
         return read_jsonl(path, max_line_bytes=max_line_bytes)
     if shape == "csv":
@@ -45,6 +72,7 @@ def read_log(
     raise LogFormatError(
         "E_FILE",
         f"{str(path)!r} is not a log: expected {', '.join(JSONL_SUFFIXES + CSV_SUFFIXES)} "
-        "(a games CSV is read with its actions CSV)",
+        "or a big-two-scorer .txt (a games CSV is read with its actions CSV; --format names "
+        "the shape of any other file)",
         file=str(path),
     )

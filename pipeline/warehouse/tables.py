@@ -145,6 +145,7 @@ SCHEMAS: dict[Table, pa.Schema] = {
             ("source_line", pa.int64()),
             ("tournament_kind", pa.string()),
             ("tournament_round", pa.int32()),
+            ("info_level", pa.string()),
         ]
     ),
     Table.SEATS: pa.schema(
@@ -559,6 +560,7 @@ class RowBuffer:
         g["source_line"].append(None if src is None else src.line)
         g["tournament_kind"].append(record.tournament_kind)
         g["tournament_round"].append(record.tournament_round)
+        g["info_level"].append(record.info_level)
         self.n_games += 1
         return True
 

@@ -5,6 +5,8 @@
 -- with n cards (spec 1.7), from Ruleset.tier(n), so the tier rule has one implementation.
 create or replace macro ruleset_fields(params) as struct_pack(
     settlement := json_extract_string(params, '$.settlement'),
+    -- 包牌 under place settlement (spec 1.6); rulesets stored before the parameter: net_losses
+    bao_place := coalesce(json_extract_string(params, '$.bao_place'), 'net_losses'),
     stake := (json_extract_string(params, '$.stake'))::double,
     multiplier_tiers := (json_extract(params, '$.multiplier_tiers'))::integer[][],
     mult_by_cards := (json_extract(params, '$.mult_by_cards'))::integer[],

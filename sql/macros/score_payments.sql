@@ -11,7 +11,8 @@ with money as (
 ),
 
 winner_takes_all as (
-    -- each loser's debt to the winner, paid by the 包牌 violator when there is one
+    -- each loser's debt to the winner, paid by the 包牌 violator when there is one; a winner
+    -- who takes on all losses pays each loser its penalty instead (the bonus is still owed)
     select
         l.game_id,
         coalesce(l.bao_seat, l.seat) as payer_seat,
@@ -19,8 +20,19 @@ winner_takes_all as (
         sum((l.penalty + l.winner_bonus_paid) * l.stake_effective) as amount
     from money as l
     join money as w on w.game_id = l.game_id and w.is_winner
-    where l.settlement = 'winner_takes_all' and l.is_loser
+    where l.settlement = 'winner_takes_all' and l.is_loser and l.bao_seat is distinct from w.seat
     group by all
+    union all
+    select l.game_id, w.seat, l.seat, l.penalty * l.stake_effective
+    from money as l
+    join money as w on w.game_id = l.game_id and w.is_winner
+    where l.settlement = 'winner_takes_all' and l.is_loser and l.bao_seat = w.seat
+    union all
+    select l.game_id, l.seat, w.seat, l.winner_bonus_paid * l.stake_effective
+    from money as l
+    join money as w on w.game_id = l.game_id and w.is_winner
+    where l.settlement = 'winner_takes_all' and l.is_loser and l.bao_seat = w.seat
+      and l.winner_bonus_paid > 0
 ),
 
 place_pairs as (

@@ -171,11 +171,24 @@ raw_results as (
 ),
 
 losses as (
-    -- what each loser other than the 包牌 violator is spared (its loss, in the game's unit)
+    -- what each seat other than the 包牌 violator is spared, in the game's unit (spec 1.6).
+    -- bao_place = net_losses (002): each other loser's net loss. bao_place = all_cards, under
+    -- place: the violator takes on every loser's cards, the game settled as if the others had
+    -- none: a seat with penalty p gains n × p (its own part of the place settlement, undone),
+    -- and the violator ends at −(n − 1) × the game's penalties, each other seat at +1 ×.
+    -- A winner who takes on all losses (a score sheet's winner who did not call the last card,
+    -- spec 1.6): charged the losers' penalties, the losers none, then settled as usual: under
+    -- place as all_cards; under winner_takes_all it pays each loser that loser's own penalty
+    -- (Decision), so a loser is spared 2 × p; under penalty_points as any violator.
     select
         *,
         case
-            when bao_seat is null or not is_loser or seat = bao_seat then 0
+            when bao_seat is null or seat = bao_seat then 0
+            when settlement = 'place' and (bao_place = 'all_cards' or bao_seat = winner) then
+                n_players * penalty * stake_effective
+            when settlement = 'winner_takes_all' and bao_seat = winner and is_loser then
+                2 * penalty * stake_effective
+            when not is_loser then 0
             when settlement = 'penalty_points' then greatest(result_before_bao, 0)
             else greatest(-result_before_bao, 0)
         end as bao_spared
@@ -223,6 +236,11 @@ select
     is_seven_doubled,
     card_points_sum,
     penalty,
+    -- the penalty charged after 包牌: the violator the game's total, the others nothing
+    -- (the scorer's "real loss"; spec 1.6, 000: the violator loses 8, the others 0)
+    case when bao_seat is null then penalty when seat = bao_seat then game_penalty else 0 end
+        as penalty_charged,
+    bao_place,
     case when is_loser then winner_bonus when is_scored then -winner_bonus * n_losers else 0 end
         as winner_bonus_paid,
     stake,

@@ -6,12 +6,14 @@
 --                  ruleset with must_block = liability (games.bao_seat)
 -- n_bao_possible = unknown obligations followed by the next player going out (partial logs)
 -- bao_paid       = what 包牌 made the player pay for the other losers (mart_game_scores.bao_paid,
---                  in the game's unit: money, or penalty points under penalty_points)
+--                  in the game's unit: money, or penalty points under penalty_points); games
+--                  known only by their result (info_level = result: a score sheet's 包牌) are
+--                  left out, as they have no obligations to audit
 with bao as (
     select s.player_id, g.ruleset, sum(s.bao_paid) as bao_paid
     from mart_game_scores as s
     join stg_games as g using (game_id)
-    where s.is_bao_payer
+    where s.is_bao_payer and g.info_level <> 'result'
     group by all
 ),
 

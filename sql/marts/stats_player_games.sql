@@ -2,9 +2,11 @@
 -- stat's actions (n_*) and opportunities, and the filter columns a dashboard binds:
 -- ruleset, period (month of started_at, UTC), match_id. Sum the n_* columns over any filter,
 -- then divide (docs/stats.md defines each stat as actions ÷ opportunities).
+-- Games known only by their result (stg_games.info_level = result: score sheets) are left out:
+-- they have no plays, and a stat never counts them as zeros.
 with games as (
     select
-        game_id, ruleset, match_id, game_number, players, winner, first_leader, outcome,
+        game_id, ruleset, match_id, game_number, players, winner, first_leader, outcome, info_level,
         try_cast(started_at as timestamptz) as started_ts
     from stg_games
 ),
@@ -190,3 +192,5 @@ left join game_tricks as t on t.game_id = s.game_id
 left join wide_tricks as wt on wt.game_id = s.game_id and wt.seat = s.seat
 left join mart_game_scores as sc on sc.game_id = s.game_id and sc.seat = s.seat
 where g.outcome <> 'redeal'
+  -- play-level stats need the plays: games known only by their result are left out, not zeros
+  and g.info_level <> 'result'

@@ -23,6 +23,7 @@ select
     g.bao_seat,
     g.bao_unknown_seat,
     g.full_info,
+    g.info_level,
     g.source_file,
     g.source_line
 from stg_games as g

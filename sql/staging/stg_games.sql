@@ -2,12 +2,17 @@
 -- Keeps every source column under its own name (the audit and stats marts read them as is)
 -- and adds: match_key (the match, or the game itself when the log names no match),
 -- ruleset_id (joins stg_rulesets: the preset plus its overrides) and started_ts.
+-- info_level: full (the deal) | partial (the plays) | result (a score sheet's line: no actions,
+-- no hands; play-level marts leave these games out); from full_info for batches written before it.
 with source as (
-    -- games; the columns added for scoring (tournament_kind, tournament_round) read as NULL
-    -- from batches written before them
+    -- games; the columns added later (tournament_kind, tournament_round, info_level) read as
+    -- NULL from batches written before them
     select * from games
     union all by name
-    select null::varchar as tournament_kind, null::integer as tournament_round
+    select
+        null::varchar as tournament_kind,
+        null::integer as tournament_round,
+        null::varchar as info_level
     where false
 )
 
@@ -37,6 +42,7 @@ select
     source_line,
     tournament_kind,
     tournament_round,
+    coalesce(info_level, case when full_info then 'full' else 'partial' end) as info_level,
     coalesce(match_id, game_id) as match_key,
     ruleset || ' ' || overrides as ruleset_id,
     try_cast(started_at as timestamptz) as started_ts

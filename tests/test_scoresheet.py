@@ -1,0 +1,337 @@
+"""Score sheets (issue 17): games known only by their result, through the real ingest and build.
+
+The golden test is the README example of the open-source big-two-scorer (``examples/simple.txt``
+there, copied to ``tests/data/scoresheet/simple.txt`` with its source noted) and the table that
+README publishes for it, under the matching ruleset: hk with the scorer's default fry
+threshold (F=10 → ×2 from 10 cards, ×3 at 13) and ``bao_place = all_cards``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.ingest import ingest
+from pipeline.logs.reader import log_shape
+from pipeline.logs.scoresheet import SheetRules, fry_tiers
+from pipeline.sqlbuild import build, ruleset_json, run_tests
+from pipeline.warehouse import Warehouse
+
+DATA = Path(__file__).resolve().parent / "data" / "scoresheet"
+SIMPLE = DATA / "simple.txt"
+CLUB_SHEET = DATA.parents[2] / "data" / "samples" / "club-sheet.csv"
+SCORER_RULES = SheetRules("hk", (("bao_place", "all_cards"),))
+
+#: big-two-scorer README, "Simple example": name → (game_count, win_count, fry_count,
+#: real_losses, net_score), the `*` row the sum of all players.
+PUBLISHED = {
+    "a": (2, 1, 0, 1, 84),
+    "x": (2, 1, 0, 9, -27),
+    "b": (4, 1, 1, 23, 5),
+    "c": (4, 0, 1, 25, -3),
+    "d": (4, 1, 1, 39, -59),
+    "*": (16, 4, 3, 97, 0),
+}
+
+PER_PLAYER = """
+    select coalesce(player_id, '*') as name,
+           count(*) filter (where is_scored) as games,
+           count(*) filter (where is_winner) as wins,
+           count(*) filter (where multiplier > 1) as fries,
+           sum(penalty_charged)::bigint as real_losses,
+           sum(net)::bigint as net
+    from {source}
+    group by rollup (player_id)
+"""
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, *params: Any) -> dict[str, tuple[int, ...]]:
+    return {r[0]: tuple(r[1:]) for r in con.execute(sql, list(params)).fetchall()}
+
+
+def _warehouse(tmp_path: Path, paths: list[Path], rules: SheetRules = SCORER_RULES) -> Warehouse:
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(p) for p in paths], wh, workers=1, rules=rules)
+    build(wh)
+    return wh
+
+
+def test_scorer_readme_example_reproduces_its_table(tmp_path: Path) -> None:
+    con = _warehouse(tmp_path, [SIMPLE]).connect()
+    got = _rows(con, PER_PLAYER.format(source="mart_game_scores"))
+    assert got == PUBLISHED
+    games = con.execute(
+        "select distinct match_key, info_level, n_actions from stg_games order by 1"
+    ).fetchall()
+    # two sessions (a names line each), known by their result only
+    assert games == [("simple:undated:1", "result", 0), ("simple:undated:2", "result", 0)]
+    assert not [name for name, n in run_tests(con).items() if n]
+
+
+def test_rescore_under_the_other_reading(tmp_path: Path) -> None:
+    """bao_place = net_losses (seed 002): the violator pays the other losers' net losses.
+    Worked by hand: game 3 (3t 0 1 2) place nets −6 / +6 / +2 / −2, d's 2 moved onto x →
+    −8 / +6 / +2 / 0; game 4 (0t 1 1 1) is a winner taking on all losses (the last-card call,
+    spec 1.6): charged the 3 cards and settled as usual whatever the reading, −9 / +3 / +3 / +3."""
+    wh = _warehouse(tmp_path, [SIMPLE])
+    con = wh.connect()
+    whatif = ruleset_json("hk", {"bao_place": "net_losses", "multiplier_tiers": fry_tiers(10)})
+    source = "score_seats(whatif := ?::json)"
+    got = _rows(con, PER_PLAYER.format(source=source), whatif)
+    nets = {name: row[4] for name, row in got.items()}
+    assert nets == {"a": 84, "b": 5, "c": -7, "d": -65, "x": -17, "*": 0}
+    # real losses are the same under both readings (the violator is charged every loser's cards)
+    assert {n: r[3] for n, r in got.items()} == {n: r[3] for n, r in PUBLISHED.items()}
+    result = CliRunner().invoke(
+        app,
+        ["rescore", "--warehouse", str(wh.root), "--as", "hk", "--set", "bao_place=net_losses",
+         "--set", "multiplier_tiers=[[0,1],[10,2],[13,3]]"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "-65" in result.output and "-59" in result.output
+
+
+def test_fry_lines_dates_and_players(tmp_path: Path) -> None:
+    sheet = tmp_path / "club.txt"
+    sheet.write_text(
+        "2024-01-05  # a Friday\nF=8\namy bob cat dan\n0 8 1 13\n"
+        "2024-01-12\namy bob cat eve\n2 0 1 1\n"
+    )
+    con = _warehouse(tmp_path, [sheet], SheetRules()).connect()
+    rows = con.execute(
+        "select match_key, player_id, penalty from mart_game_scores order by match_key, seat"
+    ).fetchall()
+    # F=8: ×2 from 8 cards, ×3 at 13; F stays in force on later dates
+    assert [r[2] for r in rows] == [0, 16, 1, 39, 2, 0, 1, 1]
+    assert {r[0] for r in rows} == {"club:2024-01-05:1", "club:2024-01-12:1"}
+    standings = dict(con.execute("select player_id, n_games from mart_player_standings").fetchall())
+    assert standings == {"amy": 2, "bob": 2, "cat": 2, "dan": 1, "eve": 1}  # one amy, two days
+
+
+def test_unreadable_lines_are_rejects_with_file_and_line(tmp_path: Path) -> None:
+    sheet = tmp_path / "bad.txt"
+    sheet.write_text(
+        "0 1 2 3\n"  # 1: losses before names
+        "a b c d\n"
+        "0 0 1 2\n"  # 3: two winners
+        "0 14 1 2\n"  # 4: more cards than the deal
+        "0 1t 2t 3\n"  # 5: two players take on all losses
+        "0 1 2\n"  # 6: 3 losses for 4 players
+        "3 x 4 5\n"  # 7: no known form
+        "a a b c\n"  # 8: duplicate names
+        "a b c\n0 1 2\n"  # 10: 3 seats, the ruleset plays 4
+        "a b c d\n0 1 2 3t\n"  # 12: fine
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert summary.total().stored == 1
+    build(wh)
+    got = wh.connect().execute("select line, code, file from stg_rejects order by line").fetchall()
+    assert [(line, code) for line, code, _ in got] == [
+        (1, "E_SHEET_NO_NAMES"),
+        (3, "E_SHEET_WINNER"),
+        (4, "E_SHEET_COUNT"),
+        (5, "E_SHEET_BAO"),
+        (6, "E_SHEET_LINE"),
+        (7, "E_SHEET_LINE"),
+        (8, "E_SHEET_NAMES"),
+        (10, "E_SEAT_COUNT"),
+    ]
+    assert {file for *_, file in got} == {str(sheet.resolve())}
+
+
+CSV_SHEET = """date,match,players,cards_left,bao_seat,notes,redeal
+2024-02-01,feb-1,amy bob cat dan,0 3 10 13,,,
+2024-02-01,feb-1,amy bob cat dan,5 0 1 4,amy,missed block,
+2024-02-01,feb-1,amy bob cat dan,,,reshuffle,yes
+2024-02-08,,amy bob cat eve,1 1 0 2,,,
+2024-02-08,,amy bob cat eve,1 1 1,,,
+"""
+
+
+def test_csv_score_sheet(tmp_path: Path) -> None:
+    sheet = tmp_path / "scores.csv"
+    sheet.write_text(CSV_SHEET)
+    assert log_shape(sheet) == "sheet"
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (4, {"E_SHEET_LINE": 1})
+    build(wh)
+    con = wh.connect()
+    games = con.execute(
+        "select match_key, game_number, outcome, winner, bao_seat, info_level from stg_games "
+        "order by match_key, game_number"
+    ).fetchall()
+    assert games == [
+        ("feb-1", 1, "played_out", 0, None, "result"),
+        ("feb-1", 2, "played_out", 1, 0, "result"),
+        ("feb-1", 3, "redeal", None, None, "result"),
+        ("scores:2024-02-08", 1, "played_out", 2, None, "result"),
+    ]
+    line = con.execute("select line from stg_rejects").fetchone()
+    assert line == (6,)
+    # hk: tiers 8→×2, 10→×3, 13→×4: 0 / 3 / 30 / 52, place settlement
+    nets = con.execute(
+        "select net from mart_game_scores where match_key = 'feb-1' and game_number = 1 order by seat"
+    ).fetchall()
+    assert [n for (n,) in nets] == [85 - 0, 85 - 12, 85 - 120, 85 - 208]
+    assert not [name for name, n in run_tests(con).items() if n]
+
+
+def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
+    sheet = tmp_path / "x.csv"
+    sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1, log_format="sheet")
+    assert summary.reasons == {"E_SHEET_HEADER": 1}
+
+
+def test_play_level_marts_leave_result_only_games_out(tmp_path: Path) -> None:
+    from tests.marts_helpers import golden_game
+
+    log = tmp_path / "hands.jsonl"
+    log.write_text(json.dumps(golden_game()) + "\n")
+    sheet = tmp_path / "s.txt"
+    sheet.write_text("g0 g1 g2 g3\n0 5 6 7\n1t 0 2 3\n")
+    con = _warehouse(tmp_path, [log, sheet], SheetRules()).connect()
+    stats = con.execute(
+        "select count(*), count(distinct game_id) from stats_player_games"
+    ).fetchone()
+    assert stats == (4, 1)  # the hand log only
+    audit = con.execute("select sum(bao_paid) from audit_players").fetchone()
+    hand_bao = con.execute(
+        "select sum(bao_paid) from mart_game_scores where game_id = 'golden-1'"
+    ).fetchone()
+    assert audit == hand_bao  # the sheet's 包牌 is no audited violation
+    n = con.execute("select sum(n_games) from mart_player_standings").fetchone()
+    assert n == (12,)  # standings count both
+    assert not [name for name, k in run_tests(con).items() if k]
+
+
+def test_cli_ingest_options(tmp_path: Path) -> None:
+    odd = tmp_path / "scores"  # no suffix: named by --format
+    odd.write_text(SIMPLE.read_text())
+    wh = tmp_path / "wh"
+    base = ["ingest", str(odd), "--warehouse", str(wh)]
+    bad = CliRunner().invoke(app, [*base, "--set", "bao_plac=all_cards"])
+    assert bad.exit_code == 2 and "E_RULESET_KEY" in bad.output
+    unknown = CliRunner().invoke(app, [*base, "--format", "pdf"])
+    assert unknown.exit_code == 2 and "--format 'pdf'" in unknown.output
+    done = CliRunner().invoke(app, [*base, "--format", "scorer", "--set", "bao_place=all_cards"])
+    assert done.exit_code == 0, done.output
+    con = Warehouse(wh).connect()
+    assert _rows(con, PER_PLAYER.format(source="mart_game_scores")) == PUBLISHED
+    stored = con.execute("select distinct ruleset, overrides from stg_games").fetchall()
+    assert len(stored) == 1 and json.loads(stored[0][1])["bao_place"] == "all_cards"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "shape"),
+    [
+        ("a.txt", "# club\n2024-01-01\na b c d\n0 1 2 3\n", "scorer"),
+        ("b.txt", "a b c d\n0 1 2 3\n", "scorer"),
+        ("c.txt", "shopping list: eggs\n", None),
+        ("d.csv", "game_id,seq,seat,action,cards,ts\n", "csv"),
+    ],
+)
+def test_shape_by_content(tmp_path: Path, name: str, text: str, shape: str | None) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    assert log_shape(path) == shape
+
+
+def test_export_of_a_result_only_game(tmp_path: Path) -> None:
+    wh = _warehouse(tmp_path, [CLUB_SHEET], SheetRules())
+    base = ["export", "club-2026-10-30#3", "--warehouse", str(wh.root)]
+    text = CliRunner().invoke(app, base)
+    assert text.exit_code == 0, text.output
+    assert "result only: a score sheet's line" in text.output
+    assert "seat 3 Dev: 5 left → -14 包牌" in text.output  # no "(?)" hand: none was ever known
+    line = CliRunner().invoke(app, [*base, "--format", "jsonl"])
+    assert line.exit_code == 2 and "E_RESULT_ONLY" in line.output
+
+
+def test_spec_example_under_both_readings(tmp_path: Path) -> None:
+    """Spec 1.6 / 1.10 example 4: losses 3 (the violator), 1, 4 and a winner. Worked by hand,
+    tiers ×1 (F=1000), place: before 包牌 −4 / +4 / −8 / +8; net_losses moves the loser of 4's
+    −8 onto the violator (−12 / +4 / 0 / +8); all_cards charges it all 8 cards, settled as if
+    the others had none (−24 / +8 / +8 / +8)."""
+    sheet = tmp_path / "bao.txt"
+    sheet.write_text("F=1000\nv one four w\n3t 1 4 0\n")
+    con = _warehouse(tmp_path, [sheet], SheetRules()).connect()
+    own = con.execute("select net, penalty_charged from mart_game_scores order by seat").fetchall()
+    assert own == [(-12, 8), (4, 0), (0, 0), (8, 0)]
+    whatif = ruleset_json("hk", {"bao_place": "all_cards", "multiplier_tiers": fry_tiers(1000)})
+    other = con.execute(
+        "select net from score_seats(whatif := ?::json) order by seat", [whatif]
+    ).fetchall()
+    assert [n for (n,) in other] == [-24, 8, 8, 8]
+
+
+def test_bao_place_is_validated() -> None:
+    from pipeline.big2.rules import load_ruleset
+    from pipeline.errors import RulesetError
+
+    assert load_ruleset("hk").bao_place == "net_losses"
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"bao_place": "everything"})
+    assert err.value.code == "E_RULESET_VALUE" and "bao_place" in err.value.message
+
+
+def test_a_points_tournament_on_a_sheet(tmp_path: Path) -> None:
+    sheet = tmp_path / "cup.csv"
+    rows = ["date,match,players,cards_left,tournament_id,tournament_kind,tournament_round"]
+    for i, counts in enumerate(["0 1 2 3", "1 0 2 3", "0 5 5 5", "2 2 0 1", "0 1 1 1"], 1):
+        rows.append(f"2024-03-0{i},cup,a b c d,{counts},cup-1,points,{i}")
+    sheet.write_text("\n".join(rows) + "\n")
+    con = _warehouse(tmp_path, [sheet], SheetRules()).connect()
+    got = con.execute(
+        "select player_id, standing from mart_tournament_standings where tournament_id = 'cup-1' "
+        "order by standing"
+    ).fetchall()
+    totals = dict(
+        con.execute(
+            "select player_id, sum(score) from mart_game_scores group by 1 order by 2 desc"
+        ).fetchall()
+    )
+    assert [p for p, _ in got] == list(totals) and got[0][0] == "a"
+    assert not [name for name, n in run_tests(con).items() if n]
+
+
+@pytest.mark.parametrize(
+    ("settings", "column", "expected"),
+    [
+        # place (either reading): charged 6, settled as usual: −3 × 6 / +6 each
+        ((), "net", [-18, 6, 6, 6]),
+        ((("bao_place", "all_cards"),), "net", [-18, 6, 6, 6]),
+        # winner_takes_all (Decision, spec 1.6): the winner pays each loser its own penalty
+        ((("settlement", "winner_takes_all"),), "net", [-6, 1, 2, 3]),
+        # penalty_points: the winner is charged the losers' penalties, the losers none
+        ((("settlement", "penalty_points"),), "points", [6, 0, 0, 0]),
+    ],
+)
+def test_a_winner_taking_on_all_losses(
+    tmp_path: Path, settings: tuple[tuple[str, Any], ...], column: str, expected: list[int]
+) -> None:
+    """The scorer's ``0t``: the winner went out without calling the last card."""
+    sheet = tmp_path / "call.txt"
+    sheet.write_text("a b c d\n0t 1 2 3\n")
+    con = _warehouse(tmp_path, [sheet], SheetRules("hk", settings)).connect()
+    got = con.execute(f"select {column} from mart_game_scores order by seat").fetchall()
+    assert [v for (v,) in got] == expected
+    assert not [name for name, n in run_tests(con).items() if n]
+
+
+def test_reimport_stores_nothing_twice_and_workers_agree(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    first = ingest([str(SIMPLE), str(CLUB_SHEET)], wh, workers=2, rules=SCORER_RULES)
+    again = ingest([str(SIMPLE), str(CLUB_SHEET)], wh, workers=1, rules=SCORER_RULES)
+    assert (first.total().stored, again.total().stored, again.total().duplicate) == (11, 0, 11)
+    other = ingest([str(SIMPLE)], wh, workers=1)  # other rules for the same games: conflicts
+    assert other.reasons == {"E_CONFLICT": 4}
