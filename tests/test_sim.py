@@ -263,7 +263,7 @@ def test_cli_simulate_writes_and_ingests(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "extra",
-    [["--bots", "heuristic,nobody,random,greedy"], ["--colluders", "0"], ["--bots", "random"]],
+    [["--colluders", "0"], ["--bots", "random"]],
 )
 def test_cli_simulate_refuses_bad_options(tmp_path: Path, extra: list[str]) -> None:
     result = CliRunner().invoke(
@@ -271,6 +271,20 @@ def test_cli_simulate_refuses_bad_options(tmp_path: Path, extra: list[str]) -> N
     )
     assert result.exit_code == 2
     assert "E_SIM" in result.output
+
+
+def test_cli_simulate_bots_are_the_bot_enum_one_per_seat(tmp_path: Path) -> None:
+    # `--bots` is a list of the bot enum, repeated once per seat; an unknown bot is a usage
+    # error naming the choices.
+    out = tmp_path / "b.jsonl"
+    seats = ["--bots", "random", "--bots", "GREEDY", "--bots", "random", "--bots", "heuristic"]
+    result = CliRunner().invoke(app, ["simulate", "-n", "2", "--out", str(out), *seats])
+    assert result.exit_code == 0, result.output
+    truth = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["truth"]
+    assert truth["bots"] == ["random", "greedy", "random", "heuristic"]
+    bad = CliRunner().invoke(app, ["simulate", "-n", "2", "--out", str(out), "--bots", "nobody"])
+    assert bad.exit_code == 2
+    assert "nobody" in bad.output and "heuristic" in bad.output
 
 
 def test_heuristic_plan_keeps_a_four_alone_together() -> None:

@@ -1,0 +1,200 @@
+"""The ``big2`` Typer app and what every command shares: exit codes, errors → exit codes
+(:func:`domain_errors`, :func:`writer_errors`), the shared options (``--warehouse``,
+``--set``), :func:`flag`, :func:`plural`.
+
+>>> plural(2, "mart"), EXIT_USAGE
+('2 marts', 2)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from pipeline import __version__, compiled
+from pipeline.big2.rules import parse_override
+from pipeline.errors import Big2Error, RulesetError
+from pipeline.warehouse import Warehouse, is_disk_full
+
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1
+EXIT_USAGE = 2
+#: A run that could not finish (disk full, a worker died, marts not rebuilt after a commit).
+EXIT_FAILED = 3
+#: The codes that exit with EXIT_FAILED: the environment failed, not the input.
+FAILURE_CODES = frozenset({"E_DISK_FULL", "E_WORKER_DIED", "E_BUILD_FAILED"})
+
+app = typer.Typer(
+    name="big2",
+    help="big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def command(name: str | None = None, *, on: typer.Typer = app) -> Callable[[Any], Any]:
+    """Register a command on ``on`` (default the ``big2`` app)."""
+    return on.command(name)
+
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def flag(*decls: str, **options: Any) -> Any:
+    """A yes/no option, shown in ``--help`` without a type placeholder (no ``<bool>``)."""
+    return typer.Option(*decls, metavar="", **options)
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and the noun, in the plural unless ``n`` is 1 (nouns ending in ``ch`` add ``es``).
+
+    >>> plural(1, "batch"), plural(3, "batch"), plural(1_200, "row")
+    ('1 batch', '3 batches', '1,200 rows')
+    """
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('ch', 's')) else 's'}"
+
+
+def runnable_big2(argv0: str | None = None) -> str:
+    """How to type this ``big2`` in the shell that ran it: a bare ``big2`` when that name on
+    ``PATH`` is this very script, else its path (relative to the current folder when inside,
+    e.g. ``.venv/bin/big2`` after ``make demo``).
+
+    >>> runnable_big2("/nowhere/bin/big2")
+    '/nowhere/bin/big2'
+    """
+    script = Path(argv0 if argv0 is not None else sys.argv[0]).absolute()
+    if script.name != "big2":  # `python -m pipeline.cli`
+        return f"{Path(sys.executable).name} -m pipeline.cli"
+    found = shutil.which("big2")
+    if found is not None and Path(found).absolute() == script:
+        return "big2"
+    with contextlib.suppress(ValueError):
+        return script.relative_to(Path.cwd()).as_posix()
+    return script.as_posix()
+
+
+# --- errors → exit codes -----------------------------------------------------------------
+
+
+@contextmanager
+def domain_errors() -> Iterator[None]:
+    """Turn a :class:`Big2Error` into its message on stderr and exit code 2 (no traceback)."""
+    try:
+        yield
+    except Big2Error as err:
+        typer.echo(f"big2: error: {err}", err=True)
+        raise typer.Exit(code=EXIT_USAGE) from None
+
+
+@contextmanager
+def writer_errors() -> Iterator[None]:
+    """For the commands that write (ingest, build), inside :func:`domain_errors`: a run that
+    could not finish (:data:`FAILURE_CODES`, or an OS error no layer named) is one line on
+    stderr and exit 3; SIGINT / SIGTERM is ``E_INTERRUPTED`` and exit 128 + the signal. No
+    traceback; the layers below have left the warehouse consistent."""
+    from pipeline.ingest import pool_was_stopped
+
+    pool_was_stopped(reset=True)
+    try:
+        yield
+    except Big2Error as err:
+        if err.code not in FAILURE_CODES:
+            raise
+        typer.echo(f"big2: error: {err}", err=True)
+        _exit_now_if_a_pool_died(EXIT_FAILED)
+        raise typer.Exit(code=EXIT_FAILED) from None
+    except KeyboardInterrupt as err:
+        signum = int(getattr(err, "signum", signal.SIGINT))
+        if getattr(err, "committed", False):
+            what = "the import had committed; the marts are not rebuilt: run `big2 build`"
+        else:
+            what = "nothing of the interrupted work was committed"
+        name = signal.Signals(signum).name
+        typer.echo(f"big2: error: E_INTERRUPTED: stopped by {name}: {what}", err=True)
+        _exit_now_if_a_pool_died(128 + signum)
+        raise typer.Exit(code=128 + signum) from None
+    except OSError as err:
+        code = "E_DISK_FULL" if is_disk_full(err) else "E_IO"
+        typer.echo(f"big2: error: {code}: {err}", err=True)
+        raise typer.Exit(code=EXIT_FAILED) from None
+
+
+def _exit_now_if_a_pool_died(code: int) -> None:
+    """End the process at once after a worker pool was stopped part-way (the batch has
+    aborted, the message is out): a normal exit can hang there on Python < 3.11.5
+    (:func:`pipeline.ingest.pool_was_stopped`)."""
+    from pipeline.ingest import pool_was_stopped
+
+    if pool_was_stopped():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+# --- shared options ----------------------------------------------------------------------
+
+WarehouseOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--warehouse",
+        "-w",
+        envvar="BIG2_WAREHOUSE",
+        help="Warehouse folder (default data/warehouse/; env BIG2_WAREHOUSE).",
+    ),
+]
+
+OverridesOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a rule; repeatable."),
+]
+
+
+def parse_overrides(texts: Sequence[str] | None) -> dict[str, Any]:
+    """``--set key=value`` options as a mapping; a key given twice is refused.
+
+    >>> parse_overrides(["bombs=true", "players=3"])
+    {'bombs': True, 'players': 3}
+    """
+    out: dict[str, Any] = {}
+    for text in texts or ():
+        key, value = parse_override(text)
+        if key in out:
+            raise RulesetError(
+                "E_RULESET_OVERRIDE", f"--set {key} is given twice ({text!r})", key=key
+            )
+        out[key] = value
+    return out
+
+
+def say_waiting(wh: Warehouse) -> None:
+    """The line a writer prints while another build or import holds the warehouse."""
+    typer.echo(f"big2: waiting for the build or import running on {wh.root} …", err=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"big2-replay {__version__} (hot path: {compiled.status()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        flag("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地)."""

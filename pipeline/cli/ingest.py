@@ -1,0 +1,266 @@
+"""``big2 ingest`` and ``big2 verify``: logs into the warehouse, and the warehouse checked.
+The summaries an import prints (:func:`print_ingest_summary`) and the build after it
+(:func:`build_after_ingest`) serve ``big2 simulate --ingest`` and ``big2 demo`` too."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
+from rich.table import Table
+
+from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
+from pipeline.cli.app import (
+    EXIT_CHECK_FAILED,
+    WarehouseOption,
+    command,
+    console,
+    domain_errors,
+    err_console,
+    flag,
+    parse_overrides,
+    plural,
+    say_waiting,
+    writer_errors,
+)
+from pipeline.errors import Big2Error
+from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestError, IngestSummary
+from pipeline.ingest import Progress as IngestProgress
+from pipeline.ingest import ingest as run_ingest
+from pipeline.logs.reader import LOG_FORMATS
+from pipeline.logs.scoresheet import SheetRules
+from pipeline.warehouse import Warehouse
+
+
+def sheet_rules(log_format: str | None, ruleset: str, overrides: list[str] | None) -> SheetRules:
+    """The rules that score sheets (which name none) are stored with, checked before any
+    file is read: a bad ``--format``, preset or ``--set`` key is refused here, naming it."""
+    if log_format is not None and log_format not in LOG_FORMATS:
+        raise IngestError("E_INGEST", f"--format {log_format!r}: one of {', '.join(LOG_FORMATS)}")
+    settings = parse_overrides(overrides or [])
+    load_ruleset(ruleset, settings)
+    return SheetRules(ruleset, tuple(sorted(settings.items())))
+
+
+@command()
+def ingest(
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH...", help="Log files, folders or glob patterns."),
+    ],
+    warehouse: WarehouseOption = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Worker processes (default: one per core on large inputs)."),
+    ] = None,
+    strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
+    top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,
+    no_build: Annotated[
+        bool,
+        flag(
+            "--no-build",
+            help="Skip the SQL mart build (the marts stay stale until `big2 build`; "
+            "`big2 verify` says so).",
+        ),
+    ] = False,
+    max_rejects_per_file: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Rejects of one file stored in full; the rest are counted by code in one "
+            "E_TOO_MANY_REJECTS row per file.",
+        ),
+    ] = DEFAULT_MAX_REJECTS_PER_FILE,
+    log_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="The shape of every file: jsonl, csv, sheet (CSV score sheet) or scorer "
+            "(big-two-scorer text); default: told by name and content.",
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str, typer.Option(help="Preset of the score sheets, which name no rules.")
+    ] = DEFAULT_PRESET,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="KEY=VALUE", help="Score sheets: override a rule."),
+    ] = None,
+) -> None:
+    """Replay every game of the logs through the rules engine into the warehouse, then
+    rebuild the SQL marts.
+
+    Rejected games are data, not failure: they land in the rejects table with their
+    reason, and the exit code is 0 unless --strict (1). A run that cannot finish (disk
+    full, a worker died, the marts not rebuilt) exits 3; SIGINT / SIGTERM 128 + the signal.
+    Re-importing stores nothing twice.
+    """
+    with domain_errors(), writer_errors():
+        rules = sheet_rules(log_format, ruleset, overrides)
+        wh = Warehouse(warehouse)
+        with wh.building(on_wait=lambda: say_waiting(wh)):  # import + build: one writer
+            summary = ingest_with_progress(
+                paths,
+                wh,
+                workers=workers,
+                max_rejects_per_file=max_rejects_per_file,
+                log_format=log_format,
+                rules=rules,
+            )
+            print_ingest_summary(summary, wh, top=top)
+            if not no_build:
+                build_after_ingest(wh, summary)
+        if strict and summary.total().rejected:
+            raise typer.Exit(code=EXIT_CHECK_FAILED)
+
+
+def ingest_with_progress(
+    paths: Sequence[str],
+    wh: Warehouse,
+    *,
+    workers: int | None = None,
+    max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
+    log_format: str | None = None,
+    rules: SheetRules | None = None,
+) -> IngestSummary:
+    """Run an import with a rich progress bar on stderr (bytes read, games, games/s, rejects
+    so far), updated while a file is read too."""
+    with RichProgress(
+        TextColumn("[bold]ingest"),
+        BarColumn(),
+        TextColumn("{task.fields[games]:,} games"),
+        TextColumn("{task.fields[rate]:,.0f} games/s"),
+        TextColumn("{task.fields[rejected]:,} rejected"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("ingest", total=None, games=0, rate=0.0, rejected=0)
+        started = time.perf_counter()
+
+        def show(p: IngestProgress) -> None:
+            rate = p.games / max(time.perf_counter() - started, 1e-9)
+            bar.update(
+                task,
+                total=p.bytes_total or None,
+                completed=p.bytes_done,
+                games=p.games,
+                rate=rate,
+                rejected=p.rejected,
+            )
+
+        return run_ingest(
+            paths,
+            wh,
+            workers=workers,
+            max_rejects_per_file=max_rejects_per_file,
+            on_progress=show,
+            log_format=log_format,
+            rules=rules,
+        )
+
+
+def summary_table(summary: IngestSummary) -> Table:
+    """The closing account of an import: read / stored / duplicate / rejected by file."""
+    table = Table(title=f"import {summary.batch_id}")
+    table.add_column("file", overflow="fold")
+    for column in ("read", "stored", "duplicate", "rejected"):
+        table.add_column(column, justify="right")
+    rows = [*summary.files.values()]
+    if len(rows) > 1:
+        rows.append(summary.total())
+    for row in rows:
+        style = "bold" if row.file == "total" else ""
+        table.add_row(
+            escape(row.file),
+            f"{row.read:,}",
+            f"{row.stored:,}",
+            f"{row.duplicate:,}",
+            f"{row.rejected:,}",
+            style=style,
+        )
+    return table
+
+
+def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5) -> None:
+    """The per-file table, the throughput line and the top reject reasons."""
+    console.print(summary_table(summary))
+    total = summary.total()
+    rate = total.read / summary.seconds if summary.seconds else 0.0
+    typer.echo(
+        f"{total.read:,} games read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
+        f"{summary.workers} worker{'s' if summary.workers != 1 else ''}); "
+        f"warehouse {wh.root}"
+    )
+    if summary.reasons:
+        typer.echo("top reject reasons:")
+        for code, n in summary.reasons.most_common(top):
+            typer.echo(f"  {n:>8,}  {code}")
+
+
+def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> None:
+    """Rebuild the SQL layers after an import. A failing build is ``E_BUILD_FAILED`` (exit 3):
+    the import stays committed, the marts stay as they were (stale: ``big2 verify`` says so)
+    until ``big2 build`` succeeds."""
+    from pipeline import sqlbuild
+
+    try:
+        done = sqlbuild.build(wh)
+    except Big2Error as err:
+        what = f"batch {summary.batch_id}" if summary is not None else "the import"
+        raise Big2Error(
+            "E_BUILD_FAILED",
+            f"{what} is committed, but the SQL marts were not rebuilt ({err}); they are "
+            "stale until `big2 build` succeeds",
+        ) from err
+    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({len(done.rows)} marts)")
+
+
+@command()
+def verify(
+    warehouse: WarehouseOption = None,
+    repair: Annotated[
+        bool,
+        flag(
+            "--repair",
+            help="First move the batches with a damaged file (and files the manifest lost) "
+            "to quarantine/ and drop them from the manifest; nothing is deleted.",
+        ),
+    ] = False,
+) -> None:
+    """Check the warehouse: manifest files present with their checksums, no game twice,
+    row counts consistent. Exit 1 if anything is wrong."""
+    with domain_errors():
+        wh = Warehouse.existing(warehouse)
+        if repair:
+            print_repair(wh)
+        report = wh.verify_report()
+        problems = report.problems
+        if report.import_running:
+            n = len(report.in_progress)
+            typer.echo(f"an import is running: {n} file(s) of it in progress (not checked)")
+        if report.build_running:
+            typer.echo("a build is running: the marts are being rebuilt")
+        if not problems:
+            typer.echo(f"warehouse {wh.root}: OK ({plural(len(wh.entries()), 'batch')})")
+            return
+    for problem in problems:
+        typer.echo(str(problem))
+    typer.echo(f"{len(problems)} problem(s) in {wh.root}", err=True)
+    raise typer.Exit(code=EXIT_CHECK_FAILED)
+
+
+def print_repair(wh: Warehouse) -> None:
+    """``verify --repair``: quarantine the damaged batches and say what moved."""
+    done = wh.repair()
+    for batch_id in done.dropped_batches:
+        typer.echo(f"repair: batch {batch_id} dropped from the manifest")
+    for path in done.quarantined:
+        typer.echo(f"repair: moved to {path}")
+    if not done.problems:
+        typer.echo("repair: nothing to repair")

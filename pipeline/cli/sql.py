@@ -1,0 +1,166 @@
+"""``big2 build``, ``big2 sql`` and ``big2 rescore``: the SQL layers built, one read-only
+query, and the what-if standings (the writers live in :mod:`pipeline.cli.sqlout`)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pipeline.cli.app import (
+    EXIT_CHECK_FAILED,
+    OverridesOption,
+    WarehouseOption,
+    command,
+    domain_errors,
+    flag,
+    parse_overrides,
+    plural,
+    say_waiting,
+    writer_errors,
+)
+from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
+from pipeline.errors import Big2Error
+from pipeline.warehouse import Warehouse, reading
+
+
+@command("build")
+def build_command(
+    warehouse: WarehouseOption = None,
+    timings: Annotated[bool, flag("--timings", help="Print each step's time.")] = False,
+    test: Annotated[
+        bool, flag("--test", help="Then run sql/tests (exit 1 if any returns rows).")
+    ] = False,
+) -> None:
+    """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
+    replaces the old one atomically (readers keep reading the old one meanwhile)."""
+    from pipeline import sqlbuild
+
+    with domain_errors(), writer_errors():
+        wh = Warehouse.existing(warehouse)
+        done = sqlbuild.build(wh, on_wait=lambda: say_waiting(wh))
+        typer.echo(f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})")
+        if timings:
+            for name, seconds in done.timings.items():
+                rows = done.rows.get(name)
+                typer.echo(f"  {seconds:8.3f} s  {name}" + (f"  ({rows:,} rows)" if rows else ""))
+        if test and not sql_tests_pass(wh):
+            raise typer.Exit(code=EXIT_CHECK_FAILED)
+
+
+def sql_tests_pass(wh: Warehouse) -> bool:
+    """Run ``sql/tests`` on the built warehouse, print each failing one; whether all pass."""
+    from pipeline import sqlbuild
+
+    con = wh.connect()
+    try:
+        failed = {n: r for n, r in sqlbuild.run_tests(con).items() if r}
+    finally:
+        con.close()
+    for name, n in failed.items():
+        typer.echo(f"FAIL {name}: {n} row(s)")
+    if not failed:
+        typer.echo("sql/tests: all pass")
+    return not failed
+
+
+@command("sql")
+def sql_command(
+    query: Annotated[str | None, typer.Argument(help="A SQL query (read-only).")] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", "-f", exists=True, dir_okay=False, help="Read the query from a file."
+        ),
+    ] = None,
+    fmt: Annotated[
+        SqlFormat, typer.Option("--format", case_sensitive=False, help="Output format.")
+    ] = SqlFormat.TABLE,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file (required for parquet).")
+    ] = None,
+    tables: Annotated[
+        bool, flag("--tables", help="List the tables and columns with descriptions.")
+    ] = False,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", min=0, help="Stop after this many seconds (0: no limit)."),
+    ] = reading.DEFAULT_TIMEOUT_S,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Run one read-only query on the warehouse's tables (SELECT, EXPLAIN [ANALYZE] SELECT; no
+    file outside the committed Parquet files, no COPY, no write), streamed to the output."""
+    from pipeline import sqlbuild
+
+    with domain_errors():
+        wh = Warehouse.existing(warehouse)
+        if out is not None and out.resolve().is_relative_to(wh.root):
+            raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
+        if tables:
+            list_tables(wh, fmt, out)
+            return
+        text = file.read_text(encoding="utf-8") if file is not None else query
+        if not text:
+            raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file or --tables")
+        if fmt is SqlFormat.PARQUET and out is None:
+            raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
+        run_sandboxed(wh, text, fmt, out, timeout=timeout)
+
+
+class RescoreBy(StrEnum):
+    """The side-by-side of ``big2 rescore``: per player overall, or per match."""
+
+    PLAYER = "player"
+    MATCH = "match"
+
+
+#: The named query (sql/queries/) of each side-by-side.
+RESCORE_QUERIES = {RescoreBy.PLAYER: "rescore_players", RescoreBy.MATCH: "rescore_matches"}
+
+
+def rescore_rows(
+    wh: Warehouse, whatif: str, by: RescoreBy, limit: int
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The columns and the first ``limit`` rows of the side-by-side of ``by`` under the
+    what-if ruleset ``whatif`` (JSON); ``E_SQL_NOT_BUILT`` before ``big2 build``."""
+    from pipeline import sqlbuild
+    from pipeline.report import query_text
+
+    con = reading.open_readonly(wh)
+    try:
+        if not sqlbuild.is_built(con):
+            raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
+        rel = con.execute(query_text(RESCORE_QUERIES[by]), {"whatif": whatif, "n": limit})
+        return [d[0] for d in rel.description or []], rel.fetchall()
+    finally:
+        con.close()
+
+
+@command("rescore")
+def rescore_command(
+    as_preset: Annotated[
+        str, typer.Option("--as", help="Score every game as if played under this preset.")
+    ],
+    overrides: OverridesOption = None,
+    by: Annotated[RescoreBy, typer.Option(case_sensitive=False, help="Side-by-side of.")] = (
+        RescoreBy.PLAYER
+    ),
+    limit: Annotated[int, typer.Option(min=1, help="Rows to print.")] = 30,
+    fmt: Annotated[
+        SqlFormat, typer.Option("--format", case_sensitive=False, help="Output format.")
+    ] = SqlFormat.TABLE,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """What-if: standings under the games' own rules beside standings under another ruleset
+    (same games, no re-import; with `--set bankroll=true` the cap applies game by game in
+    match order, as in scoring)."""
+    from pipeline import sqlbuild
+
+    with domain_errors():
+        whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
+        columns, rows = rescore_rows(Warehouse.existing(warehouse), whatif, by, limit)
+        if fmt is SqlFormat.TABLE:
+            typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")
+        emit_rows(columns, rows, fmt, None)

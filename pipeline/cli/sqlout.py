@@ -1,0 +1,256 @@
+"""The output writers of ``big2 sql`` and ``big2 rescore``: a result as a table, CSV, JSON or
+Parquet, streamed :data:`FETCH_ROWS` rows at a time, to stdout or to a file written whole or
+not at all; and the sandboxed run of one query (:func:`run_sandboxed`)."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, cast
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from pipeline.cli.app import console, plural
+from pipeline.errors import Big2Error
+from pipeline.warehouse import Warehouse, reading
+
+
+class SqlFormat(StrEnum):
+    """Output formats of ``big2 sql``."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    PARQUET = "parquet"
+
+
+#: ``big2 sql --format table`` shows at most this many rows (and says how many it left out).
+TABLE_MAX_ROWS = 1000
+#: Rows fetched (and written) at a time: the memory of ``big2 sql`` whatever the row count.
+FETCH_ROWS = 10_000
+
+
+def list_tables(wh: Warehouse, fmt: SqlFormat, out: Path | None) -> None:
+    """``big2 sql --tables``: every table and column with its description."""
+    from pipeline import sqlbuild
+
+    con = reading.open_readonly(wh)
+    try:
+        rows = list(sqlbuild.catalogue(con))
+    finally:
+        con.close()
+    emit_rows(["table", "kind", "column", "description"], rows, fmt, out)
+
+
+def run_sandboxed(
+    wh: Warehouse, text: str, fmt: SqlFormat, out: Path | None, *, timeout: float
+) -> None:
+    """Check ``text`` is one read-only statement, run it in the sandbox of ``wh`` within
+    ``timeout`` seconds and write its result; a reader of stdout that leaves (``| head``)
+    stops it quietly."""
+    import duckdb
+
+    from pipeline import sqlbuild
+
+    reading.check_query(text)
+    con = reading.open_readonly(wh)
+    try:
+        with reading.time_limit(con, timeout):
+            try:
+                emit_result(con, text, fmt, out)
+            except BrokenPipeError:  # the reader of stdout left (`| head`): stop quietly
+                with contextlib.suppress(OSError, ValueError):
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return
+            except (duckdb.Error, OSError) as err:
+                raise sqlbuild.SqlError("E_SQL_QUERY", str(err).splitlines()[0]) from err
+    finally:
+        con.close()
+
+
+@contextmanager
+def _output(out: Path | None) -> Iterator[Callable[[str], object]]:
+    """A text sink: stdout, or ``out`` written whole or not at all (a ``.part`` file renamed
+    at the end, removed on failure)."""
+    if out is None:
+        yield lambda chunk: typer.echo(chunk, nl=False)
+        return
+    part = out.with_name(f".{out.name}.part")
+    try:
+        with part.open("w", encoding="utf-8") as fh:
+            yield fh.write
+        part.replace(out)
+    finally:
+        part.unlink(missing_ok=True)
+
+
+def _chunks(con: Any) -> Iterator[list[tuple[Any, ...]]]:
+    while rows := con.fetchmany(FETCH_ROWS):
+        yield rows
+
+
+def emit_result(con: Any, query: str, fmt: SqlFormat, out: Path | None) -> None:
+    """Run ``query`` on ``con`` and write its result, fetched :data:`FETCH_ROWS` rows at a
+    time: memory stays bounded whatever the row count."""
+    if fmt is not SqlFormat.PARQUET:
+        con.execute(query)
+        emit_chunks([d[0] for d in con.description or []], _chunks(con), fmt, out)
+        return
+    import pyarrow.parquet as pq
+
+    assert out is not None  # checked before the query ran
+    rel = con.sql(query)
+    if rel is None:
+        raise Big2Error("E_SQL_QUERY", "the statement returns no rows to write")
+    reader = rel.to_arrow_reader(FETCH_ROWS)
+    part = out.with_name(f".{out.name}.part")
+    n = 0
+    try:
+        with pq.ParquetWriter(part, reader.schema) as writer:
+            for batch in reader:
+                writer.write_batch(batch)
+                n += batch.num_rows
+        part.replace(out)
+    finally:
+        part.unlink(missing_ok=True)
+    typer.echo(f"{plural(n, 'row')} → {out}")
+
+
+def emit_rows(
+    columns: Sequence[str], rows: Sequence[tuple[Any, ...]], fmt: SqlFormat, out: Path | None
+) -> None:
+    """Print or write a small result as a table, CSV, JSON (one array) or Parquet."""
+    if fmt is SqlFormat.PARQUET:
+        if out is None:
+            raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        data = {c: [r[i] for r in rows] for i, c in enumerate(columns)}
+        pq.write_table(pa.table(data), out)
+        typer.echo(f"{plural(len(rows), 'row')} → {out}")
+        return
+    emit_chunks(columns, iter([list(rows)]), fmt, out)
+
+
+def emit_chunks(
+    columns: Sequence[str],
+    chunks: Iterator[Sequence[tuple[Any, ...]]],
+    fmt: SqlFormat,
+    out: Path | None,
+) -> None:
+    """Write rows arriving in chunks as a table (the first :data:`TABLE_MAX_ROWS`, then how
+    many were left out), CSV or JSON (one array, as ``json.dumps(rows, indent=1)``)."""
+    if fmt is SqlFormat.TABLE:
+        emit_table(columns, chunks, out)
+        return
+    with _output(out) as write:
+        if fmt is SqlFormat.CSV:
+            write_csv(columns, chunks, write)
+        else:
+            write_json(columns, chunks, write, final_newline=out is None)
+
+
+def emit_table(
+    columns: Sequence[str], chunks: Iterator[Sequence[tuple[Any, ...]]], out: Path | None
+) -> None:
+    """The first :data:`TABLE_MAX_ROWS` rows as a table, then how many were left out."""
+    table = Table()
+    for c in columns:
+        table.add_column(escape(c))
+    left_out = 0
+    shown = 0
+    for chunk in chunks:
+        for r in chunk[: max(TABLE_MAX_ROWS - shown, 0)]:
+            table.add_row(*(escape("NULL" if v is None else str(v)) for v in r))
+        taken = min(len(chunk), max(TABLE_MAX_ROWS - shown, 0))
+        shown += taken
+        left_out += len(chunk) - taken
+    note = (
+        f"{left_out:,} more rows not shown (the table shows {TABLE_MAX_ROWS:,}; "
+        "--format csv, json or parquet writes them all)"
+        if left_out
+        else None
+    )
+    if out is not None:
+        with _output(out) as write:
+            fh_console = Console(file=io.StringIO(), width=200)
+            fh_console.print(table)
+            if note:
+                fh_console.print(note)
+            write(cast(io.StringIO, fh_console.file).getvalue())
+    else:
+        console.print(table)
+        if note:
+            console.print(note)
+
+
+def write_csv(
+    columns: Sequence[str],
+    chunks: Iterator[Sequence[tuple[Any, ...]]],
+    write: Callable[[str], object],
+) -> None:
+    """The rows as CSV with a header line, one write per chunk."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for chunk in chunks:
+        writer.writerows(chunk)
+        write(buf.getvalue())
+        buf.seek(0)
+        buf.truncate()
+    write(buf.getvalue())
+
+
+def write_json(
+    columns: Sequence[str],
+    chunks: Iterator[Sequence[tuple[Any, ...]]],
+    write: Callable[[str], object],
+    *,
+    final_newline: bool,
+) -> None:
+    """The rows as one JSON array of objects, as ``json.dumps(rows, indent=1)``."""
+    keys = [json.dumps(c, ensure_ascii=False) for c in columns]
+    first = True
+    for chunk in chunks:
+        items = [_json_row(keys, r) for r in chunk]
+        if items:
+            write(("[\n" if first else ",\n") + ",\n".join(items))
+            first = False
+    write(("[]" if first else "\n]") + ("\n" if final_newline else ""))
+
+
+def _json_value(value: Any) -> str:
+    if isinstance(value, dict | list | tuple):  # nested: json's indented layout, one level in
+        return json.dumps(value, ensure_ascii=False, default=str, indent=1).replace("\n", "\n  ")
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _json_row(keys: Sequence[str], row: Sequence[Any]) -> str:
+    """One row as ``json.dumps(dict(row), indent=1)`` nested one level in, but with the C
+    encoder for scalars (the indented encoder is pure Python: 5x slower).
+
+    >>> print(_json_row(['"a"', '"b"'], (1, [2, "x"])))
+     {
+      "a": 1,
+      "b": [
+       2,
+       "x"
+      ]
+     }
+    """
+    if not keys:
+        return " {}"
+    fields = ",\n".join(f"  {k}: {_json_value(v)}" for k, v in zip(keys, row, strict=True))
+    return " {\n" + fields + "\n }"

@@ -1,0 +1,58 @@
+"""The simulator's defaults: the bot lineup round the table and the planted behaviour of
+``big2 simulate`` and ``big2 demo`` (docs/bots.md). The commands read them from here; no
+command body holds a lineup or a discipline of its own.
+
+>>> [b.value for b in lineup(3)]
+['heuristic', 'greedy', 'random']
+>>> DEMO.must_block_discipline, DEMO.colluders
+(0.9, (1, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.sim.bots import BotName
+
+#: The seats' bots when ``--bots`` is not given, repeated round a table of more than four.
+DEFAULT_LINEUP: tuple[BotName, ...] = (
+    BotName.HEURISTIC,
+    BotName.GREEDY,
+    BotName.RANDOM,
+    BotName.HEURISTIC,
+)
+#: ``big2 simulate``: games played, games per match (the same seats).
+DEFAULT_GAMES = 1000
+DEFAULT_MATCH_GAMES = 8
+#: ``big2 demo``: games simulated.
+DEMO_GAMES = 2000
+
+
+@dataclass(frozen=True, kw_only=True)
+class Planted:
+    """Behaviour planted in a run, with its ground truth in each game's ``truth``: the
+    probability a bot honours 頂大 when obliged, and a seat pair (A never blocks B)."""
+
+    must_block_discipline: float = 1.0
+    colluders: tuple[int, int] | None = None
+
+
+#: ``big2 simulate`` without options: every bot blocks when obliged, nobody colludes.
+HONEST = Planted()
+#: ``big2 demo``: imperfect blocking and a colluder pair, so the audit has something to find.
+DEMO = Planted(must_block_discipline=0.9, colluders=(1, 2))
+
+
+def lineup(players: int, bots: Sequence[BotName] | None = None) -> tuple[BotName, ...]:
+    """One bot per seat: ``bots`` as given (the simulator checks the count), else
+    :data:`DEFAULT_LINEUP` round the table.
+
+    >>> [b.value for b in lineup(6)][4:]
+    ['heuristic', 'greedy']
+    >>> lineup(4, [BotName.RANDOM])
+    (<BotName.RANDOM: 'random'>,)
+    """
+    if bots:
+        return tuple(bots)
+    return tuple(DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players))
