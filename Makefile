@@ -4,7 +4,15 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean compiled
+.PHONY: demo test lint bench clean compiled native native-check
+
+# cargo from PATH, else rustup's default place (CI may run with PATH=/usr/local/bin:/usr/bin:/bin)
+CARGO  ?= $(shell command -v cargo 2>/dev/null || for d in "$$CARGO_HOME/bin" "$$HOME/.cargo/bin" /root/.cargo/bin; do \
+            test -x "$$d/cargo" && echo "$$d/cargo" && break; done)
+NATIVE_STAMP := $(VENV)/.native
+NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs)
+# maturin and cargo find rustc and each other on PATH; pyo3 builds against the venv's Python
+RUST_ENV = PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,8 +26,28 @@ compiled: $(STAMP)
 	@$(BIN)/python -c 'from pipeline.compiled import ensure; print("hot path:", ensure())' \
 	  || echo "hot path: could not compile; running as pure Python"
 
+## native: the Rust core (native/, PyO3) built by maturin into .venv as the module big2_native
+## (release build, only when its sources changed; pipeline/native.py imports it). Without a
+## Rust toolchain everything still runs, as pure Python, and says so.
+native: $(NATIVE_STAMP)
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
+	@if [ -z "$(CARGO)" ]; then \
+	  echo "native core: no Rust toolchain (cargo) found; running as pure Python (install rustup for the fast path)"; \
+	else \
+	  $(RUST_ENV) VIRTUAL_ENV="$(abspath $(VENV))" $(BIN)/maturin develop --release --quiet -m native/Cargo.toml \
+	  && touch $(NATIVE_STAMP); \
+	fi
+	@$(BIN)/python -c 'from pipeline import native; print("replay core:", native.status())'
+
+## native-check: cargo fmt --check, cargo clippy -D warnings, cargo test (skipped without cargo)
+native-check: $(STAMP)
+	@if [ -z "$(CARGO)" ]; then echo "native-check: no Rust toolchain (cargo) found; skipped"; else \
+	  cd native && $(RUST_ENV) $(CARGO) fmt --check \
+	  && $(RUST_ENV) $(CARGO) clippy --quiet --all-targets --features python -- -D warnings \
+	  && $(RUST_ENV) $(CARGO) test --quiet; fi
+
 ## demo: set up, then run the main job on the embedded default warehouse (data/warehouse/)
-demo: compiled
+demo: compiled native
 	$(BIN)/big2 demo
 
 ## lint: ruff, ruff format, mypy
@@ -30,13 +58,13 @@ lint: $(STAMP)
 
 ## test: set up, lint, type-check, then the whole test suite on the compiled hot path, and the
 ## doctests on the Python sources (a compiled module has no source for doctest to collect)
-test: lint compiled
+test: lint native-check compiled native
 	$(BIN)/python -m pytest -m "not slow" -q tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
-bench: compiled
+bench: compiled native
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache native/target

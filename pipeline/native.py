@@ -11,12 +11,20 @@ as ``ts`` …) goes to the Python reader, so every reader message is written onc
 Rulesets are resolved by Python too (:func:`pipeline.big2.rules.load_ruleset`, from the same
 TOML presets), once per distinct preset and overrides, and handed to the core as a dict.
 
->>> from pipeline.logs.sample import sample_game
->>> line = orjson.dumps(sample_game(seed=1, game_id="doc-1")).decode()
->>> done = replay_line(line, Source("doc.jsonl", 1))
->>> done.game_id, done.outcome, len(done.actions) > 13
-('doc-1', 'played_out', True)
->>> replay_line(line.replace('"doc-1"', '""'), Source("doc.jsonl", 2)).code
+>>> hands = ["3d 4d 5d 6d 7d 8d 9d Td Ad 2d 3c 4c 5c", "Jd Qd Kd 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
+...          "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah 2h", "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2s"]
+>>> game = {"format_version": 1, "game_kind": "big2", "game_id": "doc-1",
+...         "ruleset": {"preset": "hk", "overrides": {"redeal_if": ["no_jqk"]}},
+...         "seats": [{"seat": s, "player_id": f"p{s}"} for s in range(4)],
+...         "deal": {"hands": hands, "stock": []},
+...         "actions": [{"seat": 0, "action": "claim", "claim": "no_jqk"}]}
+>>> done = replay_line(json.dumps(game), Source("doc.jsonl", 1))
+>>> done.outcome, done.winner, done.actions[0][2]
+('redeal', None, 'claim')
+>>> bad = {**game, "actions": [{"seat": 1, "action": "claim", "claim": "no_jqk"}]}
+>>> replay_line(json.dumps(bad), Source("doc.jsonl", 2)).message
+'actions[0]: seat 1 claimed no_jqk holding 6♣7♣8♣9♣10♣J♦J♣Q♦Q♣K♦K♣A♣2♣ (trick 1)'
+>>> replay_line(json.dumps({**game, "game_id": ""}), Source("doc.jsonl", 3)).code
 'E_SCHEMA'
 """
 

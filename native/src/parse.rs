@@ -8,44 +8,16 @@
 
 use crate::cards::{fast_ids, mask_of, token_card};
 use crate::state::{Action, ActionType, Claim};
+use std::borrow::Cow;
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 pub const TS_MIN: f64 = 631_152_000.0; // 1990-01-01T00:00:00Z
 pub const TS_MAX: f64 = 4_102_444_800.0; // 2100-01-01T00:00:00Z
 const INT32_MAX: u64 = (1 << 31) - 1;
 const BALANCE_MAX: f64 = 9_007_199_254_740_992.0; // 2**53
-
-const TOP_KEYS: [&str; 19] = [
-    "format_version",
-    "game_kind",
-    "game_id",
-    "ruleset",
-    "match_id",
-    "game_number",
-    "table_id",
-    "tournament_id",
-    "tournament_kind",
-    "tournament_round",
-    "started_at",
-    "seats",
-    "deal",
-    "start_counts",
-    "previous_winner",
-    "first_leader",
-    "actions",
-    "result",
-    "truth",
-];
-const REQUIRED: [&str; 6] = [
-    "format_version",
-    "game_kind",
-    "game_id",
-    "ruleset",
-    "seats",
-    "actions",
-];
-const SEAT_KEYS: [&str; 4] = ["seat", "player_id", "name", "balance"];
-const ACTION_KEYS: [&str; 6] = ["seat", "action", "cards", "claim", "drawn", "ts"];
 
 /// One game line, read.
 #[derive(Debug, Clone)]
@@ -68,60 +40,6 @@ pub struct Record {
     pub actions: Vec<Action>,
 }
 
-fn known(obj: &Map<String, Value>, keys: &[&str]) -> bool {
-    obj.keys().all(|k| keys.contains(&k.as_str()))
-}
-
-fn absent(obj: &Map<String, Value>, key: &str) -> bool {
-    obj.get(key).is_none_or(Value::is_null)
-}
-
-fn non_empty_str(v: &Value) -> Option<&str> {
-    v.as_str().filter(|s| !s.is_empty())
-}
-
-fn opt_str(obj: &Map<String, Value>, key: &str) -> Option<()> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Some(()),
-        Some(v) => non_empty_str(v).map(|_| ()),
-    }
-}
-
-fn small_int(v: &Value, min: u64, max: u64) -> Option<u64> {
-    v.as_u64().filter(|x| (min..=max).contains(x))
-}
-
-fn opt_seat(obj: &Map<String, Value>, key: &str, n: usize) -> Option<Option<usize>> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Some(None),
-        Some(v) => small_int(v, 0, n as u64 - 1).map(|s| Some(s as usize)),
-    }
-}
-
-fn cards_mask(v: &Value) -> Option<u64> {
-    ids(v).map(|ids| mask_of(&ids))
-}
-
-fn ids(v: &Value) -> Option<Vec<u8>> {
-    match v {
-        Value::String(s) => fast_ids(s),
-        Value::Array(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            let mut seen = 0u64;
-            for item in items {
-                let c = token_card(item.as_str()?)?;
-                if seen >> c & 1 == 1 {
-                    return None;
-                }
-                seen |= 1 << c;
-                out.push(c);
-            }
-            Some(out)
-        }
-        _ => None,
-    }
-}
-
 /// Whether every number inside an override value is within ±2**53 (`_freeze`).
 fn numbers_in_range(v: &Value) -> bool {
     match v {
@@ -131,17 +49,6 @@ fn numbers_in_range(v: &Value) -> bool {
         Value::Array(items) => items.iter().all(numbers_in_range),
         Value::Object(map) => map.values().all(numbers_in_range),
         _ => true,
-    }
-}
-
-fn timestamp(v: Option<&Value>) -> Option<Option<f64>> {
-    match v {
-        None | Some(Value::Null) => Some(None),
-        Some(Value::Number(n)) => {
-            let x = n.as_f64()?;
-            (TS_MIN..=TS_MAX).contains(&x).then_some(Some(x))
-        }
-        _ => None,
     }
 }
 
@@ -216,13 +123,193 @@ fn started_at_ok(text: &str) -> bool {
     }
 }
 
-fn action(raw: &Value) -> Option<(Action, Option<f64>)> {
-    let obj = raw.as_object()?;
-    if !known(obj, &ACTION_KEYS) {
-        return None;
+/// Cards as the log writes them (one string, or a list of one-card strings), read straight
+/// into card ids with the common spellings; anything else fails, and the line goes to Python.
+/// The ids, and whether the value was exactly `""` or `[]` (what a pass may carry).
+struct Cards(Vec<u8>, bool);
+
+impl<'de> Deserialize<'de> for Cards {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Cards, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Cards;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("cards")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Cards, E> {
+                fast_ids(text)
+                    .map(|ids| Cards(ids, text.is_empty()))
+                    .ok_or_else(|| E::custom("uncommon cards"))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cards, A::Error> {
+                let mut out = Vec::new();
+                let mut seen = 0u64;
+                while let Some(tok) = seq.next_element::<Cow<'de, str>>()? {
+                    let c = token_card(&tok).ok_or_else(|| de::Error::custom("uncommon card"))?;
+                    if seen >> c & 1 == 1 {
+                        return Err(de::Error::custom("a card twice"));
+                    }
+                    seen |= 1 << c;
+                    out.push(c);
+                }
+                let empty = out.is_empty();
+                Ok(Cards(out, empty))
+            }
+        }
+        d.deserialize_any(V)
     }
-    let seat = obj.get("seat")?.as_u64()?;
-    let kind = match obj.get("action")?.as_str()? {
+}
+
+/// Any JSON object, skipped (`truth`).
+struct AnyObject;
+
+impl<'de> Deserialize<'de> for AnyObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<AnyObject, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnyObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyObject, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(AnyObject)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// A field that may be absent but not null (`game_number`, `overrides`, `stock`).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSeat<'a> {
+    seat: u64,
+    #[serde(borrow)]
+    player_id: Cow<'a, str>,
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default)]
+    balance: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec<'a> {
+    #[serde(borrow)]
+    preset: Cow<'a, str>,
+    #[serde(default, deserialize_with = "present")]
+    overrides: Option<Map<String, Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawRuleset<'a> {
+    #[serde(borrow)]
+    Name(Cow<'a, str>),
+    #[serde(borrow)]
+    Spec(RawSpec<'a>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDeal {
+    hands: Vec<Cards>,
+    #[serde(default, deserialize_with = "present")]
+    stock: Option<Cards>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResult {
+    #[serde(default)]
+    winner: Option<u64>,
+    #[serde(default)]
+    cards_left: Option<Vec<u64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAction<'a> {
+    seat: u64,
+    #[serde(borrow)]
+    action: Cow<'a, str>,
+    #[serde(default)]
+    cards: Option<Cards>,
+    #[serde(borrow, default)]
+    claim: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    drawn: Option<Cow<'a, str>>,
+    #[serde(default)]
+    ts: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGame<'a> {
+    format_version: u64,
+    #[serde(borrow)]
+    game_kind: Cow<'a, str>,
+    game_id: String,
+    #[serde(borrow)]
+    ruleset: RawRuleset<'a>,
+    #[serde(borrow, default)]
+    match_id: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "present")]
+    game_number: Option<u64>,
+    #[serde(borrow, default)]
+    table_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tournament_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tournament_kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    tournament_round: Option<u64>,
+    #[serde(borrow, default)]
+    started_at: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    seats: Vec<RawSeat<'a>>,
+    #[serde(default)]
+    deal: Option<RawDeal>,
+    #[serde(default)]
+    start_counts: Option<Vec<u64>>,
+    #[serde(default)]
+    previous_winner: Option<u64>,
+    #[serde(default)]
+    first_leader: Option<u64>,
+    #[serde(borrow)]
+    actions: Vec<RawAction<'a>>,
+    #[serde(default)]
+    result: Option<RawResult>,
+    #[serde(default)]
+    truth: Option<AnyObject>,
+}
+
+fn seat_ref(value: Option<u64>, n: usize) -> Option<Option<usize>> {
+    match value {
+        None => Some(None),
+        Some(s) if s < n as u64 => Some(Some(s as usize)),
+        Some(_) => None,
+    }
+}
+
+fn counts(values: Vec<u64>) -> Option<Vec<u32>> {
+    values
+        .into_iter()
+        .map(|c| (c <= 52).then_some(c as u32))
+        .collect()
+}
+
+fn non_empty(value: &Option<Cow<'_, str>>) -> bool {
+    value.as_ref().is_none_or(|s| !s.is_empty())
+}
+
+fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
+    let kind = match raw.action.as_ref() {
         "play" => ActionType::Play,
         "pass" => ActionType::Pass,
         "claim" => ActionType::Claim,
@@ -230,173 +317,98 @@ fn action(raw: &Value) -> Option<(Action, Option<f64>)> {
         "announce" => ActionType::Announce,
         _ => return None,
     };
-    let mut cards = 0;
-    match obj.get("cards") {
-        None | Some(Value::Null) => {
-            if kind == ActionType::Play {
-                return None;
-            }
+    let cards = match (kind, raw.cards) {
+        (ActionType::Play, Some(Cards(ids, _))) if !ids.is_empty() => mask_of(&ids),
+        (ActionType::Play, _) => return None,
+        (_, Some(Cards(_, exactly_empty))) if !exactly_empty => return None,
+        _ => 0,
+    };
+    let claim = match (kind, raw.claim) {
+        (ActionType::Claim, Some(text)) => Some(Claim::parse(&text)?),
+        (ActionType::Claim, None) | (_, Some(_)) => return None,
+        (_, None) => None,
+    };
+    let drawn = match (kind, raw.drawn) {
+        (_, None) => None,
+        (ActionType::Pass, Some(text)) => {
+            Some(token_card(text.trim_matches(|c: char| c.is_ascii_whitespace()))? as u32)
         }
-        Some(v) => {
-            if kind == ActionType::Play {
-                cards = cards_mask(v)?;
-                if cards == 0 {
-                    return None;
-                }
-            } else {
-                let empty = match v {
-                    Value::String(s) => s.is_empty(),
-                    Value::Array(a) => a.is_empty(),
-                    _ => false,
-                };
-                if !empty {
-                    return None;
-                }
-            }
-        }
+        _ => return None,
+    };
+    if raw.ts.is_some_and(|ts| !(TS_MIN..=TS_MAX).contains(&ts)) {
+        return None;
     }
-    let claim = match obj.get("claim") {
-        None | Some(Value::Null) => {
-            if kind == ActionType::Claim {
-                return None;
-            }
-            None
-        }
-        Some(v) => {
-            if kind != ActionType::Claim {
-                return None;
-            }
-            Some(Claim::parse(v.as_str()?)?)
-        }
+    let action = Action {
+        seat: raw.seat,
+        kind,
+        cards,
+        claim,
+        drawn,
     };
-    let drawn = match obj.get("drawn") {
-        None | Some(Value::Null) => None,
-        Some(v) => {
-            if kind != ActionType::Pass {
-                return None;
-            }
-            Some(token_card(v.as_str()?.trim_matches(|c: char| c.is_ascii_whitespace()))? as u32)
-        }
-    };
-    let ts = timestamp(obj.get("ts"))?;
-    Some((
-        Action {
-            seat,
-            kind,
-            cards,
-            claim,
-            drawn,
-        },
-        ts,
-    ))
+    Some((action, raw.ts))
 }
 
 /// A game line → its record, or `None` for the Python reader to decide.
 pub fn parse_line(text: &str) -> Option<Record> {
-    let value: Value = serde_json::from_str(text).ok()?;
-    let top = value.as_object()?;
-    if !REQUIRED.iter().all(|k| top.contains_key(*k)) || !known(top, &TOP_KEYS) {
-        return None;
+    let raw: RawGame = serde_json::from_str(text).ok()?;
+    if raw.format_version != 1 || raw.game_kind != "big2" || raw.game_id.is_empty() {
+        return None; // a doudizhu line: the Python replay names it (E_GAME_KIND)
     }
-    if top["format_version"].as_u64()? != 1 {
-        return None;
-    }
-    let game_kind = top["game_kind"].as_str()?;
-    if game_kind != "big2" {
-        return None; // doudizhu: the Python replay names it (E_GAME_KIND)
-    }
-    let game_id = non_empty_str(&top["game_id"])?.to_owned();
-    let (preset, overrides) = match &top["ruleset"] {
-        Value::String(s) if !s.is_empty() => (s.clone(), "{}".to_string()),
-        Value::Object(rs) => {
-            if !known(rs, &["preset", "overrides"]) {
-                return None;
-            }
-            let preset = non_empty_str(rs.get("preset")?)?.to_owned();
-            let overrides = match rs.get("overrides") {
-                None => Value::Object(Map::new()),
-                Some(v @ Value::Object(_)) => v.clone(),
-                Some(_) => return None,
-            };
+    let (preset, overrides) = match raw.ruleset {
+        RawRuleset::Name(name) => (name.into_owned(), "{}".to_string()),
+        RawRuleset::Spec(spec) => {
+            let overrides = Value::Object(spec.overrides.unwrap_or_default());
             if !numbers_in_range(&overrides) {
                 return None;
             }
-            (preset, serde_json::to_string(&overrides).ok()?)
+            (
+                spec.preset.into_owned(),
+                serde_json::to_string(&overrides).ok()?,
+            )
         }
-        _ => return None,
     };
-    let seats = top["seats"].as_array()?;
-    let n = seats.len();
+    if preset.is_empty() {
+        return None;
+    }
+    let n = raw.seats.len();
     if !(2..=52).contains(&n) {
         return None;
     }
-    for (i, raw) in seats.iter().enumerate() {
-        let obj = raw.as_object()?;
-        if !known(obj, &SEAT_KEYS) || obj.get("seat")?.as_u64()? != i as u64 {
+    for (i, seat) in raw.seats.iter().enumerate() {
+        if seat.seat != i as u64
+            || seat.player_id.is_empty()
+            || seat
+                .balance
+                .is_some_and(|b| !(-BALANCE_MAX..=BALANCE_MAX).contains(&b))
+        {
             return None;
         }
-        match obj.get("balance") {
-            None | Some(Value::Null) => {}
-            Some(Value::Number(b)) => {
-                if !b
-                    .as_f64()
-                    .is_some_and(|x| (-BALANCE_MAX..=BALANCE_MAX).contains(&x))
-                {
-                    return None;
-                }
-            }
-            Some(_) => return None,
-        }
-        if !matches!(
-            obj.get("name"),
-            None | Some(Value::Null) | Some(Value::String(_))
-        ) {
-            return None;
-        }
-        non_empty_str(obj.get("player_id")?)?;
+        let _ = &seat.name; // any string or null
     }
-    let (hands, stock) = match top.get("deal") {
-        None | Some(Value::Null) => (None, Vec::new()),
-        Some(Value::Object(deal)) => {
-            if !known(deal, &["hands", "stock"]) {
-                return None;
-            }
-            let hands = deal
-                .get("hands")?
-                .as_array()?
-                .iter()
-                .map(cards_mask)
-                .collect::<Option<Vec<u64>>>()?;
-            let stock = match deal.get("stock") {
-                None => Vec::new(),
-                Some(v) => ids(v)?.into_iter().map(u32::from).collect(),
-            };
-            (Some(hands), stock)
-        }
-        Some(_) => return None,
-    };
-    let start_counts = match top.get("start_counts") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_array()?
-                .iter()
-                .map(|x| small_int(x, 0, 52).map(|c| c as u32))
-                .collect::<Option<Vec<u32>>>()?,
+    let (hands, stock) = match raw.deal {
+        None => (None, Vec::new()),
+        Some(deal) => (
+            Some(deal.hands.iter().map(|h| mask_of(&h.0)).collect()),
+            deal.stock
+                .map_or_else(Vec::new, |s| s.0.into_iter().map(u32::from).collect()),
         ),
     };
-    if let Some(v) = top.get("started_at").filter(|v| !v.is_null()) {
-        if !started_at_ok(v.as_str()?) {
+    let start_counts = match raw.start_counts {
+        None => None,
+        Some(values) => Some(counts(values)?),
+    };
+    if let Some(text) = &raw.started_at {
+        if !started_at_ok(text) {
             return None;
         }
     }
-    let logged = top["actions"].as_array()?;
-    if logged.len() > 52 * n + 2 {
+    if raw.actions.len() > 52 * n + 2 {
         return None;
     }
-    let mut actions = Vec::with_capacity(logged.len());
+    let mut actions = Vec::with_capacity(raw.actions.len());
     let mut last = TS_MIN;
-    for raw in logged {
-        let (a, ts) = action(raw)?;
+    for a in raw.actions {
+        let (a, ts) = action(a)?;
         if let Some(ts) = ts {
             if ts < last {
                 return None; // E_TS_ORDER: the Python reader words it
@@ -405,46 +417,36 @@ pub fn parse_line(text: &str) -> Option<Record> {
         }
         actions.push(a);
     }
-    if let Some(truth) = top.get("truth") {
-        if !truth.is_null() && !truth.is_object() {
-            return None;
-        }
+    let texts = [
+        &raw.match_id,
+        &raw.table_id,
+        &raw.tournament_id,
+        &raw.tournament_kind,
+    ];
+    if !texts.into_iter().all(non_empty) {
+        return None;
     }
-    for key in ["match_id", "table_id", "tournament_id", "tournament_kind"] {
-        opt_str(top, key)?;
+    let game_number = raw.game_number.unwrap_or(1);
+    let in_int32 = |x: u64| (1..=INT32_MAX).contains(&x);
+    if !in_int32(game_number) || !raw.tournament_round.is_none_or(in_int32) {
+        return None;
     }
-    let game_number = match top.get("game_number") {
-        None => 1,
-        Some(v) => small_int(v, 1, INT32_MAX)?,
-    };
-    if !absent(top, "tournament_round") {
-        small_int(&top["tournament_round"], 1, INT32_MAX)?;
-    }
-    let previous_winner = opt_seat(top, "previous_winner", n)?;
-    let first_leader = opt_seat(top, "first_leader", n)?;
-    let (has_declared, declared_winner, declared_left) = match top.get("result") {
-        None | Some(Value::Null) => (false, None, None),
-        Some(Value::Object(res)) => {
-            if !known(res, &["winner", "cards_left"]) {
-                return None;
-            }
-            let winner = opt_seat(res, "winner", n)?;
-            let left = match res.get("cards_left") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(
-                    v.as_array()?
-                        .iter()
-                        .map(|x| small_int(x, 0, 52).map(|c| c as u32))
-                        .collect::<Option<Vec<u32>>>()?,
-                ),
+    let previous_winner = seat_ref(raw.previous_winner, n)?;
+    let first_leader = seat_ref(raw.first_leader, n)?;
+    let (has_declared, declared_winner, declared_left) = match raw.result {
+        None => (false, None, None),
+        Some(res) => {
+            let left = match res.cards_left {
+                None => None,
+                Some(values) => Some(counts(values)?),
             };
-            (true, winner, left)
+            (true, seat_ref(res.winner, n)?, left)
         }
-        Some(_) => return None,
     };
+    let _ = raw.truth;
     Some(Record {
-        game_id,
-        game_kind: game_kind.to_owned(),
+        game_id: raw.game_id,
+        game_kind: "big2".to_owned(),
         preset,
         overrides,
         n_seats: n,

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from pipeline import __version__, compiled
+from pipeline import __version__, compiled, native
 from pipeline.big2.rules import parse_override
 from pipeline.errors import Big2Error, RulesetError
 from pipeline.warehouse import Warehouse, is_disk_full
@@ -186,7 +186,9 @@ def say_waiting(wh: Warehouse) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"big2-replay {__version__} (hot path: {compiled.status()})")
+        typer.echo(
+            f"big2-replay {__version__} (hot path: {compiled.status()}; replay core: {native.status()})"
+        )
         raise typer.Exit()
 
 

@@ -20,12 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline import native
+from pipeline.big2.rules import load_ruleset
 from pipeline.logs.model import Reject, Source
-
-try:
-    from pipeline.logs.sample import sample_game, to_partial
-except ImportError:  # pragma: no cover - the module moves to pipeline.sim (issue 12.2)
-    from pipeline.sim.sample import sample_game, to_partial  # type: ignore[no-redef]
+from pipeline.sim.sample import sample_game, to_partial
 
 MODULE = native.load_module()
 pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
@@ -146,8 +143,15 @@ def core() -> native.NativeReplayer:
 
 def _game(seed: int, option: int, notation: str, partial: bool) -> dict[str, Any]:
     preset, overrides = OPTIONS[option]
+    players = load_ruleset(preset, overrides).players
     game = sample_game(
-        seed=seed, game_id=f"d-{seed}", preset=preset, overrides=overrides, notation=notation
+        seed=seed,
+        game_id=f"d-{seed}",
+        preset=preset,
+        overrides=overrides,
+        notation=notation,
+        game_number=1 + seed % 2,  # direction = alternate turns on it
+        previous_winner=seed % players if seed % 3 == 0 else None,  # a match's later game
     )
     return to_partial(game) if partial else game
 
