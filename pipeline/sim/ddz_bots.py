@@ -90,8 +90,8 @@ def hand_strength(counts: Sequence[int]) -> float:
     ...     return c
     >>> hand_strength(counts("BJ RJ 2 2 2 2 A 3 3 5 5 7 7 9 9 J J"))
     14.5
-    >>> hand_strength(counts("3 4 6 8 9 9 J J Q Q K K 10 10 5 5 7"))
-    -1.0
+    >>> hand_strength(counts("3 5 7 9 J J Q Q K K 6 6 10 10 A A 2"))  # 3, 5, 7 loose: 3 - 1.5
+    1.5
     """
     s = 0.0
     if counts[BJ_RANK] and counts[RJ_RANK]:
@@ -139,7 +139,7 @@ def hand_units(counts: Sequence[int]) -> int:
     while r <= ACE_RANK:
         if c[r] == 1:
             hi = r
-            while hi + 1 <= ACE_RANK and c[hi + 1] in (1, 2) and c[hi + 1] != 4:
+            while hi + 1 <= ACE_RANK and c[hi + 1] in (1, 2):
                 hi += 1
             if hi - r + 1 >= 5:
                 for x in range(r, hi + 1):

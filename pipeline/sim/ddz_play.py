@@ -33,7 +33,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from pipeline.doudizhu.cards import FULL_DECK
+from pipeline.doudizhu.cards import FULL_DECK, N_CARDS
 from pipeline.doudizhu.combos import Kind
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Action, ActionType, Game, GameResult, Outcome, Phase, deal
@@ -120,7 +120,7 @@ def play_deal(
     dealt = 0
     for h in hands:
         dealt |= h
-    cards = [c for c in range(54) if dealt >> c & 1]
+    cards = [c for c in range(N_CARDS) if dealt >> c & 1]
     face_up = cards[rng.randrange(len(cards))]
     game = Game(rs, hands=hands, kitty=kitty, set_aside=aside, face_up_card=face_up)
     actions: list[Action] = []
