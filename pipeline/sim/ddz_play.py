@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from pipeline.doudizhu.cards import FULL_DECK, N_CARDS
@@ -216,6 +217,32 @@ def play_game(
     raise SimError("E_SIM_OPTION", f"game {index} of seed {seed}: {MAX_DEALS} void deals in a row")
 
 
+#: Games a worker process plays per task (a chunk of consecutive game indexes).
+CHUNK = 16
+
+
+def _chunk(
+    preset: str,
+    bots: tuple[str, ...],
+    seed: int,
+    start: int,
+    stop: int,
+    rotate_seats: bool,
+    feeder: int | None,
+    feed_rate: float,
+) -> list[list[dict[str, Any]]]:
+    rs = load_ruleset(preset)
+    n = len(bots)
+    out = []
+    for index in range(start, stop):
+        shift = index % n if rotate_seats else 0
+        lineup = [bots[(s - shift) % n] for s in range(n)]
+        out.append(
+            play_game(rs, lineup, seed=seed, index=index, feeder=feeder, feed_rate=feed_rate)
+        )
+    return out
+
+
 def simulate(
     preset: str,
     bots: Sequence[str],
@@ -226,15 +253,32 @@ def simulate(
     rotate_seats: bool = False,
     feeder: int | None = None,
     feed_rate: float = 0.0,
+    workers: int = 1,
 ) -> Iterator[list[dict[str, Any]]]:
-    """Games ``first`` … ``first + games - 1`` of a run, each as its list of deal records.
-    ``rotate_seats``: game ``i`` seats the lineup rotated by ``i``."""
-    rs = load_ruleset(preset)
-    n = len(bots)
-    for index in range(first, first + games):
-        shift = index % n if rotate_seats else 0
-        lineup = [bots[(s - shift) % n] for s in range(n)]
-        yield play_game(rs, lineup, seed=seed, index=index, feeder=feeder, feed_rate=feed_rate)
+    """Games ``first`` … ``first + games - 1`` of a run, in order, each as its list of deal
+    records; ``rotate_seats``: game ``i`` seats the lineup rotated by ``i``. With ``workers``
+    > 1, chunks of :data:`CHUNK` games run in worker processes: the output is the same."""
+    stops = list(range(first, first + games, CHUNK))
+    tasks = [
+        (
+            preset,
+            tuple(bots),
+            seed,
+            a,
+            min(a + CHUNK, first + games),
+            rotate_seats,
+            feeder,
+            feed_rate,
+        )
+        for a in stops
+    ]
+    if workers <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield from _chunk(*t)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk in pool.map(_chunk, *zip(*tasks, strict=True)):
+            yield from chunk
 
 
 def replay(record: dict[str, Any], rs: DdzRuleset | None = None) -> Game:

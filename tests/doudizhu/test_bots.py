@@ -59,13 +59,14 @@ def test_void_deals_are_redealt_and_kept() -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_a_game_is_the_same_whatever_the_order(preset: str) -> None:
+def test_a_game_is_the_same_whatever_the_order_and_workers(preset: str) -> None:
     n = PRESETS[preset]
     bots = ["heuristic", "random", "greedy"][:n]
     forward = [play_game(preset, bots, seed=5, index=i) for i in range(10)]
     backward = [play_game(preset, bots, seed=5, index=i) for i in reversed(range(10))][::-1]
     assert forward == backward
     assert list(simulate(preset, bots, games=4, seed=5, first=6)) == forward[6:]
+    assert list(simulate(preset, bots, games=10, seed=5, workers=2)) == forward
     other = [play_game(preset, bots, seed=6, index=i) for i in range(10)]
     assert other != forward
 
