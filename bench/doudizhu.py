@@ -10,6 +10,7 @@ figure replays random ``hk`` games the same way (:mod:`bench.engine`). One core 
 from __future__ import annotations
 
 import random
+import time
 from functools import partial
 
 from bench import Figure, benchmark, per_second
@@ -18,6 +19,7 @@ from bench.engine import recorded_games as big2_games
 from pipeline.big2.rules import load_ruleset as load_big2
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Action, Game, random_game
+from pipeline.sim.ddz_play import simulate as ddz_simulate
 
 N_GAMES = 200
 
@@ -57,4 +59,22 @@ def replay_rate() -> list[Figure]:
     n_b2 = sum(len(a) for _, _, a in b2)
     rate = per_second(partial(big2_replay_all, hk, b2), n_b2)
     figures.append(("Big Two actions replayed per second (hk, same run)", rate, "actions/s"))
+    return figures
+
+
+#: Dou Dizhu games per measurement of :func:`sim_rate` (void deals redealt inside a game).
+SIM_GAMES = 150
+
+
+@benchmark("doudizhu.sim")
+def sim_rate() -> list[Figure]:
+    """Simulated Dou Dizhu games per CPU second of one core (``pipeline.sim.ddz_play``, the
+    records built, no log written), random and heuristic bots, both presets."""
+    figures: list[Figure] = []
+    for name, players in (("ddz", 3), ("ddz-2p", 2)):
+        for bot in ("random", "heuristic"):
+            cpu = time.process_time()
+            n = sum(1 for _ in ddz_simulate(name, [bot] * players, games=SIM_GAMES, seed=9))
+            rate = n / (time.process_time() - cpu)
+            figures.append((f"Dou Dizhu {bot} games per CPU second ({name})", rate, "games/s"))
     return figures
