@@ -44,6 +44,7 @@ MODULES = (
     "pipeline/big2/moves.py",
     "pipeline/big2/state.py",
     "pipeline/big2/playout.py",
+    "pipeline/big2/game.py",
     "pipeline/logs/records.py",
     "pipeline/replay.py",
     "pipeline/sim/bots.py",

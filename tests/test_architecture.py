@@ -28,8 +28,12 @@ FORBIDDEN = (
     "pipeline.logs",
 )
 
+#: Each game package's adapter to the seam (pipeline.games): the one module of the package
+#: that reads log records (docs/architecture.md).
+ADAPTERS = sorted(PIPELINE.glob("*/game.py"))
+
 PURE_MODULES = sorted(
-    [*PIPELINE.glob("big2/**/*.py"), PIPELINE / "cards.py", PIPELINE / "errors.py"]
+    {*PIPELINE.glob("big2/**/*.py"), PIPELINE / "cards.py", PIPELINE / "errors.py"} - set(ADAPTERS)
 )
 
 
@@ -125,6 +129,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "pipeline.logs": (*STORAGE, "pipeline.sim", "pipeline.replay", "pipeline.report"),
     "pipeline.replay": (*STORAGE, "pipeline.sim", "pipeline.report"),
     "pipeline.sim": (*STORAGE, "pipeline.replay", "pipeline.report"),
+    # the seam knows no game; the layers that reach a game through it import no engine
+    "pipeline.games": (
+        *STORAGE,
+        "pipeline.big2",
+        "pipeline.doudizhu",
+        "pipeline.logs",
+        "pipeline.sim",
+    ),
 }
 
 
@@ -157,3 +169,41 @@ def test_logs_never_imports_sim() -> None:
     assert {name: found for name, found in bad.items() if found} == {}
     old_sample = "from pipeline.sim.bots import RandomBot\nfrom pipeline.sim.play import play_game"
     assert violations(imported_modules(old_sample, "pipeline.logs"), ("pipeline.sim",))
+
+
+#: The modules above the engines that reach a game only through pipeline.games.
+GENERIC = [
+    "pipeline/replay.py",
+    "pipeline/logs/reader.py",
+    "pipeline/logs/jsonl.py",
+    "pipeline/games.py",
+]
+GAME_PACKAGES = ("pipeline.big2", "pipeline.doudizhu")
+
+
+@pytest.mark.parametrize("name", GENERIC)
+def test_the_generic_layers_import_no_game(name: str) -> None:
+    assert violations(imports_of(PIPELINE.parent / name), GAME_PACKAGES) == []
+
+
+def test_the_seam_imports_only_the_errors() -> None:
+    found = {m for m in imports_of(PIPELINE / "games.py") if m.startswith("pipeline")}
+    assert found <= {"pipeline.errors", "pipeline.errors.ReplayError"}
+
+
+@pytest.mark.parametrize("path", ADAPTERS, ids=module_name)
+def test_a_game_adapter_reads_records_but_stays_below_storage(path: Path) -> None:
+    allowed_logs = ("pipeline.logs.model", "pipeline.logs.records")
+    imports = {m for m in imports_of(path) if not m.startswith(allowed_logs)}
+    assert (
+        violations(imports, (*FORBIDDEN, "pipeline.sim", "pipeline.replay", "pipeline.ingest"))
+        == []
+    )
+
+
+def test_every_registered_game_has_its_adapter() -> None:
+    from pipeline.games import GAMES
+
+    for kind, where in GAMES.items():
+        module = where.partition(":")[0]
+        assert (PIPELINE.parent / (module.replace(".", "/") + ".py")) in ADAPTERS, kind
