@@ -207,3 +207,31 @@ def test_every_registered_game_has_its_adapter() -> None:
     for kind, where in GAMES.items():
         module = where.partition(":")[0]
         assert (PIPELINE.parent / (module.replace(".", "/") + ".py")) in ADAPTERS, kind
+
+
+#: What only the engine's legal-moves and 頂大 API reads (pipeline.big2.state.Game): the
+#: opening-play rule, the swap, the must-block setting.
+ENGINE_RULE_NAMES = frozenset(
+    {"lowest_rule", "swapped", "must_block", "first_play_must_contain_lowest", "enforced"}
+)
+
+
+def rule_names_read(source: str) -> set[str]:
+    """The attributes and imported names of ``source`` that are the engine's rule state.
+
+    >>> sorted(rule_names_read("ok = game.rs.must_block == x or not game.swapped"))
+    ['must_block', 'swapped']
+    """
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ENGINE_RULE_NAMES:
+            found.add(node.attr)
+        elif isinstance(node, ast.ImportFrom):
+            found.update(a.name for a in node.names if a.name in {"MustBlock", "FirstPlay"})
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(PIPELINE.glob("sim/**/*.py")), ids=module_name)
+def test_the_simulator_holds_no_legal_move_or_must_block_rule(path: Path) -> None:
+    """The bots choose among Game.legal_moves(); the 頂大 card is Game.block_card."""
+    assert rule_names_read(path.read_text(encoding="utf-8")) == set()
