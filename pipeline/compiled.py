@@ -44,10 +44,11 @@ MODULES = (
     "pipeline/big2/moves.py",
     "pipeline/big2/state.py",
     "pipeline/big2/playout.py",
+    "pipeline/big2/game.py",
+    "pipeline/big2/sampling.py",
     "pipeline/logs/records.py",
     "pipeline/replay.py",
     "pipeline/sim/bots.py",
-    "pipeline/sim/sampling.py",
     "pipeline/sim/play.py",
 )
 

@@ -1,10 +1,10 @@
-"""Replay one parsed game through the rules engine: a pure function, no storage.
+"""Replay one parsed game through its game's rules engine: a pure function, no storage.
 
-:func:`replay` builds the ruleset (preset + overrides) and the :class:`Game` (full deal or
-partial information), applies every action with :meth:`Game.do` and cross-checks the
-declared result. It returns a :class:`ReplayedGame` or, for a log that cannot be
-replayed, a :class:`Reject` carrying the engine's code, message and action index.
-:func:`replay_strict` raises instead.
+:func:`replay` finds the record's game by its ``game_kind`` (:func:`pipeline.games.game_for`;
+Big Two: :mod:`pipeline.big2.game`) and lets it replay the record: the ruleset, every action
+through the engine, the declared result cross-checked. It returns a :class:`ReplayedGame`
+or, for a log that cannot be replayed, a :class:`Reject` carrying the engine's code, message
+and action index. :func:`replay_strict` raises instead. Nothing here knows a game's rules.
 
 >>> from pipeline.sim.sample import sample_game
 >>> from pipeline.logs.records import content_hash, record_from_obj
@@ -23,25 +23,26 @@ replayed, a :class:`Reject` carrying the engine's code, message and action index
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from pipeline.big2.rules import Ruleset, load_ruleset
-from pipeline.big2.state import Action, ActionRecord, Game, GameResult, new_tuple
 from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import Big2Error, ReplayError
+from pipeline.games import game_for
 from pipeline.logs.model import GameRecord, Reject, Source
-from pipeline.logs.scoresheet import sheet_result
 
 _NO_SOURCE = Source("", 0)
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayedGame:
-    """A game that replayed cleanly: the record, its ruleset, the engine's rows and result."""
+    """A game that replayed cleanly: the record, and its game's ruleset, engine rows and
+    result (:class:`pipeline.games.Replayed`; Big Two: ``Ruleset``, ``ActionRecord``,
+    ``GameResult``)."""
 
     record: GameRecord
-    ruleset: Ruleset
-    actions: tuple[ActionRecord, ...]
-    result: GameResult
+    ruleset: Any
+    actions: tuple[Any, ...]
+    result: Any
 
     def __reduce__(self) -> Reduced:
         return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
@@ -58,110 +59,15 @@ def _reject(record: GameRecord, code: str, message: str, action_index: int | Non
     )
 
 
-def _seats_text(values: tuple[int, ...] | None) -> str:
-    return "none" if values is None else "[" + ", ".join(map(str, values)) + "]"
-
-
-def _check_result(record: GameRecord, result: GameResult) -> Reject | None:
-    declared = record.declared
-    if declared is None:
-        return None
-    problems = []
-    if declared.winner is not None and declared.winner != result.winner:
-        replayed = "no winner" if result.winner is None else f"seat {result.winner}"
-        problems.append(f"declared winner seat {declared.winner}, replay: {replayed}")
-    if declared.cards_left is not None and declared.cards_left != result.cards_left:
-        problems.append(
-            f"declared cards_left {_seats_text(declared.cards_left)}, "
-            f"replay: {_seats_text(result.cards_left)}"
-        )
-    if not problems:
-        return None
-    return _reject(record, "E_RESULT_MISMATCH", "; ".join(problems), None)
-
-
-def _overrides_text(record: GameRecord) -> str:
-    text = ", ".join(f"{key}={value!r}" for key, value in record.overrides)
-    return text if len(text) <= 200 else text[:200] + "…"
-
-
-def _build_game(record: GameRecord, rs: Ruleset) -> Game:
-    if record.game_kind != "big2":
-        raise ReplayError("E_GAME_KIND", f"game_kind {record.game_kind!r} cannot be replayed yet")
-    if len(record.seats) != rs.players:
-        raise ReplayError(
-            "E_SEAT_COUNT",
-            f"{len(record.seats)} seats listed; ruleset {rs.name!r} plays {rs.players} players",
-        )
-    game = Game(
-        rs,
-        hands=record.hands,
-        stock=record.stock,
-        start_counts=record.start_counts,
-        game_number=record.game_number,
-        previous_winner=record.previous_winner,
-        first_leader=record.first_leader,
-    )
-    if (
-        record.first_leader is not None
-        and game.turn is not None
-        and game.turn != record.first_leader
-    ):
-        raise ReplayError(
-            "E_FIRST_LEADER_MISMATCH",
-            f"the log says seat {record.first_leader} leads first; under the rules seat {game.turn} does",
-        )
-    return game
-
-
 def replay(record: GameRecord) -> ReplayedGame | Reject:
     """Replay a record; a reject (never an exception) for a log the rules do not accept."""
     try:
-        rs = load_ruleset(record.ruleset, dict(record.overrides))
-        if record.sheet is not None:  # information level "result": no actions to replay
-            return ReplayedGame(
-                record=record, ruleset=rs, actions=(), result=sheet_result(record, rs)
-            )
-        game = _build_game(record, rs)
+        done = game_for(record.game_kind).replay(record)
     except Big2Error as err:
-        return _reject(record, err.code, err.message, None)
-    except (TypeError, ValueError, OverflowError) as err:  # an override value of no known shape
-        return _reject(
-            record,
-            "E_RULESET_VALUE",
-            f"ruleset overrides {_overrides_text(record)} cannot be read "
-            f"({type(err).__name__}: {err})",
-            None,
-        )
-    for i, logged in enumerate(record.actions):
-        if game.finished:
-            return _reject(
-                record,
-                "E_ACTIONS_AFTER_END",
-                f"{len(record.actions) - i} action(s) follow the end of the game "
-                f"(first: seat {logged.seat} {logged.type.value})",
-                i,
-            )
-        # the logged action's first five fields are the engine's Action (seat, type, cards,
-        # claim, drawn), built without the named tuple's Python-level __new__ (new_tuple)
-        action: Action = new_tuple(Action, logged[:5])
-        try:
-            game.do(action)
-        except Big2Error as err:
-            return _reject(record, err.code, f"actions[{i}]: {err.message}", i)
-    result = game.result
-    if result is None:
-        left = _seats_text(tuple(game.counts))
-        return _reject(
-            record,
-            "E_UNFINISHED",
-            f"the log ends after {len(record.actions)} action(s) with no winner (cards left {left})",
-            None,
-        )
-    mismatch = _check_result(record, result)
-    if mismatch is not None:
-        return mismatch
-    return ReplayedGame(record=record, ruleset=rs, actions=tuple(game.history), result=result)
+        return _reject(record, err.code, err.message, err.context.get("action_index"))
+    return ReplayedGame(
+        record=record, ruleset=done.ruleset, actions=done.actions, result=done.result
+    )
 
 
 def replay_strict(record: GameRecord) -> ReplayedGame:

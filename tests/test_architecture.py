@@ -28,13 +28,18 @@ FORBIDDEN = (
     "pipeline.logs",
 )
 
+#: Each game package's adapter to the seam (pipeline.games): the one module of the package
+#: that reads log records (docs/architecture.md).
+ADAPTERS = sorted(PIPELINE.glob("*/game.py"))
+
 PURE_MODULES = sorted(
-    [
+    {
         *PIPELINE.glob("big2/**/*.py"),
         *PIPELINE.glob("doudizhu/**/*.py"),
         PIPELINE / "cards.py",
         PIPELINE / "errors.py",
-    ]
+    }
+    - set(ADAPTERS)
 )
 
 
@@ -130,6 +135,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "pipeline.logs": (*STORAGE, "pipeline.sim", "pipeline.replay", "pipeline.report"),
     "pipeline.replay": (*STORAGE, "pipeline.sim", "pipeline.report"),
     "pipeline.sim": (*STORAGE, "pipeline.replay", "pipeline.report"),
+    # the seam knows no game; the layers that reach a game through it import no engine
+    "pipeline.games": (
+        *STORAGE,
+        "pipeline.big2",
+        "pipeline.doudizhu",
+        "pipeline.logs",
+        "pipeline.sim",
+    ),
 }
 
 
@@ -162,3 +175,69 @@ def test_logs_never_imports_sim() -> None:
     assert {name: found for name, found in bad.items() if found} == {}
     old_sample = "from pipeline.sim.bots import RandomBot\nfrom pipeline.sim.play import play_game"
     assert violations(imported_modules(old_sample, "pipeline.logs"), ("pipeline.sim",))
+
+
+#: The modules above the engines that reach a game only through pipeline.games.
+GENERIC = [
+    "pipeline/replay.py",
+    "pipeline/logs/reader.py",
+    "pipeline/logs/jsonl.py",
+    "pipeline/games.py",
+]
+GAME_PACKAGES = ("pipeline.big2", "pipeline.doudizhu")
+
+
+@pytest.mark.parametrize("name", GENERIC)
+def test_the_generic_layers_import_no_game(name: str) -> None:
+    assert violations(imports_of(PIPELINE.parent / name), GAME_PACKAGES) == []
+
+
+def test_the_seam_imports_only_the_errors() -> None:
+    found = {m for m in imports_of(PIPELINE / "games.py") if m.startswith("pipeline")}
+    assert found <= {"pipeline.errors", "pipeline.errors.ReplayError"}
+
+
+@pytest.mark.parametrize("path", ADAPTERS, ids=module_name)
+def test_a_game_adapter_reads_records_but_stays_below_storage(path: Path) -> None:
+    allowed_logs = ("pipeline.logs.model", "pipeline.logs.records")
+    imports = {m for m in imports_of(path) if not m.startswith(allowed_logs)}
+    assert (
+        violations(imports, (*FORBIDDEN, "pipeline.sim", "pipeline.replay", "pipeline.ingest"))
+        == []
+    )
+
+
+def test_every_registered_game_has_its_adapter() -> None:
+    from pipeline.games import GAMES
+
+    for kind, where in GAMES.items():
+        module = where.partition(":")[0]
+        assert (PIPELINE.parent / (module.replace(".", "/") + ".py")) in ADAPTERS, kind
+
+
+#: What only the engine's legal-moves and 頂大 API reads (pipeline.big2.state.Game): the
+#: opening-play rule, the swap, the must-block setting.
+ENGINE_RULE_NAMES = frozenset(
+    {"lowest_rule", "swapped", "must_block", "first_play_must_contain_lowest", "enforced"}
+)
+
+
+def rule_names_read(source: str) -> set[str]:
+    """The attributes and imported names of ``source`` that are the engine's rule state.
+
+    >>> sorted(rule_names_read("ok = game.rs.must_block == x or not game.swapped"))
+    ['must_block', 'swapped']
+    """
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ENGINE_RULE_NAMES:
+            found.add(node.attr)
+        elif isinstance(node, ast.ImportFrom):
+            found.update(a.name for a in node.names if a.name in {"MustBlock", "FirstPlay"})
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(PIPELINE.glob("sim/**/*.py")), ids=module_name)
+def test_the_simulator_holds_no_legal_move_or_must_block_rule(path: Path) -> None:
+    """The bots choose among Game.legal_moves(); the 頂大 card is Game.block_card."""
+    assert rule_names_read(path.read_text(encoding="utf-8")) == set()

@@ -24,6 +24,7 @@ from typing import IO, Any, cast
 import orjson
 
 from pipeline.errors import LogFormatError
+from pipeline.games import find_game
 from pipeline.logs.model import GameRecord, Reject, Source, file_label
 from pipeline.logs.records import check_surrogates, content_hash, escaped, record_from_obj
 
@@ -90,7 +91,12 @@ def parse_line(text: str, source: Source) -> GameRecord | Reject:
     try:
         if checked:
             check_surrogates(obj)
-        return record_from_obj(obj, source=source, raw=text, content_hash=content_hash(obj))
+        # the envelope's game_kind picks the game's parser (pipeline.games); a kind with no
+        # game registered is read by the log format's own reader, which names the problem
+        game = find_game(obj.get("game_kind"))
+        parse = record_from_obj if game is None else game.parse_record
+        record: GameRecord = parse(obj, source=source, raw=text, content_hash=content_hash(obj))
+        return record
     except LogFormatError as err:
         return Reject(
             source,

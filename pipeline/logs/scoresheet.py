@@ -13,7 +13,7 @@ Two shapes are read (docs/log-format.md "Score sheets"):
 Neither shape has to name its rules: they come from :class:`SheetRules` (``big2 ingest
 --ruleset PRESET --set key=value``), and the scorer's ``F=`` lines set the 炒 tiers. A player
 is their name, so a name seen on many days is one player. Every line that cannot be read is
-a :class:`Reject` with file and line; :func:`sheet_result` checks a read game against its
+a :class:`Reject` with file and line; :func:`pipeline.big2.game.sheet_result` checks a read game against its
 ruleset at replay.
 
 >>> rules = SheetRules()
@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.big2.rules import DEFAULT_PRESET, Ruleset
-from pipeline.big2.state import GameResult, Outcome
+from pipeline.big2.rules import DEFAULT_PRESET
 from pipeline.errors import LogFormatError, ReplayError
 from pipeline.logs.jsonl import open_log
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, SheetResult, Source, file_label
@@ -373,64 +372,3 @@ def read_sheet_csv(path: str | Path, rules: SheetRules) -> Iterator[GameRecord |
         except ReplayError as err:
             raw = ",".join(v if isinstance(v, str) else "" for v in row.values())
             yield _reject(file, lineno, err.code, err.message, raw)
-
-
-def sheet_result(record: GameRecord, rs: Ruleset) -> GameResult:
-    """Check a result-only game against its ruleset and return its result (the replay of
-    information level ``result``): exactly one winner at 0 cards, each count within the
-    deal, the 包牌 seat a seat of the game. Raises :class:`ReplayError` with the code.
-
-    >>> from pipeline.big2.rules import load_ruleset
-    >>> rec = next(parse_scorer_text("a b c d\\n0 3 1t 14", "x.txt", SheetRules()))
-    >>> try:
-    ...     sheet_result(rec, load_ruleset("hk"))
-    ... except ReplayError as err:
-    ...     print(err.code, err.message)
-    E_SHEET_COUNT seat 3 (d) has 14 cards left; the deal gives at most 13
-    """
-    sheet = record.sheet
-    assert sheet is not None
-    n = rs.players
-    if len(record.seats) != n:
-        raise ReplayError(
-            "E_SEAT_COUNT",
-            f"{len(record.seats)} seats listed; ruleset {rs.name!r} plays {n} players",
-        )
-    names = [s.name or s.player_id for s in record.seats]
-    if sheet.bao_seat is not None and not 0 <= sheet.bao_seat < n:
-        raise ReplayError("E_SHEET_BAO", f"包牌 seat {sheet.bao_seat} is not a seat 0-{n - 1}")
-    if sheet.redeal:
-        return GameResult(
-            outcome=Outcome.REDEAL,
-            winner=None,
-            claim=None,
-            cards_left=(rs.hand_size,) * n,
-            final_hands=(None,) * n,
-            first_leader=None,
-            n_tricks=0,
-            bao_seat=None,
-        )
-    most = rs.hand_size + (rs.stock_size if rs.leftover_to_lowest else 0)
-    for seat, count in enumerate(sheet.cards_left):
-        if count > most:
-            raise ReplayError(
-                "E_SHEET_COUNT",
-                f"seat {seat} ({names[seat]}) has {count} cards left; the deal gives at most {most}",
-            )
-    winners = [seat for seat, count in enumerate(sheet.cards_left) if count == 0]
-    if len(winners) != 1:
-        raise ReplayError(
-            "E_SHEET_WINNER",
-            f"cards left {' '.join(map(str, sheet.cards_left))}: "
-            f"{len(winners)} seats at 0, a game has exactly one winner",
-        )
-    return GameResult(
-        outcome=Outcome.PLAYED_OUT,
-        winner=winners[0],
-        claim=None,
-        cards_left=sheet.cards_left,
-        final_hands=(None,) * n,
-        first_leader=None,
-        n_tricks=0,
-        bao_seat=sheet.bao_seat,
-    )

@@ -40,10 +40,10 @@ from typing import ClassVar, NamedTuple
 from pipeline.big2.combos import Kind, Play, single_key, table_for
 from pipeline.big2.moves import can_beat, plays_from
 from pipeline.big2.rules import FourOfAKind, Ruleset, SuitOrder
+from pipeline.big2.sampling import random_lead
 from pipeline.big2.state import Action, Claim, Game
 from pipeline.cards import FULL_DECK
 from pipeline.errors import Big2Error
-from pipeline.sim.sampling import random_lead
 
 #: Every 2 (the highest rank): the control cards a heuristic keeps for the end.
 TWOS = 0xF << (12 * 4)
@@ -148,7 +148,7 @@ class RandomBot(Bot):
         return rng.random() < 0.5
 
     def quick(self, game: Game, rng: random.Random) -> tuple[Action, int] | None:
-        """A lead drawn uniformly without listing the plays (:mod:`pipeline.sim.sampling`),
+        """A lead drawn uniformly without listing the plays (:mod:`pipeline.big2.sampling`),
         when no rule narrows the lead (the first play's, an enforced 頂大)."""
         hands, seat = game.hands, game.turn
         if game.top is not None or hands is None or seat is None or game.plays_restricted:

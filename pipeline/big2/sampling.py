@@ -8,7 +8,9 @@ few; the five-card plays are counted per kind and sequence), then draw uniformly
 Every play is then equally likely, exactly as with ``rng.choice(list(game.legal_plays()))``.
 
 The counts mirror :func:`pipeline.big2.moves.plays_from` (tests check they agree on random
-hands under every combination rule); the engine is not changed.
+hands under every combination rule). Part of the engine's legal-moves API (the simulator's
+random bot draws its free leads here: :attr:`pipeline.big2.state.Game.plays_restricted`
+says when a lead is free).
 
 >>> import random
 >>> from pipeline.big2.rules import load_ruleset

@@ -10,8 +10,8 @@ import pytest
 
 from pipeline.big2.moves import plays_from
 from pipeline.big2.rules import load_ruleset
+from pipeline.big2.sampling import five_card_count, lead_count, random_lead
 from pipeline.cards import mask_of, parse_cards
-from pipeline.sim.sampling import five_card_count, lead_count, random_lead
 
 RULES: list[dict[str, Any]] = [
     {},

@@ -1,0 +1,96 @@
+"""The seam between the games and the layers above them: one small interface per ``game_kind``.
+
+A log names its game (``game_kind``); the layers above the engines (the log reader's
+dispatch in :mod:`pipeline.logs.jsonl`, :mod:`pipeline.replay`) reach that game through
+:func:`game_for` and the :class:`Game` interface only, never through an engine package.
+Each game is one package beside the other (``pipeline/big2/``; Dou Dizhu next) that
+implements the interface in its ``game`` module; :data:`GAMES` says where, and the module is
+imported on first use (so this module imports no game, and a game costs nothing until a log
+asks for it).
+
+>>> game_for("big2").kind
+'big2'
+>>> game_for("big2").classify(1, game_for("big2").load_ruleset("hk", {})).kind.value
+'single'
+>>> game_for("chess")
+Traceback (most recent call last):
+...
+pipeline.errors.ReplayError: E_GAME_KIND: game_kind 'chess' cannot be replayed yet
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib import import_module
+from typing import Any, NamedTuple, Protocol
+
+from pipeline.errors import ReplayError
+
+#: ``game_kind`` → ``"module:attribute"`` of the game's :class:`Game` (a registered game).
+GAMES: dict[str, str] = {
+    "big2": "pipeline.big2.game:GAME",
+}
+
+
+class Replayed(NamedTuple):
+    """What a game's replay of one record gives: the ruleset it was played under, the
+    engine's record of each action (one warehouse row each) and how the game ended. The
+    types are the game's own (Big Two: ``Ruleset``, ``ActionRecord``, ``GameResult``)."""
+
+    ruleset: Any
+    actions: tuple[Any, ...]
+    result: Any
+
+
+class Game(Protocol):
+    """One game as the layers above its engine see it."""
+
+    @property
+    def kind(self) -> str:
+        """The ``game_kind`` of its logs."""
+
+    def load_ruleset(self, preset: str, overrides: Mapping[str, Any]) -> Any:
+        """A preset plus overrides, validated (a named error naming the key)."""
+
+    def parse_record(self, obj: Any, *, source: Any, raw: str, content_hash: str) -> Any:
+        """One game object of a log (the envelope already read: a dict with this
+        ``game_kind``) → the record the replay takes; raises ``LogFormatError``."""
+
+    def replay(self, record: Any) -> Replayed:
+        """Replay a parsed record; raise a ``Big2Error`` (code, message, ``action_index`` in
+        its context when one action is at fault) for a log the rules do not accept."""
+
+    def legal_moves(self, state: Any) -> Any:
+        """The legal moves of the seat to act in an engine state (for bots and reviews)."""
+
+    def classify(self, cards: int, ruleset: Any) -> Any:
+        """The play a set of cards makes under a ruleset, or None (the explaining classifier)."""
+
+
+_LOADED: dict[str, Game] = {}
+
+
+def find_game(kind: object) -> Game | None:
+    """The registered game of a ``game_kind``, or None (no such game, or not a string).
+
+    >>> find_game("big2") is game_for("big2"), find_game("doudizhu"), find_game(None)
+    (True, None, None)
+    """
+    if not isinstance(kind, str):
+        return None
+    game = _LOADED.get(kind)
+    if game is None:
+        where = GAMES.get(kind)
+        if where is None:
+            return None
+        module, _, attribute = where.partition(":")
+        game = _LOADED[kind] = getattr(import_module(module), attribute)
+    return game
+
+
+def game_for(kind: str) -> Game:
+    """The registered game of a ``game_kind``; :class:`ReplayError` ``E_GAME_KIND`` if none."""
+    game = find_game(kind)
+    if game is None:
+        raise ReplayError("E_GAME_KIND", f"game_kind {kind!r} cannot be replayed yet")
+    return game
