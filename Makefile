@@ -60,7 +60,7 @@ lint: $(STAMP)
 ## doctests on the Python sources (a compiled module has no source for doctest to collect)
 test: lint native-check compiled native
 	$(BIN)/python -m pytest -m "not slow" -q tests
-	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline
+	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
 bench: compiled native

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `streamlit run dashboards/app.py` puts only dashboards/ on the path
     sys.path.insert(0, str(ROOT))
 
-from dashboards import data, ui  # noqa: E402
+from dashboards import ui  # noqa: E402
+from pipeline.warehouse import reading  # noqa: E402
 
 st.set_page_config(page_title="big2-replay", page_icon="🃏", layout="wide")
 
@@ -35,6 +36,6 @@ PAGES = {
 }
 
 page = st.navigation(PAGES)
-with data.one_connection_per_run():  # closed at the end of the run: never blocks a writer
+with reading.one_connection():  # closed at the end of the run: never blocks a writer
     ui.sidebar_filters()
-    page.run()
+    ui.run_page(page)

@@ -176,6 +176,21 @@ REPLAY_LINK = st.column_config.LinkColumn("replay", display_text="▶ replay", w
 WIN_PCT = st.column_config.ProgressColumn("win %", min_value=0, max_value=100, format="%.1f")
 
 
+def run_page(page: Any) -> None:
+    """Run the page; a query the warehouse's SQL layers are too old for (``E_SQL_NOT_BUILT``)
+    is a message saying to run ``big2 build``, not a traceback."""
+    try:
+        page.run()
+    except data.QueryError as err:
+        if err.code != "E_SQL_NOT_BUILT":
+            raise
+        st.info(
+            f"This view needs the SQL marts as this version builds them: run "
+            f"`big2 build --warehouse {data.root()}`, then reload. ({err.message})",
+            icon="🧮",
+        )
+
+
 def marts_ready(*names: str) -> bool:
     """Whether the marts ``names`` are built; if not, say how to build them (no traceback)."""
     if data.marts_built(*names):

@@ -55,6 +55,7 @@ import duckdb
 from pipeline.cards import cards_of, format_card, format_cards
 from pipeline.errors import Big2Error
 from pipeline.sqlbuild import SQL_DIR
+from pipeline.warehouse import reading
 
 #: The folder of the named queries.
 QUERIES = SQL_DIR / "queries"
@@ -84,35 +85,14 @@ class ReportError(Big2Error):
 # ----- the named queries -------------------------------------------------------------------
 
 
-def query_text(name: str) -> str:
-    """The SQL of ``sql/queries/<name>.sql``.
-
-    >>> query_text("report_players").startswith("-- Grain: one row per player per unit")
-    True
-    """
-    path = QUERIES / f"{name}.sql"
-    if not path.is_file():
-        raise ReportError("E_REPORT_QUERY", f"no query {name!r} in {QUERIES}")
-    return path.read_text(encoding="utf-8")
-
-
 def run_query(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> list[Row]:
-    """Run a named query with its bound ``$params`` (those it does not name are dropped);
-    rows as dicts. A warehouse whose marts predate the query is ``E_SQL_NOT_BUILT``."""
-    text = query_text(name)
-    used = {k: v for k, v in params.items() if f"${k}" in text}
+    """Run a named query with its bound ``$params`` (:func:`pipeline.warehouse.reading.run_query`,
+    the one runner the dashboards use too); its errors as :class:`ReportError` (a warehouse
+    whose marts predate the query is ``E_SQL_NOT_BUILT``)."""
     try:
-        rel = con.execute(text, used)
-    except duckdb.CatalogException as err:
-        raise ReportError(
-            "E_SQL_NOT_BUILT",
-            f"{name}: the warehouse's SQL layers are missing or older than this query; "
-            f"run `big2 build` ({str(err).splitlines()[0]})",
-        ) from err
-    except duckdb.Error as err:  # e.g. a time zone DuckDB does not know
-        raise ReportError("E_REPORT_QUERY", f"{name}: {str(err).splitlines()[0]}") from err
-    names = [d[0] for d in rel.description or []]
-    return [dict(zip(names, r, strict=True)) for r in rel.fetchall()]
+        return reading.run_query(con, name, **params)
+    except reading.NamedQueryError as err:
+        raise ReportError(err.code, err.message) from err
 
 
 # ----- what a report covers ----------------------------------------------------------------

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from dashboards import data
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
-from pipeline.warehouse import Warehouse
+from pipeline.warehouse import Warehouse, reading
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "dashboards" / "app.py"
@@ -190,7 +190,7 @@ def test_filter_values_are_bound_parameters(fixture_wh: Warehouse, use: Use) -> 
     use(fixture_wh.root)
     hostile = data.Filters(ruleset="hk' or 1=1 --", player_id="x'); drop table games; --")
     assert data.overview(hostile)["n_games"] == 0
-    assert data.games(hostile).empty
+    assert data.query("dash_games", hostile, limit=1000).empty
     assert data.overview(data.NO_FILTERS)["n_games"] > 0
 
 
@@ -206,7 +206,7 @@ def test_replayer_game_from_url_and_buttons(fixture_wh: Warehouse, use: Use) -> 
     (game_id,) = one(fixture_wh, FULL_GAME_SQL)
     at = app("views/replayer.py", game_id=game_id)
     assert at.selectbox(key="replayer_game").value == game_id
-    n = len(data.game_actions(game_id))
+    n = len(data.query("dash_game_actions", game_id=game_id))
     assert step_text(at).startswith(f"**Step 0 / {n}**")
     for _ in range(3):
         at.button(key="rp_next").click().run()
@@ -282,8 +282,8 @@ def test_replayer_partial_information(fixture_wh: Warehouse, use: Use) -> None:
 def test_hands_after_follow_the_game(fixture_wh: Warehouse, use: Use) -> None:
     use(fixture_wh.root)
     (game_id,) = one(fixture_wh, FULL_GAME_SQL)
-    seats = data.game_seats(game_id)
-    actions = data.game_actions(game_id)
+    seats = data.query("dash_game_seats", game_id=game_id)
+    actions = data.query("dash_game_actions", game_id=game_id)
     steps = data.hands_after(seats, actions)
     assert len(steps) == len(actions) + 1
     assert steps[0] == [int(m) for m in seats["deal_mask"]]
@@ -365,14 +365,34 @@ def test_run_sql_time_limit(fixture_wh: Warehouse, use: Use) -> None:
 
 
 def test_marts_missing_are_announced(no_marts_wh: Warehouse, use: Use) -> None:
+    """Without `big2 build` the mart pages say so and compute no second answer."""
     use(no_marts_wh.root)
     assert not data.marts_built(*data.SCORING_MARTS)
-    at = app("views/leaderboard.py")
-    assert "big2 build" in texts(at) and "Wins and cards left" in texts(at)
-    at = app("views/player.py")
-    assert "big2 build" in texts(at) and "Seat effect" in texts(at)
-    at = app("views/must_block.py")
-    assert "big2 build" in texts(at) and "Pairs: who fails to block whom" in texts(at)
+    for page, second in [
+        ("views/leaderboard.py", "Standings"),
+        ("views/player.py", "Leak finder"),
+        ("views/must_block.py", "Per player"),
+    ]:
+        at = app(page)
+        shown = texts(at)
+        assert "run `big2 build --warehouse" in shown, page
+        assert second not in shown and "Wins and cards left" not in shown, page
+        assert not [d for d in at.dataframe if "obligations" in d.value.columns], page
+
+
+def test_a_query_older_than_the_build_says_run_build(
+    no_marts_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mart a page needs but the warehouse lacks (E_SQL_NOT_BUILT) is a message."""
+    use(no_marts_wh.root)
+    monkeypatch.setattr(data, "marts_built", lambda *names: True)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("views/leaderboard.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "run `big2 build --warehouse" in texts(at) and "E_SQL_NOT_BUILT" not in texts(at)
+    with pytest.raises(data.QueryError, match="E_SQL_NOT_BUILT"):
+        data.standings(data.NO_FILTERS)
 
 
 def test_must_block_counts_match_the_actions_table(fixture_wh: Warehouse, use: Use) -> None:
@@ -382,7 +402,7 @@ def test_must_block_counts_match_the_actions_table(fixture_wh: Warehouse, use: U
         "select count(*), count(*) filter (where block = 'violated') from actions "
         "where obligation is not null"
     ).fetchone()
-    per_player = data.must_block_players(data.NO_FILTERS)
+    per_player = data.audit_by_player(data.NO_FILTERS)
     assert per_player["obligations"].sum() == n_obl
     assert per_player["violated"].sum() == n_viol
 
@@ -404,8 +424,8 @@ def test_dashboards_hold_no_rules_and_pages_no_sql(path: Path) -> None:
             names.add(node.module)
     bad = {n for n in names for f in NOT_IN_DASHBOARDS if n == f or n.startswith(f + ".")}
     assert not bad, f"{path.name} imports {bad}"
-    if path.parent.name == "views":  # pages name data functions, never SQL
-        assert not re.search(r"\bselect\s+[\w*,. ]+\s+from\s+\w+", source, re.I), path.name
+    # pages name data functions, the data module names queries of sql/queries/: no SQL
+    assert not re.search(r"\bselect\b[^\n]*\bfrom\b|\bselect\s*$", source, re.I | re.M), path.name
 
 
 # ----- the marts: leaderboard, player, 頂大 and collusion -----------------------------------------
@@ -480,8 +500,8 @@ def test_leaderboard_filter_reaches_the_marts(fixture_wh: Warehouse, use: Use) -
         data.standings(hostile, data.whatif_json("taiwan", None)),
         data.winnings(hostile),
         data.audit_by_player(hostile),
-        data.obligations(hostile),
-        data.bao_games(hostile),
+        data.query("dash_obligations", hostile, player=None, next=None, only_failed=True),
+        data.query("dash_bao_games", hostile),
         data.leaks(hostile, "p5"),
     ):
         assert frame.empty
@@ -661,7 +681,7 @@ def test_a_writer_holding_the_file_is_a_message_not_a_traceback(
     ingest([str(SAMPLES / "games.jsonl")], wh)
     wh.connect().close()  # the views are fresh
     use(wh.root)
-    monkeypatch.setattr(data, "BUSY_WAIT_S", 0.3)
+    monkeypatch.setattr(reading, "BUSY_WAIT_S", 0.3)
     hold = (
         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
         "print('held', flush=True); time.sleep(30)"
@@ -716,7 +736,7 @@ def test_seat_effect_counts_positions_in_the_games_direction_of_play(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Clockwise games: the player page's positions after the first leader are those of
-    stats_player_games (steps in the direction of play), before and after `big2 build`."""
+    stats_player_games (steps in the direction of play)."""
     import streamlit as st
 
     from pipeline.sim.sample import dumps, sample_match
@@ -726,11 +746,9 @@ def test_seat_effect_counts_positions_in_the_games_direction_of_play(
     log.write_text("".join(dumps(g) + "\n" for g in games), encoding="utf-8")
     wh = Warehouse(tmp_path / "wh")
     ingest([str(log)], wh)
+    build(wh)
     monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
     players = sorted({seat["player_id"] for g in games for seat in g["seats"]})
-    st.cache_data.clear()
-    before = {p: data.player_seats(data.Filters(), p) for p in players}
-    build(wh)
     with wh.connect() as con:
         expected = {
             p: con.execute(
@@ -743,10 +761,17 @@ def test_seat_effect_counts_positions_in_the_games_direction_of_play(
     assert any(pos in (1, 3) for rows in expected.values() for pos, _, _ in rows)
     st.cache_data.clear()
     for p in players:
-        for seats in (before[p], data.player_seats(data.Filters(), p)):
-            got = [
-                (int(r.position_after_leader), int(r.games), int(r.wins))
-                for r in seats.itertuples()
-            ]
-            assert got == expected[p], p
+        seats = data.query("dash_seat_effects", data.Filters(), player_id=None, player=p)
+        got = [(int(r.position), int(r.games), int(r.wins)) for r in seats.itertuples()]
+        assert got == expected[p], p
     st.cache_data.clear()
+
+
+def test_every_query_the_dashboards_name_is_a_file_of_sql_queries() -> None:
+    named: set[str] = set()
+    for path in DASHBOARDS.rglob("*.py"):
+        named |= set(re.findall(r"\"(dash_\w+)\"", path.read_text(encoding="utf-8")))
+    files = {p.stem for p in reading.queries_dir().glob("dash_*.sql")}
+    assert len(named) > 20 and named <= files, named - files
+    for name in files:
+        assert reading.query_text(name).startswith("-- Grain: one row"), name

@@ -19,7 +19,7 @@ import streamlit as st
 from dashboards import data
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
-from pipeline.warehouse import Warehouse
+from pipeline.warehouse import Warehouse, reading
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
@@ -44,11 +44,11 @@ def both(fn: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, A
     """``fn()`` from the rollups, then from the detailed marts (every cache cleared between)."""
     monkeypatch.setattr(data, "ROLLUPS", True)
     st.cache_data.clear()
-    with data.one_connection_per_run():  # as in the app: one connection for the queries
+    with reading.one_connection():  # as in the app: one connection for the queries
         rolled = fn()
     monkeypatch.setattr(data, "ROLLUPS", False)
     st.cache_data.clear()
-    with data.one_connection_per_run():
+    with reading.one_connection():
         detailed = fn()
     monkeypatch.setattr(data, "ROLLUPS", True)
     st.cache_data.clear()
@@ -74,8 +74,7 @@ def the_filters() -> list[data.Filters]:
 
 
 def test_the_rollups_are_built_fresh_and_described(point: Warehouse) -> None:
-    key = data.stamp()
-    assert data._rollups_fresh(key)
+    assert data.rollups_fresh()
     con = point.connect()
     try:
         comments = dict(
@@ -104,7 +103,7 @@ def test_overview_and_filter_options_agree(
     for f in the_filters():
         a, b = both(lambda f=f: data.overview(f), monkeypatch)
         assert a == b, f
-        a, b = both(lambda f=f: data.recent_matches(f), monkeypatch)
+        a, b = both(lambda f=f: data.query("dash_recent_matches", f, limit=20), monkeypatch)
         pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
 
 
@@ -138,7 +137,7 @@ def test_leak_finder_agrees(point: Warehouse, monkeypatch: pytest.MonkeyPatch) -
             a, b = both(lambda f=f, p=player: data.leaks(f, p), monkeypatch)
             pd.testing.assert_frame_equal(a, b, obj=f"{f} {player}")
             n_compared += len(a)
-            a, b = both(lambda f=f, p=player: data._leak_counts(data.stamp(), f, p), monkeypatch)
+            a, b = both(lambda f=f, p=player: data.leak_counts(f, p), monkeypatch)
             a = a.sort_values("who").reset_index(drop=True)
             b = b.sort_values("who").reset_index(drop=True)
             pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=f"{f} {player}")
@@ -177,10 +176,9 @@ def test_an_import_after_the_build_makes_them_stale(tmp_path: Path, monkeypatch:
     ingest([str(SAMPLES / "games.jsonl")], wh)
     build(wh)
     monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
-    assert data._rollups_fresh(data.stamp())
+    assert data.rollups_fresh()
     ingest([str(SAMPLES / "partial.jsonl")], wh)  # no build
-    key = data.stamp()
-    assert not data._rollups_fresh(key) and not data._rollup(key, data.NO_FILTERS)
+    assert not data.rollups_fresh() and not data.rollup(data.NO_FILTERS)
     con = wh.connect()
     (n,) = con.execute("select count(*) from games").fetchone() or (0,)
     con.close()
@@ -195,14 +193,14 @@ def test_periods_are_utc_days_whatever_the_time_zone(
     periods = [f for f in the_filters() if f.date_from or f.date_to]
     expected = {f: data.overview(f)["n_games"] for f in periods}
     assert len(set(expected.values())) > 2
-    connect = data._connect
+    connect = reading.connect_waiting
 
-    def in_los_angeles(key: str) -> Any:
-        con = connect(key)
+    def in_los_angeles(wh: Warehouse, wait_s: float | None = None) -> Any:
+        con = connect(wh, wait_s)
         con.execute("set TimeZone = 'America/Los_Angeles'")
         return con
 
-    monkeypatch.setattr(data, "_connect", in_los_angeles)
+    monkeypatch.setattr(reading, "connect_waiting", in_los_angeles)
     for f in periods:
         a, b = both(lambda f=f: data.overview(f)["n_games"], monkeypatch)
         assert a == b == expected[f], f

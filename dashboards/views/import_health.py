@@ -12,9 +12,9 @@ if not ui.require_games(allow_empty=True):
     st.stop()
 
 st.subheader("Import batches")
-st.dataframe(data.batches(), hide_index=True)
+st.dataframe(data.query("dash_batches"), hide_index=True)
 
-by_code = data.rejects_by("code")
+by_code = data.query("dash_rejects_by_code")
 if by_code.empty:
     st.success("No record was rejected.", icon="✅")
     st.stop()
@@ -27,14 +27,14 @@ fig.update_layout(yaxis={"categoryorder": "total ascending"}, margin={"l": 0, "r
 right.plotly_chart(fig, key="rejects_by_code")
 
 st.subheader("Rejects by file")
-st.dataframe(data.rejects_by("file_code"), hide_index=True)
+st.dataframe(data.query("dash_rejects_by_file_code"), hide_index=True)
 
 st.subheader("Rejected records")
 c1, c2 = st.columns(2)
 code = c1.selectbox("Error code", [None, *by_code["code"]], format_func=ui.all_label, key="ih_code")
-files = data.rejects_by("file")["file"].tolist()
+files = data.query("dash_rejects_by_file")["file"].tolist()
 file = c2.selectbox("File", [None, *files], format_func=ui.all_label, key="ih_file")
-rows = data.rejects(code, file)
+rows = data.query("dash_rejects", code=code, file=file)
 st.dataframe(rows.drop(columns=["raw"]), hide_index=True)
 if not rows.empty:
     labels = {

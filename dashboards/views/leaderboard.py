@@ -3,7 +3,7 @@ settlement, rank-ladder titles, the winnings graph with the luck-adjusted line b
 
 Scores come from the scoring marts (``mart_match_standings.result``: after the bankroll cap),
 the what-if from ``score_seats(whatif := $whatif)`` with the ruleset JSON bound as a parameter,
-the luck line from ``luck_outcomes``. Without the marts, wins and cards left from the tables.
+the luck line from ``luck_outcomes``. Without the marts, the page says to run ``big2 build``.
 """
 
 from __future__ import annotations
@@ -21,31 +21,7 @@ f = ui.current_filters()
 ui.filters_caption(f)
 
 
-def fallback() -> None:
-    board = data.leaderboard(f)
-    if board.empty:
-        st.info("No finished game matches the filters.")
-        return
-    st.subheader("Wins and cards left")
-    st.dataframe(
-        board,
-        hide_index=True,
-        column_config={
-            "win_pct": ui.WIN_PCT,
-            "ding_dai_obligations": "頂大 obligations",
-            "ding_dai_violations": "頂大 violations",
-            "bao_paid": "包牌 paid",
-        },
-    )
-    st.subheader("Running totals")
-    totals = data.running_totals(f)
-    fig = px.line(totals, x="game_no", y="cumulative_wins", color="player", markers=True)
-    fig.update_layout(xaxis_title="games played", height=420)
-    st.plotly_chart(fig, key="lb_lines")
-
-
 if not ui.marts_ready(*data.SCORING_MARTS, "luck_outcomes"):
-    fallback()
     st.stop()
 
 opts = data.rescore_options()

@@ -3,7 +3,7 @@ drill-down to the games (replay links).
 
 From the audit marts (``audit_obligations`` under the sidebar filters, ``collusion_ranking`` and
 ``collusion_evidence`` over the whole warehouse) and ``mart_game_scores`` (包牌 paid); without
-them, from the actions table's ``obligation`` / ``block`` columns.
+them, the page says to run ``big2 build``.
 """
 
 from __future__ import annotations
@@ -23,28 +23,6 @@ st.caption(
     "頂大 (must-block): when the next player holds one card, a seat must lead a non-single or "
     "its highest single, or follow with its highest single. `unknown` = the hand is not in the log."
 )
-
-
-def fallback() -> None:
-    players = data.must_block_players(f)
-    if players.empty:
-        st.info("No 頂大 obligation in the games the filters select.")
-        return
-    st.subheader("Per player")
-    st.dataframe(
-        players,
-        hide_index=True,
-        column_config={"violation_pct": "violation %", "bao_paid": "包牌 paid"},
-    )
-    st.subheader("Pairs: who fails to block whom")
-    st.dataframe(data.must_block_pairs(f), hide_index=True)
-    st.subheader("Violations and unknowns")
-    v = data.violations(f)
-    st.dataframe(
-        ui.with_replay_links(v.assign(step=v["action_index"] + 1), step="step"),
-        hide_index=True,
-        column_config={"replay": ui.REPLAY_LINK},
-    )
 
 
 def replay_table(frame: pd.DataFrame, key: str) -> None:
@@ -77,14 +55,14 @@ def from_marts() -> None:
     )
 
     st.subheader("Violations and unknowns")
-    v = data.obligations(f)
+    v = data.query("dash_obligations", f, player=None, next=None, only_failed=True)
     if v.empty:
         st.success("Every 頂大 obligation in these games was met.", icon="✅")
     else:
         replay_table(v, "mb_violations")
 
     st.subheader("包牌 paid")
-    bao = data.bao_games(f)
+    bao = data.query("dash_bao_games", f)
     if bao.empty:
         st.write("Nobody paid 包牌 in these games.")
     else:
@@ -101,7 +79,7 @@ def from_marts() -> None:
         "strong (q < 0.01), moderate, weak, none. Computed over every game of the warehouse (the "
         "tests need the whole sample); the player filter keeps the pairs the player is in."
     )
-    pairs = data.pairs(f)
+    pairs = data.query("dash_pairs", player=f.player_id, limit=200)
     if pairs.empty:
         st.write("No pair: nobody was obliged to block anybody.")
         return
@@ -120,19 +98,17 @@ def from_marts() -> None:
     a, b = pairs.iloc[chosen][["player_id", "partner_id"]]
     st.markdown(f"#### Evidence: {a} → {b}")
     st.dataframe(
-        data.evidence(a, b),
+        data.query("dash_evidence", a=a, b=b),
         hide_index=True,
         column_config={"p_value": st.column_config.NumberColumn(format="%.2e")},
     )
     st.markdown(f"#### The games: {a} obliged to block {b}")
-    drill = data.obligations(f, a, b, only_failed=False)
+    drill = data.query("dash_obligations", f, player=a, next=b, only_failed=False)
     if drill.empty:
         st.write("No obligation of this pair in the filtered games.")
     else:
         replay_table(drill, "mb_drill")
 
 
-if ui.marts_ready(*data.SCORING_MARTS, *data.AUDIT_MARTS):
+if ui.marts_ready(*data.SCORING_MARTS, *data.AUDIT_MARTS):  # else: run `big2 build`
     from_marts()
-else:
-    fallback()

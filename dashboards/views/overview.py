@@ -39,7 +39,7 @@ else:
     st.success(f"No rejected records (last import {o['last_import']}).", icon="✅")
 
 st.subheader("Recent matches")
-matches = data.recent_matches(f)
+matches = data.query("dash_recent_matches", f, limit=20)
 st.dataframe(
     ui.with_replay_links(matches, "last_game"),
     hide_index=True,
@@ -47,5 +47,5 @@ st.dataframe(
 )
 
 st.subheader("Recent games")
-games = data.games(f, limit=50)
+games = data.query("dash_games", f, limit=50)
 st.dataframe(ui.with_replay_links(games), hide_index=True, column_config={"replay": ui.REPLAY_LINK})

@@ -2,7 +2,8 @@
 炒 history, 頂大 record, seat effects, games.
 
 From the marts (``stats_player_games``, ``mart_game_scores``, ``audit_obligations``,
-``stats_seat_positions``) under the sidebar filters; without them, from the warehouse tables.
+``stats_seat_positions``) under the sidebar filters; without them, the page says to run
+``big2 build`` (the games list reads the games table).
 """
 
 from __future__ import annotations
@@ -75,19 +76,6 @@ def headline() -> None:
                 delta_color="off")  # fmt: skip
 
 
-def headline_from_tables() -> None:
-    got = _games_and_wins(data.leaderboard(f))
-    if got is None:
-        return
-    r, c = got
-    c[2].metric("Win %", f"{r['win_pct']:.1f}")
-    c[3].metric(
-        "Avg cards left when losing",
-        "—" if data.missing(r["avg_cards_left_losing"]) else f"{r['avg_cards_left_losing']:.2f}",
-    )
-    c[4].metric("包牌 paid", int(r["bao_paid"]))
-
-
 def from_marts() -> None:
     headline()
     st.subheader("Leak finder: against the winning players")
@@ -118,8 +106,8 @@ def from_marts() -> None:
         )
 
     st.subheader("炒 history")
-    tiers = data.chao_tiers(f, player)
-    hist = data.chao_history(f, player)
+    tiers = data.query("dash_chao_tiers", f, player=player)
+    hist = data.query("dash_chao_history", f, player=player)
     left, right = st.columns([1, 2])
     with left:
         st.caption("Losses by 炒 tier (×1 = no 炒).")
@@ -144,7 +132,7 @@ def from_marts() -> None:
             hide_index=True,
             column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
         )
-        failed = data.obligations(f, player)
+        failed = data.query("dash_obligations", f, player=player, next=None, only_failed=True)
         if not failed.empty:
             st.caption("Violated (or unknown) obligations:")
             st.dataframe(
@@ -158,41 +146,15 @@ def from_marts() -> None:
         "Win % by position after the first leader (0 = led the first trick), beside everyone's "
         "(`stats_seat_positions`)."
     )
-    st.dataframe(data.seat_effects(f, player), hide_index=True)
+    st.dataframe(data.query("dash_seat_effects", f, player_id=None, player=player), hide_index=True)
 
 
-def fallback() -> None:
-    headline_from_tables()
-    left, right = st.columns(2)
-    with left:
-        st.subheader("Plays by kind: player vs everyone")
-        kinds = data.player_kinds(f, player)
-        long = kinds.melt(id_vars="kind", var_name="who", value_name="pct")
-        fig = px.bar(long, x="pct", y="kind", color="who", barmode="group", orientation="h")
-        st.plotly_chart(fig, key="pl_kinds")
-    with right:
-        st.subheader("Voluntary passes (could beat, passed)")
-        st.dataframe(data.player_passes(f, player), hide_index=True)
-        st.subheader("Seat effect")
-        st.caption("Position after the first leader (0 = led the first trick).")
-        st.dataframe(data.player_seats(f, player), hide_index=True)
-    st.subheader("頂大 record")
-    mb = data.must_block_players(f)
-    mine = mb[mb["player"] == player]
-    if mine.empty:
-        st.write("Never obliged to block in these games.")
-    else:
-        st.dataframe(mine, hide_index=True)
-
-
-if ui.marts_ready(*MARTS):
+if ui.marts_ready(*MARTS):  # else: run `big2 build`
     from_marts()
-else:
-    fallback()
 
 st.subheader("Games")
 st.dataframe(
-    ui.with_replay_links(data.player_games(f, player)),
+    ui.with_replay_links(data.query("dash_player_games", f, player=player)),
     hide_index=True,
     column_config={"replay": ui.REPLAY_LINK},
 )

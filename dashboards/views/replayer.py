@@ -34,13 +34,13 @@ if not ui.require_games():
     st.stop()
 
 f = ui.current_filters()
-options = data.games(f, limit=5000)["game_id"].tolist()
+options = data.query("dash_games", f, limit=5000)["game_id"].tolist()
 
 # ?game_id= (a link from any table) picks the game once; the selection box then drives it
 wanted = st.query_params.get("game_id")
 if wanted and st.session_state.get("_replayer_qp") != wanted:
     st.session_state["_replayer_qp"] = wanted
-    if data.game(wanted) is not None:
+    if not data.query("dash_game", game_id=wanted).empty:
         st.session_state[GAME_KEY] = wanted
         step_param = st.query_params.get("step")
         st.session_state["_replayer_start"] = int(step_param) if (step_param or "").isdigit() else 0
@@ -57,12 +57,13 @@ game_id = st.selectbox("Game", options, key=GAME_KEY)
 st.session_state["_replayer_qp"] = game_id
 st.query_params["game_id"] = game_id
 
-g = data.game(game_id)
-if g is None:  # the warehouse changed under us
+found = data.query("dash_game", game_id=game_id)
+if found.empty:  # the warehouse changed under us
     st.warning(f"No game {plain(game_id)} in the warehouse.")
     st.stop()
-seats = data.game_seats(game_id)
-actions = data.game_actions(game_id)
+g = data.record(found.iloc[0])
+seats = data.query("dash_game_seats", game_id=game_id)
+actions = data.query("dash_game_actions", game_id=game_id)
 hands = data.hands_after(seats, actions)
 n = len(actions)
 
@@ -219,7 +220,7 @@ if step == n:
     st.dataframe(result, hide_index=True)
     if data.mart_exists("scores"):
         st.markdown("**Scores under the game's own rules**")
-        st.dataframe(data.game_scores(game_id), hide_index=True)
+        st.dataframe(data.query("dash_game_scores", game_id=game_id), hide_index=True)
     else:
         st.caption(
             f"Points and money under the game's rules come from the scoring mart "

@@ -12,6 +12,7 @@ import streamlit as st
 from dashboards import data, ui
 from pipeline.errors import Big2Error
 from pipeline.report import Report, Section, Selection, assemble, fetch_report, render_html
+from pipeline.warehouse import reading
 
 #: Time zones offered (any other IANA name can be typed).
 ZONES = ["UTC", "Asia/Hong_Kong", "Asia/Taipei", "Asia/Shanghai", "Europe/London"]
@@ -23,11 +24,8 @@ if not ui.require_games():
 
 @st.cache_data(show_spinner=False)
 def _report(key: str, sel: Selection) -> Report:
-    con = data.connection(key)
-    try:
+    with reading.reader(data.warehouse(), key) as con:
         return assemble(sel, fetch_report(con, sel))
-    finally:
-        con.close()
 
 
 def _frame(section: Section) -> pd.DataFrame:

@@ -15,7 +15,7 @@ EXAMPLE = "select ruleset, count(*) as games\nfrom games\ngroup by ruleset\norde
 query_col, cat_col = st.columns([3, 1])
 with cat_col:
     st.markdown("**Tables**")
-    cat = data.catalogue()
+    cat = data.query("dash_catalogue")
     for table, cols in cat.groupby("table_name", sort=True):
         with st.expander(str(table)):
             st.dataframe(cols[["column_name", "data_type"]], hide_index=True)

@@ -126,13 +126,12 @@ def rescore_rows(
     """The columns and the first ``limit`` rows of the side-by-side of ``by`` under the
     what-if ruleset ``whatif`` (JSON); ``E_SQL_NOT_BUILT`` before ``big2 build``."""
     from pipeline import sqlbuild
-    from pipeline.report import query_text
 
     con = reading.open_readonly(wh)
     try:
         if not sqlbuild.is_built(con):
             raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
-        rel = con.execute(query_text(RESCORE_QUERIES[by]), {"whatif": whatif, "n": limit})
+        rel = con.execute(reading.query_text(RESCORE_QUERIES[by]), {"whatif": whatif, "n": limit})
         return [d[0] for d in rel.description or []], rel.fetchall()
     finally:
         con.close()

@@ -1,5 +1,16 @@
-"""Ad-hoc SQL on the warehouse: the sandboxed read-only connection shared by ``big2 sql`` and
-the dashboards' SQL explorer, the statement check and the time limit.
+"""Reading the warehouse: the named queries of ``sql/queries/`` (one runner for ``big2 report``,
+``big2 export`` and the dashboards), the readers' short-lived connections (the dashboards'),
+and ad-hoc SQL: the sandboxed read-only connection shared by ``big2 sql`` and the dashboards'
+SQL explorer, the statement check and the time limit.
+
+**Named queries** (:func:`execute`, :func:`run_query`): ``sql/queries/<name>.sql``, each
+opening with a header that states its grain and parameters; the parameters are bound
+(``$name``), never formatted into the text, and those a query does not name are dropped. A
+warehouse whose SQL layers predate a query (no ``big2 build`` yet) is ``E_SQL_NOT_BUILT``.
+
+**Readers' connections** (:func:`stamp`, :func:`connect_waiting`, :func:`reader`): a key that
+changes with every commit and build (cache key), a read-only connection that waits a moment
+for a writer, and one connection shared by the queries of a block (one script run of a page).
 
 A query may read the warehouse's tables and nothing else. Two locks, each enough for the
 common attacks, together for the rest:
@@ -35,12 +46,15 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from pipeline.errors import Big2Error
-from pipeline.warehouse.store import Warehouse, WarehouseError
+from pipeline.warehouse.store import MANIFEST, Warehouse, WarehouseError
 from pipeline.warehouse.tables import Table
 
 #: The catalog name of ``warehouse.duckdb`` in an ad-hoc query (as when it is opened directly).
@@ -188,6 +202,9 @@ def sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[str]) -> duckdb.Duck
     con.execute("set autoinstall_known_extensions = false")
     con.execute("set autoload_known_extensions = false")
     con.execute("set enable_external_access = false")
+    # DuckDB draws its progress bar on stdout once a query runs past 2 s: in the middle of
+    # `big2 sql --format csv` output (a line "100% ▕███▏" among the rows, seen under load)
+    con.execute("set enable_progress_bar = false")
     con.execute("set lock_configuration = true")
     return con
 
@@ -209,6 +226,30 @@ def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
         con.close()
         raise
     return con
+
+
+def run_adhoc(
+    wh: Warehouse, sql: str, *, max_rows: int, timeout_s: float | None
+) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+    """One checked ad-hoc query (:func:`check_query`) on the sandbox (:func:`open_readonly`)
+    with a row limit and a time limit: the column names, the first ``max_rows`` rows, and
+    whether there were more. Refused: :class:`SqlRefused`; too long: :class:`SqlTimeout`; a
+    writer holding the file: :class:`WarehouseBusy`; DuckDB's errors as they come."""
+    check_query(sql)
+    connect_waiting(wh).close()  # the views are fresh (or busy while a writer holds the file)
+    try:
+        cur = open_readonly(wh)
+    except WarehouseError as err:
+        if is_lock_error(err):
+            raise WarehouseBusy("E_WAREHOUSE_BUSY", f"{err.message}; retry shortly") from err
+        raise
+    try:
+        with time_limit(cur, timeout_s):
+            names = [d[0] for d in cur.execute(sql).description or []]
+            rows = cur.fetchmany(max_rows + 1)
+    finally:
+        cur.close()
+    return names, rows[:max_rows], len(rows) > max_rows
 
 
 @contextlib.contextmanager
@@ -245,3 +286,160 @@ def time_limit(con: duckdb.DuckDBPyConnection, seconds: float | None) -> Iterato
         raise
     finally:
         timer.cancel()
+
+
+# ----- named queries (sql/queries/) ---------------------------------------------------------
+
+
+class NamedQueryError(Big2Error):
+    """A named query that has no file, or that the warehouse cannot run."""
+
+    default_code = "E_REPORT_QUERY"
+
+
+def queries_dir() -> Path:
+    """The folder of the named queries (``sql/queries``)."""
+    from pipeline.sqlbuild import SQL_DIR  # sqlbuild imports this module
+
+    return SQL_DIR / "queries"
+
+
+def query_text(name: str) -> str:
+    """The SQL of ``sql/queries/<name>.sql``.
+
+    >>> query_text("report_players").startswith("-- Grain: one row per player per unit")
+    True
+    >>> query_text("nope")
+    Traceback (most recent call last):
+    ...
+    pipeline.warehouse.reading.NamedQueryError: E_REPORT_QUERY: no query 'nope' in sql/queries
+    """
+    path = queries_dir() / f"{name}.sql"
+    if not re.fullmatch(r"\w+", name) or not path.is_file():
+        raise NamedQueryError("E_REPORT_QUERY", f"no query {name!r} in sql/queries")
+    return path.read_text(encoding="utf-8")
+
+
+def bound(text: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The ``params`` that ``text`` names as ``$name`` (DuckDB refuses unused ones).
+
+    >>> bound("select $player_id, $limit", {"player": 1, "player_id": 2, "limit": 3})
+    {'player_id': 2, 'limit': 3}
+    """
+    return {k: v for k, v in params.items() if re.search(rf"\${k}\b", text)}
+
+
+def execute(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> duckdb.DuckDBPyConnection:
+    """Run the named query ``name`` on ``con`` with its bound ``params``; the result is read
+    from the returned connection (``fetchall()``, ``df()``)."""
+    text = query_text(name)
+    try:
+        return con.execute(text, bound(text, params))
+    except duckdb.CatalogException as err:
+        raise NamedQueryError(
+            "E_SQL_NOT_BUILT",
+            f"{name}: the warehouse's SQL layers are missing or older than this query; "
+            f"run `big2 build` ({str(err).splitlines()[0]})",
+        ) from err
+    except duckdb.Error as err:  # e.g. a time zone DuckDB does not know
+        raise NamedQueryError("E_REPORT_QUERY", f"{name}: {str(err).splitlines()[0]}") from err
+
+
+def run_query(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> list[dict[str, Any]]:
+    """:func:`execute`, the rows as dicts."""
+    rel = execute(con, name, **params)
+    names = [d[0] for d in rel.description or []]
+    return [dict(zip(names, r, strict=True)) for r in rel.fetchall()]
+
+
+# ----- the readers' connections -------------------------------------------------------------
+
+#: How long :func:`connect_waiting` waits for a writer (``big2 ingest`` / ``big2 build``).
+BUSY_WAIT_S = 3.0
+
+
+class WarehouseBusy(WarehouseError):
+    """The warehouse file is held by a writer (an import or a build is running)."""
+
+    default_code = "E_WAREHOUSE_BUSY"
+
+
+def stamp(wh: Warehouse) -> str:
+    """A key that changes whenever a batch is committed, the marts are rebuilt (the DuckDB
+    file changes) or the warehouse appears (``<root>|missing`` before); its first field is the
+    warehouse's folder."""
+    try:
+        st_ = (wh.root / MANIFEST).stat()
+    except FileNotFoundError:
+        return f"{wh.root}|missing"
+    try:
+        db = wh.db_path.stat()
+        built = f"{db.st_size}|{db.st_mtime_ns}"
+    except FileNotFoundError:
+        built = "-"
+    return f"{wh.root}|{st_.st_size}|{st_.st_mtime_ns}|{built}"
+
+
+def is_lock_error(err: BaseException) -> bool:
+    """Whether ``err`` says another process holds the file."""
+    text = str(err).lower()
+    return "lock" in text or "conflicting" in text
+
+
+def connect_waiting(wh: Warehouse, wait_s: float | None = None) -> duckdb.DuckDBPyConnection:
+    """A fresh read-only connection (:meth:`Warehouse.connect`: it never writes, and builds
+    replace the file atomically, so a reader never blocks ``big2 ingest`` or ``big2 build``).
+    Should a foreign process hold the file read-write, it is retried for up to ``wait_s``
+    (:data:`BUSY_WAIT_S`), then :class:`WarehouseBusy`. **Close it** after use."""
+    deadline = time.monotonic() + (BUSY_WAIT_S if wait_s is None else wait_s)
+    while True:
+        try:
+            return wh.connect(read_only=True)
+        except (WarehouseError, duckdb.Error) as err:
+            if not is_lock_error(err):
+                raise
+            if time.monotonic() >= deadline:
+                raise WarehouseBusy(
+                    "E_WAREHOUSE_BUSY",
+                    f"{wh.root} is being written (an import or a build is running); retry shortly",
+                ) from err
+            time.sleep(0.1)
+
+
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def one_connection() -> Iterator[None]:
+    """Within this block the :func:`reader` connections of this thread are one, opened at the
+    first use and closed when the block ends (a fresh connection of a large file costs ~0.1 s
+    of catalogue load; nothing stays open after the block)."""
+    _local.scoped = True
+    try:
+        yield
+    finally:
+        _local.scoped = False
+        con, _local.con = getattr(_local, "con", None), None
+        if con is not None:
+            con.close()
+
+
+@contextlib.contextmanager
+def reader(wh: Warehouse, key: str) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection to ``wh`` as of ``key`` (:func:`stamp`): the block's of
+    :func:`one_connection` (reopened when the key changed), else a fresh one closed after."""
+    if not getattr(_local, "scoped", False):
+        con = connect_waiting(wh)
+        try:
+            yield con
+        finally:
+            con.close()
+        return
+    shared: duckdb.DuckDBPyConnection | None = getattr(_local, "con", None)
+    if shared is None or getattr(_local, "key", None) != key:
+        if shared is not None:
+            _local.con = None
+            shared.close()
+        shared = connect_waiting(wh)
+        _local.con, _local.key = shared, key
+    yield shared

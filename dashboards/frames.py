@@ -1,0 +1,164 @@
+"""The dashboards' types and pure table helpers (no query, no Streamlit): the filters, the
+warehouse's state, the sidebar's and the what-if's choices, missing values, rows as dicts, the
+replayer's hands after each step, the leak finder's rates and z-scores."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import date
+from enum import StrEnum
+from typing import Any
+
+import pandas as pd
+
+
+class State(StrEnum):
+    """What the warehouse holds."""
+
+    MISSING = "missing"  # no warehouse folder or no manifest: nothing was ever imported
+    EMPTY = "empty"  # imports happened but no game is stored
+    READY = "ready"
+    BROKEN = "broken"  # the warehouse cannot be opened (message says why)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The sidebar filters shared by every page; ``None`` means *all*."""
+
+    ruleset: str | None = None
+    match_id: str | None = None
+    player_id: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+    def params(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+NO_FILTERS = Filters()
+
+
+@dataclass(frozen=True)
+class FilterOptions:
+    """The sidebar's choices: at most :data:`OPTION_LIMIT` matches and players (the most
+    recent, the most active), sorted; ``n_matches`` and ``n_players`` count them all."""
+
+    rulesets: list[str]
+    matches: list[str]
+    players: list[str]
+    first: date | None
+    last: date | None
+    n_matches: int = 0
+    n_players: int = 0
+
+
+@dataclass(frozen=True)
+class SqlResult:
+    frame: pd.DataFrame
+    truncated: bool
+    seconds: float
+
+
+@dataclass(frozen=True)
+class RescoreOptions:
+    presets: list[str]
+    settlements: list[str]
+
+
+#: Leak-finder stats: (label, actions column, opportunities column) of stats_player_games;
+#: each is a rate = Σ actions ÷ Σ opportunities (docs/stats.md).
+LEAK_STATS: tuple[tuple[str, str, str], ...] = (
+    ("win rate", "n_wins", "n_games"),
+    ("voluntary pass rate", "n_voluntary_passes", "n_could_beat"),
+    ("forced-pass share", "n_forced_passes", "n_passes"),
+    ("雙炒 rate (×2, of losses)", "n_chao_2", "n_losses"),
+    ("三炒 rate (×3, of losses)", "n_chao_3", "n_losses"),
+    ("四炒 rate (×4+, of losses)", "n_chao_4", "n_losses"),
+    ("13 cards left (of losses)", "n_left_13", "n_losses"),
+    ("lead singles (of leads)", "n_lead_single", "n_leads"),
+    ("lead pairs (of leads)", "n_lead_pair", "n_leads"),
+    ("lead triples (of leads)", "n_lead_triple", "n_leads"),
+    ("lead five-card plays (of leads)", "n_lead_five", "n_leads"),
+    ("wasted 2 rate", "n_two_wasted", "n_two_single_follows"),
+    ("trick win rate", "n_tricks_won", "n_tricks"),
+    ("control regained", "n_control_regained", "n_tricks_led_by_others"),
+    ("2s left at the end", "n_twos_left", "n_twos_dealt"),
+)
+
+
+def hands_after(seats: pd.DataFrame, actions: pd.DataFrame) -> list[list[int | None]]:
+    """Every seat's hand (a card mask, ``None`` when unknown) at each step of a game.
+
+    Step 0 is the deal (before the first action); step ``k`` is after action ``k - 1``. A
+    seat's hand after an action is its ``hand_before_mask`` at its next action, else its
+    ``final_hand_mask``: read from the facts the engine stored, so draws and swaps need no rule
+    here.
+    """
+    n_seats = len(seats)
+    n = len(actions)
+    final = [_mask(v) for v in seats.sort_values("seat")["final_hand_mask"]]
+    by_seat: list[list[tuple[int, int | None]]] = [[] for _ in range(n_seats)]
+    for idx, seat, before in zip(
+        actions["action_index"], actions["seat"], actions["hand_before_mask"], strict=True
+    ):
+        by_seat[int(seat)].append((int(idx), _mask(before)))
+    steps: list[list[int | None]] = []
+    pointers = [0] * n_seats
+    for step in range(n + 1):
+        row: list[int | None] = []
+        for s in range(n_seats):
+            lst = by_seat[s]
+            while pointers[s] < len(lst) and lst[pointers[s]][0] < step:
+                pointers[s] += 1
+            row.append(lst[pointers[s]][1] if pointers[s] < len(lst) else final[s])
+        steps.append(row)
+    return steps
+
+
+def missing(value: Any) -> bool:
+    """``None``, NaN, NA or NaT (pandas 3 spells a missing string NaN)."""
+    return value is None or (pd.api.types.is_scalar(value) and bool(pd.isna(value)))
+
+
+def record(row: pd.Series) -> dict[str, Any]:
+    """One row as a dict with missing values as ``None``."""
+    return {k: (None if missing(v) else v) for k, v in row.to_dict().items()}
+
+
+def _mask(value: Any) -> int | None:
+    return None if missing(value) else int(value)
+
+
+def leak_table(counts: pd.DataFrame) -> pd.DataFrame:
+    """The leak finder from the summed counts (rows ``who`` = ``player`` / ``winners``).
+
+    >>> c = pd.DataFrame({"who": ["player", "winners"], "n_players": [1, 2],
+    ...                   "n_wins": [10.0, 60.0], "n_games": [100.0, 200.0]})
+    >>> t = leak_table(c)
+    >>> t["stat"].iloc[0], float(t["player_rate"].iloc[0]), float(t["winners_rate"].iloc[0])
+    ('win rate', 0.1, 0.3)
+    >>> round(float(t["z"].iloc[0]), 2)
+    -3.86
+    """
+    columns = ["stat", "player_rate", "winners_rate", "difference", "z",
+               "player_opportunities", "winners_opportunities"]  # fmt: skip
+    by = {str(r["who"]): r for _, r in counts.iterrows()}
+    if "player" not in by or "winners" not in by:
+        return pd.DataFrame(columns=columns)
+    me, them = by["player"], by["winners"]
+    rows = []
+    for label, a, o in LEAK_STATS:
+        if a not in me or o not in me:
+            continue
+        a1, n1, a2, n2 = (
+            float(x) if not missing(x) else 0.0 for x in (me[a], me[o], them[a], them[o])
+        )
+        if n1 <= 0 or n2 <= 0:
+            continue
+        p1, p2 = a1 / n1, a2 / n2
+        pooled = (a1 + a2) / (n1 + n2)
+        se = (pooled * (1 - pooled) * (1 / n1 + 1 / n2)) ** 0.5
+        z = (p1 - p2) / se if se > 0 else 0.0
+        rows.append((label, p1, p2, p1 - p2, z, int(n1), int(n2)))
+    out = pd.DataFrame(rows, columns=columns)
+    return out.reindex(out["z"].abs().sort_values(ascending=False).index).reset_index(drop=True)

@@ -1,0 +1,19 @@
+-- Grain: one row per 頂大 obligation (audit_obligations) of the filtered games, optionally only
+-- failed ones, of one obliged player, toward one next player; newest first, at most 5000.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- all; a period's days are UTC days), $player, $next (null = all), $only_failed.
+select m.game_id, m.action_index, m.started_at, m.ruleset, m.trick, m.player_id as player,
+    m.next_player_id as next_player, m.obligation, m.required, m.played, m.block,
+    m.block_reason, m.is_next_out as next_went_out, m.is_bao as bao
+from audit_obligations m
+where
+    ($ruleset is null or m.ruleset = $ruleset)
+    and ($match_id is null or m.match_id = $match_id)
+    and ($date_from is null or timezone('UTC', try_cast(m.started_at as timestamptz)) >= $date_from::date)
+    and ($date_to is null or timezone('UTC', try_cast(m.started_at as timestamptz)) < $date_to::date + 1)
+    and ($player_id is null or m.game_id in (select game_id from seats where player_id = $player_id))
+    and ($player is null or m.player_id = $player)
+    and ($next is null or m.next_player_id = $next)
+    and (not $only_failed or m.block in ('violated', 'unknown'))
+order by m.started_at desc nulls last, m.game_id, m.action_index
+limit 5000

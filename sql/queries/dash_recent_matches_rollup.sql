@@ -1,0 +1,38 @@
+-- Grain: one row per match (a game without a match is its own), the most recent $limit: games,
+-- period, players, the last game; the match cells summed from rollup_games.
+-- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
+-- $limit; $match_id and $player_id are null on this path.
+with fg as (select g.* from games g where
+        ($ruleset is null or g.ruleset = $ruleset)
+        and ($match_id is null or g.match_id = $match_id)
+        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
+        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
+        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+),
+keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
+summed as (
+    select r.match_id as match, any_value(r.ruleset) as ruleset,
+        sum(r.n_games)::bigint as games, min(r.first_started_at) as started,
+        max(r.last_started_at) as ended,
+        arg_max(r.last_game_id, r.last_game_number) as last_game
+    from rollup_games r
+    where r.match_id is not null and
+        ($ruleset is null or r.ruleset = $ruleset)
+        and ($date_from is null or r.day >= $date_from::date)
+        and ($date_to is null or r.day <= $date_to::date)
+    group by 1
+    union all
+    select match, ruleset, 1::bigint, started_at, started_at,
+        case when game_number is not null then game_id end
+    from keyed where match_id is null
+),
+recent as (select * from summed order by ended desc nulls last, match limit $limit),
+who as (
+    select k.match, string_agg(distinct s.player_id, ', ' order by s.player_id) as players
+    from keyed k join seats s using (game_id)
+    where k.match in (select match from recent)
+    group by 1
+)
+select r.match, r.ruleset, r.games, r.started, r.ended, w.players, r.last_game
+from recent r left join who w using (match)
+order by r.ended desc nulls last, r.match

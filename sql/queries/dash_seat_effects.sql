@@ -1,0 +1,29 @@
+-- Grain: one row per table size and position after the first leader: $player's games and wins
+-- over the filtered games (stats_player_games) beside everyone's (stats_seat_positions, per
+-- ruleset filter).
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- all; a period's days are UTC days) ($player_id null), $player.
+with mine as (
+    select m.players, m.position, sum(m.n_games) as games, sum(m.n_wins) as wins
+    from stats_player_games m
+    where
+        ($ruleset is null or m.ruleset = $ruleset)
+        and ($match_id is null or m.match_id = $match_id)
+        and ($date_from is null or timezone('UTC', try_cast(m.started_ts as timestamptz)) >= $date_from::date)
+        and ($date_to is null or timezone('UTC', try_cast(m.started_ts as timestamptz)) < $date_to::date + 1)
+        and ($player_id is null or m.game_id in (select game_id from seats where player_id = $player_id))
+        and m.player_id = $player
+    group by 1, 2
+),
+everyone as (
+    select players, position, sum(n_games) as all_games, sum(n_wins) as all_wins
+    from stats_seat_positions
+    where $ruleset is null or ruleset = $ruleset
+    group by 1, 2
+)
+select mine.players, mine.position, mine.games, mine.wins,
+    round(100.0 * mine.wins / nullif(mine.games, 0), 1) as win_pct,
+    round(100.0 * e.all_wins / nullif(e.all_games, 0), 1) as everyone_win_pct,
+    e.all_games as everyone_games
+from mine left join everyone e using (players, position)
+order by players, position

@@ -1,0 +1,42 @@
+-- Grain: one row per player ($player: only that player's row; the first $limit by rank) over the
+-- filtered games: games, wins, score after the bankroll cap (mart_match_standings.result), rank
+-- and rank-ladder title; all_wins / all_games over every player.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- all; a period's days are UTC days), $player, $limit.
+with board as (with fg as (select g.* from games g where
+            ($ruleset is null or g.ruleset = $ruleset)
+            and ($match_id is null or g.match_id = $match_id)
+            and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
+            and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
+            and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+    ),
+    own as (
+        select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
+            count(*) filter (where fg.outcome <> 'redeal' and fg.winner = m.seat) as wins,
+            sum(m.result) as score
+        from mart_match_standings m join fg using (game_id)
+        group by 1
+    ),
+    wi as (select null::varchar as player_id, null::double as whatif_score where false),
+    ranked as (
+        select own.*, wi.whatif_score,
+            rank() over (order by own.score desc) as rank,
+            case when wi.whatif_score is not null
+            then rank() over (order by wi.whatif_score desc nulls last) end
+            as whatif_rank
+        from own left join wi using (player_id)
+    )
+    select rank, player_id as player, games, wins,
+        round(100.0 * wins / nullif(games, 0), 1) as win_pct,
+        score, (select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest(score, 0)) as title,
+        whatif_score, whatif_rank,
+        case when whatif_score is not null
+        then (select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest(whatif_score, 0)) end as whatif_title,
+        rank - whatif_rank as rank_change,
+        sum(wins) over () as all_wins, sum(games) over () as all_games
+    from ranked
+)
+select * from board
+where $player is null or player = $player
+order by rank, player
+limit $limit
