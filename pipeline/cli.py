@@ -36,7 +36,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from pipeline import __version__, compiled
+from pipeline import __version__, compiled, shipped
 from pipeline.big2.rules import (
     DEFAULT_PRESET,
     TIER_TABLES,
@@ -522,10 +522,10 @@ def verify(
 
 # --- demo --------------------------------------------------------------------------------
 
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+SAMPLES = shipped.samples_dir()  # the checkout's data/samples, or a wheel's package data
 
 
-DEMO_LOG = Path(__file__).resolve().parent.parent / "data" / "demo" / "simulated.jsonl.gz"
+DEMO_LOG = shipped.demo_log()
 
 
 @app.command()
@@ -550,7 +550,7 @@ def demo(
 
     with domain_errors():
         if not SAMPLES.is_dir():
-            raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES} (a source checkout)")
+            raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES}")
         cfg = SimConfig(
             games=games,
             seed=seed,
