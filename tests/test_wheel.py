@@ -110,7 +110,9 @@ def test_a_wheel_installed_outside_the_checkout_runs_the_demo(tmp_path: Path) ->
             [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
         ).stdout.strip()
     )
-    (site / "zz_big2_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    ours = sysconfig.get_paths()
+    deps = dict.fromkeys([ours["purelib"], ours["platlib"]])  # one line each, in order
+    (site / "zz_big2_test_deps.pth").write_text("".join(f"{d}\n" for d in deps))
 
     where = _run(
         [
