@@ -26,9 +26,9 @@ from __future__ import annotations
 import json
 import re
 import time
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -43,12 +43,15 @@ from pipeline.big2.rules import (
     preset_names,
 )
 from pipeline.errors import Big2Error
+from pipeline.shipped import sql_dir
 from pipeline.warehouse import Warehouse
 from pipeline.warehouse.reading import open_readonly as open_readonly  # ad-hoc SQL
 
-#: The SQL folder of the source checkout (``sql/seeds``, ``sql/staging``, ``sql/marts``,
-#: ``sql/macros``, ``sql/tests``).
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+#: The SQL folder (``sql/seeds``, ``sql/staging``, ``sql/marts``, ``sql/macros``, ``sql/tests``,
+#: ``sql/columns.toml``): the checkout's, or the installed package data (:mod:`pipeline.shipped`).
+SQL_DIR = sql_dir()
+#: The column descriptions written as comments (the docs' column tables say the same).
+COLUMNS_FILE = "columns.toml"
 #: Macros that read no table: created before the staging views (which use them).
 SCALAR_MACROS = ("ruleset_fields", "capped_payments", "balances_after")
 #: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).
@@ -258,9 +261,8 @@ def header_comment(text: str) -> str:
 
 def write_comments(con: duckdb.DuckDBPyConnection) -> int:
     """``COMMENT ON`` every documented table, view and column (one source of truth: the SQL
-    files' header comments and the column tables of docs/warehouse.md and docs/scoring.md,
-    read here at build time so that ``big2 sql --tables`` only reads the catalog). Returns
-    the number of comments written."""
+    files' header comments and ``sql/columns.toml``, read here at build time so that
+    ``big2 sql --tables`` only reads the catalog). Returns the number of comments written."""
     docs = column_docs()
     grains = {
         name: header_comment(text)
@@ -334,21 +336,12 @@ def _base(table: str) -> str:
 
 
 def column_docs() -> dict[tuple[str, str], str]:
-    """Column descriptions from the ``docs/warehouse.md`` and ``docs/scoring.md`` tables (read
-    by the build, :func:`write_comments`)."""
-    out: dict[tuple[str, str], str] = {}
-    docs = SQL_DIR.parent / "docs"
-    for name in ("warehouse.md", "scoring.md"):
-        path = docs / name
-        if not path.exists():
-            continue
-        table = ""
-        for line in path.read_text(encoding="utf-8").splitlines():
-            head = re.match(r"^#+ `?([a-z_]+)`?\s*$", line)
-            if head:
-                table = head.group(1)
-                continue
-            cell = re.match(r"^\| `([a-z_]+)` \|(?: [A-Z][A-Z ]*\[?\]? \|)? (.+) \|$", line)
-            if table and cell:
-                out[(table, cell.group(1))] = cell.group(2)
-    return out
+    """Column descriptions, ``{(table, column): text}``, from ``sql/columns.toml`` (read by the
+    build, :func:`write_comments`; ``tests/test_column_docs.py`` holds the docs' column
+    tables to the same words).
+
+    >>> column_docs()[("games", "batch_id")]
+    'the import batch that stored the game'
+    """
+    data = tomllib.loads((SQL_DIR / COLUMNS_FILE).read_text(encoding="utf-8"))
+    return {(table, column): text for table, cols in data.items() for column, text in cols.items()}

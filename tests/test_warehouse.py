@@ -18,11 +18,19 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.big2.rules import load_ruleset
-from pipeline.big2.state import Action, ActionType, Game
+from pipeline.big2.state import Action, ActionRecord, ActionType, Game
 from pipeline.cards import format_cards, mask_of
 from pipeline.logs.model import GameRecord, LogAction, Reject, SeatInfo, Source
 from pipeline.replay import ReplayedGame
-from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, game_tables
+from pipeline.warehouse import (
+    SCHEMAS,
+    Added,
+    RowBuffer,
+    Table,
+    Warehouse,
+    WarehouseError,
+    game_tables,
+)
 from pipeline.warehouse.known import KnownGames
 from pipeline.warehouse.store import CONFLICT_CODE, ENV_VAR, MANIFEST, resolve_dir
 
@@ -539,3 +547,51 @@ def test_known_games_index_agrees_with_a_dict_across_merges(
         "2" * 16,
         None,
     ]
+
+
+# ----- one column definition, one door ----------------------------------------------------
+def test_schemas_and_row_builder_read_one_column_definition(games: list[ReplayedGame]) -> None:
+    """COLUMNS is the one list: the schemas are made from it, every ActionRecord field is an
+    actions input (and only those), and the built tables have exactly its columns."""
+    from pipeline.warehouse import tables
+
+    for table, columns in tables.COLUMNS.items():
+        assert SCHEMAS[table].names == [c.name for c in columns]
+    assert tables.check_columns() == []
+    assert set(tables.ACTION_FIELDS) == set(ActionRecord._fields)
+    built = game_tables(games[:2])
+    for table, arrow in built.items():
+        assert arrow.schema == SCHEMAS[table]
+
+
+def test_add_game_and_add_rows_decide_alike(tmp_path: Path, games: list[ReplayedGame]) -> None:
+    """The same records through add_game or through add_rows: the same verdicts and counts,
+    and the same rejects (add_rows has no raw text); rejects rows stored as given."""
+    seen: list[tuple[object, ...]] = []
+    for way in ("game", "rows"):
+        wh = Warehouse(tmp_path / way)
+        with wh.batch() as batch:
+            batch.add_game(games[0])
+            batch.add_game(games[1])
+        later = [games[0], random_game(1, content="other"), games[2]]
+        with wh.batch() as batch:
+            if way == "game":
+                verdicts = [batch.add_game(g) for g in later]
+                batch.add_reject(bad(4))
+            else:
+                buf = RowBuffer(batch.batch_id)
+                for g in later:
+                    buf.add_game(g)
+                buf.add_reject(bad(4))
+                counts = batch.add_rows(buf.take())
+                verdicts = [v for v in Added for _ in range(counts[v])]
+            summary = batch.commit()
+        with wh.connect() as con:
+            rejects = con.execute(
+                "select file, line, game_id, code, message from rejects order by all"
+            ).fetchall()
+            (batch_ids,) = con.execute("select list(distinct batch_id) from rejects").fetchone()
+        assert batch_ids == [summary.batch_id]
+        seen.append((sorted(verdicts), summary.stored, summary.conflicts, rejects))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == sorted([Added.DUPLICATE, Added.CONFLICT, Added.STORED])

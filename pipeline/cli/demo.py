@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from pipeline import shipped
 from pipeline.cli.app import WarehouseOption, command, domain_errors, flag, runnable_big2
 from pipeline.cli.dashboard import DASHBOARD_PORT, dashboard_command
 from pipeline.cli.ingest import build_after_ingest, ingest_with_progress, print_ingest_summary
@@ -17,10 +18,10 @@ from pipeline.errors import Big2Error
 from pipeline.sim import config
 from pipeline.warehouse import Warehouse
 
-#: The source checkout: the sample logs and where the demo's simulated log goes.
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "data" / "samples"
-DEMO_LOG = ROOT / "data" / "demo" / "simulated.jsonl.gz"
+#: The sample logs (the checkout's data/samples, or a wheel's package data) and where the
+#: demo's simulated log goes.
+SAMPLES = shipped.samples_dir()
+DEMO_LOG = shipped.demo_log()
 
 
 @command("demo")
@@ -61,7 +62,7 @@ def run_demo(wh: Warehouse, *, games: int, seed: int, log: Path) -> Warehouse:
     from pipeline.sim.simulate import SimConfig, simulate_to_file
 
     if not SAMPLES.is_dir():
-        raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES} (a source checkout)")
+        raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES}")
     cfg = SimConfig(
         games=games,
         seed=seed,

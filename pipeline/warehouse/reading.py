@@ -53,6 +53,7 @@ from typing import Any
 
 import duckdb
 
+from pipeline import shipped
 from pipeline.errors import Big2Error
 from pipeline.warehouse.store import MANIFEST, Warehouse, WarehouseError
 from pipeline.warehouse.tables import Table
@@ -298,10 +299,8 @@ class NamedQueryError(Big2Error):
 
 
 def queries_dir() -> Path:
-    """The folder of the named queries (``sql/queries``)."""
-    from pipeline.sqlbuild import SQL_DIR  # sqlbuild imports this module
-
-    return SQL_DIR / "queries"
+    """The folder of the named queries (``sql/queries``, shipped with the package)."""
+    return shipped.sql_dir() / "queries"
 
 
 def query_text(name: str) -> str:

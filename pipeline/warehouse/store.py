@@ -53,7 +53,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -1206,31 +1206,21 @@ class Batch:
     ) -> Added:
         """Store a replayed game unless its id is known: same content is a duplicate, other
         content a conflict (an ``E_CONFLICT`` reject; ``source`` and ``raw`` default to the
-        record's own)."""
+        record's own). :meth:`_admit` decides, as for :meth:`add_rows`."""
         self._check_open()
         record = game.record
-        known = self._known.lookup([record.game_id])[0]
-        if known is not None:
-            if known == record.content_hash[:16]:
-                self.duplicates += 1
-                return Added.DUPLICATE
-            self.conflicts += 1
-            self.add_reject(
-                self._conflict(
-                    record.game_id,
-                    known,
-                    record.content_hash,
-                    source if source is not None else record.source,
-                    raw if raw is not None else record.raw,
-                )
-            )
-            return Added.CONFLICT
-        self._known.add([record.game_id], [record.content_hash])
-        self._rows.add_game(game)
-        self.stored += 1
-        if self._rows.n_games >= self.flush_every:
-            self._flush()
-        return Added.STORED
+        src = source if source is not None else record.source
+        (verdict,) = self._admit(
+            [record.game_id],
+            [record.content_hash],
+            lambda _: src,
+            lambda _: raw if raw is not None else record.raw,
+        )
+        if verdict is Added.STORED:
+            self._rows.add_game(game)
+            if self._rows.n_games >= self.flush_every:
+                self._flush()
+        return verdict
 
     def add_rows(self, tables: Mapping[Table, pa.Table]) -> dict[Added, int]:
         """Store rows built elsewhere, e.g. by :meth:`RowBuffer.take` in a worker process.
@@ -1238,46 +1228,34 @@ class Batch:
         The games table must not repeat a game id (a :class:`RowBuffer` never does). Games
         already stored are dropped with their seats, actions and tricks rows, as duplicates
         or conflicts (``E_CONFLICT`` rejects naming the games row's source file and line;
-        ``raw`` is not available here). Rejects rows are deduplicated like
-        :meth:`add_reject`. Returns how many games were stored / duplicate / conflicting.
+        ``raw`` is not available here): :meth:`_admit` decides, as for :meth:`add_game`.
+        Rejects rows (as a :class:`RowBuffer` builds them) are deduplicated like
+        :meth:`add_reject` and stored as they are. Returns how many games were stored /
+        duplicate / conflicting.
         """
         self._check_open()
         counts = dict.fromkeys(Added, 0)
         games = tables.get(Table.GAMES)
-        keep: list[str] = []
-        drop = False
+        wanted: pa.Array | None = None
         if games is not None and games.num_rows:
             cols = games.select(["game_id", "content_hash", "source_file", "source_line"])
             ids, hashes, files, lines = (c.to_pylist() for c in cols.columns)
-            if len(set(ids)) != len(ids):
-                raise WarehouseError("E_BATCH_ROWS", "add_rows: the games table repeats a game id")
-            new_hashes: list[str] = []
-            for gid, digest, file, line, known in zip(
-                ids, hashes, files, lines, self._known.lookup(ids), strict=True
-            ):
-                if known is None:
-                    keep.append(gid)
-                    new_hashes.append(digest)
-                    counts[Added.STORED] += 1
-                    continue
-                drop = True
-                if known == digest[:16]:
-                    counts[Added.DUPLICATE] += 1
-                    continue
-                counts[Added.CONFLICT] += 1
-                source = None if file is None else Source(file, line or 0)
-                self.add_reject(self._conflict(gid, known, digest, source, None))
-            self._known.add(keep, new_hashes)
-        self.stored += counts[Added.STORED]
-        self.duplicates += counts[Added.DUPLICATE]
-        self.conflicts += counts[Added.CONFLICT]
+
+            def source(i: int) -> Source | None:
+                return None if files[i] is None else Source(files[i], lines[i] or 0)
+
+            verdicts = self._admit(ids, hashes, source, lambda _: None)
+            for verdict in verdicts:
+                counts[verdict] += 1
+            if counts[Added.STORED] < len(ids):
+                keep = [g for g, v in zip(ids, verdicts, strict=True) if v is Added.STORED]
+                wanted = pa.array(keep, pa.string())
         self._flush()
-        wanted = pa.array(keep, pa.string())
         for table in (Table.GAMES, Table.SEATS, Table.ACTIONS, Table.TRICKS):
             rows = tables.get(table)
             if rows is None or not rows.num_rows:
                 continue
-            if drop:
+            if wanted is not None:
                 rows = rows.filter(pc.is_in(rows["game_id"], value_set=wanted))
             self._write(table, rows.select(SCHEMAS[table].names).cast(SCHEMAS[table]))
         rejects = tables.get(Table.REJECTS)
@@ -1285,11 +1263,61 @@ class Batch:
             self._add_reject_rows(rejects)
         return counts
 
+    def _admit(
+        self,
+        ids: Sequence[str],
+        hashes: Sequence[str],
+        source: Callable[[int], Source | None],
+        raw: Callable[[int], str | bytes | None],
+    ) -> list[Added]:
+        """The one door for games: per game id, whether it is new (remembered now), a
+        duplicate (stored with the same content hash) or a conflict (stored with another:
+        its ``E_CONFLICT`` reject is added, from ``source(i)`` and ``raw(i)``); counted."""
+        if len(set(ids)) != len(ids):
+            raise WarehouseError("E_BATCH_ROWS", "add_rows: the games table repeats a game id")
+        verdicts: list[Added] = []
+        new_ids: list[str] = []
+        new_hashes: list[str] = []
+        for i, (gid, digest, known) in enumerate(
+            zip(ids, hashes, self._known.lookup(ids), strict=True)
+        ):
+            if known is None:
+                verdicts.append(Added.STORED)
+                new_ids.append(gid)
+                new_hashes.append(digest)
+            elif known == digest[:16]:
+                verdicts.append(Added.DUPLICATE)
+                self.duplicates += 1
+            else:
+                verdicts.append(Added.CONFLICT)
+                self.conflicts += 1
+                self.add_reject(self._conflict(gid, known, digest, source(i), raw(i)))
+        self._known.add(new_ids, new_hashes)
+        self.stored += len(new_ids)
+        return verdicts
+
     def _add_reject_rows(self, rejects: pa.Table) -> None:
-        """:meth:`add_reject` for a table of rows: one look-up for them all."""
+        """:meth:`add_reject` for a table of rows: one look-up for them all, the new rows
+        kept as Arrow."""
         columns = [rejects[c].to_pylist() for c in ("file", "line", "code", "message")]
-        self._load_rejects(set(columns[0]))
-        keys = [reject_key(*row) for row in zip(*columns, strict=True)]
+        fresh = self._fresh_rejects(*columns)
+        if len(fresh) < rejects.num_rows:
+            rejects = rejects.take(pa.array(fresh, pa.int64()))
+        self._rows.add_reject_rows(rejects)
+        if self._rows.n_rejects >= self.flush_every:
+            self._flush()
+
+    def _fresh_rejects(
+        self,
+        files: Sequence[str | None],
+        lines: Sequence[int | None],
+        codes: Sequence[str],
+        messages: Sequence[str],
+    ) -> list[int]:
+        """The one door for rejects: the positions of those not stored yet (nor earlier in
+        the list), by (file, line, code, message); remembered now and counted."""
+        self._load_rejects(set(files))
+        keys = [reject_key(*row) for row in zip(files, lines, codes, messages, strict=True)]
         fresh: list[int] = []
         new_keys: set[bytes] = set()
         for i, (key, known) in enumerate(
@@ -1301,20 +1329,8 @@ class Batch:
             new_keys.add(key)
             fresh.append(i)
         self._known_rejects.add(new_keys)
-        for row in rejects.take(pa.array(fresh, pa.int64())).to_pylist():
-            self._rows.add_reject(
-                _Conflict(
-                    source=None if row["file"] is None else Source(row["file"], row["line"]),
-                    game_id=row["game_id"],
-                    action_index=row["action_index"],
-                    code=row["code"],
-                    message=row["message"],
-                    raw=row["raw"],
-                )
-            )
-            self.rejects += 1
-            if self._rows.n_rejects >= self.flush_every:
-                self._flush()
+        self.rejects += len(fresh)
+        return fresh
 
     def _conflict(
         self, gid: str, known: str, digest: str, source: Source | None, raw: str | bytes | None
@@ -1342,15 +1358,10 @@ class Batch:
         """Store a reject, unless the same (file, line, code, message) is stored already."""
         self._check_open()
         src = reject.source
-        file = None if src is None else src.file
-        self._load_rejects([file])
-        key = reject_key(file, None if src is None else src.line, reject.code, reject.message)
-        if key in self._known_rejects:
-            self.duplicate_rejects += 1
+        file, line = (None, None) if src is None else (src.file, src.line)
+        if not self._fresh_rejects([file], [line], [reject.code], [reject.message]):
             return Added.DUPLICATE
-        self._known_rejects.add([key])
         self._rows.add_reject(reject)
-        self.rejects += 1
         if self._rows.n_rejects >= self.flush_every:
             self._flush()
         return Added.STORED

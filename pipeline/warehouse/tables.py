@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from operator import attrgetter
@@ -104,126 +105,244 @@ class RejectLike(Protocol):
 
 
 _TS = pa.timestamp("ms", tz="UTC")
-#: The seats columns buffered per row (the texts are computed from the masks).
-_SEAT_INPUTS = (
-    "game_id",
-    "seat",
-    "player_id",
-    "name",
-    "balance",
-    "deal_mask",
-    "final_hand_mask",
-    "cards_left",
-    "is_winner",
-)
 
-SCHEMAS: dict[Table, pa.Schema] = {
-    Table.GAMES: pa.schema(
-        [
-            ("batch_id", pa.string()),
-            ("game_id", pa.string()),
-            ("content_hash", pa.string()),
-            ("game_kind", pa.string()),
-            ("ruleset", pa.string()),
-            ("overrides", pa.string()),
-            ("match_id", pa.string()),
-            ("game_number", pa.int32()),
-            ("table_id", pa.string()),
-            ("tournament_id", pa.string()),
-            ("started_at", pa.string()),
-            ("players", pa.int8()),
-            ("outcome", pa.string()),
-            ("winner", pa.int8()),
-            ("claim", pa.string()),
-            ("first_leader", pa.int8()),
-            ("n_tricks", pa.int16()),
-            ("n_actions", pa.int32()),
-            ("bao_seat", pa.int8()),
-            ("bao_unknown_seat", pa.int8()),
-            ("full_info", pa.bool_()),
-            ("source_file", pa.string()),
-            ("source_line", pa.int64()),
-            ("tournament_kind", pa.string()),
-            ("tournament_round", pa.int32()),
-            ("info_level", pa.string()),
-        ]
+#: How the row builder makes a column's Arrow array from its inputs: ``build(type, *inputs)``.
+Builder = Callable[..., pa.Array]
+
+
+def _plain(type_: pa.DataType, values: Sequence[Any]) -> pa.Array:
+    return pa.array(values, type_)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a warehouse table: its name, its Arrow type, and how the row builder
+    makes it (``build(type, *inputs)``, each input a buffered list named in ``inputs`` or a
+    column built before this one; by default the list of the column's own name, as is).
+
+    >>> c = Column("seat", pa.int8())
+    >>> c.build(c.type, [0, 1]).to_pylist(), c.sources
+    ([0, 1], ('seat',))
+    """
+
+    name: str
+    type: pa.DataType
+    build: Builder = _plain
+    inputs: tuple[str, ...] = ()
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """What :attr:`build` reads: the ``inputs``, else the column's own name."""
+        return self.inputs or (self.name,)
+
+
+def build_columns(columns: Sequence[Column], inputs: Mapping[str, Any]) -> dict[str, pa.Array]:
+    """Each column's array, in order; an input named like a column built before is that
+    column (``cards_text`` reads the ``cards_mask`` array), else the buffered input.
+
+    >>> double = lambda type_, n: pc.cast(pc.multiply(n, 2), type_)
+    >>> cols = (Column("n", pa.int8()), Column("twice", pa.int16(), double, ("n",)))
+    >>> build_columns(cols, {"n": [1, 2]})["twice"].to_pylist()
+    [2, 4]
+    """
+    built: dict[str, pa.Array] = {}
+    for col in columns:
+        built[col.name] = col.build(
+            col.type, *(built[n] if n in built else inputs[n] for n in col.sources)
+        )
+    return built
+
+
+def buffered_inputs(columns: Sequence[Column]) -> tuple[str, ...]:
+    """The inputs a row buffer fills for these columns (those no earlier column makes), in
+    the order of first use.
+
+    >>> buffered_inputs(COLUMNS[Table.SEATS])[-3:]
+    ('final_hand_mask', 'cards_left', 'is_winner')
+    """
+    made: set[str] = set()
+    out: dict[str, None] = {}
+    for col in columns:
+        out.update((n, None) for n in col.sources if n not in made)
+        made.add(col.name)
+    return tuple(out)
+
+
+def _int(type_: pa.DataType, values: Sequence[int | None]) -> pa.Array:
+    return _ints(values, type_)
+
+
+def _enum_text(_type: pa.DataType, values: Sequence[StrEnum | None]) -> pa.Array:
+    return _enums(values)
+
+
+def _text_of_mask(_type: pa.DataType, masks: pa.Array) -> pa.Array:
+    return mask_text(masks)
+
+
+def _text_of_card(_type: pa.DataType, cards: pa.Array) -> pa.Array:
+    return card_text(cards)
+
+
+def _empty_as_null(type_: pa.DataType, values: Sequence[str]) -> pa.Array:
+    return _null_if_empty(pa.array(values, type_))
+
+
+def _timestamp(type_: pa.DataType, ms: pa.Array) -> pa.Array:
+    return ms.cast(type_)
+
+
+def _think_seconds(_type: pa.DataType, ms: pa.Array, action_index: pa.Array) -> pa.Array:
+    return think_seconds(ms, action_index)
+
+
+def _cards(name: str, source: str | None = None) -> tuple[Column, Column]:
+    """A card set stored twice: ``<name>_mask`` (from the input ``source``) and its text."""
+    mask = f"{name}_mask"
+    return (
+        Column(mask, pa.int64(), _int, (source or mask,)),
+        Column(f"{name}_text", pa.string(), _text_of_mask, (mask,)),
+    )
+
+
+def _plain_columns(*spec: tuple[str, pa.DataType]) -> tuple[Column, ...]:
+    return tuple(Column(name, type_) for name, type_ in spec)
+
+
+#: Every table's columns, in the order they are stored: the one definition that the schemas
+#: (:data:`SCHEMAS`), the row builder (:class:`RowBuffer`) and the column docs' check read.
+COLUMNS: dict[Table, tuple[Column, ...]] = {
+    Table.GAMES: _plain_columns(
+        ("batch_id", pa.string()),
+        ("game_id", pa.string()),
+        ("content_hash", pa.string()),
+        ("game_kind", pa.string()),
+        ("ruleset", pa.string()),
+        ("overrides", pa.string()),
+        ("match_id", pa.string()),
+        ("game_number", pa.int32()),
+        ("table_id", pa.string()),
+        ("tournament_id", pa.string()),
+        ("started_at", pa.string()),
+        ("players", pa.int8()),
+        ("outcome", pa.string()),
+        ("winner", pa.int8()),
+        ("claim", pa.string()),
+        ("first_leader", pa.int8()),
+        ("n_tricks", pa.int16()),
+        ("n_actions", pa.int32()),
+        ("bao_seat", pa.int8()),
+        ("bao_unknown_seat", pa.int8()),
+        ("full_info", pa.bool_()),
+        ("source_file", pa.string()),
+        ("source_line", pa.int64()),
+        ("tournament_kind", pa.string()),
+        ("tournament_round", pa.int32()),
+        ("info_level", pa.string()),
     ),
-    Table.SEATS: pa.schema(
-        [
+    Table.SEATS: (
+        *_plain_columns(
             ("game_id", pa.string()),
             ("seat", pa.int8()),
             ("player_id", pa.string()),
             ("name", pa.string()),
             ("balance", pa.float64()),
-            ("deal_mask", pa.int64()),
-            ("deal_text", pa.string()),
-            ("final_hand_mask", pa.int64()),
-            ("final_hand_text", pa.string()),
-            ("cards_left", pa.int8()),
-            ("is_winner", pa.bool_()),
-        ]
+        ),
+        *_cards("deal"),
+        *_cards("final_hand"),
+        *_plain_columns(("cards_left", pa.int8()), ("is_winner", pa.bool_())),
     ),
-    Table.ACTIONS: pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("action_index", pa.int16()),
-            ("seat", pa.int8()),
-            ("action_type", pa.string()),
-            ("cards_mask", pa.int64()),
-            ("cards_text", pa.string()),
-            ("kind", pa.string()),
-            ("rank_key", pa.int64()),
-            ("trick", pa.int16()),
-            ("is_lead", pa.bool_()),
-            ("top_before_mask", pa.int64()),
-            ("top_before_text", pa.string()),
-            ("cards_left", pa.list_(pa.int8())),
-            ("hand_before_mask", pa.int64()),
-            ("hand_before_text", pa.string()),
-            ("beating_play_existed", pa.bool_()),
-            ("highest_single", pa.int8()),
-            ("highest_single_text", pa.string()),
-            ("next_seat", pa.int8()),
-            ("next_on_one", pa.bool_()),
-            ("obligation", pa.string()),
-            ("block", pa.string()),
-            ("block_reason", pa.string()),
-            ("ends_trick", pa.bool_()),
-            ("wins_game", pa.bool_()),
-            ("drawn", pa.int8()),
-            ("drawn_text", pa.string()),
-            ("claim", pa.string()),
-            ("unchecked", pa.list_(pa.string())),
-            ("ts", _TS),
-            ("think_seconds", pa.float64()),
-            ("last_call", pa.string()),
-        ]
+    # inputs: the engine's ActionRecord fields, plus ``game_id`` and ``ts_ms`` (the logged
+    # time, epoch milliseconds) that the buffer adds per action
+    Table.ACTIONS: (
+        Column("game_id", pa.string()),
+        Column("action_index", pa.int16(), _int),
+        Column("seat", pa.int8(), _int),
+        Column("action_type", pa.string(), _enum_text, ("type",)),
+        *_cards("cards", "cards"),
+        Column("kind", pa.string(), _enum_text),
+        Column("rank_key", pa.int64(), _int),
+        Column("trick", pa.int16(), _int),
+        Column("is_lead", pa.bool_()),
+        *_cards("top_before", "top_before"),
+        Column("cards_left", pa.list_(pa.int8())),
+        *_cards("hand_before", "hand_before"),
+        Column("beating_play_existed", pa.bool_()),
+        Column("highest_single", pa.int8(), _int),
+        Column("highest_single_text", pa.string(), _text_of_card, ("highest_single",)),
+        Column("next_seat", pa.int8(), _int),
+        Column("next_on_one", pa.bool_()),
+        Column("obligation", pa.string(), _enum_text),
+        Column("block", pa.string(), _enum_text),
+        Column("block_reason", pa.string(), _empty_as_null),
+        Column("ends_trick", pa.bool_()),
+        Column("wins_game", pa.bool_()),
+        Column("drawn", pa.int8(), _int),
+        Column("drawn_text", pa.string(), _text_of_card, ("drawn",)),
+        Column("claim", pa.string(), _enum_text),
+        Column("unchecked", pa.list_(pa.string())),
+        Column("ts", _TS, _timestamp, ("ts_ms",)),
+        Column("think_seconds", pa.float64(), _think_seconds, ("ts_ms", "action_index")),
+        Column("last_call", pa.string(), _enum_text),
     ),
-    Table.TRICKS: pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("trick", pa.int16()),
-            ("leader", pa.int8()),
-            ("winner", pa.int8()),
-            ("n_actions", pa.int16()),
-            ("n_plays", pa.int16()),
-            ("lead_kind", pa.string()),
-            ("ends_game", pa.bool_()),
-        ]
+    # built in Arrow from the actions (tricks_table): the type is what the builder casts to
+    Table.TRICKS: _plain_columns(
+        ("game_id", pa.string()),
+        ("trick", pa.int16()),
+        ("leader", pa.int8()),
+        ("winner", pa.int8()),
+        ("n_actions", pa.int16()),
+        ("n_plays", pa.int16()),
+        ("lead_kind", pa.string()),
+        ("ends_game", pa.bool_()),
     ),
-    Table.REJECTS: pa.schema(
-        [
-            ("batch_id", pa.string()),
-            ("file", pa.string()),
-            ("line", pa.int64()),
-            ("game_id", pa.string()),
-            ("action_index", pa.int32()),
-            ("code", pa.string()),
-            ("message", pa.string()),
-            ("raw", pa.string()),
-        ]
+    Table.REJECTS: _plain_columns(
+        ("batch_id", pa.string()),
+        ("file", pa.string()),
+        ("line", pa.int64()),
+        ("game_id", pa.string()),
+        ("action_index", pa.int32()),
+        ("code", pa.string()),
+        ("message", pa.string()),
+        ("raw", pa.string()),
     ),
 }
+
+SCHEMAS: dict[Table, pa.Schema] = {
+    table: pa.schema([(c.name, c.type) for c in columns]) for table, columns in COLUMNS.items()
+}
+#: What the actions buffer adds to each engine record's fields.
+_ACTION_EXTRAS = ("game_id", "ts_ms")
+#: The ActionRecord fields the actions columns read, in order (the record's order: checked).
+ACTION_FIELDS = tuple(n for n in buffered_inputs(COLUMNS[Table.ACTIONS]) if n not in _ACTION_EXTRAS)
+#: The seats inputs buffered per row (the texts are computed from the masks).
+_SEAT_INPUTS = buffered_inputs(COLUMNS[Table.SEATS])
+
+
+def check_columns() -> list[str]:
+    """Where the actions columns and the engine's record disagree (nowhere: checked at
+    import, and by a test): every actions input is an ActionRecord field or one the buffer
+    adds, and every ActionRecord field is stored.
+
+    >>> check_columns()
+    []
+    """
+    fields = ActionRecord._fields
+    problems = [
+        f"actions: the input {name!r} is not an ActionRecord field"
+        for name in ACTION_FIELDS
+        if name not in fields
+    ]
+    problems += [
+        f"actions: the ActionRecord field {name!r} is not stored"
+        for name in fields
+        if name not in ACTION_FIELDS
+    ]
+    return problems
+
+
+if check_columns():  # pragma: no cover - an engine record field without a column, or the reverse
+    raise AssertionError(f"the actions columns do not match ActionRecord: {check_columns()}")
 
 
 def int_range(type_: pa.DataType) -> tuple[int, int]:
@@ -369,36 +488,10 @@ def raw_text(raw: str | bytes | None) -> str | None:
     return text
 
 
-#: The ActionRecord fields copied into the actions table, in one C-level getter.
-_ACTION_FIELDS = (
-    "action_index",
-    "seat",
-    "type",
-    "cards",
-    "kind",
-    "rank_key",
-    "trick",
-    "is_lead",
-    "top_before",
-    "cards_left",
-    "hand_before",
-    "beating_play_existed",
-    "highest_single",
-    "next_seat",
-    "next_on_one",
-    "obligation",
-    "block",
-    "block_reason",
-    "ends_trick",
-    "wins_game",
-    "drawn",
-    "claim",
-    "unchecked",
-    "last_call",
-)
-_action_fields = attrgetter(*_ACTION_FIELDS)
+#: The ActionRecord fields as one row, in one C-level getter (when a record is no such row).
+_action_fields = attrgetter(*ACTION_FIELDS)
 #: Whether ActionRecord is a named tuple with exactly these fields, in this order.
-_RECORDS_ARE_ROWS = getattr(ActionRecord, "_fields", None) == _ACTION_FIELDS
+_RECORDS_ARE_ROWS = getattr(ActionRecord, "_fields", None) == ACTION_FIELDS
 _ts_of = attrgetter("ts")
 _PLAY = ActionType.PLAY.value
 _PASS = ActionType.PASS.value
@@ -453,6 +546,11 @@ def _null_if_empty(arr: pa.Array) -> pa.Array:
     return pc.if_else(pc.equal(arr, ""), pa.scalar(None, pa.string()), arr)
 
 
+def _table(table: Table, columns: Mapping[str, pa.Array]) -> pa.Table:
+    schema = SCHEMAS[table]
+    return pa.Table.from_pydict({name: columns[name] for name in schema.names}, schema=schema)
+
+
 class RowBuffer:
     """Rows of the five tables, filled game by game; :meth:`take` hands them over as Arrow.
 
@@ -468,6 +566,7 @@ class RowBuffer:
         self._games: dict[str, list[Any]] = {}
         self._seats: dict[str, list[Any]] = {}
         self._rejects: dict[str, list[Any]] = {}
+        self._reject_tables: list[pa.Table] = []
         self._action_rows: list[tuple[Any, ...]] = []
         self._action_game: list[str] = []
         self._action_ts: list[float | None] = []
@@ -481,6 +580,7 @@ class RowBuffer:
         self._games = {name: [] for name in SCHEMAS[Table.GAMES].names}
         self._seats = {name: [] for name in _SEAT_INPUTS}
         self._rejects = {name: [] for name in SCHEMAS[Table.REJECTS].names}
+        self._reject_tables = []
         self._action_rows = []
         self._action_game = []
         self._action_ts = []
@@ -579,81 +679,47 @@ class RowBuffer:
         r["raw"].append(None if raw is None else escaped(raw))
         self.n_rejects += 1
 
+    def add_reject_rows(self, rows: pa.Table) -> None:
+        """Append rejects rows as they are (built by another buffer: texts escaped and cut),
+        under this buffer's ``batch_id``; they keep their place after the rows added before."""
+        if not rows.num_rows:
+            return
+        self._reject_tables.append(self._python_rejects())
+        batch = pa.array([self.batch_id] * rows.num_rows, pa.string())
+        schema = SCHEMAS[Table.REJECTS]
+        at = schema.get_field_index("batch_id")
+        rows = rows.select(schema.names).cast(schema)
+        self._reject_tables.append(rows.set_column(at, schema.field(at), batch))
+        self.n_rejects += rows.num_rows
+
+    def _python_rejects(self) -> pa.Table:
+        """The rejects added one by one since the last call, as a table (the lists empty)."""
+        out = _table(Table.REJECTS, build_columns(COLUMNS[Table.REJECTS], self._rejects))
+        self._rejects = {name: [] for name in SCHEMAS[Table.REJECTS].names}
+        return out
+
     def _seats_table(self) -> pa.Table:
-        s = self._seats
-        schema = SCHEMAS[Table.SEATS]
-        deal = _ints(s["deal_mask"], pa.int64())
-        final = _ints(s["final_hand_mask"], pa.int64())
-        cols: dict[str, pa.Array] = {
-            name: pa.array(values, schema.field(name).type) for name, values in s.items()
-        }
-        cols.update(
-            deal_mask=deal,
-            deal_text=mask_text(deal),
-            final_hand_mask=final,
-            final_hand_text=mask_text(final),
-        )
-        return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
+        return _table(Table.SEATS, build_columns(COLUMNS[Table.SEATS], self._seats))
 
     def _actions_table(self) -> pa.Table:
-        schema = SCHEMAS[Table.ACTIONS]
         gc_was_on = gc.isenabled()
         gc.disable()  # the transpose allocates big tuples of plain values: no cycles to find
         try:
-            c: dict[str, Any] = dict(
-                zip(_ACTION_FIELDS, zip(*self._action_rows, strict=True), strict=True)
+            inputs: dict[str, Any] = dict(
+                zip(ACTION_FIELDS, zip(*self._action_rows, strict=True), strict=True)
             )
         finally:
             if gc_was_on:
                 gc.enable()
-        cards = _ints(c["cards"], pa.int64())
-        top = _ints(c["top_before"], pa.int64())
-        hand = _ints(c["hand_before"], pa.int64())
-        highest = _ints(c["highest_single"], pa.int8())
-        drawn = _ints(c["drawn"], pa.int8())
         ts = pa.array(self._action_ts, pa.float64())
-        ms = pc.cast(pc.round(pc.multiply(ts, 1000.0)), pa.int64())
-        index = _ints(c["action_index"], pa.int16())
-        cols: dict[str, pa.Array] = {
-            "game_id": pa.array(self._action_game, pa.string()),
-            "action_index": index,
-            "seat": _ints(c["seat"], pa.int8()),
-            "action_type": _enums(c["type"]),
-            "cards_mask": cards,
-            "cards_text": mask_text(cards),
-            "kind": _enums(c["kind"]),
-            "rank_key": _ints(c["rank_key"], pa.int64()),
-            "trick": _ints(c["trick"], pa.int16()),
-            "is_lead": pa.array(c["is_lead"], pa.bool_()),
-            "top_before_mask": top,
-            "top_before_text": mask_text(top),
-            "cards_left": pa.array(c["cards_left"], pa.list_(pa.int8())),
-            "hand_before_mask": hand,
-            "hand_before_text": mask_text(hand),
-            "beating_play_existed": pa.array(c["beating_play_existed"], pa.bool_()),
-            "highest_single": highest,
-            "highest_single_text": card_text(highest),
-            "next_seat": _ints(c["next_seat"], pa.int8()),
-            "next_on_one": pa.array(c["next_on_one"], pa.bool_()),
-            "obligation": _enums(c["obligation"]),
-            "block": _enums(c["block"]),
-            "block_reason": _null_if_empty(pa.array(c["block_reason"], pa.string())),
-            "ends_trick": pa.array(c["ends_trick"], pa.bool_()),
-            "wins_game": pa.array(c["wins_game"], pa.bool_()),
-            "drawn": drawn,
-            "drawn_text": card_text(drawn),
-            "claim": _enums(c["claim"]),
-            "unchecked": pa.array(c["unchecked"], pa.list_(pa.string())),
-            "ts": ms.cast(_TS),
-            "think_seconds": think_seconds(ms, index),
-            "last_call": _enums(c["last_call"]),
-        }
-        return pa.Table.from_pydict({name: cols[name] for name in schema.names}, schema=schema)
+        inputs["ts_ms"] = pc.cast(pc.round(pc.multiply(ts, 1000.0)), pa.int64())
+        inputs["game_id"] = self._action_game
+        return _table(Table.ACTIONS, build_columns(COLUMNS[Table.ACTIONS], inputs))
 
     def _game_tables(self) -> dict[Table, pa.Table]:
         out: dict[Table, pa.Table] = {}
         if self.n_games:
-            out[Table.GAMES] = pa.Table.from_pydict(self._games, schema=SCHEMAS[Table.GAMES])
+            out[Table.GAMES] = _table(Table.GAMES, build_columns(COLUMNS[Table.GAMES], self._games))
             out[Table.SEATS] = self._seats_table()
             if self._action_rows:
                 actions = self._actions_table()
@@ -727,7 +793,8 @@ class RowBuffer:
             for reject in self.failed:
                 self.add_reject(reject)
         if self.n_rejects:
-            out[Table.REJECTS] = pa.Table.from_pydict(self._rejects, schema=SCHEMAS[Table.REJECTS])
+            pieces = [*self._reject_tables, self._python_rejects()]
+            out[Table.REJECTS] = pa.concat_tables([p for p in pieces if p.num_rows])
         self._reset()
         return out
 

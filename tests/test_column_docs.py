@@ -1,0 +1,62 @@
+"""The column descriptions: one data file (``sql/columns.toml``, shipped with the SQL and read
+by ``big2 build``), and the docs' column tables held to the same words, both ways."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from pipeline.sqlbuild import COLUMNS_FILE, SQL_DIR, column_docs
+from pipeline.warehouse import SCHEMAS
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The docs whose column tables (``## <table>`` then ``| `column` | TYPE | text |`` rows)
+#: describe warehouse tables and marts.
+DOCS = ("warehouse.md", "scoring.md", "stats.md")
+
+
+def docs_columns(name: str) -> dict[tuple[str, str], str]:
+    """``{(table, column): text}`` of one doc's column tables: a row ``| `column` | text |``
+    (or with a TYPE cell between) under a heading that names a table."""
+    out: dict[tuple[str, str], str] = {}
+    table = ""
+    for line in (ROOT / "docs" / name).read_text(encoding="utf-8").splitlines():
+        head = re.match(r"^#+ `?([a-z_]+)`?\s*$", line)
+        if head:
+            table = head.group(1)
+            continue
+        cell = re.match(r"^\| `([a-z_]+)` \|(?: [A-Z][A-Z ]*\[?\]? \|)? (.+) \|$", line)
+        if table and cell:
+            out[(table, cell.group(1))] = cell.group(2)
+    return out
+
+
+def test_the_docs_and_the_data_file_say_the_same() -> None:
+    data = column_docs()
+    documented: dict[tuple[str, str], str] = {}
+    for name in DOCS:
+        for key, text in docs_columns(name).items():
+            assert key not in documented, f"{key} is described twice in the docs"
+            documented[key] = text
+    different = {k: (v, data.get(k)) for k, v in documented.items() if data.get(k) != v}
+    assert not different, f"docs vs {COLUMNS_FILE} (docs text, file text): {different}"
+    extra = sorted(set(data) - set(documented))
+    assert not extra, f"{COLUMNS_FILE} describes columns no doc describes: {extra}"
+
+
+def test_every_warehouse_column_has_a_description() -> None:
+    data = column_docs()
+    missing = [
+        f"{table.value}.{name}"
+        for table, schema in SCHEMAS.items()
+        for name in schema.names
+        if (table.value, name) not in data
+    ]
+    assert not missing, f"undescribed in {COLUMNS_FILE}: {missing}"
+
+
+def test_the_data_file_is_the_checkouts_and_plain_toml() -> None:
+    assert SQL_DIR == ROOT / "sql"  # a checkout reads its own sql/, not an installed copy
+    data = tomllib.loads((SQL_DIR / COLUMNS_FILE).read_text(encoding="utf-8"))
+    assert all(isinstance(t, str) for cols in data.values() for t in cols.values())
