@@ -188,6 +188,7 @@ def sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[str]) -> duckdb.Duck
     con.execute("set autoinstall_known_extensions = false")
     con.execute("set autoload_known_extensions = false")
     con.execute("set enable_external_access = false")
+    con.execute("set enable_progress_bar = false")  # drawn on stdout, into `big2 sql | ...`
     con.execute("set lock_configuration = true")
     return con
 
