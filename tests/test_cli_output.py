@@ -113,3 +113,32 @@ def test_sql_draws_no_progress_bar_into_the_output(wh: Warehouse) -> None:
     done = big2("sql", query, "-w", wh.root, "--format", "csv")
     assert done.returncode == 0, done.stderr
     assert done.stdout == "bar\nFalse\n"
+
+
+@pytest.mark.parametrize(
+    ("query", "hint"),
+    [
+        ("select * from gamez", 'Did you mean "games"?'),
+        ("select gam_id from games", 'Candidate bindings: "game_id"'),
+    ],
+)
+def test_sql_errors_keep_duckdbs_hints(wh: Warehouse, query: str, hint: str) -> None:
+    done = big2("sql", query, "-w", wh.root)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()  # one line, the hint on it
+    assert line.startswith("big2: error: E_SQL_QUERY: ") and hint in line, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        ("create table x as select 1", "a CREATE statement"),
+        ("insert into games select * from games", "an INSERT statement"),
+        ("with t as (delete from games returning *) select * from t", "this one writes"),
+    ],
+)
+def test_sql_a_write_is_refused_as_read_only(wh: Warehouse, query: str, kind: str) -> None:
+    done = big2("sql", query, "-w", wh.root)
+    assert done.returncode == 2
+    assert "E_SQL_QUERY: read-only: only SELECT" in done.stderr and kind in done.stderr
+    assert "Binder Error:" not in done.stderr.split("(", 1)[0]

@@ -73,9 +73,32 @@ def run_sandboxed(
                     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return
             except (duckdb.Error, OSError) as err:
-                raise sqlbuild.SqlError("E_SQL_QUERY", str(err).splitlines()[0]) from err
+                raise sqlbuild.SqlError("E_SQL_QUERY", query_error(str(err))) from err
     finally:
         con.close()
+
+
+#: DuckDB's words for a statement that writes inside a SELECT (a data-modifying CTE).
+_WRITES = ("Can only delete from", "Can only update", "Can only insert into", "read-only mode")
+
+
+def query_error(message: str) -> str:
+    """DuckDB's error message as ``big2 sql`` prints it: one line, the error with DuckDB's
+    hints ("Did you mean ...?", the candidate columns), without the echo of the query; a write
+    hidden in a SELECT is said to be refused as such.
+
+    >>> query_error('Catalog Error: Table with name gamez does not exist!\\n'
+    ...             'Did you mean "games"?\\n\\nLINE 1: from gamez\\n             ^^^^^')
+    'Catalog Error: Table with name gamez does not exist! Did you mean "games"?'
+    >>> query_error("Binder Error: Can only delete from base table")
+    'read-only: only SELECT queries run here, and this one writes (Binder Error: Can only delete from base table)'
+    """
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    at = next((i for i, line in enumerate(lines) if line.startswith("LINE ")), len(lines))
+    head = " ".join(lines[:at])
+    if any(word in head for word in _WRITES):
+        return f"read-only: only SELECT queries run here, and this one writes ({head})"
+    return head
 
 
 @contextmanager
