@@ -142,3 +142,18 @@ def test_sql_a_write_is_refused_as_read_only(wh: Warehouse, query: str, kind: st
     assert done.returncode == 2
     assert "E_SQL_QUERY: read-only: only SELECT" in done.stderr and kind in done.stderr
     assert "Binder Error:" not in done.stderr.split("(", 1)[0]
+
+
+def test_rescore_writes_parquet_to_out_and_refuses_it_without(
+    wh: Warehouse, tmp_path: Path
+) -> None:
+    refused = big2("rescore", "--as", "mainland", "--format", "parquet", "-w", wh.root)
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == "big2: error: E_SQL_USAGE: --format parquet needs --out FILE"
+    out = tmp_path / "whatif.parquet"
+    args = ["--as", "mainland", "--format", "parquet", "--out", out, "-w", wh.root]
+    done = big2("rescore", *args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith(f"→ {out}\n")
+    rows = values(wh, f"select player_id, whatif_rank from '{out}'")
+    assert rows and all(r[0] for r in rows)
