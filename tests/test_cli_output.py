@@ -5,6 +5,7 @@ Each test runs the real command in a subprocess with ``COLUMNS`` set and stdout 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import sqlbuild
+from pipeline.cli.app import COMMAND_ORDER
 from pipeline.cli.grid import cell
 from pipeline.ingest import ingest
 from pipeline.warehouse import Warehouse
@@ -157,3 +159,30 @@ def test_rescore_writes_parquet_to_out_and_refuses_it_without(
     assert done.stdout.endswith(f"→ {out}\n")
     rows = values(wh, f"select player_id, whatif_rank from '{out}'")
     assert rows and all(r[0] for r in rows)
+
+
+HELP_PAGES = [[], *([c] for c in COMMAND_ORDER), ["rules", "show"], ["rules", "list"]]
+
+
+@pytest.mark.parametrize("command", HELP_PAGES, ids=lambda c: " ".join(c) or "big2")
+def test_help_shows_no_type_placeholders(command: list[str]) -> None:
+    done = big2(*command, "--help")
+    assert done.returncode == 0, done.stderr
+    assert not re.findall(r"<[\w\[\]|., ]+>", done.stdout), done.stdout
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+
+
+def test_help_lists_the_commands_in_workflow_order() -> None:
+    done = big2("--help")
+    listed = [m.group(1) for m in re.finditer(r"^│ (\w+) ", done.stdout, re.MULTILINE)]
+    assert [c for c in listed if c in COMMAND_ORDER] == list(COMMAND_ORDER), done.stdout
+    assert listed.index("demo") < listed.index("ingest") < listed.index("sql")
+
+
+def test_counts_of_one_are_singular(wh: Warehouse, tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    done = big2("simulate", "-n", "1", "--out", out, "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "1 game (1 match of up to 8)" in done.stdout and "1 worker)" in done.stdout
+    done = big2("sql", "select * from range(1001)", "-w", wh.root)
+    assert "1 more row not shown" in done.stdout

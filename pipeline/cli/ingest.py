@@ -154,8 +154,8 @@ def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5)
     total = summary.total()
     rate = total.read / summary.seconds if summary.seconds else 0.0
     typer.echo(
-        f"{total.read:,} games read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
-        f"{summary.workers} worker{'s' if summary.workers != 1 else ''}); "
+        f"{plural(total.read, 'game')} read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
+        f"{plural(summary.workers, 'worker')}); "
         f"warehouse {wh.root}"
     )
     if summary.reasons:
@@ -179,7 +179,7 @@ def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> N
             f"{what} is committed, but the SQL marts were not rebuilt ({err}); they are "
             "stale until `big2 build` succeeds",
         ) from err
-    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({len(done.rows)} marts)")
+    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({plural(len(done.rows), 'mart')})")
 
 
 @command()
@@ -204,7 +204,7 @@ def verify(
         problems = report.problems
         if report.import_running:
             n = len(report.in_progress)
-            typer.echo(f"an import is running: {n} file(s) of it in progress (not checked)")
+            typer.echo(f"an import is running: {plural(n, 'file')} of it in progress (not checked)")
         if report.build_running:
             typer.echo("a build is running: the marts are being rebuilt")
         if not problems:
@@ -212,7 +212,7 @@ def verify(
             return
     for problem in problems:
         typer.echo(str(problem))
-    typer.echo(f"{len(problems)} problem(s) in {wh.root}", err=True)
+    typer.echo(f"{plural(len(problems), 'problem')} in {wh.root}", err=True)
     raise typer.Exit(code=EXIT_CHECK_FAILED)
 
 

@@ -60,7 +60,7 @@ def sql_tests_pass(wh: Warehouse) -> bool:
     finally:
         con.close()
     for name, n in failed.items():
-        typer.echo(f"FAIL {name}: {n} row(s)")
+        typer.echo(f"FAIL {name}: {plural(n, 'row')}")
     if not failed:
         typer.echo("sql/tests: all pass")
     return not failed

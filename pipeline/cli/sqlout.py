@@ -200,7 +200,7 @@ def emit_table(
     lines = list(grid.render(columns, rows, width))
     if left_out:
         lines.append(
-            f"{left_out:,} more rows not shown (the table shows {TABLE_MAX_ROWS:,}; "
+            f"{plural(left_out, 'more row')} not shown (the table shows {TABLE_MAX_ROWS:,}; "
             "--format csv, json or parquet writes them all)"
         )
     with _output(out) as write:
