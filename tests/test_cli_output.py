@@ -186,3 +186,28 @@ def test_counts_of_one_are_singular(wh: Warehouse, tmp_path: Path) -> None:
     assert "1 game (1 match of up to 8)" in done.stdout and "1 worker)" in done.stdout
     done = big2("sql", "select * from range(1001)", "-w", wh.root)
     assert "1 more row not shown" in done.stdout
+
+
+def test_ingest_summary_says_more_codes_an_example_each_and_where_the_rest_are(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for name in ("bad.jsonl", "games.jsonl", "actions.csv", "actions.games.csv"):
+        (folder / name).write_bytes((SAMPLES / name).read_bytes())
+    for name in ("README.txt", "notes.md", "scores.xlsx"):
+        (folder / name).write_text("not a log\n", encoding="utf-8")
+    done = big2("ingest", folder, "-w", tmp_path / "wh", "--top", "2", "--no-build")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "3 files skipped (not .jsonl, .jsonl.gz or .csv logs): README.txt, notes.md, " in out
+    assert "actions.games.csv" not in out.split("skipped", 1)[1]  # read with its actions CSV
+    reasons = out.split("top reject reasons:\n", 1)[1].splitlines()
+    shown = reasons[:2]
+    assert all(re.search(r"E_\w+ +\S*bad\.jsonl:\d+$", line) for line in shown), reasons
+    n_codes = len(set(values(Warehouse(tmp_path / "wh"), "select distinct code from rejects")))
+    assert n_codes > 3
+    assert reasons[2] == f"  and {n_codes - 2} more codes"
+    assert (
+        reasons[3].startswith("details: ") and "select * from rejects where batch_id" in reasons[3]
+    )

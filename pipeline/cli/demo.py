@@ -74,8 +74,8 @@ def run_demo(wh: Warehouse, *, games: int, seed: int, log: Path) -> Warehouse:
     sim = simulate_to_file(cfg, log)
     typer.echo(f"    {plural(sim.games, 'game')} in {sim.seconds:.1f} s")
     typer.echo("2/4 ingest the simulated log and the sample logs")
-    summary = ingest_with_progress([str(log), str(SAMPLES)], wh)
-    print_ingest_summary(summary, wh)
+    paths = [str(log), str(SAMPLES)]
+    print_ingest_summary(ingest_with_progress(paths, wh), wh, paths=paths)
     typer.echo("3/4 build the SQL marts")
     build_after_ingest(wh)
     problems = wh.verify()

@@ -23,11 +23,12 @@ from pipeline.cli.app import (
     err_console,
     flag,
     plural,
+    runnable_big2,
     say_waiting,
     writer_errors,
 )
 from pipeline.errors import Big2Error
-from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestSummary
+from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestSummary, skipped_files
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
 from pipeline.warehouse import Warehouse
@@ -77,7 +78,7 @@ def ingest(
             summary = ingest_with_progress(
                 paths, wh, workers=workers, max_rejects_per_file=max_rejects_per_file
             )
-            print_ingest_summary(summary, wh, top=top)
+            print_ingest_summary(summary, wh, top=top, paths=paths)
             if not no_build:
                 build_after_ingest(wh, summary)
         if strict and summary.total().rejected:
@@ -148,20 +149,62 @@ def summary_table(summary: IngestSummary) -> Table:
     return table
 
 
-def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5) -> None:
-    """The per-file table, the throughput line and the top reject reasons."""
+def print_ingest_summary(
+    summary: IngestSummary, wh: Warehouse, *, top: int = 5, paths: Sequence[str] = ()
+) -> None:
+    """The per-file table, the throughput line, the files of ``paths``' folders passed over,
+    and the top reject reasons with an example each and where the rest are."""
     console.print(summary_table(summary))
     total = summary.total()
     rate = total.read / summary.seconds if summary.seconds else 0.0
     typer.echo(
         f"{plural(total.read, 'game')} read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
-        f"{plural(summary.workers, 'worker')}); "
-        f"warehouse {wh.root}"
+        f"{plural(summary.workers, 'worker')}); warehouse {wh.root}"
     )
+    skipped = skipped_files(paths)
+    if skipped:
+        names = ", ".join(p.name for p in skipped[:SKIPPED_SHOWN])
+        more = f" and {len(skipped) - SKIPPED_SHOWN:,} more" if len(skipped) > SKIPPED_SHOWN else ""
+        typer.echo(
+            f"{plural(len(skipped), 'file')} skipped (not .jsonl, .jsonl.gz or .csv logs): "
+            f"{names}{more}"
+        )
     if summary.reasons:
-        typer.echo("top reject reasons:")
-        for code, n in summary.reasons.most_common(top):
-            typer.echo(f"  {n:>8,}  {code}")
+        print_reject_reasons(summary, wh, top=top)
+
+
+#: How many skipped files the summary names.
+SKIPPED_SHOWN = 5
+
+
+def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> None:
+    """The ``top`` reject codes with their count and first ``file:line``, how many codes
+    more, and the query that lists every reject of the batch."""
+    examples = reject_examples(wh, summary.batch_id)
+    typer.echo("top reject reasons:")
+    codes = summary.reasons.most_common()
+    for code, n in codes[:top]:
+        typer.echo(f"  {n:>8,}  {code:<22} {examples.get(code, '')}".rstrip())
+    if len(codes) > top:
+        typer.echo(f"  and {plural(len(codes) - top, 'more code')}")
+    query = f"select * from rejects where batch_id = '{summary.batch_id}'"
+    typer.echo(f'details: {runnable_big2()} sql "{query}" -w {wh.root}')
+
+
+def reject_examples(wh: Warehouse, batch_id: str) -> dict[str, str]:
+    """Reject code → its first ``file:line`` in the batch (named query
+    ``ingest_reject_examples``)."""
+    from pipeline.report import run_query
+
+    con = wh.connect()
+    try:
+        rows = run_query(con, "ingest_reject_examples", batch_id=batch_id)
+    finally:
+        con.close()
+    return {
+        str(r["code"]): str(r["file"]) + ("" if r["line"] is None else f":{r['line']}")
+        for r in rows
+    }
 
 
 def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> None:
