@@ -44,6 +44,7 @@ import pyarrow.compute as pc
 
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
+from pipeline.logs.csv_logs import is_games_csv
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
 from pipeline.logs.model import file_label
 from pipeline.logs.scoresheet import SheetRules
@@ -324,6 +325,29 @@ def expand_paths(paths: Sequence[str]) -> list[Path]:
             raise _no_input(text)
     if not out:
         raise IngestError("E_NO_INPUT", f"no log files (.jsonl, .jsonl.gz, .csv) in {list(paths)}")
+    return sorted(out)
+
+
+def skipped_files(paths: Sequence[str]) -> list[Path]:
+    """The files in the folders of ``paths`` that an import passes over: not a log (a games
+    CSV is read with its actions CSV, so it is not one of them; hidden files such as
+    ``.gitkeep`` are not counted).
+
+    >>> skipped_files(["data/samples"])
+    []
+    """
+    out: set[Path] = set()
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            out.update(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and log_shape(p) is None
+                and not is_games_csv(p)
+                and not p.name.startswith(".")
+            )
     return sorted(out)
 
 

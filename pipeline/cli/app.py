@@ -1,6 +1,7 @@
 """The ``big2`` Typer app and what every command shares: exit codes, errors → exit codes
 (:func:`domain_errors`, :func:`writer_errors`), the shared options (``--warehouse``,
-``--set``), :func:`flag`, :func:`plural`.
+``--set``), :func:`flag`, :func:`plural`; help without type placeholders, the commands listed
+in workflow order (:data:`COMMAND_ORDER`).
 
 >>> plural(2, "mart"), EXIT_USAGE
 ('2 marts', 2)
@@ -20,6 +21,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from pipeline import __version__, compiled, native
 from pipeline.big2.rules import parse_override
@@ -34,17 +36,78 @@ EXIT_FAILED = 3
 #: The codes that exit with EXIT_FAILED: the environment failed, not the input.
 FAILURE_CODES = frozenset({"E_DISK_FULL", "E_WORKER_DIED", "E_BUILD_FAILED"})
 
+#: ``big2 --help`` lists the commands in the order of a first session: try the demo, import
+#: logs and check them, build and query the marts, report and export, what-if, the house
+#: rules, the simulator, then the dashboards and the benchmarks.
+COMMAND_ORDER = (
+    "demo",
+    "ingest",
+    "verify",
+    "build",
+    "sql",
+    "report",
+    "export",
+    "rescore",
+    "rules",
+    "simulate",
+    "dashboard",
+    "bench",
+)
+
+#: How ``--help`` names a value whose option gives no metavar of its own.
+_VALUE_LABELS = {"int": "INTEGER", "float": "NUMBER", "str": "TEXT", "path": "PATH"}
+
+
+def _value_label(param: Any, ctx: Any) -> str | None:
+    """What ``--help`` shows after an option: its metavar, a click-style name for its type
+    (``INTEGER``, ``choice|choice``), nothing for a flag, ``--help`` or an argument (its
+    name is shown already); never typer's ``<bool>`` / ``<list[str]>`` placeholders."""
+    if not isinstance(param, TyperOption) or param.is_flag or param.count:
+        return None
+    if param.metavar is not None:
+        return str(param.metavar) or None
+    label = str(param.display_type(ctx)).strip("<>")
+    label = label.removeprefix("list[").removesuffix("]").removesuffix(" range")
+    return _VALUE_LABELS.get(label, label if "|" in label else label.upper())
+
+
+def _no_type_placeholders(params: list[Any]) -> list[Any]:
+    for param in params:
+        param.display_type_rich = lambda ctx, p=param: _value_label(p, ctx)
+    return params
+
+
+class Big2Command(TyperCommand):
+    """A command whose ``--help`` shows no type placeholders (see :func:`_value_label`)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_type_placeholders(super().get_params(ctx))
+
+
+class Big2Group(TyperGroup):
+    """The ``big2`` group: its commands in :data:`COMMAND_ORDER`, no type placeholders."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_type_placeholders(super().get_params(ctx))
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
+        return sorted(super().list_commands(ctx), key=lambda n: rank.get(n, len(rank)))
+
+
 app = typer.Typer(
     name="big2",
     help="big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地).",
     no_args_is_help=True,
     add_completion=False,
+    cls=Big2Group,
+    rich_markup_mode="markdown",
 )
 
 
 def command(name: str | None = None, *, on: typer.Typer = app) -> Callable[[Any], Any]:
-    """Register a command on ``on`` (default the ``big2`` app)."""
-    return on.command(name)
+    """Register a command on ``on`` (default the ``big2`` app) with :class:`Big2Command`."""
+    return on.command(name, cls=Big2Command)
 
 
 console = Console()

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from pipeline import shipped
-from pipeline.cli.app import WarehouseOption, command, domain_errors, flag, runnable_big2
+from pipeline.cli.app import WarehouseOption, command, domain_errors, flag, plural, runnable_big2
 from pipeline.cli.dashboard import DASHBOARD_PORT, dashboard_command
 from pipeline.cli.ingest import build_after_ingest, ingest_with_progress, print_ingest_summary
 from pipeline.errors import Big2Error
@@ -71,14 +71,14 @@ def run_demo(wh: Warehouse, *, games: int, seed: int, log: Path) -> Warehouse:
         colluders=config.DEMO.colluders,
         id_prefix=f"demo{seed}",
     )
-    typer.echo(f"1/4 simulate {games:,} games → {log}")
+    typer.echo(f"1/4 simulate {plural(games, 'game')} → {log}")
     sim = simulate_to_file(cfg, log)
-    typer.echo(f"    {sim.games:,} games in {sim.seconds:.1f} s")
+    typer.echo(f"    {plural(sim.games, 'game')} in {sim.seconds:.1f} s")
     typer.echo("2/4 ingest the simulated log and the sample logs")
-    summary = ingest_with_progress([str(log), str(SAMPLES)], wh)
-    print_ingest_summary(summary, wh)
+    paths = [str(log), str(SAMPLES)]
+    print_ingest_summary(ingest_with_progress(paths, wh), wh, paths=paths)
     typer.echo("3/4 build the SQL marts")
     build_after_ingest(wh)
     problems = wh.verify()
-    typer.echo(f"4/4 big2 verify: {'OK' if not problems else f'{len(problems)} problem(s)'}")
+    typer.echo(f"4/4 big2 verify: {plural(len(problems), 'problem') if problems else 'OK'}")
     return wh

@@ -25,11 +25,17 @@ from pipeline.cli.app import (
     flag,
     parse_overrides,
     plural,
+    runnable_big2,
     say_waiting,
     writer_errors,
 )
 from pipeline.errors import Big2Error
-from pipeline.ingest import DEFAULT_MAX_REJECTS_PER_FILE, IngestError, IngestSummary
+from pipeline.ingest import (
+    DEFAULT_MAX_REJECTS_PER_FILE,
+    IngestError,
+    IngestSummary,
+    skipped_files,
+)
 from pipeline.ingest import Progress as IngestProgress
 from pipeline.ingest import ingest as run_ingest
 from pipeline.logs.reader import LOG_FORMATS
@@ -112,7 +118,7 @@ def ingest(
                 log_format=log_format,
                 rules=rules,
             )
-            print_ingest_summary(summary, wh, top=top)
+            print_ingest_summary(summary, wh, top=top, paths=paths)
             if not no_build:
                 build_after_ingest(wh, summary)
         if strict and summary.total().rejected:
@@ -187,20 +193,62 @@ def summary_table(summary: IngestSummary) -> Table:
     return table
 
 
-def print_ingest_summary(summary: IngestSummary, wh: Warehouse, *, top: int = 5) -> None:
-    """The per-file table, the throughput line and the top reject reasons."""
+def print_ingest_summary(
+    summary: IngestSummary, wh: Warehouse, *, top: int = 5, paths: Sequence[str] = ()
+) -> None:
+    """The per-file table, the throughput line, the files of ``paths``' folders passed over,
+    and the top reject reasons with an example each and where the rest are."""
     console.print(summary_table(summary))
     total = summary.total()
     rate = total.read / summary.seconds if summary.seconds else 0.0
     typer.echo(
-        f"{total.read:,} games read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
-        f"{summary.workers} worker{'s' if summary.workers != 1 else ''}); "
-        f"warehouse {wh.root}"
+        f"{plural(total.read, 'game')} read in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
+        f"{plural(summary.workers, 'worker')}); warehouse {wh.root}"
     )
+    skipped = skipped_files(paths)
+    if skipped:
+        names = ", ".join(p.name for p in skipped[:SKIPPED_SHOWN])
+        more = f" and {len(skipped) - SKIPPED_SHOWN:,} more" if len(skipped) > SKIPPED_SHOWN else ""
+        typer.echo(
+            f"{plural(len(skipped), 'file')} skipped (not .jsonl, .jsonl.gz or .csv logs): "
+            f"{names}{more}"
+        )
     if summary.reasons:
-        typer.echo("top reject reasons:")
-        for code, n in summary.reasons.most_common(top):
-            typer.echo(f"  {n:>8,}  {code}")
+        print_reject_reasons(summary, wh, top=top)
+
+
+#: How many skipped files the summary names.
+SKIPPED_SHOWN = 5
+
+
+def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> None:
+    """The ``top`` reject codes with their count and first ``file:line``, how many codes
+    more, and the query that lists every reject of the batch."""
+    examples = reject_examples(wh, summary.batch_id)
+    typer.echo("top reject reasons:")
+    codes = summary.reasons.most_common()
+    for code, n in codes[:top]:
+        typer.echo(f"  {n:>8,}  {code:<22} {examples.get(code, '')}".rstrip())
+    if len(codes) > top:
+        typer.echo(f"  and {plural(len(codes) - top, 'more code')}")
+    query = f"select * from rejects where batch_id = '{summary.batch_id}'"
+    typer.echo(f'details: {runnable_big2()} sql "{query}" -w {wh.root}')
+
+
+def reject_examples(wh: Warehouse, batch_id: str) -> dict[str, str]:
+    """Reject code → its first ``file:line`` in the batch (named query
+    ``ingest_reject_examples``)."""
+    from pipeline.report import run_query
+
+    con = wh.connect()
+    try:
+        rows = run_query(con, "ingest_reject_examples", batch_id=batch_id)
+    finally:
+        con.close()
+    return {
+        str(r["code"]): str(r["file"]) + ("" if r["line"] is None else f":{r['line']}")
+        for r in rows
+    }
 
 
 def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> None:
@@ -218,7 +266,7 @@ def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> N
             f"{what} is committed, but the SQL marts were not rebuilt ({err}); they are "
             "stale until `big2 build` succeeds",
         ) from err
-    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({len(done.rows)} marts)")
+    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({plural(len(done.rows), 'mart')})")
 
 
 @command()
@@ -243,7 +291,7 @@ def verify(
         problems = report.problems
         if report.import_running:
             n = len(report.in_progress)
-            typer.echo(f"an import is running: {n} file(s) of it in progress (not checked)")
+            typer.echo(f"an import is running: {plural(n, 'file')} of it in progress (not checked)")
         if report.build_running:
             typer.echo("a build is running: the marts are being rebuilt")
         if not problems:
@@ -251,7 +299,7 @@ def verify(
             return
     for problem in problems:
         typer.echo(str(problem))
-    typer.echo(f"{len(problems)} problem(s) in {wh.root}", err=True)
+    typer.echo(f"{plural(len(problems), 'problem')} in {wh.root}", err=True)
     raise typer.Exit(code=EXIT_CHECK_FAILED)
 
 

@@ -25,10 +25,12 @@ from pipeline.big2.rules import (
     preset_meta,
     preset_names,
 )
-from pipeline.cli.app import app, command, console, domain_errors, parse_overrides
+from pipeline.cli.app import Big2Group, app, command, console, domain_errors, parse_overrides
 
 rules_app = typer.Typer(
-    help="House rules: list the presets, show a ruleset with overrides.", no_args_is_help=True
+    help="House rules: list the presets, show a ruleset with overrides.",
+    no_args_is_help=True,
+    cls=Big2Group,
 )
 app.add_typer(rules_app, name="rules")
 

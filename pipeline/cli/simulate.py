@@ -66,7 +66,8 @@ def simulate_command(
         list[BotName] | None,
         typer.Option(
             case_sensitive=False,
-            help="The bot of the next seat, repeated once per seat (default "
+            metavar="BOT",
+            help="The bot of the next seat (random, greedy or heuristic), once per seat (default "
             + ", ".join(b.value for b in config.DEFAULT_LINEUP)
             + ", round the table).",
         ),
@@ -112,7 +113,7 @@ def simulate_command(
         summary = simulate_with_progress(cfg, out, workers=workers)
         rate = summary.games / summary.seconds if summary.seconds else 0.0
         typer.echo(
-            f"{summary.games:,} games ({summary.matches:,} matches of up to {match_games}) "
+            f"{plural(summary.games, 'game')} ({plural(summary.matches, 'match')} of up to {match_games}) "
             f"written to {summary.path} in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
             f"{plural(summary.workers, 'worker')})"
         )

@@ -60,7 +60,7 @@ def sql_tests_pass(wh: Warehouse) -> bool:
     finally:
         con.close()
     for name, n in failed.items():
-        typer.echo(f"FAIL {name}: {n} row(s)")
+        typer.echo(f"FAIL {name}: {plural(n, 'row')}")
     if not failed:
         typer.echo("sql/tests: all pass")
     return not failed
@@ -150,6 +150,12 @@ def rescore_command(
     fmt: Annotated[
         SqlFormat, typer.Option("--format", case_sensitive=False, help="Output format.")
     ] = SqlFormat.TABLE,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", metavar="FILE", help="Write to this file (required for parquet)."
+        ),
+    ] = None,
     warehouse: WarehouseOption = None,
 ) -> None:
     """What-if: standings under the games' own rules beside standings under another ruleset
@@ -158,8 +164,10 @@ def rescore_command(
     from pipeline import sqlbuild
 
     with domain_errors():
+        if fmt is SqlFormat.PARQUET and out is None:
+            raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
         columns, rows = rescore_rows(Warehouse.existing(warehouse), whatif, by, limit)
-        if fmt is SqlFormat.TABLE:
+        if fmt is SqlFormat.TABLE and out is None:
             typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")
-        emit_rows(columns, rows, fmt, None)
+        emit_rows(columns, rows, fmt, out)

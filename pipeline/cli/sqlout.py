@@ -9,19 +9,18 @@ import csv
 import io
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from pipeline.cli.app import console, plural
+from pipeline.cli import grid
+from pipeline.cli.app import plural
 from pipeline.errors import Big2Error
 from pipeline.warehouse import Warehouse, reading
 
@@ -74,9 +73,32 @@ def run_sandboxed(
                     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return
             except (duckdb.Error, OSError) as err:
-                raise sqlbuild.SqlError("E_SQL_QUERY", str(err).splitlines()[0]) from err
+                raise sqlbuild.SqlError("E_SQL_QUERY", query_error(str(err))) from err
     finally:
         con.close()
+
+
+#: DuckDB's words for a statement that writes inside a SELECT (a data-modifying CTE).
+_WRITES = ("Can only delete from", "Can only update", "Can only insert into", "read-only mode")
+
+
+def query_error(message: str) -> str:
+    """DuckDB's error message as ``big2 sql`` prints it: one line, the error with DuckDB's
+    hints ("Did you mean ...?", the candidate columns), without the echo of the query; a write
+    hidden in a SELECT is said to be refused as such.
+
+    >>> query_error('Catalog Error: Table with name gamez does not exist!\\n'
+    ...             'Did you mean "games"?\\n\\nLINE 1: from gamez\\n             ^^^^^')
+    'Catalog Error: Table with name gamez does not exist! Did you mean "games"?'
+    >>> query_error("Binder Error: Can only delete from base table")
+    'read-only: only SELECT queries run here, and this one writes (Binder Error: Can only delete from base table)'
+    """
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    at = next((i for i, line in enumerate(lines) if line.startswith("LINE ")), len(lines))
+    head = " ".join(lines[:at])
+    if any(word in head for word in _WRITES):
+        return f"read-only: only SELECT queries run here, and this one writes ({head})"
+    return head
 
 
 @contextmanager
@@ -165,35 +187,24 @@ def emit_chunks(
 def emit_table(
     columns: Sequence[str], chunks: Iterator[Sequence[tuple[Any, ...]]], out: Path | None
 ) -> None:
-    """The first :data:`TABLE_MAX_ROWS` rows as a table, then how many were left out."""
-    table = Table()
-    for c in columns:
-        table.add_column(escape(c))
+    """The first :data:`TABLE_MAX_ROWS` rows as a text table that never cuts a value
+    (:mod:`pipeline.cli.grid`: folded to the screen's width on stdout, whole rows in a file),
+    then how many were left out."""
+    rows: list[tuple[Any, ...]] = []
     left_out = 0
-    shown = 0
     for chunk in chunks:
-        for r in chunk[: max(TABLE_MAX_ROWS - shown, 0)]:
-            table.add_row(*(escape("NULL" if v is None else str(v)) for v in r))
-        taken = min(len(chunk), max(TABLE_MAX_ROWS - shown, 0))
-        shown += taken
-        left_out += len(chunk) - taken
-    note = (
-        f"{left_out:,} more rows not shown (the table shows {TABLE_MAX_ROWS:,}; "
-        "--format csv, json or parquet writes them all)"
-        if left_out
-        else None
-    )
-    if out is not None:
-        with _output(out) as write:
-            fh_console = Console(file=io.StringIO(), width=200)
-            fh_console.print(table)
-            if note:
-                fh_console.print(note)
-            write(cast(io.StringIO, fh_console.file).getvalue())
-    else:
-        console.print(table)
-        if note:
-            console.print(note)
+        room = max(TABLE_MAX_ROWS - len(rows), 0)
+        rows.extend(chunk[:room])
+        left_out += max(len(chunk) - room, 0)
+    width = None if out is not None else shutil.get_terminal_size((80, 24)).columns
+    lines = list(grid.render(columns, rows, width))
+    if left_out:
+        lines.append(
+            f"{plural(left_out, 'more row')} not shown (the table shows {TABLE_MAX_ROWS:,}; "
+            "--format csv, json or parquet writes them all)"
+        )
+    with _output(out) as write:
+        write("".join(f"{line}\n" for line in lines))
 
 
 def write_csv(

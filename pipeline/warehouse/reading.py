@@ -38,7 +38,7 @@ common attacks, together for the rest:
 >>> check_query("copy (select 1) to 'x.csv'")
 Traceback (most recent call last):
 ...
-pipeline.warehouse.reading.SqlRefused: E_SQL_QUERY: only SELECT queries run here (or EXPLAIN [ANALYZE] of one, or a read-only PRAGMA); this is a COPY statement
+pipeline.warehouse.reading.SqlRefused: E_SQL_QUERY: read-only: only SELECT queries run here (or EXPLAIN [ANALYZE] of one, or a read-only PRAGMA); this is a COPY statement
 """
 
 from __future__ import annotations
@@ -164,10 +164,11 @@ def check_query(sql: str) -> str:
             "E_SQL_QUERY",
             f"only the read-only pragmas run here ({', '.join(sorted(READ_PRAGMAS))})",
         )
+    article = "an" if kind[:1] in "AEIOU" else "a"
     raise SqlRefused(
         "E_SQL_QUERY",
-        "only SELECT queries run here (or EXPLAIN [ANALYZE] of one, or a read-only PRAGMA); "
-        f"this is a {kind} statement",
+        "read-only: only SELECT queries run here (or EXPLAIN [ANALYZE] of one, or a read-only "
+        f"PRAGMA); this is {article} {kind} statement",
     )
 
 

@@ -1,0 +1,213 @@
+"""What the ``big2`` commands print, as a user sees it: in a pipe and at 80 columns (issue 13).
+
+Each test runs the real command in a subprocess with ``COLUMNS`` set and stdout a pipe."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline import sqlbuild
+from pipeline.cli.app import COMMAND_ORDER
+from pipeline.cli.grid import cell
+from pipeline.ingest import ingest
+from pipeline.warehouse import Warehouse
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
+
+
+def big2(*args: str | Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
+    """``big2 ARGS`` in a subprocess, stdout and stderr pipes, ``COLUMNS`` set."""
+    env = {**os.environ, "COLUMNS": str(columns), "LINES": "24"}
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *(str(a) for a in args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def wh(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
+    """The sample logs imported and the marts built."""
+    wh = Warehouse(tmp_path_factory.mktemp("output") / "warehouse")
+    ingest([str(SAMPLES / "games.jsonl"), str(SAMPLES / "partial.jsonl")], wh)
+    sqlbuild.build(wh)
+    return wh
+
+
+def values(wh: Warehouse, query: str) -> list[tuple[object, ...]]:
+    con = wh.connect()
+    try:
+        return con.execute(query).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_sql_never_cuts_a_value_of_a_wide_result(wh: Warehouse, columns: int) -> None:
+    query = "from mart_game_scores order by game_id, seat"
+    done = big2("sql", query, "-w", wh.root, columns=columns)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines and all(len(line) <= columns for line in lines), max(lines, key=len)
+    assert "…" not in done.stdout
+    rows = values(wh, query)
+    assert len(rows) > 10
+    for row in rows:
+        for value in row:
+            text = cell(value)
+            if len(text) < columns // 2 and "\n" not in text:
+                assert text in done.stdout, text
+
+
+def test_sql_numbers_right_aligned_integers_as_integers(wh: Warehouse) -> None:
+    query = (
+        "select * from (values ('a', 1.0::double, 7, 2.5::double), "
+        "('bbbbbb', 14331.0::double, 12345, 1/3)) t(name, whole, n, part)"
+    )
+    done = big2("sql", query, "-w", wh.root)
+    assert done.returncode == 0, done.stderr
+    header, _rule, first, second = done.stdout.splitlines()[:4]
+    assert header.split() == ["name", "whole", "n", "part"]
+    assert "1.0" not in done.stdout and "14331" in second and "0.3333333333" in second
+    # right-aligned: the numbers of a column end where its header ends
+    for name in ("whole", "n", "part"):
+        end = header.index(name) + len(name)
+        assert first[:end].endswith(first[:end].split()[-1]) and first[end : end + 1] in ("", " ")
+        assert second[end - 1] != " " and first[end - 1] != " "
+
+
+def test_sql_folds_a_result_wider_than_the_screen_into_blocks(wh: Warehouse) -> None:
+    cols = ", ".join(f"'{'v' * 12}{i}' as column_{i:02d}" for i in range(8))
+    done = big2("sql", f"select 42 as game_id, {cols}", "-w", wh.root)
+    assert done.returncode == 0, done.stderr
+    assert "columns 1-" in done.stdout and "(and game_id)" in done.stdout
+    for i in range(8):
+        assert f"{'v' * 12}{i}" in done.stdout and f"column_{i:02d}" in done.stdout
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+
+
+def test_sql_prints_a_column_wider_than_the_screen_as_records(wh: Warehouse) -> None:
+    long = "x" * 150 + "END"
+    done = big2("sql", f"select 1 as id, '{long}' as note", "-w", wh.root)
+    assert done.returncode == 0, done.stderr
+    assert "-[ row 1 ]" in done.stdout
+    assert "".join(
+        line.split(" | ", 1)[1] for line in done.stdout.splitlines() if " | " in line
+    ).endswith(long)
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+
+
+def test_sql_draws_no_progress_bar_into_the_output(wh: Warehouse) -> None:
+    # DuckDB draws its progress bar on stdout for a query over 2 s (5M rows of CSV did, the
+    # reliability test saw it): the sandbox turns it off, so a pipe gets only rows.
+    query = "select current_setting('enable_progress_bar') as bar"
+    done = big2("sql", query, "-w", wh.root, "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "bar\nFalse\n"
+
+
+@pytest.mark.parametrize(
+    ("query", "hint"),
+    [
+        ("select * from gamez", 'Did you mean "games"?'),
+        ("select gam_id from games", 'Candidate bindings: "game_id"'),
+    ],
+)
+def test_sql_errors_keep_duckdbs_hints(wh: Warehouse, query: str, hint: str) -> None:
+    done = big2("sql", query, "-w", wh.root)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()  # one line, the hint on it
+    assert line.startswith("big2: error: E_SQL_QUERY: ") and hint in line, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        ("create table x as select 1", "a CREATE statement"),
+        ("insert into games select * from games", "an INSERT statement"),
+        ("with t as (delete from games returning *) select * from t", "this one writes"),
+    ],
+)
+def test_sql_a_write_is_refused_as_read_only(wh: Warehouse, query: str, kind: str) -> None:
+    done = big2("sql", query, "-w", wh.root)
+    assert done.returncode == 2
+    assert "E_SQL_QUERY: read-only: only SELECT" in done.stderr and kind in done.stderr
+    assert "Binder Error:" not in done.stderr.split("(", 1)[0]
+
+
+def test_rescore_writes_parquet_to_out_and_refuses_it_without(
+    wh: Warehouse, tmp_path: Path
+) -> None:
+    refused = big2("rescore", "--as", "mainland", "--format", "parquet", "-w", wh.root)
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == "big2: error: E_SQL_USAGE: --format parquet needs --out FILE"
+    out = tmp_path / "whatif.parquet"
+    args = ["--as", "mainland", "--format", "parquet", "--out", out, "-w", wh.root]
+    done = big2("rescore", *args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith(f"→ {out}\n")
+    rows = values(wh, f"select player_id, whatif_rank from '{out}'")
+    assert rows and all(r[0] for r in rows)
+
+
+HELP_PAGES = [[], *([c] for c in COMMAND_ORDER), ["rules", "show"], ["rules", "list"]]
+
+
+@pytest.mark.parametrize("command", HELP_PAGES, ids=lambda c: " ".join(c) or "big2")
+def test_help_shows_no_type_placeholders(command: list[str]) -> None:
+    done = big2(*command, "--help")
+    assert done.returncode == 0, done.stderr
+    assert not re.findall(r"<[\w\[\]|., ]+>", done.stdout), done.stdout
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+
+
+def test_help_lists_the_commands_in_workflow_order() -> None:
+    done = big2("--help")
+    listed = [m.group(1) for m in re.finditer(r"^│ (\w+) ", done.stdout, re.MULTILINE)]
+    assert [c for c in listed if c in COMMAND_ORDER] == list(COMMAND_ORDER), done.stdout
+    assert listed.index("demo") < listed.index("ingest") < listed.index("sql")
+
+
+def test_counts_of_one_are_singular(wh: Warehouse, tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    done = big2("simulate", "-n", "1", "--out", out, "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "1 game (1 match of up to 8)" in done.stdout and "1 worker)" in done.stdout
+    done = big2("sql", "select * from range(1001)", "-w", wh.root)
+    assert "1 more row not shown" in done.stdout
+
+
+def test_ingest_summary_says_more_codes_an_example_each_and_where_the_rest_are(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for name in ("bad.jsonl", "games.jsonl", "actions.csv", "actions.games.csv"):
+        (folder / name).write_bytes((SAMPLES / name).read_bytes())
+    for name in ("README.txt", "notes.md", "scores.xlsx"):
+        (folder / name).write_text("not a log\n", encoding="utf-8")
+    done = big2("ingest", folder, "-w", tmp_path / "wh", "--top", "2", "--no-build")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "3 files skipped (not .jsonl, .jsonl.gz or .csv logs): README.txt, notes.md, " in out
+    assert "actions.games.csv" not in out.split("skipped", 1)[1]  # read with its actions CSV
+    reasons = out.split("top reject reasons:\n", 1)[1].splitlines()
+    shown = reasons[:2]
+    assert all(re.search(r"E_\w+ +\S*bad\.jsonl:\d+$", line) for line in shown), reasons
+    n_codes = len(set(values(Warehouse(tmp_path / "wh"), "select distinct code from rejects")))
+    assert n_codes > 3
+    assert reasons[2] == f"  and {n_codes - 2} more codes"
+    assert (
+        reasons[3].startswith("details: ") and "select * from rejects where batch_id" in reasons[3]
+    )
