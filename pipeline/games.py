@@ -3,7 +3,7 @@
 A log names its game (``game_kind``); the layers above the engines (the log reader's
 dispatch in :mod:`pipeline.logs.jsonl`, :mod:`pipeline.replay`) reach that game through
 :func:`game_for` and the :class:`Game` interface only, never through an engine package.
-Each game is one package beside the other (``pipeline/big2/``; Dou Dizhu next) that
+Each game is one package beside the other (``pipeline/big2/``, ``pipeline/doudizhu/``) that
 implements the interface in its ``game`` module; :data:`GAMES` says where, and the module is
 imported on first use (so this module imports no game, and a game costs nothing until a log
 asks for it).
@@ -29,6 +29,7 @@ from pipeline.errors import ReplayError
 #: ``game_kind`` → ``"module:attribute"`` of the game's :class:`Game` (a registered game).
 GAMES: dict[str, str] = {
     "big2": "pipeline.big2.game:GAME",
+    "doudizhu": "pipeline.doudizhu.game:GAME",
 }
 
 
@@ -73,7 +74,7 @@ _LOADED: dict[str, Game] = {}
 def find_game(kind: object) -> Game | None:
     """The registered game of a ``game_kind``, or None (no such game, or not a string).
 
-    >>> find_game("big2") is game_for("big2"), find_game("doudizhu"), find_game(None)
+    >>> find_game("big2") is game_for("big2"), find_game("chess"), find_game(None)
     (True, None, None)
     """
     if not isinstance(kind, str):

@@ -3,7 +3,8 @@
 :func:`read_log` streams any log file (``.jsonl``, ``.jsonl.gz``, ``.csv``) as
 :class:`GameRecord` or :class:`Reject` items; :func:`pipeline.replay.replay` checks each
 record against the rules. The format is described in ``docs/log-format.md`` and by the
-JSON Schema shipped as ``pipeline/logs/big2-game.schema.json`` (:func:`schema_path`).
+JSON Schemas shipped as ``pipeline/logs/big2-game.schema.json`` and
+``pipeline/logs/doudizhu-game.schema.json`` (:func:`schema_path`).
 """
 
 from __future__ import annotations
@@ -20,11 +21,26 @@ from pipeline.logs.model import GameRecord, Reject, Source
 from pipeline.logs.reader import log_shape, read_log
 
 SCHEMA_FILE = "big2-game.schema.json"
+#: The JSON Schema of each ``game_kind``'s line (a Dou Dizhu line shares the Big Two envelope).
+SCHEMA_FILES = {"big2": SCHEMA_FILE, "doudizhu": "doudizhu-game.schema.json"}
 
 
-def schema_path() -> Traversable:
-    """The JSON Schema of one game line, as shipped in the package."""
-    return resources.files("pipeline.logs") / SCHEMA_FILE
+def schema_path(game_kind: str = "big2") -> Traversable:
+    """The JSON Schema of one game line of ``game_kind``, as shipped in the package.
+
+    >>> schema_path("doudizhu").name
+    'doudizhu-game.schema.json'
+    """
+    return resources.files("pipeline.logs") / SCHEMA_FILES[game_kind]
 
 
-__all__ = ["SCHEMA_FILE", "GameRecord", "Reject", "Source", "log_shape", "read_log", "schema_path"]
+__all__ = [
+    "SCHEMA_FILE",
+    "SCHEMA_FILES",
+    "GameRecord",
+    "Reject",
+    "Source",
+    "log_shape",
+    "read_log",
+    "schema_path",
+]

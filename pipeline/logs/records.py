@@ -667,13 +667,32 @@ def _result(value: Any, n_seats: int) -> DeclaredResult | None:
     return DeclaredResult(winner=winner, cards_left=left)
 
 
-def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) -> GameRecord:
-    """Check one game object against the log format and build its record (raises on a problem)."""
+#: The envelope: what every game's line holds, whatever its game (docs/log-format.md).
+ENVELOPE_KEYS = frozenset(
+    {
+        "format_version", "game_kind", "game_id", "ruleset", "match_id", "game_number",
+        "table_id", "tournament_id", "tournament_kind", "tournament_round", "started_at",
+        "seats", "actions", "result", "truth",
+    }
+)  # fmt: skip
+
+
+def read_envelope(obj: Any, keys: frozenset[str]) -> dict[str, Any]:
+    """Check a game object's envelope (the required fields, no key outside ``keys``, the
+    version, the kind, the ids, ruleset, seats, match and tournament fields) and return the
+    :class:`GameRecord` fields it gives, by name. Raises :class:`LogFormatError`.
+
+    >>> env = read_envelope({"format_version": 1, "game_kind": "doudizhu", "game_id": "d1",
+    ...     "ruleset": "ddz", "seats": [{"seat": s, "player_id": f"p{s}"} for s in range(3)],
+    ...     "actions": []}, ENVELOPE_KEYS)
+    >>> env["game_kind"], env["ruleset"], len(env["seats"])
+    ('doudizhu', 'ddz', 3)
+    """
     top = _object(obj, "(game)")
     for key in _REQUIRED_KEYS:
         if key not in top:
             raise _fail(key, "required field missing")
-    _no_unknown(top, _TOP_KEYS, "", None)
+    _no_unknown(top, keys, "", None)
     version = _int(top["format_version"], "format_version")
     if version != FORMAT_VERSION:
         raise _fail(
@@ -683,9 +702,38 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
     kind = top["game_kind"]
     if kind not in GAME_KINDS:
         raise _fail("game_kind", f"expected one of {', '.join(GAME_KINDS)}, got {kind!r}")
-    game_id = _str(top["game_id"], "game_id")
     preset, overrides = _ruleset(top["ruleset"])
-    seats = _seats(top["seats"])
+    truth = top.get("truth")
+    return {
+        "game_id": _str(top["game_id"], "game_id"),
+        "game_kind": kind,
+        "ruleset": preset,
+        "overrides": overrides,
+        "seats": _seats(top["seats"]),
+        "match_id": _opt_str(top.get("match_id"), "match_id"),
+        "game_number": _int(top.get("game_number", 1), "game_number", minimum=1, maximum=INT32_MAX),
+        "table_id": _opt_str(top.get("table_id"), "table_id"),
+        "tournament_id": _opt_str(top.get("tournament_id"), "tournament_id"),
+        "started_at": _started_at(top.get("started_at")),
+        "truth": None if truth is None else dict(_object(truth, "truth")),
+        "format_version": version,
+        "tournament_kind": _opt_str(top.get("tournament_kind"), "tournament_kind"),
+        "tournament_round": _opt_int(
+            top.get("tournament_round"), "tournament_round", minimum=1, maximum=INT32_MAX
+        ),
+    }
+
+
+def action_ts(value: Any, path: str, action_index: int) -> float | None:
+    """An action's ``ts`` (seconds since the epoch, within the limits) or None."""
+    return _timestamp(value, path, action_index)
+
+
+def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) -> GameRecord:
+    """Check one game object against the log format and build its record (raises on a problem)."""
+    envelope = read_envelope(obj, _TOP_KEYS)
+    top: Mapping[str, Any] = obj
+    seats = envelope["seats"]
     n = len(seats)
     hands, stock = _deal(top.get("deal"))
     counts_value = top.get("start_counts")
@@ -695,7 +743,6 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         start_counts = tuple(
             _int(x, f"start_counts[{k}]", maximum=N_CARDS) for k, x in enumerate(items)
         )
-    started_at = _started_at(top.get("started_at"))
     logged = _list(top["actions"], "actions")
     bound = max_actions(len(seats))
     if len(logged) > bound:
@@ -707,34 +754,16 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         )
     actions = tuple(_action(a, i) for i, a in enumerate(logged))
     _check_ts_order(actions)
-    truth = top.get("truth")
-    if truth is not None:
-        truth = dict(_object(truth, "truth"))
     return GameRecord(
-        game_id=game_id,
+        **envelope,
         content_hash=content_hash,
-        game_kind=kind,
-        ruleset=preset,
-        overrides=overrides,
-        seats=seats,
         actions=actions,
-        match_id=_opt_str(top.get("match_id"), "match_id"),
-        game_number=_int(top.get("game_number", 1), "game_number", minimum=1, maximum=INT32_MAX),
-        table_id=_opt_str(top.get("table_id"), "table_id"),
-        tournament_id=_opt_str(top.get("tournament_id"), "tournament_id"),
-        started_at=started_at,
         hands=hands,
         stock=stock,
         start_counts=start_counts,
         previous_winner=_seat_ref(top.get("previous_winner"), "previous_winner", n),
         first_leader=_seat_ref(top.get("first_leader"), "first_leader", n),
         declared=_result(top.get("result"), n),
-        truth=truth,
-        format_version=version,
-        tournament_kind=_opt_str(top.get("tournament_kind"), "tournament_kind"),
-        tournament_round=_opt_int(
-            top.get("tournament_round"), "tournament_round", minimum=1, maximum=INT32_MAX
-        ),
         source=source,
         raw=raw,
     )

@@ -7,9 +7,9 @@ processes. A game is one or more deals: the deal picks a face-up card (翻开的
 bids first; a void deal (荒牌, nobody bids or calls) is kept as its own record with outcome
 ``redeal`` and no score, and the cards are dealt again from the same generator (spec 2.2).
 
-Each deal is a plain dict (JSON-ready; the Dou Dizhu log writer comes with the ``game_kind``
-seam): the deal as card masks, the actions, the result and a ``truth`` object the analytics
-must not read: the bots per seat and the planted feeding farmer.
+Each deal is a plain dict (JSON-ready; :func:`log_line` writes it as a Dou Dizhu log line):
+the deal as card masks, the actions, the result and a ``truth`` object the analytics must not
+read: the bots per seat and the planted feeding farmer.
 
 **Planted: a farmer who feeds the landlord.** ``feeder`` names a seat. When that seat is a
 farmer, follows a play of the landlord's, the landlord holds one or two cards and the seat can
@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from pipeline.doudizhu.cards import FULL_DECK, N_CARDS
+from pipeline.doudizhu.cards import FULL_DECK, N_CARDS, format_cards
 from pipeline.doudizhu.combos import Kind
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Action, ActionType, Game, GameResult, Outcome, Phase, deal
@@ -297,3 +297,53 @@ def replay(record: dict[str, Any], rs: DdzRuleset | None = None) -> Game:
     for d in record["actions"]:
         game.do(action_of(d))
     return game
+
+
+def log_line(
+    record: dict[str, Any], *, game_id: str, player_ids: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """A deal record of the simulator as a Dou Dizhu log line's object (docs/log-format.md,
+    "Dou Dizhu"): the full deal with the face-up card (and, for 2 players, the set-aside
+    cards), the auction and plays, the result.
+
+    >>> line = log_line(play_game("ddz", ["greedy"] * 3, seed=1, index=0)[-1], game_id="s-1")
+    >>> line["game_kind"], len(line["seats"]), sorted(line["deal"])
+    ('doudizhu', 3, ['face_up_card', 'hands', 'kitty'])
+    """
+    n = len(record["hands"])
+    ids = list(player_ids) if player_ids is not None else [f"p{s}" for s in range(n)]
+    ruleset: dict[str, Any] = {"preset": record["preset"]}
+    if record.get("overrides"):
+        ruleset["overrides"] = dict(record["overrides"])
+    deal_obj: dict[str, Any] = {
+        "hands": [format_cards(h) for h in record["hands"]],
+        "kitty": format_cards(record["kitty"]),
+    }
+    if record.get("set_aside"):
+        deal_obj["set_aside"] = format_cards(record["set_aside"])
+    if record.get("face_up_card") is not None:
+        deal_obj["face_up_card"] = format_cards(1 << record["face_up_card"])
+    actions: list[dict[str, Any]] = []
+    for d in record["actions"]:
+        entry: dict[str, Any] = {"seat": d["seat"], "action": d["type"]}
+        if d["type"] == ActionType.BID:
+            entry["value"] = d["value"]
+        elif d["type"] == ActionType.PLAY:
+            entry["cards"] = format_cards(d["cards"])
+            if d.get("kind") is not None:
+                entry["kind"] = d["kind"]
+        actions.append(entry)
+    line: dict[str, Any] = {
+        "format_version": 1,
+        "game_kind": "doudizhu",
+        "game_id": game_id,
+        "ruleset": ruleset,
+        "seats": [{"seat": s, "player_id": ids[s]} for s in range(n)],
+        "deal": deal_obj,
+        "first_bidder": record["first_bidder"],
+        "actions": actions,
+        "result": dict(record["result"]),
+    }
+    if "truth" in record:
+        line["truth"] = dict(record["truth"])
+    return line
