@@ -31,6 +31,8 @@ E_SURROGATE = "E_SURROGATE"
 E_GAME_TOO_LONG = "E_GAME_TOO_LONG"
 #: A game whose warehouse rows cannot be built (the row builder's last line of defence).
 E_ROW_BUILD = "E_ROW_BUILD"
+#: A game that replays but whose game kind the warehouse does not store (Dou Dizhu, for now).
+E_GAME_NOT_STORED = "E_GAME_NOT_STORED"
 #: A CSV header column the reader does not know: ignored, the file imported (one reject row).
 E_CSV_COLUMN = "E_CSV_COLUMN"
 

@@ -50,6 +50,7 @@ from pipeline.logs.model import file_label
 from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
+from pipeline.warehouse.tables import not_stored
 
 CHUNK_GAMES = 2000
 #: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
@@ -359,6 +360,8 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
     for item in items:
         record = parse_line(item[1], item[0]) if isinstance(item, tuple) else item
         done = record if isinstance(record, Reject) else replay(record)
+        if not isinstance(done, Reject):  # a game the tables do not hold yet (Dou Dizhu)
+            done = not_stored(done.record) or done
         if isinstance(done, Reject):
             rows.add_reject(done)
             codes.append(done.code)

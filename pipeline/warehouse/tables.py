@@ -53,7 +53,7 @@ from pipeline.big2.state import (
     Obligation,
 )
 from pipeline.cards import N_CARDS, format_cards
-from pipeline.errors import E_ROW_BUILD
+from pipeline.errors import E_GAME_NOT_STORED, E_ROW_BUILD
 from pipeline.logs.model import GameRecord, Reject, Source
 from pipeline.logs.records import BALANCE_MAX, INT32_MAX, MAX_ACTIONS, TS_MAX, TS_MIN, escaped
 
@@ -62,6 +62,34 @@ RAW_LIMIT = 100_000
 RAW_CUT_MARK = "…[cut]"
 #: What building Arrow columns raises on a value the column cannot hold.
 _ROW_ERRORS = (pa.ArrowException, ValueError, TypeError, OverflowError)
+
+
+#: The game kinds whose games the tables hold; a replayed game of another kind is rejected
+#: ``E_GAME_NOT_STORED`` (:func:`not_stored`) with the reason here.
+STORED_KINDS = frozenset({"big2"})
+_NOT_STORED_WHY = {"doudizhu": "Dou Dizhu games replay but the warehouse does not store them yet"}
+
+
+def not_stored(record: GameRecord) -> Reject | None:
+    """The ``E_GAME_NOT_STORED`` reject of a replayed game whose kind the tables do not hold
+    (the row builder is Big Two's), else None.
+
+    >>> not_stored(GameRecord("g", "", "big2", "hk", (), (), ())) is None
+    True
+    >>> not_stored(GameRecord("d", "", "doudizhu", "ddz", (), (), ())).message
+    'Dou Dizhu games replay but the warehouse does not store them yet'
+    """
+    kind = record.game_kind
+    if kind in STORED_KINDS:
+        return None
+    return Reject(
+        source=record.source or Source("", 0),
+        game_id=record.game_id,
+        action_index=None,
+        code=E_GAME_NOT_STORED,
+        message=_NOT_STORED_WHY.get(kind, f"the warehouse does not store {kind!r} games yet"),
+        raw=record.raw,
+    )
 
 
 class Table(StrEnum):
