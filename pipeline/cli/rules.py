@@ -1,5 +1,5 @@
-"""``big2 rules list`` and ``big2 rules show``: the presets, and a ruleset with overrides, each
-value marked with where it comes from.
+"""``big2 rules list`` and ``big2 rules show``: the presets of both games (Big Two, Dou Dizhu),
+and a ruleset with overrides, each value marked with where it comes from.
 
 >>> from typer.testing import CliRunner
 >>> from pipeline.cli import app
@@ -26,6 +26,8 @@ from pipeline.big2.rules import (
     preset_names,
 )
 from pipeline.cli.app import Big2Group, app, command, console, domain_errors, parse_overrides
+from pipeline.doudizhu import rules as ddz_rules
+from pipeline.doudizhu.rules import DdzRuleset
 
 rules_app = typer.Typer(
     help="House rules: list the presets, show a ruleset with overrides.",
@@ -52,7 +54,7 @@ class Source(StrEnum):
 
 
 def presets_table() -> Table:
-    """The presets with their description and seed sources, the default marked."""
+    """The Big Two presets with their description and seed sources, the default marked."""
     table = Table(title="Big Two presets")
     table.add_column("preset", style="bold")
     table.add_column("description")
@@ -64,10 +66,36 @@ def presets_table() -> Table:
     return table
 
 
-def parameter_sources(rs: Ruleset) -> dict[str, Source]:
+def ddz_presets_table() -> Table:
+    """The Dou Dizhu presets (``game_kind: doudizhu``) with description and source."""
+    table = Table(title="Dou Dizhu presets (game_kind doudizhu)")
+    table.add_column("preset", style="bold")
+    table.add_column("description")
+    table.add_column("source")
+    for name in ddz_rules.preset_names():
+        meta = ddz_rules.preset_meta(name)
+        table.add_row(name, escape(meta.get("description", "")), escape(meta.get("source", "")))
+    return table
+
+
+AnyRuleset = Ruleset | DdzRuleset
+
+
+def load_any(name: str, overrides: dict[str, Any]) -> AnyRuleset:
+    """A Dou Dizhu preset (``ddz``, ``ddz-2p``) or else a Big Two one, plus overrides.
+
+    >>> load_any("ddz-2p", {}).players, load_any("hk", {}).players
+    (2, 4)
+    """
+    if name in ddz_rules.preset_names():
+        return ddz_rules.load_ruleset(name, overrides)
+    return load_ruleset(name, overrides)
+
+
+def parameter_sources(rs: AnyRuleset) -> dict[str, Source]:
     """Each parameter of ``rs.to_dict()`` → where its value comes from."""
     overridden = {key for key, _ in rs.overrides}
-    defaults = Ruleset().to_dict()
+    defaults = type(rs)().to_dict()
     out: dict[str, Source] = {}
     for key, value in rs.to_dict().items():
         if key in overridden:
@@ -101,7 +129,7 @@ def _toml_value(value: Any) -> str:
     return "[" + ", ".join(_toml_value(v) for v in value) + "]"
 
 
-def render_ruleset(rs: Ruleset, fmt: OutputFormat) -> str | Table:
+def render_ruleset(rs: AnyRuleset, fmt: OutputFormat) -> str | Table:
     """A ruleset as a rich table, a TOML document or JSON, each value with its source."""
     params = rs.to_dict()
     sources = parameter_sources(rs)
@@ -135,15 +163,19 @@ def render_ruleset(rs: Ruleset, fmt: OutputFormat) -> str | Table:
 
 @command("list", on=rules_app)
 def rules_list() -> None:
-    """List the shipped presets (the default is marked)."""
+    """List the shipped presets of both games (the Big Two default is marked)."""
     with domain_errors():
         console.print(presets_table())
+        console.print(ddz_presets_table())
 
 
 @command("show", on=rules_app)
 def rules_show(
     name: Annotated[
-        str, typer.Argument(metavar="NAME", help="Preset name (see `big2 rules list`).")
+        str,
+        typer.Argument(
+            metavar="NAME", help="Preset name, Big Two or Dou Dizhu (see `big2 rules list`)."
+        ),
     ] = DEFAULT_PRESET,
     overrides: Annotated[
         list[str] | None,
@@ -161,7 +193,7 @@ def rules_show(
 ) -> None:
     """Show every parameter of a preset plus overrides, and where each value comes from."""
     with domain_errors():
-        out = render_ruleset(load_ruleset(name, parse_overrides(overrides)), fmt)
+        out = render_ruleset(load_any(name, parse_overrides(overrides)), fmt)
         if isinstance(out, str):
             typer.echo(out)
         else:
