@@ -336,7 +336,9 @@ class DouDizhu:
     def replay(self, record: Any) -> Replayed:
         if not isinstance(record, DdzRecord):
             raise ReplayError(
-                "E_GAME_KIND", f"game {record.game_id}: a doudizhu game read as another game"
+                "E_GAME_KIND",
+                f"game {record.game_id}: Dou Dizhu games are read from JSON Lines only "
+                "(docs/log-format.md, 'Dou Dizhu'); this one was read by another reader",
             )
         return replay_record(record)
 

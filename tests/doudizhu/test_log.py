@@ -114,6 +114,9 @@ def test_mutated_lines_reject_with_their_codes(worked: dict[str, Any]) -> None:
     not_in_hand = copy.deepcopy(worked)  # seat 1 plays seat 0's rocket
     not_in_hand["actions"][11]["cards"] = "BJ RJ"
     assert code_of(not_in_hand) == ("E_DDZ_NOT_IN_HAND", 11)
+    done = replayed(not_in_hand)
+    assert isinstance(done, Reject)
+    assert done.message.startswith("actions[11]: seat 1 played BJ RJ: BJ RJ not in hand")
 
     out_of_turn = copy.deepcopy(worked)
     out_of_turn["actions"][2]["seat"] = 2
