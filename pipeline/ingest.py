@@ -42,10 +42,11 @@ from typing import IO, Any, cast
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline import native
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.csv_logs import is_games_csv
-from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
+from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import file_label
 from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
@@ -352,13 +353,17 @@ def skipped_files(paths: Sequence[str]) -> list[Path]:
 
 
 def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResult:
-    """Parse and replay one chunk into warehouse rows (runs in a worker process)."""
+    """Parse and replay one chunk into warehouse rows (runs in a worker process). JSON lines
+    are replayed by :func:`pipeline.native.replay_game` (the native core when it is built,
+    else Python; the same rows either way), parsed records (CSV) by the Python engine."""
     rows = RowBuffer(batch_id)
     codes: list[str] = []
     repeats: list[ReplayedGame] = []
     for item in items:
-        record = parse_line(item[1], item[0]) if isinstance(item, tuple) else item
-        done = record if isinstance(record, Reject) else replay(record)
+        if isinstance(item, tuple):  # a JSON line: on the native core when it is built
+            done = native.replay_game(item[1], item[0])
+        else:
+            done = item if isinstance(item, Reject) else replay(item)
         if isinstance(done, Reject):
             rows.add_reject(done)
             codes.append(done.code)
