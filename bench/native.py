@@ -14,11 +14,23 @@ the timed part. Timed, on one core (this process):
 - *parse floor*: ``orjson.loads`` of each line, nothing else.
 
 Without the built extension only the Python and orjson figures are reported.
+
+``native.ingest``: the import alone (what ``big2 ingest --no-build --workers 1`` runs:
+:func:`pipeline.ingest.ingest`, one worker, no mart build) of ``BIG2_BENCH_NATIVE_INGEST_GAMES``
+games (default 20,000; the file of ``bench.ingest``), once on the core and once with
+``BIG2_PURE_PYTHON=1``, each in a fresh process, alternating, three times; the median
+games/s of each and the load average around the runs.
 """
 
 from __future__ import annotations
 
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 from functools import partial
+from pathlib import Path
 
 import orjson
 
@@ -86,4 +98,59 @@ def replay_rate() -> list[Figure]:
     if module is not None:
         figures.append(("native ÷ Python", native_rate / python_rate, "×"))
         figures.append(("native ÷ orjson parse-only", native_rate / parse_rate, "×"))
+    return figures
+
+
+#: Times :func:`pipeline.ingest.ingest` (one worker) of argv[1] into argv[2]; prints games/s.
+_INGEST_RUN = """
+import sys
+from pipeline.ingest import ingest
+from pipeline.warehouse import Warehouse
+s = ingest([sys.argv[1]], Warehouse(sys.argv[2]), workers=1)
+assert s.total().stored == int(sys.argv[3]), s.total()
+print(s.total().stored / s.seconds)
+"""
+
+
+def _ingest_rate(log: Path, wh: Path, n: int, *, pure: bool) -> float:
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    if pure:
+        env[native.PURE_ENV] = "1"
+    cmd = [sys.executable, "-c", _INGEST_RUN, str(log), str(wh), str(n)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    return float(out.split()[-1])
+
+
+@benchmark("native.ingest")
+def ingest_rate() -> list[Figure]:
+    """Import games/s, one worker, no mart build: native and Python side by side."""
+    from bench.ingest import write_log
+
+    n = int(os.environ.get("BIG2_BENCH_NATIVE_INGEST_GAMES", "20000"))
+    paths = (
+        [("Python", True)]
+        if native.load_module() is None
+        else [("native", False), ("Python", True)]
+    )
+    rates: dict[str, list[float]] = {name: [] for name, _ in paths}
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "games.jsonl"
+        write_log(log, n)
+        for k in range(3):
+            for name, pure in paths:
+                rates[name].append(_ingest_rate(log, Path(tmp) / f"wh-{name}-{k}", n, pure=pure))
+    figures: list[Figure] = [
+        (
+            f"{name}: ingest --no-build, 1 worker, {n:,} games (median of 3)",
+            statistics.median(r),
+            "games/s",
+        )
+        for name, r in rates.items()
+    ]
+    if len(rates) == 2:
+        ratio = statistics.median(rates["native"]) / statistics.median(rates["Python"])
+        figures.append(("native ÷ Python, ingest", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures

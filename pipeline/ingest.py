@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import gc
 import glob
 import gzip
 import io
@@ -42,10 +43,11 @@ from typing import IO, Any, cast
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline import native
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.csv_logs import is_games_csv
-from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
+from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import file_label
 from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
@@ -352,21 +354,41 @@ def skipped_files(paths: Sequence[str]) -> list[Path]:
     return sorted(out)
 
 
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector off while a chunk's games are replayed: they are tuples of
+    plain values (no cycles), built by the million, and each collection would re-scan the
+    chunk's live ones; what cycles a chunk leaves (a caught error's traceback) are collected
+    when it is back on. At most ``CHUNK_GAMES`` games, so memory stays bounded."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResult:
-    """Parse and replay one chunk into warehouse rows (runs in a worker process)."""
+    """Parse and replay one chunk into warehouse rows (runs in a worker process). JSON lines
+    are replayed by :func:`pipeline.native.replay_game` (the native core when it is built,
+    else Python; the same rows either way), parsed records (CSV) by the Python engine."""
     rows = RowBuffer(batch_id)
     codes: list[str] = []
     repeats: list[ReplayedGame] = []
-    for item in items:
-        record = parse_line(item[1], item[0]) if isinstance(item, tuple) else item
-        done = record if isinstance(record, Reject) else replay(record)
-        if not isinstance(done, Reject):  # a game the tables do not hold yet (Dou Dizhu)
-            done = not_stored(done.record) or done
-        if isinstance(done, Reject):
-            rows.add_reject(done)
-            codes.append(done.code)
-        elif not rows.add_game(done):
-            repeats.append(done)
+    with _no_gc():
+        for item in items:
+            if isinstance(item, tuple):  # a JSON line: on the native core when it is built
+                done = native.replay_game(item[1], item[0])
+            else:
+                done = item if isinstance(item, Reject) else replay(item)
+            if not isinstance(done, Reject):  # a game the tables do not hold yet (Dou Dizhu)
+                done = not_stored(done.record) or done
+            if isinstance(done, Reject):
+                rows.add_reject(done)
+                codes.append(done.code)
+            elif not rows.add_game(done):
+                repeats.append(done)
     tables = rows.take()  # a game whose rows cannot be built is a reject there (rows.failed)
     codes.extend(reject.code for reject in rows.failed)
     return ChunkResult(file, tables, len(items), codes, repeats)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from types import ModuleType
 from typing import Any
@@ -41,10 +41,11 @@ from typing import Any
 import orjson
 
 from pipeline.big2.rules import load_ruleset
+from pipeline.big2.state import ActionRecord, ActionType, Claim, GameResult, Outcome, new_tuple
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs.jsonl import parse_line
-from pipeline.logs.model import Reject, Source
-from pipeline.logs.records import _ruleset
+from pipeline.logs.model import LogAction, Reject, Source
+from pipeline.logs.records import _ruleset, content_hash, record_from_obj
 from pipeline.replay import ReplayedGame, replay
 
 MODULE = "big2_native"
@@ -133,6 +134,18 @@ def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str]:
     return True, json.dumps(rs.to_dict()), ""
 
 
+def replay_game_python(text: str, source: Source) -> ReplayedGame | Reject:
+    """One decoded game line through the Python reader and engine: the replayed game (record,
+    ruleset, engine rows, result) or the reject."""
+    record = parse_line(text, source)
+    return record if isinstance(record, Reject) else replay(record)
+
+
+_ACTION_TYPES = {t.value: t for t in ActionType}
+_CLAIMS = {c.value: c for c in Claim}
+_OUTCOMES = {o.value: o for o in Outcome}
+
+
 def load_module() -> ModuleType | None:
     """The built extension, whatever ``BIG2_PURE_PYTHON`` says; None when it is not built."""
     try:
@@ -193,6 +206,63 @@ class NativeReplayer:
             actions=tuple(actions),
         )
 
+    def replay_game(self, text: str, source: Source) -> ReplayedGame | Reject:
+        """One decoded game line → what :func:`replay_game_python` gives (the rows built from
+        it are the same): the engine's facts come from the core; the record's metadata (seats,
+        deal, times, ids, the content hash) from the Python reader, which reads the line
+        without its actions (the core read and checked them) and takes each action's ``ts``
+        as logged. The records' enum fields hold their string values (``"play"``), which
+        equal the enums (they are ``StrEnum``)."""
+        got = self.core.replay_line(text)
+        if got is None:
+            return replay_game_python(text, source)
+        if got[0] == "reject":
+            _, game_id, action_index, code, message = got
+            return Reject(source, game_id, action_index, code, message, text)
+        _, _game_id, result, facts = got
+        obj = orjson.loads(text)
+        logged = obj["actions"]
+        if len(logged) != len(facts):  # pragma: no cover - every logged action is applied
+            return replay_game_python(text, source)
+        try:
+            meta = record_from_obj(
+                {**obj, "actions": []}, source=source, raw=text, content_hash=content_hash(obj)
+            )
+            ruleset = load_ruleset(meta.ruleset, dict(meta.overrides))
+        except Big2Error:  # pragma: no cover - the core read the line: so does the reader
+            return replay_game_python(text, source)
+        actions = tuple(new_tuple(ActionRecord, a) for a in facts)
+        record = replace(
+            meta,
+            actions=tuple(
+                new_tuple(
+                    LogAction,
+                    (
+                        a[1],
+                        _ACTION_TYPES[a[2]],
+                        a[3],
+                        None if a[21] is None else _CLAIMS[a[21]],
+                        a[20],
+                        None if (ts := raw.get("ts")) is None else float(ts),
+                    ),
+                )
+                for a, raw in zip(facts, logged, strict=True)
+            ),
+        )
+        outcome, winner, claim, cards_left, hands, first_leader, n_tricks, bao, bao_unknown = result
+        done = GameResult(
+            outcome=_OUTCOMES[outcome],
+            winner=winner,
+            claim=None if claim is None else _CLAIMS[claim],
+            cards_left=cards_left,
+            final_hands=hands if hands is not None else (None,) * len(cards_left),
+            first_leader=first_leader,
+            n_tricks=n_tricks,
+            bao_seat=bao,
+            bao_unknown_seat=bao_unknown,
+        )
+        return ReplayedGame(record=record, ruleset=ruleset, actions=actions, result=done)
+
     def validate_line(self, text: str, source: Source) -> int | Reject | None:
         """Validate only: the winner (None for a redeal) or the reject."""
         got = self.core.validate_line(text)
@@ -217,3 +287,14 @@ def replay_line(text: str, source: Source) -> GameFacts | Reject:
     if _REPLAYER is None:
         _REPLAYER = NativeReplayer(_MODULE)
     return _REPLAYER.replay_line(text, source)
+
+
+def replay_game(text: str, source: Source) -> ReplayedGame | Reject:
+    """One decoded game line on this process's path (:func:`status`): the replayed game, from
+    which the warehouse rows are built (``big2 ingest``), or the reject; the same either way."""
+    global _REPLAYER
+    if _MODULE is None:
+        return replay_game_python(text, source)
+    if _REPLAYER is None:
+        _REPLAYER = NativeReplayer(_MODULE)
+    return _REPLAYER.replay_game(text, source)
