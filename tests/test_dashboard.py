@@ -7,6 +7,7 @@ The browser test (``tests/browser/``) drives the same app in chromium.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -775,3 +776,57 @@ def test_every_query_the_dashboards_name_is_a_file_of_sql_queries() -> None:
     assert len(named) > 20 and named <= files, named - files
     for name in files:
         assert reading.query_text(name).startswith("-- Grain: one row"), name
+
+
+# ----- tables: readable headers, one format for scores, p-values and times -------------------
+
+REPORT = "views/report.py"
+
+
+def headers(at: AppTest) -> list[dict[str, dict[str, object]]]:
+    """Per table of the page: column → its column config (label, type, format)."""
+    out = []
+    for d in at.dataframe:
+        config = json.loads(d.proto.columns or "{}")
+        cols = [str(c) for c in d.value.columns]
+        out.append({c: {"label": c} | config.get(c, {}) for c in cols})
+    return out
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_headers_are_readable(page: str, fixture_wh: Warehouse, use: Use) -> None:
+    use(fixture_wh.root)
+    at = app(page)
+    for table in headers(at):
+        for column, config in table.items():
+            shown = str(config["label"])
+            assert "_" not in shown, (page, column, shown)
+            if column in {"p_value", "p_combined", "p_bonferroni", "q_value"}:
+                assert config["type_config"]["format"] == "%.2e", (page, column, config)
+            if column in {"score", "whatif_score", "cumulative_score"} and page != REPORT:
+                # the report's tables name their unit in their title (pipeline.report)
+                assert shown.endswith("(money, or − penalty points)"), (page, column, shown)
+                assert config["type_config"]["format"] == "localized", (page, column, config)
+            if column == "started_at":
+                assert shown == "started (UTC)", (page, shown)
+
+
+def test_times_in_the_display_zone(fixture_wh: Warehouse, use: Use) -> None:
+    """The sidebar's display time zone (UTC by default) moves every time shown, to the minute."""
+    use(fixture_wh.root)
+    at = app()
+    assert at.selectbox(key="f_tz").value == "UTC"
+    utc = frame_with(at, "game_id", "started_at", last=True)
+    at.selectbox(key="f_tz").set_value("Asia/Hong_Kong").run()
+    hk = frame_with(at, "game_id", "started_at", last=True)
+    assert (
+        "started (Asia/Hong_Kong)"
+        in json.loads(at.dataframe[-1].proto.columns)["started_at"]["label"]
+    )
+    known = utc["started_at"].notna()
+    assert known.any()
+    for a, b in zip(utc.loc[known, "started_at"], hk.loc[known, "started_at"], strict=True):
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", a), a  # one precision: the minute
+        shift = pd.Timestamp(b) - pd.Timestamp(a)
+        assert shift == pd.Timedelta(hours=8), (a, b)
+    assert "HKT" in texts(at)  # the last import, in the zone

@@ -62,19 +62,7 @@ else:
         + (f" with settlement **{settlement}**" if settlement else "")
         + " (no bankroll cap), beside the score under the games' own rules."
     )
-st.dataframe(
-    board,
-    hide_index=True,
-    column_config={
-        "win_pct": ui.WIN_PCT,
-        "title": "rank-ladder title",
-        "whatif_score": "what-if score",
-        "whatif_rank": "what-if rank",
-        "whatif_title": "what-if title",
-        "rank_change": "rank change",
-    },
-    key="lb_standings",
-)
+ui.table(board, column_config={"win_pct": ui.WIN_PCT}, key="lb_standings")
 
 st.subheader("Winnings graph")
 lines = data.winnings(f)

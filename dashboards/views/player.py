@@ -93,9 +93,8 @@ def from_marts() -> None:
                      color_continuous_scale="RdBu")  # fmt: skip
         fig.update_layout(xaxis_title="z (player vs winners)", yaxis_title="")
         st.plotly_chart(fig, key="pl_leaks")
-        st.dataframe(
+        ui.table(
             leaks,
-            hide_index=True,
             column_config={
                 "player_rate": st.column_config.NumberColumn("player", format="%.3f"),
                 "winners_rate": st.column_config.NumberColumn("winners", format="%.3f"),
@@ -111,14 +110,13 @@ def from_marts() -> None:
     left, right = st.columns([1, 2])
     with left:
         st.caption("Losses by 炒 tier (×1 = no 炒).")
-        st.dataframe(tiers, hide_index=True)
+        ui.table(tiers)
     with right:
         if hist.empty:
             st.write("Never caught 炒 (×2 or more) in these games.")
         else:
-            st.dataframe(
+            ui.table(
                 ui.with_replay_links(hist),
-                hide_index=True,
                 column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
             )
 
@@ -127,17 +125,15 @@ def from_marts() -> None:
     if record.empty:
         st.write("Never obliged to block in these games.")
     else:
-        st.dataframe(
+        ui.table(
             record,
-            hide_index=True,
             column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
         )
         failed = data.query("dash_obligations", f, player=player, next=None, only_failed=True)
         if not failed.empty:
             st.caption("Violated (or unknown) obligations:")
-            st.dataframe(
+            ui.table(
                 ui.with_replay_links(failed.assign(step=failed["action_index"] + 1), step="step"),
-                hide_index=True,
                 column_config={"replay": ui.REPLAY_LINK},
             )
 
@@ -146,15 +142,14 @@ def from_marts() -> None:
         "Win % by position after the first leader (0 = led the first trick), beside everyone's "
         "(`stats_seat_positions`)."
     )
-    st.dataframe(data.query("dash_seat_effects", f, player_id=None, player=player), hide_index=True)
+    ui.table(data.query("dash_seat_effects", f, player_id=None, player=player))
 
 
 if ui.marts_ready(*MARTS):  # else: run `big2 build`
     from_marts()
 
 st.subheader("Games")
-st.dataframe(
+ui.table(
     ui.with_replay_links(data.query("dash_player_games", f, player=player)),
-    hide_index=True,
     column_config={"replay": ui.REPLAY_LINK},
 )

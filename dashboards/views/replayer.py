@@ -84,7 +84,7 @@ names = {
 }
 st.caption(
     f"ruleset **{g['ruleset']}** · {g['players']} players · match {g['match_id'] or '—'} "
-    f"game {g['game_number']} · started {g['started_at'] or '—'} · {n} actions, "
+    f"game {g['game_number']} · started {ui.when(g['started_at'])} · {n} actions, "
     f"{g['n_tricks']} tricks · {'full' if g['full_info'] else 'partial'} information · "
     f"source {g['source_file']}:{g['source_line']}"
 )
@@ -217,10 +217,10 @@ if step == n:
         bs = int(g["bao_seat"])
         st.error(f"包牌: seat {bs} ({names.get(bs, '?')}) pays for the others (頂大 violation).")
     result = seats[["seat", "player_id", "cards_left", "is_winner", "final_hand_text"]]
-    st.dataframe(result, hide_index=True)
+    ui.table(result)
     if data.mart_exists("scores"):
         st.markdown("**Scores under the game's own rules**")
-        st.dataframe(data.query("dash_game_scores", game_id=game_id), hide_index=True)
+        ui.table(data.query("dash_game_scores", game_id=game_id))
     else:
         st.caption(
             f"Points and money under the game's rules come from the scoring mart "
@@ -245,4 +245,4 @@ with st.expander("All actions"):
         "action_index", "trick", "seat", "action_type", "cards_text", "kind",
         "top_before_text", "obligation", "block", "block_reason",
     ]  # fmt: skip
-    st.dataframe(actions[cols_shown], hide_index=True)
+    ui.table(actions[cols_shown])
