@@ -52,15 +52,31 @@ def require_games(*, allow_empty: bool = False) -> bool:
 # ----- filters ---------------------------------------------------------------------------------
 
 
-def sidebar_filters() -> data.Filters:
-    """The shared filters (ruleset, period, match, player) in the sidebar.
+#: The filter widgets' keys (kept across a page that does not draw them).
+FILTER_KEYS = ("f_ruleset", "f_match", "f_player", "f_from", "f_to")
 
-    Drawn by ``app.py`` on every page, so the widgets (and their ``st.session_state``) live
-    across pages; the result is stored under ``st.session_state["filters"]``.
+
+def sidebar_filters(*, shown: bool = True) -> data.Filters:
+    """The shared filters (ruleset, period, match, player) and the display time zone in the
+    sidebar.
+
+    Called by ``app.py`` on every page; the result is stored under
+    ``st.session_state["filters"]``. ``shown=False`` (a page that ignores the filters: SQL
+    explorer, Import health) draws only the time zone and keeps the filters' values for the
+    next page that shows them.
     """
+    if not shown:
+        for key in (*FILTER_KEYS, "f_tz"):
+            if key in st.session_state:  # a widget not drawn this run would lose its value
+                st.session_state[key] = st.session_state[key]
+        with st.sidebar:
+            _zone_choice()
+        return current_filters()
     state, _ = data.status()
     if state is not data.State.READY:
         st.session_state[FILTERS_KEY] = data.NO_FILTERS
+        with st.sidebar:
+            _zone_choice()
         return data.NO_FILTERS
     opts = data.filter_options()
     with st.sidebar:
@@ -76,8 +92,7 @@ def sidebar_filters() -> data.Filters:
         date_from = st.date_input("From", value=None, key="f_from", **bounds)
         date_to = st.date_input("To", value=None, key="f_to", **bounds)
         st.button("Clear filters", key="f_clear", on_click=_clear_filters)
-        st.selectbox("Display time zone", ZONES, key=TZ_KEY, accept_new_options=True,
-                     help="Every time in the tables is shown in this zone, to the minute")  # fmt: skip
+        _zone_choice()
     filters = data.Filters(
         ruleset=ruleset,
         match_id=match_id,
@@ -87,6 +102,11 @@ def sidebar_filters() -> data.Filters:
     )
     st.session_state[FILTERS_KEY] = filters
     return filters
+
+
+def _zone_choice() -> None:
+    st.selectbox("Display time zone", ZONES, key=TZ_KEY, accept_new_options=True,
+                 help="Every time in the tables is shown in this zone, to the minute")  # fmt: skip
 
 
 def id_choice(label: str, ids: list[str], n_all: int, *, key: str, kept: str) -> str | None:
@@ -109,7 +129,7 @@ def all_label(value: str | None) -> str:
 
 
 def _clear_filters() -> None:
-    for key in ("f_ruleset", "f_match", "f_player", "f_from", "f_to"):
+    for key in FILTER_KEYS:
         st.session_state[key] = None
 
 
@@ -319,6 +339,30 @@ def _to_zone(values: pd.Series, zone: str) -> pd.Series:
     return parsed.dt.tz_convert(zone)
 
 
+def steps(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its ``action_index`` (0-based) replaced by ``step`` (= ``action_index`` +
+    1, the replayer's "Step 45"), in the same place; a frame with a ``step`` already drops it.
+
+    >>> steps(pd.DataFrame({"game_id": ["g"], "action_index": [44]})).to_dict("list")
+    {'game_id': ['g'], 'step': [45]}
+    """
+    out = frame.copy()
+    if "action_index" not in out.columns:
+        return out
+    if "step" not in out.columns:
+        out.insert(list(out.columns).index("action_index"), "step", out["action_index"] + 1)
+    return out.drop(columns=["action_index"])
+
+
+def step_of(action_index: Any) -> str:
+    """The replayer's step of a 0-based action index, as text (``—`` for none).
+
+    >>> step_of(44), step_of(None)
+    ('45', '—')
+    """
+    return "—" if action_index is None or pd.isna(action_index) else str(int(action_index) + 1)
+
+
 def score_header(name: str, unit: str | None = None) -> str:
     return f"{SCORE_COLUMNS[name]} ({unit or SCORE_UNIT})"
 
@@ -332,8 +376,11 @@ def table(
 ) -> None:
     """``frame`` as a table with readable headers (:func:`label`), scores in one format with
     their unit (``unit``, else :data:`SCORE_UNIT`), p-values in scientific notation and times
-    in the display zone, to the minute; ``column_config`` adds to (or overrides) that."""
-    shown = frame.copy()
+    in the display zone, to the minute; ``column_config`` adds to (or overrides) that.
+
+    Actions are numbered one way everywhere, as the replayer does: **step** = ``action_index``
+    + 1 (step 0 is the deal); a frame's ``action_index`` is shown as ``step`` (:func:`steps`)."""
+    shown = steps(frame)
     zone = display_zone()
     config: dict[str, Any] = {}
     for name in shown.columns:

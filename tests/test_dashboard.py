@@ -46,6 +46,8 @@ PAGES = {
 }
 #: pages that have something to show for a warehouse with imports but no game
 SHOWS_EMPTY = {"views/import_health.py", "views/sql_explorer.py"}
+#: pages that ignore the sidebar filters, and do not show them
+UNFILTERED = {"views/import_health.py", "views/sql_explorer.py"}
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +131,8 @@ def test_page_on_fixture_warehouse(page: str, fixture_wh: Warehouse, use: Use) -
     for text in PAGES[page]:
         assert text in shown, (page, text)
     assert "Import some games" not in shown
-    assert at.sidebar.selectbox(key="f_ruleset") is not None  # the shared filters are there
+    keys = {w.key for w in at.sidebar.selectbox}
+    assert ("f_ruleset" in keys) is (page not in UNFILTERED), (page, keys)  # the shared filters
 
 
 @pytest.mark.parametrize("page", list(PAGES))
@@ -830,3 +833,42 @@ def test_times_in_the_display_zone(fixture_wh: Warehouse, use: Use) -> None:
         shift = pd.Timestamp(b) - pd.Timestamp(a)
         assert shift == pd.Timedelta(hours=8), (a, b)
     assert "HKT" in texts(at)  # the last import, in the zone
+
+
+def test_one_action_numbering_everywhere(fixture_wh: Warehouse, use: Use) -> None:
+    """Audit tables number actions as the replayer does: step = action_index + 1, and no table
+    shows the 0-based action_index."""
+    use(fixture_wh.root)
+    for page in sorted(PAGES):
+        at = app(page)
+        for f in frames(at):
+            assert "action_index" not in f.columns, (page, list(f.columns))
+    at = app("views/must_block.py")
+    violations = frame_with(at, "game_id", "step", "block")
+    first = violations.iloc[0]
+    assert f"step={int(first['step'])}" in first["replay"]
+    replay = app("views/replayer.py", game_id=str(first["game_id"]), step=str(int(first["step"])))
+    shown = texts(replay)
+    assert f"**Step {int(first['step'])}** · trick {int(first['trick'])}" in shown
+    assert "頂大: the next seat" in shown  # that step is the obligation's action
+
+
+def test_filters_hidden_where_ignored_and_kept(fixture_wh: Warehouse, use: Use) -> None:
+    """SQL explorer and Import health ignore the filters: they do not show them; the filters
+    chosen before are still there on the next page that uses them."""
+    use(fixture_wh.root)
+    at = app()
+    (ruleset,) = one(
+        fixture_wh, "select ruleset from games group by 1 order by count(*), 1 limit 1"
+    )
+    at.sidebar.selectbox(key="f_ruleset").select(ruleset).run()
+    for page in ("views/sql_explorer.py", "views/import_health.py"):
+        at.switch_page(page).run()
+        assert not at.exception
+        keys = {w.key for w in at.sidebar.selectbox} | {w.key for w in at.sidebar.date_input}
+        assert not keys & {"f_ruleset", "f_match", "f_player", "f_from", "f_to"}, (page, keys)
+        assert "f_tz" in keys  # the display time zone still applies
+        assert "Filters" not in [str(m.value) for m in at.sidebar.markdown]
+    at.switch_page("views/leaderboard.py").run()
+    assert at.sidebar.selectbox(key="f_ruleset").value == ruleset
+    assert f"ruleset: {ruleset}" in texts(at)

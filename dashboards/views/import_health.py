@@ -46,7 +46,7 @@ if not rows.empty:
     st.error(f"**{rec['code']}**: {rec['message']}")
     st.caption(
         f"file {rec['file']}, line {rec['line']}, game {rec['game_id'] or '—'}, "
-        f"action {'—' if rec['action_index'] is None else int(rec['action_index'])}, "
+        f"step {ui.step_of(rec['action_index'])}, "
         f"batch {rec['batch_id']}"
     )
     st.code(rec["raw"] or "(empty)", language="json", wrap_lines=True)

@@ -150,9 +150,7 @@ st.markdown(ui.CARD_CSS, unsafe_allow_html=True)
 if act is None:
     st.info("The deal. Press **Next ▶** (or →) to play the first action.")
 else:
-    st.markdown(
-        f"**Action {step}** · trick {act['trick']}: {_describe(act)}", unsafe_allow_html=True
-    )
+    st.markdown(f"**Step {step}** · trick {act['trick']}: {_describe(act)}", unsafe_allow_html=True)
     if act["obligation"]:
         need = {
             "lead_non_single_or_highest_single": "lead a non-single or the highest single",
@@ -242,7 +240,7 @@ with st.expander(f"頂大 moments in this game ({len(moments)})", expanded=bool(
 
 with st.expander("All actions"):
     cols_shown = [
-        "action_index", "trick", "seat", "action_type", "cards_text", "kind",
+        "step", "trick", "seat", "action_type", "cards_text", "kind",
         "top_before_text", "obligation", "block", "block_reason",
     ]  # fmt: skip
-    ui.table(actions[cols_shown])
+    ui.table(actions.assign(step=actions["action_index"] + 1)[cols_shown])
