@@ -872,3 +872,36 @@ def test_filters_hidden_where_ignored_and_kept(fixture_wh: Warehouse, use: Use) 
     at.switch_page("views/leaderboard.py").run()
     assert at.sidebar.selectbox(key="f_ruleset").value == ruleset
     assert f"ruleset: {ruleset}" in texts(at)
+
+
+def test_replayer_result_says_who_paid_whom(fixture_wh: Warehouse, use: Use) -> None:
+    """The end of a game: a small table of each seat's result in the game's unit, and who paid
+    whom: each seat's payments received less paid are its net."""
+    use(fixture_wh.root)
+    (game_id,) = one(
+        fixture_wh,
+        "select s.game_id from mart_game_scores s join games g using (game_id) "
+        "where s.settlement <> 'penalty_points' and s.is_scored and g.full_info "
+        "group by 1 having sum(abs(s.net)) > 0 order by 1 limit 1",
+    )
+    at = app("views/replayer.py", game_id=game_id)
+    at.button(key="rp_last").click().run()
+    assert not at.exception
+    result = frame_with(at, "seat", "player_id", "result")
+    assert len(result.columns) <= 6  # readable: not the 39-column row
+    net = dict(
+        fixture_wh.connect()
+        .execute(f"select seat, net from mart_game_scores where game_id = '{game_id}'")
+        .fetchall()
+    )
+    assert dict(zip(result["seat"], result["result"], strict=True)) == net
+    config = json.loads(next(d for d in at.dataframe if "result" in d.value.columns).proto.columns)
+    assert config["result"]["label"] == "result (money, + won / − lost)"
+    paid = frame_with(at, "payer", "receiver", "amount")
+    seat_of = dict(zip(result["player_id"], result["seat"], strict=True))
+    flow = {s: 0.0 for s in net}
+    for p in paid.itertuples():
+        flow[seat_of[p.payer]] -= p.amount
+        flow[seat_of[p.receiver]] += p.amount
+    assert flow == pytest.approx(net)
+    assert "Who paid whom" in texts(at)
