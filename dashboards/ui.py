@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pandas as pd
+import plotly.express as px
 import streamlit as st
 
 from dashboards import data
@@ -232,6 +233,10 @@ def marts_ready(*names: str) -> bool:
 
 
 # ----- tables: one label map, one number and time format ------------------------------------
+
+#: Line colours of the charts: 24 (Plotly's default has 10 and repeats them), so no two
+#: players of the winnings graph (at most ``data.WINNINGS_PLAYERS``) share a colour.
+PALETTE: list[str] = list(px.colors.qualitative.Dark24)
 
 #: Units of every score: the game's own (money, or − penalty points as the ruleset says).
 SCORE_UNIT = "money, or − penalty points"

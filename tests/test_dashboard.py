@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data
+from dashboards import data, ui
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse, reading
@@ -905,3 +905,30 @@ def test_replayer_result_says_who_paid_whom(fixture_wh: Warehouse, use: Use) -> 
         flow[seat_of[p.receiver]] += p.amount
     assert flow == pytest.approx(net)
     assert "Who paid whom" in texts(at)
+
+
+def test_winnings_graph_one_game_colours_and_cap(fixture_wh: Warehouse, use: Use) -> None:
+    """A one-game filter says there is nothing to plot (no empty axes); every player of the
+    graph has their own colour (24 of them, Plotly's default repeats after 10); a cap is said."""
+    use(fixture_wh.root)
+    at = app("views/leaderboard.py")
+    charts = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    assert charts
+    for spec in charts.values():
+        colours = [t["line"]["color"] for t in spec["data"]]
+        assert len(set(colours)) == len(colours), colours
+        assert set(colours) <= set(ui.PALETTE), colours
+    assert len(set(ui.PALETTE)) >= data.WINNINGS_PLAYERS > 10  # no colour repeats past 10
+    (n_players,) = one(fixture_wh, "select count(distinct player_id) from seats")
+    shown = {t["name"] for spec in charts.values() for t in spec["data"]}
+    capped = f"Showing the {len(shown)} most active of {n_players:,} players" in texts(at)
+    assert capped is (n_players > len(shown)), (n_players, shown)
+    (match_id,) = one(
+        fixture_wh,
+        "select match_id from games where match_id is not null group by 1 having count(*) = 1 "
+        "order by 1 limit 1",
+    )
+    at.sidebar.selectbox(key="f_match").select(match_id).run()
+    assert not at.exception
+    assert "One game: nothing to plot" in texts(at)
+    assert not at.get("plotly_chart")
