@@ -22,6 +22,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
+from dashboards.frames import MIN_GAMES as MIN_GAMES
 from dashboards.frames import NO_FILTERS as NO_FILTERS
 from dashboards.frames import FilterOptions as FilterOptions
 from dashboards.frames import Filters as Filters

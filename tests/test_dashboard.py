@@ -511,8 +511,9 @@ def test_leaderboard_filter_reaches_the_marts(fixture_wh: Warehouse, use: Use) -
         assert frame.empty
 
 
-def test_leak_finder(fixture_wh: Warehouse, use: Use) -> None:
+def test_leak_finder(fixture_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch) -> None:
     use(fixture_wh.root)
+    monkeypatch.setattr("dashboards.frames.MIN_GAMES", 1)  # the samples are a few games
     player = data.players(data.NO_FILTERS)[0]
     leaks = data.leaks(data.NO_FILTERS, player)
     assert len(leaks) >= 5
@@ -932,3 +933,42 @@ def test_winnings_graph_one_game_colours_and_cap(fixture_wh: Warehouse, use: Use
     assert not at.exception
     assert "One game: nothing to plot" in texts(at)
     assert not at.get("plotly_chart")
+
+
+def test_leak_finder_polarity_minimum_sample_and_advice(fixture_wh: Warehouse, use: Use) -> None:
+    """Coloured by good or bad (polarity per stat), not the sign; no z-score under
+    frames.MIN_GAMES games; one sentence of advice per leak."""
+    from dashboards.frames import LEAK_POLARITY, LEAK_STATS, MIN_GAMES, leak_table
+
+    assert {label for label, _, _ in LEAK_STATS} <= set(LEAK_POLARITY)
+    counts = pd.DataFrame(
+        {"who": ["player", "winners"], "n_players": [1, 3], "n_games": [200.0, 600.0],
+         "n_wins": [20.0, 180.0], "n_twos_left": [90.0, 60.0], "n_twos_dealt": [400.0, 1200.0],
+         "n_lead_single": [50.0, 100.0], "n_leads": [100.0, 300.0]}
+    )  # fmt: skip
+    t = leak_table(counts).set_index("stat")
+    assert t.loc["win rate", "verdict"] == "worse"  # lower, and higher is better
+    assert t.loc["2s left at the end", "verdict"] == "worse"  # higher, and lower is better
+    assert t.loc["2s left at the end", "difference"] > 0
+    assert t.loc["lead singles (of leads)", "verdict"] == "style"
+    assert t.loc["win rate", "advice"] and t.loc["2s left at the end", "advice"]
+    assert t["z"].notna().all()
+    few = leak_table(counts.assign(n_games=[MIN_GAMES - 1.0, 600.0]))
+    assert few["z"].isna().all() and few["player_rate"].notna().all()
+
+    use(fixture_wh.root)
+    (player, n) = one(
+        fixture_wh,
+        "select player_id, sum(n_games) from stats_player_games group by 1 order by 2, 1 limit 1",
+    )
+    assert n < MIN_GAMES
+    at = app("views/player.py")
+    at.selectbox(key="pl_player").set_value(player).run()
+    assert not at.exception
+    shown = texts(at)
+    assert f"Fewer than {MIN_GAMES} games in this selection" in shown
+    table = frame_with(at, "stat", "verdict", "advice", "z")
+    assert table["z"].isna().all()
+    (chart,) = at.get("plotly_chart")
+    names = {t["name"] for t in json.loads(chart.proto.spec)["data"]}
+    assert names <= {"better", "worse", "style", "same"}, names
