@@ -972,3 +972,15 @@ def test_leak_finder_polarity_minimum_sample_and_advice(fixture_wh: Warehouse, u
     (chart,) = at.get("plotly_chart")
     names = {t["name"] for t in json.loads(chart.proto.spec)["data"]}
     assert names <= {"better", "worse", "style", "same"}, names
+
+
+def test_player_games_list_has_the_ruleset(fixture_wh: Warehouse, use: Use) -> None:
+    use(fixture_wh.root)
+    at = app("views/player.py")
+    player = at.selectbox(key="pl_player").value
+    games = frame_with(at, "game_id", "ruleset", "is_winner", "cards_left", last=True)
+    rulesets = dict(fixture_wh.connect().execute("select game_id, ruleset from games").fetchall())
+    assert len(games) and all(
+        rulesets[g] == r for g, r in zip(games["game_id"], games["ruleset"], strict=True)
+    )
+    assert player
