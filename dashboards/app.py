@@ -35,7 +35,10 @@ PAGES = {
     ],
 }
 
+#: Pages that ignore the sidebar filters: they do not show them.
+UNFILTERED = {"Import health", "SQL explorer"}
+
 page = st.navigation(PAGES)
 with reading.one_connection():  # closed at the end of the run: never blocks a writer
-    ui.sidebar_filters()
+    ui.sidebar_filters(shown=page.title not in UNFILTERED)
     ui.run_page(page)

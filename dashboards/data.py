@@ -22,6 +22,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
+from dashboards.frames import MIN_GAMES as MIN_GAMES
 from dashboards.frames import NO_FILTERS as NO_FILTERS
 from dashboards.frames import FilterOptions as FilterOptions
 from dashboards.frames import Filters as Filters
@@ -46,6 +47,8 @@ ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
 MAX_ROWS, TIMEOUT_S = 10_000, 10.0
 OPTION_LIMIT = 1000
 TABLE_ROWS = 1000
+#: The winnings graph's players at most (the filtered one first, then the most active).
+WINNINGS_PLAYERS = 12
 
 
 QueryError = reading.NamedQueryError  # a named query failed (E_SQL_NOT_BUILT: run big2 build)
@@ -251,7 +254,9 @@ def _most_active(f: Filters, query: str) -> str:
 
 
 @cached
-def winnings(f: Filters, max_players: int = 12, max_points: int = 400) -> pd.DataFrame:
+def winnings(
+    f: Filters, max_players: int = WINNINGS_PLAYERS, max_points: int = 400
+) -> pd.DataFrame:
     """Per player (the most active ``max_players``) and game in order: the cumulative score
     and the luck-adjusted line, thinned to about ``max_points`` points per player."""
     name = _most_active(f, "dash_winnings")

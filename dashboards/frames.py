@@ -86,6 +86,39 @@ LEAK_STATS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: The leak finder gives no z-score to a player with fewer games than this (the rates of a
+#: handful of games are noise; docs/dashboards.md#leak-finder).
+MIN_GAMES = 20
+
+#: Per stat label: +1 higher is better, -1 lower is better, 0 a matter of style (neither), and
+#: one sentence of advice for when the player is on the bad side.
+LEAK_POLARITY: dict[str, tuple[int, str]] = {
+    "win rate": (1, "Fewer wins than the winners: start with the losses the 炒 history lists."),
+    "voluntary pass rate": (0, "Style: passing when you could beat keeps cards for later."),
+    "forced-pass share": (0, "Style: the share of passes with nothing that beats the table."),
+    "雙炒 rate (×2, of losses)": (-1, "Caught with 10+ cards too often: shed cards sooner when "
+                                  "someone is close to going out."),
+    "三炒 rate (×3, of losses)": (-1, "Caught with 11+ cards too often: lead your long "
+                                  "combinations early instead of holding them."),
+    "四炒 rate (×4+, of losses)": (-1, "Caught near a full hand: play something each trick "
+                                   "rather than passing it all away."),
+    "13 cards left (of losses)": (-1, "Losing without playing a card: get into the game early, "
+                                  "even with a low single."),
+    "lead singles (of leads)": (0, "Style: how often you lead a single."),
+    "lead pairs (of leads)": (0, "Style: how often you lead a pair."),
+    "lead triples (of leads)": (0, "Style: how often you lead a triple."),
+    "lead five-card plays (of leads)": (0, "Style: how often you lead a five-card hand."),
+    "wasted 2 rate": (-1, "A 2 spent on a low single wastes your control: keep 2s to take back "
+                      "the lead when it matters."),
+    "trick win rate": (1, "Winning fewer tricks: keep a high card or combination to regain "
+                       "control."),
+    "control regained": (1, "Rarely taking back the lead: hold a stopper (a 2, an ace, a "
+                         "five-card hand) for when others lead."),
+    "2s left at the end": (-1, "2s kept to the end are wasted: use them to take control before "
+                           "someone goes out."),
+}  # fmt: skip
+
+
 def hands_after(seats: pd.DataFrame, actions: pd.DataFrame) -> list[list[int | None]]:
     """Every seat's hand (a card mask, ``None`` when unknown) at each step of a game.
 
@@ -129,8 +162,13 @@ def _mask(value: Any) -> int | None:
     return None if missing(value) else int(value)
 
 
-def leak_table(counts: pd.DataFrame) -> pd.DataFrame:
+def leak_table(counts: pd.DataFrame, min_games: int | None = None) -> pd.DataFrame:
     """The leak finder from the summed counts (rows ``who`` = ``player`` / ``winners``).
+
+    ``verdict``: ``better`` / ``worse`` by the stat's polarity (:data:`LEAK_POLARITY`: a higher
+    win rate is better, more 2s left at the end worse), ``style`` when neither, ``same``;
+    ``advice``: one sentence when worse (or for style). No z-score (NaN) when the player has
+    fewer than ``min_games`` games (:data:`MIN_GAMES`).
 
     >>> c = pd.DataFrame({"who": ["player", "winners"], "n_players": [1, 2],
     ...                   "n_wins": [10.0, 60.0], "n_games": [100.0, 200.0]})
@@ -139,13 +177,19 @@ def leak_table(counts: pd.DataFrame) -> pd.DataFrame:
     ('win rate', 0.1, 0.3)
     >>> round(float(t["z"].iloc[0]), 2)
     -3.86
+    >>> t["verdict"].iloc[0]
+    'worse'
+    >>> bool(leak_table(c, min_games=101)["z"].isna().all())
+    True
     """
-    columns = ["stat", "player_rate", "winners_rate", "difference", "z",
+    min_games = MIN_GAMES if min_games is None else min_games
+    columns = ["stat", "player_rate", "winners_rate", "difference", "z", "verdict", "advice",
                "player_opportunities", "winners_opportunities"]  # fmt: skip
     by = {str(r["who"]): r for _, r in counts.iterrows()}
     if "player" not in by or "winners" not in by:
         return pd.DataFrame(columns=columns)
     me, them = by["player"], by["winners"]
+    few = "n_games" in me and (missing(me["n_games"]) or float(me["n_games"]) < min_games)
     rows = []
     for label, a, o in LEAK_STATS:
         if a not in me or o not in me:
@@ -158,7 +202,14 @@ def leak_table(counts: pd.DataFrame) -> pd.DataFrame:
         p1, p2 = a1 / n1, a2 / n2
         pooled = (a1 + a2) / (n1 + n2)
         se = (pooled * (1 - pooled) * (1 / n1 + 1 / n2)) ** 0.5
-        z = (p1 - p2) / se if se > 0 else 0.0
-        rows.append((label, p1, p2, p1 - p2, z, int(n1), int(n2)))
+        z = float("nan") if few else (p1 - p2) / se if se > 0 else 0.0
+        polarity, advice = LEAK_POLARITY.get(label, (0, ""))
+        side = polarity * (p1 - p2)
+        verdict = (
+            "style" if polarity == 0 else "better" if side > 0 else "worse" if side < 0 else "same"
+        )
+        tip = advice if verdict in ("worse", "style") else ""
+        rows.append((label, p1, p2, p1 - p2, z, verdict, tip, int(n1), int(n2)))
     out = pd.DataFrame(rows, columns=columns)
-    return out.reindex(out["z"].abs().sort_values(ascending=False).index).reset_index(drop=True)
+    key = (out["difference"] if few else out["z"]).abs()
+    return out.reindex(key.sort_values(ascending=False).index).reset_index(drop=True)

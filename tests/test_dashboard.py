@@ -7,6 +7,7 @@ The browser test (``tests/browser/``) drives the same app in chromium.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +16,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data
+from dashboards import data, ui
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse, reading
@@ -45,6 +46,8 @@ PAGES = {
 }
 #: pages that have something to show for a warehouse with imports but no game
 SHOWS_EMPTY = {"views/import_health.py", "views/sql_explorer.py"}
+#: pages that ignore the sidebar filters, and do not show them
+UNFILTERED = {"views/import_health.py", "views/sql_explorer.py"}
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +131,8 @@ def test_page_on_fixture_warehouse(page: str, fixture_wh: Warehouse, use: Use) -
     for text in PAGES[page]:
         assert text in shown, (page, text)
     assert "Import some games" not in shown
-    assert at.sidebar.selectbox(key="f_ruleset") is not None  # the shared filters are there
+    keys = {w.key for w in at.sidebar.selectbox}
+    assert ("f_ruleset" in keys) is (page not in UNFILTERED), (page, keys)  # the shared filters
 
 
 @pytest.mark.parametrize("page", list(PAGES))
@@ -507,8 +511,9 @@ def test_leaderboard_filter_reaches_the_marts(fixture_wh: Warehouse, use: Use) -
         assert frame.empty
 
 
-def test_leak_finder(fixture_wh: Warehouse, use: Use) -> None:
+def test_leak_finder(fixture_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch) -> None:
     use(fixture_wh.root)
+    monkeypatch.setattr("dashboards.frames.MIN_GAMES", 1)  # the samples are a few games
     player = data.players(data.NO_FILTERS)[0]
     leaks = data.leaks(data.NO_FILTERS, player)
     assert len(leaks) >= 5
@@ -775,3 +780,207 @@ def test_every_query_the_dashboards_name_is_a_file_of_sql_queries() -> None:
     assert len(named) > 20 and named <= files, named - files
     for name in files:
         assert reading.query_text(name).startswith("-- Grain: one row"), name
+
+
+# ----- tables: readable headers, one format for scores, p-values and times -------------------
+
+REPORT = "views/report.py"
+
+
+def headers(at: AppTest) -> list[dict[str, dict[str, object]]]:
+    """Per table of the page: column → its column config (label, type, format)."""
+    out = []
+    for d in at.dataframe:
+        config = json.loads(d.proto.columns or "{}")
+        cols = [str(c) for c in d.value.columns]
+        out.append({c: {"label": c} | config.get(c, {}) for c in cols})
+    return out
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_headers_are_readable(page: str, fixture_wh: Warehouse, use: Use) -> None:
+    use(fixture_wh.root)
+    at = app(page)
+    for table in headers(at):
+        for column, config in table.items():
+            shown = str(config["label"])
+            assert "_" not in shown, (page, column, shown)
+            if column in {"p_value", "p_combined", "p_bonferroni", "q_value"}:
+                assert config["type_config"]["format"] == "%.2e", (page, column, config)
+            if column in {"score", "whatif_score", "cumulative_score"} and page != REPORT:
+                # the report's tables name their unit in their title (pipeline.report)
+                assert shown.endswith("(money, or − penalty points)"), (page, column, shown)
+                assert config["type_config"]["format"] == "localized", (page, column, config)
+            if column == "started_at":
+                assert shown == "started (UTC)", (page, shown)
+
+
+def test_times_in_the_display_zone(fixture_wh: Warehouse, use: Use) -> None:
+    """The sidebar's display time zone (UTC by default) moves every time shown, to the minute."""
+    use(fixture_wh.root)
+    at = app()
+    assert at.selectbox(key="f_tz").value == "UTC"
+    utc = frame_with(at, "game_id", "started_at", last=True)
+    at.selectbox(key="f_tz").set_value("Asia/Hong_Kong").run()
+    hk = frame_with(at, "game_id", "started_at", last=True)
+    assert (
+        "started (Asia/Hong_Kong)"
+        in json.loads(at.dataframe[-1].proto.columns)["started_at"]["label"]
+    )
+    known = utc["started_at"].notna()
+    assert known.any()
+    for a, b in zip(utc.loc[known, "started_at"], hk.loc[known, "started_at"], strict=True):
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", a), a  # one precision: the minute
+        shift = pd.Timestamp(b) - pd.Timestamp(a)
+        assert shift == pd.Timedelta(hours=8), (a, b)
+    assert "HKT" in texts(at)  # the last import, in the zone
+
+
+def test_one_action_numbering_everywhere(fixture_wh: Warehouse, use: Use) -> None:
+    """Audit tables number actions as the replayer does: step = action_index + 1, and no table
+    shows the 0-based action_index."""
+    use(fixture_wh.root)
+    for page in sorted(PAGES):
+        at = app(page)
+        for f in frames(at):
+            assert "action_index" not in f.columns, (page, list(f.columns))
+    at = app("views/must_block.py")
+    violations = frame_with(at, "game_id", "step", "block")
+    first = violations.iloc[0]
+    assert f"step={int(first['step'])}" in first["replay"]
+    replay = app("views/replayer.py", game_id=str(first["game_id"]), step=str(int(first["step"])))
+    shown = texts(replay)
+    assert f"**Step {int(first['step'])}** · trick {int(first['trick'])}" in shown
+    assert "頂大: the next seat" in shown  # that step is the obligation's action
+
+
+def test_filters_hidden_where_ignored_and_kept(fixture_wh: Warehouse, use: Use) -> None:
+    """SQL explorer and Import health ignore the filters: they do not show them; the filters
+    chosen before are still there on the next page that uses them."""
+    use(fixture_wh.root)
+    at = app()
+    (ruleset,) = one(
+        fixture_wh, "select ruleset from games group by 1 order by count(*), 1 limit 1"
+    )
+    at.sidebar.selectbox(key="f_ruleset").select(ruleset).run()
+    for page in ("views/sql_explorer.py", "views/import_health.py"):
+        at.switch_page(page).run()
+        assert not at.exception
+        keys = {w.key for w in at.sidebar.selectbox} | {w.key for w in at.sidebar.date_input}
+        assert not keys & {"f_ruleset", "f_match", "f_player", "f_from", "f_to"}, (page, keys)
+        assert "f_tz" in keys  # the display time zone still applies
+        assert "Filters" not in [str(m.value) for m in at.sidebar.markdown]
+    at.switch_page("views/leaderboard.py").run()
+    assert at.sidebar.selectbox(key="f_ruleset").value == ruleset
+    assert f"ruleset: {ruleset}" in texts(at)
+
+
+def test_replayer_result_says_who_paid_whom(fixture_wh: Warehouse, use: Use) -> None:
+    """The end of a game: a small table of each seat's result in the game's unit, and who paid
+    whom: each seat's payments received less paid are its net."""
+    use(fixture_wh.root)
+    (game_id,) = one(
+        fixture_wh,
+        "select s.game_id from mart_game_scores s join games g using (game_id) "
+        "where s.settlement <> 'penalty_points' and s.is_scored and g.full_info "
+        "group by 1 having sum(abs(s.net)) > 0 order by 1 limit 1",
+    )
+    at = app("views/replayer.py", game_id=game_id)
+    at.button(key="rp_last").click().run()
+    assert not at.exception
+    result = frame_with(at, "seat", "player_id", "result")
+    assert len(result.columns) <= 6  # readable: not the 39-column row
+    net = dict(
+        fixture_wh.connect()
+        .execute(f"select seat, net from mart_game_scores where game_id = '{game_id}'")
+        .fetchall()
+    )
+    assert dict(zip(result["seat"], result["result"], strict=True)) == net
+    config = json.loads(next(d for d in at.dataframe if "result" in d.value.columns).proto.columns)
+    assert config["result"]["label"] == "result (money, + won / − lost)"
+    paid = frame_with(at, "payer", "receiver", "amount")
+    seat_of = dict(zip(result["player_id"], result["seat"], strict=True))
+    flow = {s: 0.0 for s in net}
+    for p in paid.itertuples():
+        flow[seat_of[p.payer]] -= p.amount
+        flow[seat_of[p.receiver]] += p.amount
+    assert flow == pytest.approx(net)
+    assert "Who paid whom" in texts(at)
+
+
+def test_winnings_graph_one_game_colours_and_cap(fixture_wh: Warehouse, use: Use) -> None:
+    """A one-game filter says there is nothing to plot (no empty axes); every player of the
+    graph has their own colour (24 of them, Plotly's default repeats after 10); a cap is said."""
+    use(fixture_wh.root)
+    at = app("views/leaderboard.py")
+    charts = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    assert charts
+    for spec in charts.values():
+        colours = [t["line"]["color"] for t in spec["data"]]
+        assert len(set(colours)) == len(colours), colours
+        assert set(colours) <= set(ui.PALETTE), colours
+    assert len(set(ui.PALETTE)) >= data.WINNINGS_PLAYERS > 10  # no colour repeats past 10
+    (n_players,) = one(fixture_wh, "select count(distinct player_id) from seats")
+    shown = {t["name"] for spec in charts.values() for t in spec["data"]}
+    capped = f"Showing the {len(shown)} most active of {n_players:,} players" in texts(at)
+    assert capped is (n_players > len(shown)), (n_players, shown)
+    (match_id,) = one(
+        fixture_wh,
+        "select match_id from games where match_id is not null group by 1 having count(*) = 1 "
+        "order by 1 limit 1",
+    )
+    at.sidebar.selectbox(key="f_match").select(match_id).run()
+    assert not at.exception
+    assert "One game: nothing to plot" in texts(at)
+    assert not at.get("plotly_chart")
+
+
+def test_leak_finder_polarity_minimum_sample_and_advice(fixture_wh: Warehouse, use: Use) -> None:
+    """Coloured by good or bad (polarity per stat), not the sign; no z-score under
+    frames.MIN_GAMES games; one sentence of advice per leak."""
+    from dashboards.frames import LEAK_POLARITY, LEAK_STATS, MIN_GAMES, leak_table
+
+    assert {label for label, _, _ in LEAK_STATS} <= set(LEAK_POLARITY)
+    counts = pd.DataFrame(
+        {"who": ["player", "winners"], "n_players": [1, 3], "n_games": [200.0, 600.0],
+         "n_wins": [20.0, 180.0], "n_twos_left": [90.0, 60.0], "n_twos_dealt": [400.0, 1200.0],
+         "n_lead_single": [50.0, 100.0], "n_leads": [100.0, 300.0]}
+    )  # fmt: skip
+    t = leak_table(counts).set_index("stat")
+    assert t.loc["win rate", "verdict"] == "worse"  # lower, and higher is better
+    assert t.loc["2s left at the end", "verdict"] == "worse"  # higher, and lower is better
+    assert t.loc["2s left at the end", "difference"] > 0
+    assert t.loc["lead singles (of leads)", "verdict"] == "style"
+    assert t.loc["win rate", "advice"] and t.loc["2s left at the end", "advice"]
+    assert t["z"].notna().all()
+    few = leak_table(counts.assign(n_games=[MIN_GAMES - 1.0, 600.0]))
+    assert few["z"].isna().all() and few["player_rate"].notna().all()
+
+    use(fixture_wh.root)
+    (player, n) = one(
+        fixture_wh,
+        "select player_id, sum(n_games) from stats_player_games group by 1 order by 2, 1 limit 1",
+    )
+    assert n < MIN_GAMES
+    at = app("views/player.py")
+    at.selectbox(key="pl_player").set_value(player).run()
+    assert not at.exception
+    shown = texts(at)
+    assert f"Fewer than {MIN_GAMES} games in this selection" in shown
+    table = frame_with(at, "stat", "verdict", "advice", "z")
+    assert table["z"].isna().all()
+    (chart,) = at.get("plotly_chart")
+    names = {t["name"] for t in json.loads(chart.proto.spec)["data"]}
+    assert names <= {"better", "worse", "style", "same"}, names
+
+
+def test_player_games_list_has_the_ruleset(fixture_wh: Warehouse, use: Use) -> None:
+    use(fixture_wh.root)
+    at = app("views/player.py")
+    player = at.selectbox(key="pl_player").value
+    games = frame_with(at, "game_id", "ruleset", "is_winner", "cards_left", last=True)
+    rulesets = dict(fixture_wh.connect().execute("select game_id, ruleset from games").fetchall())
+    assert len(games) and all(
+        rulesets[g] == r for g, r in zip(games["game_id"], games["ruleset"], strict=True)
+    )
+    assert player

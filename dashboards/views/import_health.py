@@ -12,7 +12,7 @@ if not ui.require_games(allow_empty=True):
     st.stop()
 
 st.subheader("Import batches")
-st.dataframe(data.query("dash_batches"), hide_index=True)
+ui.table(data.query("dash_batches"))
 
 by_code = data.query("dash_rejects_by_code")
 if by_code.empty:
@@ -21,13 +21,14 @@ if by_code.empty:
 
 st.subheader("Rejects by error code")
 left, right = st.columns([2, 3])
-left.dataframe(by_code, hide_index=True)
+with left:
+    ui.table(by_code)
 fig = px.bar(by_code, x="rejects", y="code", orientation="h", height=80 + 28 * len(by_code))
 fig.update_layout(yaxis={"categoryorder": "total ascending"}, margin={"l": 0, "r": 0, "t": 10})
 right.plotly_chart(fig, key="rejects_by_code")
 
 st.subheader("Rejects by file")
-st.dataframe(data.query("dash_rejects_by_file_code"), hide_index=True)
+ui.table(data.query("dash_rejects_by_file_code"))
 
 st.subheader("Rejected records")
 c1, c2 = st.columns(2)
@@ -35,7 +36,7 @@ code = c1.selectbox("Error code", [None, *by_code["code"]], format_func=ui.all_l
 files = data.query("dash_rejects_by_file")["file"].tolist()
 file = c2.selectbox("File", [None, *files], format_func=ui.all_label, key="ih_file")
 rows = data.query("dash_rejects", code=code, file=file)
-st.dataframe(rows.drop(columns=["raw"]), hide_index=True)
+ui.table(rows.drop(columns=["raw"]))
 if not rows.empty:
     labels = {
         int(r.reject_no): f"#{r.reject_no} {r.code} — {r.file}:{r.line}" for r in rows.itertuples()
@@ -45,7 +46,7 @@ if not rows.empty:
     st.error(f"**{rec['code']}**: {rec['message']}")
     st.caption(
         f"file {rec['file']}, line {rec['line']}, game {rec['game_id'] or '—'}, "
-        f"action {'—' if rec['action_index'] is None else int(rec['action_index'])}, "
+        f"step {ui.step_of(rec['action_index'])}, "
         f"batch {rec['batch_id']}"
     )
     st.code(rec["raw"] or "(empty)", language="json", wrap_lines=True)

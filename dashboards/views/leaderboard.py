@@ -62,44 +62,48 @@ else:
         + (f" with settlement **{settlement}**" if settlement else "")
         + " (no bankroll cap), beside the score under the games' own rules."
     )
-st.dataframe(
-    board,
-    hide_index=True,
-    column_config={
-        "win_pct": ui.WIN_PCT,
-        "title": "rank-ladder title",
-        "whatif_score": "what-if score",
-        "whatif_rank": "what-if rank",
-        "whatif_title": "what-if title",
-        "rank_change": "rank change",
-    },
-    key="lb_standings",
-)
+ui.table(board, column_config={"win_pct": ui.WIN_PCT}, key="lb_standings")
 
 st.subheader("Winnings graph")
 lines = data.winnings(f)
-left, right = st.columns(2)
-with left:
-    fig = px.line(lines, x="game_no", y="cumulative_score", color="player")
-    fig.update_layout(
-        title="Cumulative score (own rules)",
-        xaxis_title="games played",
-        yaxis_title="score",
-        height=420,
+shown = lines["player"].nunique()
+in_games = len(data.players(f))
+if lines.empty or lines["game_no"].nunique() < 2:
+    st.info(
+        "One game: nothing to plot — a winnings graph needs two games or more. "
+        "Widen the filters (match, period, player) to see one.",
+        icon="📈",
     )
-    st.plotly_chart(fig, key="lb_winnings")
-with right:
-    fig = px.line(lines, x="game_no", y="cumulative_cards_vs_expected", color="player")
-    fig.update_layout(
-        title="Luck-adjusted: cards vs expected",
-        xaxis_title="games played",
-        yaxis_title="Σ (expected − actual cards left)",
-        height=420,
-    )
-    st.plotly_chart(fig, key="lb_luck")
+else:
+    left, right = st.columns(2)
+    style = {"color": "player", "color_discrete_sequence": ui.PALETTE}
+    with left:
+        fig = px.line(lines, x="game_no", y="cumulative_score", **style)
+        fig.update_layout(
+            title="Cumulative score (own rules)",
+            xaxis_title="games played",
+            yaxis_title=f"score ({ui.SCORE_UNIT})",
+            height=420,
+        )
+        st.plotly_chart(fig, key="lb_winnings")
+    with right:
+        fig = px.line(lines, x="game_no", y="cumulative_cards_vs_expected", **style)
+        fig.update_layout(
+            title="Luck-adjusted: cards vs expected",
+            xaxis_title="games played",
+            yaxis_title="Σ (expected − actual cards left)",
+            height=420,
+        )
+        st.plotly_chart(fig, key="lb_luck")
+    if in_games > shown:
+        st.caption(
+            f"Showing the {shown} most active of {in_games:,} players (the filtered one first); "
+            "pick a player in the sidebar to see another."
+        )
 st.caption(
     "Left: what the player won. Right: the luck-adjusted line, Σ (expected − actual cards left) "
     "where the expectation comes from the opening hand's strength (`luck_outcomes`): rising = "
-    "playing better than the cards dealt. Games with an unknown deal count 0. At most 12 players "
-    "(the filtered one first), thinned to about 400 points each."
+    f"playing better than the cards dealt. Games with an unknown deal count 0. At most "
+    f"{data.WINNINGS_PLAYERS} players (the filtered one first), each its own colour, thinned to about "
+    "400 points each."
 )

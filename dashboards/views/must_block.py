@@ -26,9 +26,8 @@ st.caption(
 
 
 def replay_table(frame: pd.DataFrame, key: str) -> None:
-    st.dataframe(
+    ui.table(
         ui.with_replay_links(frame.assign(step=frame["action_index"] + 1), step="step"),
-        hide_index=True,
         column_config={"replay": ui.REPLAY_LINK, "next_went_out": "next went out", "bao": "包牌"},
         key=key,
     )
@@ -48,9 +47,8 @@ def from_marts() -> None:
             else ""
         )
     )
-    st.dataframe(
+    ui.table(
         per_player,
-        hide_index=True,
         column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
     )
 
@@ -66,9 +64,8 @@ def from_marts() -> None:
     if bao.empty:
         st.write("Nobody paid 包牌 in these games.")
     else:
-        st.dataframe(
+        ui.table(
             ui.with_replay_links(bao),
-            hide_index=True,
             column_config={"replay": ui.REPLAY_LINK, "bao_paid": "包牌 paid"},
         )
 
@@ -83,13 +80,8 @@ def from_marts() -> None:
     if pairs.empty:
         st.write("No pair: nobody was obliged to block anybody.")
         return
-    st.dataframe(
+    ui.table(
         pairs,
-        hide_index=True,
-        column_config={
-            "p_combined": st.column_config.NumberColumn(format="%.2e"),
-            "q_value": st.column_config.NumberColumn(format="%.2e"),
-        },
         key="mb_pairs",
     )
     labels = [f"#{r.rank} {r.player_id} → {r.partner_id}" for r in pairs.itertuples()]
@@ -97,10 +89,8 @@ def from_marts() -> None:
                           format_func=lambda i: labels[i], key="mb_pair")  # fmt: skip
     a, b = pairs.iloc[chosen][["player_id", "partner_id"]]
     st.markdown(f"#### Evidence: {a} → {b}")
-    st.dataframe(
+    ui.table(
         data.query("dash_evidence", a=a, b=b),
-        hide_index=True,
-        column_config={"p_value": st.column_config.NumberColumn(format="%.2e")},
     )
     st.markdown(f"#### The games: {a} obliged to block {b}")
     drill = data.query("dash_obligations", f, player=a, next=b, only_failed=False)

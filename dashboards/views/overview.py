@@ -31,21 +31,20 @@ h[2].metric("Partial-information games", f"{o['n_partial']:,}")
 h[3].metric("Games with 包牌", f"{o['n_bao']:,}")
 if o["n_rejects"]:
     st.warning(
-        f"{o['n_rejects']:,} records were rejected at import (last import {o['last_import']}).",
+        f"{o['n_rejects']:,} records were rejected at import (last import {ui.when(o['last_import'])}).",
         icon="⚠️",
     )
     st.page_link("views/import_health.py", label="See the rejects in Import health", icon="🩺")
 else:
-    st.success(f"No rejected records (last import {o['last_import']}).", icon="✅")
+    st.success(f"No rejected records (last import {ui.when(o['last_import'])}).", icon="✅")
 
 st.subheader("Recent matches")
 matches = data.query("dash_recent_matches", f, limit=20)
-st.dataframe(
+ui.table(
     ui.with_replay_links(matches, "last_game"),
-    hide_index=True,
     column_config={"replay": ui.REPLAY_LINK},
 )
 
 st.subheader("Recent games")
 games = data.query("dash_games", f, limit=50)
-st.dataframe(ui.with_replay_links(games), hide_index=True, column_config={"replay": ui.REPLAY_LINK})
+ui.table(ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK})

@@ -43,6 +43,9 @@ if player is None:
     st.stop()
 ui.filters_caption(f)
 
+#: The leak finder's colours: by whether the difference is good or bad, not by its sign.
+VERDICT_COLOURS = {"better": "#2e7d32", "worse": "#c62828", "style": "#9e9e9e", "same": "#9e9e9e"}
+
 MARTS = (*data.SCORING_MARTS, "stats_player_games", "stats_seat_positions", "audit_obligations")
 
 
@@ -82,25 +85,39 @@ def from_marts() -> None:
     st.caption(
         "Each stat is actions ÷ opportunities (docs/stats.md) over the filtered games; "
         "*winners* are the other players with a positive score over them. z is a two-proportion "
-        "z-score: the difference weighted by the sample size; |z| > 2 is worth a look."
+        "z-score: the difference weighted by the sample size; |z| > 2 is worth a look (none under "
+        f"{data.MIN_GAMES} games)."
     )
     leaks = data.leaks(f, player)
     if leaks.empty:
         st.write("Not enough games to compare (no winning player or no stat for this player).")
     else:
+        few = bool(leaks["z"].isna().all())
+        if few:
+            st.info(
+                f"Fewer than {data.MIN_GAMES} games in this selection: the rates are shown, "
+                "but no z-score (too few games to tell a leak from luck).",
+                icon="🔬",
+            )
         top = leaks.head(10).iloc[::-1]
-        fig = px.bar(top, x="z", y="stat", orientation="h", height=360, color="difference",
-                     color_continuous_scale="RdBu")  # fmt: skip
-        fig.update_layout(xaxis_title="z (player vs winners)", yaxis_title="")
+        fig = px.bar(top, x="difference" if few else "z", y="stat", orientation="h", height=360,
+                     color="verdict", color_discrete_map=VERDICT_COLOURS)  # fmt: skip
+        fig.update_layout(
+            xaxis_title="player − winners" if few else "z (player vs winners)", yaxis_title=""
+        )
         st.plotly_chart(fig, key="pl_leaks")
-        st.dataframe(
+        st.caption(
+            "Colour: green = better than the winners, red = worse (by each stat's polarity: a "
+            "higher win rate is better, more 2s left at the end worse), grey = a matter of style."
+        )
+        ui.table(
             leaks,
-            hide_index=True,
             column_config={
                 "player_rate": st.column_config.NumberColumn("player", format="%.3f"),
                 "winners_rate": st.column_config.NumberColumn("winners", format="%.3f"),
-                "difference": st.column_config.NumberColumn(format="%+.3f"),
-                "z": st.column_config.NumberColumn(format="%+.2f"),
+                "difference": st.column_config.NumberColumn("difference", format="%+.3f"),
+                "z": st.column_config.NumberColumn("z", format="%+.2f"),
+                "advice": st.column_config.TextColumn("advice", width="large"),
             },
             key="pl_leak_table",
         )
@@ -111,14 +128,13 @@ def from_marts() -> None:
     left, right = st.columns([1, 2])
     with left:
         st.caption("Losses by 炒 tier (×1 = no 炒).")
-        st.dataframe(tiers, hide_index=True)
+        ui.table(tiers)
     with right:
         if hist.empty:
             st.write("Never caught 炒 (×2 or more) in these games.")
         else:
-            st.dataframe(
+            ui.table(
                 ui.with_replay_links(hist),
-                hide_index=True,
                 column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
             )
 
@@ -127,17 +143,15 @@ def from_marts() -> None:
     if record.empty:
         st.write("Never obliged to block in these games.")
     else:
-        st.dataframe(
+        ui.table(
             record,
-            hide_index=True,
             column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
         )
         failed = data.query("dash_obligations", f, player=player, next=None, only_failed=True)
         if not failed.empty:
             st.caption("Violated (or unknown) obligations:")
-            st.dataframe(
+            ui.table(
                 ui.with_replay_links(failed.assign(step=failed["action_index"] + 1), step="step"),
-                hide_index=True,
                 column_config={"replay": ui.REPLAY_LINK},
             )
 
@@ -146,15 +160,14 @@ def from_marts() -> None:
         "Win % by position after the first leader (0 = led the first trick), beside everyone's "
         "(`stats_seat_positions`)."
     )
-    st.dataframe(data.query("dash_seat_effects", f, player_id=None, player=player), hide_index=True)
+    ui.table(data.query("dash_seat_effects", f, player_id=None, player=player))
 
 
 if ui.marts_ready(*MARTS):  # else: run `big2 build`
     from_marts()
 
 st.subheader("Games")
-st.dataframe(
+ui.table(
     ui.with_replay_links(data.query("dash_player_games", f, player=player)),
-    hide_index=True,
     column_config={"replay": ui.REPLAY_LINK},
 )

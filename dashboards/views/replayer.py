@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from dashboards import data, ui
@@ -84,7 +85,7 @@ names = {
 }
 st.caption(
     f"ruleset **{g['ruleset']}** · {g['players']} players · match {g['match_id'] or '—'} "
-    f"game {g['game_number']} · started {g['started_at'] or '—'} · {n} actions, "
+    f"game {g['game_number']} · started {ui.when(g['started_at'])} · {n} actions, "
     f"{g['n_tricks']} tricks · {'full' if g['full_info'] else 'partial'} information · "
     f"source {g['source_file']}:{g['source_line']}"
 )
@@ -130,6 +131,41 @@ def ui_mask(value: Any) -> int | None:
     return None if data.missing(value) else int(value)
 
 
+def _result_tables() -> None:
+    """The end of the game in a few readable columns: each seat's result in the game's unit,
+    then who paid whom (money games); every scoring column in an expander."""
+    scores = data.query("dash_game_scores", game_id=game_id)
+    points = bool((scores["settlement"] == "penalty_points").any())
+    unit = "penalty points" if points else "money"
+    by_seat = seats.set_index("seat")
+    result = pd.DataFrame(
+        {
+            "seat": scores["seat"],
+            "player_id": scores["player_id"],
+            "cards_left": [int(by_seat.loc[int(s), "cards_left"]) for s in scores["seat"]],
+            "final_hand_text": [by_seat.loc[int(s), "final_hand_text"] for s in scores["seat"]],
+            "炒": [f"{t} ×{int(m)}" if not data.missing(t) and t else "" for t, m in
+                   zip(scores["tier_name"], scores["multiplier"].fillna(1), strict=True)],
+            "result": scores["points"] if points else scores["net"],
+        }
+    )  # fmt: skip
+    st.markdown(f"**Result under the game's own rules** ({unit})")
+    ui.table(result, unit=unit + (", added to the running total" if points else ", + won / − lost"),
+             key="rp_result")  # fmt: skip
+    if points:
+        st.caption("Penalty points: no money changes hands (the lowest total wins the match).")
+    else:
+        paid = data.query("dash_game_payments", game_id=game_id)
+        if paid.empty:
+            st.caption("Nobody paid anybody in this game.")
+        else:
+            st.markdown("**Who paid whom** (money, before any bankroll cap)")
+            ui.table(paid.drop(columns=["payer_seat", "receiver_seat"]), unit="money",
+                     key="rp_payments")  # fmt: skip
+    with st.expander("Every scoring column (mart_game_scores)"):
+        ui.table(scores)
+
+
 # the trick on the table after this step: the plays of the current trick so far
 trick_rows = []
 if act is not None:
@@ -150,9 +186,7 @@ st.markdown(ui.CARD_CSS, unsafe_allow_html=True)
 if act is None:
     st.info("The deal. Press **Next ▶** (or →) to play the first action.")
 else:
-    st.markdown(
-        f"**Action {step}** · trick {act['trick']}: {_describe(act)}", unsafe_allow_html=True
-    )
+    st.markdown(f"**Step {step}** · trick {act['trick']}: {_describe(act)}", unsafe_allow_html=True)
     if act["obligation"]:
         need = {
             "lead_non_single_or_highest_single": "lead a non-single or the highest single",
@@ -216,12 +250,10 @@ if step == n:
     if g["bao_seat"] is not None:
         bs = int(g["bao_seat"])
         st.error(f"包牌: seat {bs} ({names.get(bs, '?')}) pays for the others (頂大 violation).")
-    result = seats[["seat", "player_id", "cards_left", "is_winner", "final_hand_text"]]
-    st.dataframe(result, hide_index=True)
     if data.mart_exists("scores"):
-        st.markdown("**Scores under the game's own rules**")
-        st.dataframe(data.query("dash_game_scores", game_id=game_id), hide_index=True)
+        _result_tables()
     else:
+        ui.table(seats[["seat", "player_id", "cards_left", "is_winner", "final_hand_text"]])
         st.caption(
             f"Points and money under the game's rules come from the scoring mart "
             f"`{data.MARTS['scores']}` (issue 6), not built in this warehouse yet."
@@ -242,7 +274,7 @@ with st.expander(f"頂大 moments in this game ({len(moments)})", expanded=bool(
 
 with st.expander("All actions"):
     cols_shown = [
-        "action_index", "trick", "seat", "action_type", "cards_text", "kind",
+        "step", "trick", "seat", "action_type", "cards_text", "kind",
         "top_before_text", "obligation", "block", "block_reason",
     ]  # fmt: skip
-    st.dataframe(actions[cols_shown], hide_index=True)
+    ui.table(actions.assign(step=actions["action_index"] + 1)[cols_shown])

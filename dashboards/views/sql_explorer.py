@@ -18,7 +18,7 @@ with cat_col:
     cat = data.query("dash_catalogue")
     for table, cols in cat.groupby("table_name", sort=True):
         with st.expander(str(table)):
-            st.dataframe(cols[["column_name", "data_type"]], hide_index=True)
+            ui.table(cols[["column_name", "data_type"]])
 with query_col:
     sql = st.text_area("Query (one SELECT)", value=EXAMPLE, height=160, key="sql_text")
     c1, c2, c3 = st.columns([1, 1, 2])

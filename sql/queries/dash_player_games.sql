@@ -8,7 +8,7 @@ with fg as (select g.* from games g where
         and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
         and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
 )
-select fg.game_id, fg.match_id, fg.started_at, s.seat, s.is_winner, s.cards_left,
+select fg.game_id, fg.match_id, fg.ruleset, fg.started_at, s.seat, s.is_winner, s.cards_left,
     coalesce(fg.bao_seat = s.seat, false) as paid_bao
 from fg join seats s using (game_id)
 where s.player_id = $player
