@@ -143,6 +143,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "pipeline.logs",
         "pipeline.sim",
     ),
+    # the optional hot paths stand beside the layers, never above them
+    "pipeline.compiled": ("pipeline",),
+    "pipeline.native": (*STORAGE, "pipeline.cli", "pipeline.report", "pipeline.sim"),
+    # storage and the import serve the CLI and the dashboards; they never call up to them
+    "pipeline.ingest": ("pipeline.cli", "pipeline.report"),
+    "pipeline.warehouse": ("pipeline.cli", "pipeline.ingest", "pipeline.report", "pipeline.sim"),
 }
 
 
@@ -241,3 +247,25 @@ def rule_names_read(source: str) -> set[str]:
 def test_the_simulator_holds_no_legal_move_or_must_block_rule(path: Path) -> None:
     """The bots choose among Game.legal_moves(); the 頂大 card is Game.block_card."""
     assert rule_names_read(path.read_text(encoding="utf-8")) == set()
+
+
+#: What the dashboards may import from pipeline/ (docs/architecture.md, the dashboards row).
+DASHBOARD_MAY_IMPORT = (
+    "pipeline.warehouse",
+    "pipeline.cards",
+    "pipeline.report",
+    "pipeline.errors",
+    "pipeline.sqlbuild",
+)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((PIPELINE.parent / "dashboards").rglob("*.py")), ids=lambda p: p.name
+)
+def test_the_dashboards_import_no_rules_engine_nor_the_import(path: Path) -> None:
+    found = {
+        m
+        for m in imported_modules(path.read_text(encoding="utf-8"), "dashboards")
+        if m == "pipeline" or m.startswith("pipeline.")
+    }
+    assert violations(found, DASHBOARD_MAY_IMPORT) == sorted(found)
