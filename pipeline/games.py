@@ -71,6 +71,22 @@ class Game(Protocol):
 _LOADED: dict[str, Game] = {}
 
 
+def check_seat_count(seats: int, ruleset_name: str, players: int) -> None:
+    """Refuse a record whose seats are not the ruleset's number of players (every game's
+    replay checks it first).
+
+    >>> check_seat_count(3, "hk", 4)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.ReplayError: E_SEAT_COUNT: 3 seats listed; ruleset 'hk' plays 4 players
+    """
+    if seats != players:
+        raise ReplayError(
+            "E_SEAT_COUNT",
+            f"{seats} seats listed; ruleset {ruleset_name!r} plays {players} players",
+        )
+
+
 def find_game(kind: object) -> Game | None:
     """The registered game of a ``game_kind``, or None (no such game, or not a string).
 

@@ -54,11 +54,10 @@ import duckdb
 
 from pipeline.cards import cards_of, format_card, format_cards
 from pipeline.errors import Big2Error
-from pipeline.sqlbuild import SQL_DIR
 from pipeline.warehouse import reading
 
 #: The folder of the named queries.
-QUERIES = SQL_DIR / "queries"
+QUERIES = reading.queries_dir()
 #: The queries one report runs, in this order.
 REPORT_QUERIES = (
     "report_summary",

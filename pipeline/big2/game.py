@@ -26,7 +26,7 @@ from pipeline.big2.combos import Play, classify
 from pipeline.big2.rules import Ruleset, load_ruleset
 from pipeline.big2.state import Action, Game, GameResult, LegalMoves, Outcome, new_tuple
 from pipeline.errors import Big2Error, ReplayError
-from pipeline.games import Replayed
+from pipeline.games import Replayed, check_seat_count
 from pipeline.logs.model import GameRecord
 from pipeline.logs.records import record_from_obj
 
@@ -58,11 +58,7 @@ def _overrides_text(record: GameRecord) -> str:
 
 
 def _build_game(record: GameRecord, rs: Ruleset) -> Game:
-    if len(record.seats) != rs.players:
-        raise ReplayError(
-            "E_SEAT_COUNT",
-            f"{len(record.seats)} seats listed; ruleset {rs.name!r} plays {rs.players} players",
-        )
+    check_seat_count(len(record.seats), rs.name, rs.players)
     game = Game(
         rs,
         hands=record.hands,
@@ -100,11 +96,7 @@ def sheet_result(record: GameRecord, rs: Ruleset) -> GameResult:
     sheet = record.sheet
     assert sheet is not None
     n = rs.players
-    if len(record.seats) != n:
-        raise ReplayError(
-            "E_SEAT_COUNT",
-            f"{len(record.seats)} seats listed; ruleset {rs.name!r} plays {n} players",
-        )
+    check_seat_count(len(record.seats), rs.name, n)
     names = [s.name or s.player_id for s in record.seats]
     if sheet.bao_seat is not None and not 0 <= sheet.bao_seat < n:
         raise ReplayError("E_SHEET_BAO", f"包牌 seat {sheet.bao_seat} is not a seat 0-{n - 1}")

@@ -48,7 +48,7 @@ from pipeline.errors import (
     LogFormatError,
     ReplayError,
 )
-from pipeline.games import Replayed
+from pipeline.games import Replayed, check_seat_count
 from pipeline.logs.model import GameRecord
 from pipeline.logs.records import ENVELOPE_KEYS, action_ts, read_envelope
 
@@ -291,11 +291,7 @@ def replay_record(record: DdzRecord) -> Replayed:
     """Replay a Dou Dizhu record; raise a named error (``E_DDZ_*`` from the engine, the
     action index in its context when one action is at fault) for a log the rules refuse."""
     rs = _ruleset(record)
-    if len(record.seats) != rs.players:
-        raise ReplayError(
-            "E_SEAT_COUNT",
-            f"{len(record.seats)} seats listed; ruleset {rs.name!r} plays {rs.players} players",
-        )
+    check_seat_count(len(record.seats), rs.name, rs.players)
     game = Game(
         rs,
         hands=record.hands,
