@@ -15,6 +15,7 @@ the hand's lowest cards of its ranks.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from pipeline.cards import cards_of
 from pipeline.doudizhu.cards import (
@@ -143,10 +144,7 @@ def low_masks(hand: int) -> list[list[int]]:
     >>> [bin(m) for m in low[0]], low[14] == [0, 1 << 53], low[1]
     (['0b0', '0b1', '0b101', '0b1101'], True, [0])
     """
-    out = [[m << 4 * r for m in _NIBBLE_LOW[hand >> 4 * r & 0xF]] for r in range(TWO_RANK + 1)]
-    out.append([0, 1 << 52] if hand >> 52 & 1 else [0])
-    out.append([0, 1 << 53] if hand >> 53 & 1 else [0])
-    return out
+    return [_LOW[r][hand >> shift & bits] for r, (shift, bits) in enumerate(_PATTERN)]
 
 
 def _nibble_low(nib: int) -> list[int]:
@@ -160,8 +158,20 @@ def _nibble_low(nib: int) -> list[int]:
     return row
 
 
-#: Per 4-bit suit pattern of a rank, the masks of its lowest 0, 1, … cards.
-_NIBBLE_LOW: tuple[list[int], ...] = tuple(_nibble_low(n) for n in range(16))
+#: ``_LOW[r][pattern]``: for rank ``r`` holding the suits of the 4-bit ``pattern``, the masks of
+#: its lowest 0, 1, … cards (shared, never changed); for BJ and RJ the pattern is one bit.
+_LOW: tuple[tuple[list[int], ...], ...] = (
+    *(tuple([m << 4 * r for m in _nibble_low(n)] for n in range(16)) for r in range(TWO_RANK + 1)),
+    ([0], [0, 1 << 52]),
+    ([0], [0, 1 << 53]),
+)
+#: Where each rank's cards sit in a hand mask, (shift, bits); cards per pattern in ``_POP``.
+_PATTERN: tuple[tuple[int, int], ...] = (
+    *((4 * r, 0xF) for r in range(TWO_RANK + 1)),
+    (52, 1),
+    (53, 1),
+)
+_POP: tuple[int, ...] = tuple(n.bit_count() for n in range(16))
 
 
 #: ``_UNIT[r][n]``: the rank counts of ``n`` cards of rank ``r`` alone.
@@ -330,9 +340,16 @@ def plays_from(hand: int, rs: DdzRuleset, *, on: Play | None = None) -> Iterator
     >>> [p.text for p in plays_from(hand, rs, on=classify(mask_of(parse_cards("3s 3h")), rs))]
     ['4-4', '5-5', '9-9', '9-9-9-9']
     """
-    low = low_masks(hand)
-    counts = tuple(map(len, low))
-    return _generate(tuple(n - 1 for n in counts), low, rs, on)
+    counts, low = _hand_view(hand)
+    return _generate(counts, low, rs, on)
+
+
+@lru_cache(maxsize=256)
+def _hand_view(hand: int) -> tuple[Counts, list[list[int]]]:
+    """A hand's rank counts and :func:`low_masks` (cached: a seat that passed asks again with
+    the same hand; the lists are shared and never changed)."""
+    patterns = [hand >> shift & bits for shift, bits in _PATTERN]
+    return tuple([_POP[p] for p in patterns]), [_LOW[r][p] for r, p in enumerate(patterns)]
 
 
 def _kicker_room(counts: Sequence[int], main: range, k: int, pairs: bool) -> bool:

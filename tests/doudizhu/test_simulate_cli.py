@@ -182,3 +182,23 @@ def test_help_names_the_dou_dizhu_options() -> None:
     assert result.exit_code == 0
     for text in ("ddz / ddz-2p", "--feeder", "--feed-rate", "Dou Dizhu"):
         assert text in result.stdout
+
+
+def test_the_simulated_lines_meet_the_json_schema(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    referencing = pytest.importorskip("referencing")
+    from pipeline.logs import schema_path
+
+    big2 = json.loads(schema_path("big2").read_text("utf-8"))
+    ddz = json.loads(schema_path("doudizhu").read_text("utf-8"))
+    registry = referencing.Registry().with_resource(
+        big2["$id"], referencing.Resource.from_contents(big2)
+    )
+    validator = jsonschema.Draft202012Validator(ddz, registry=registry)
+    for preset, n in (("ddz", 3), ("ddz-2p", 2)):
+        out = tmp_path / f"{preset}.jsonl"
+        args = ["simulate", "-r", preset, "-n", "12", "--seed", "1", "-o", str(out)]
+        result = runner.invoke(app, [*args, "--workers", "1", "--feeder", str(n - 1)])
+        assert result.exit_code == 0, result.output
+        for line in _lines(out):
+            assert [e.message for e in validator.iter_errors(line)] == []
