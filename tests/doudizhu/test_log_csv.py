@@ -254,3 +254,16 @@ def test_a_column_of_the_other_game_is_named(tmp_path: Path) -> None:
     won = games.replace(",true,", ",yes,")
     done = replayed(write_pair(tmp_path, won, _actions(base)))
     assert isinstance(done, Reject) and "games.landlord_won: expected true or false" in done.message
+
+
+def test_a_csv_game_without_the_deal_is_partial_information(tmp_path: Path) -> None:
+    games, actions = doc_blocks()
+    header, row = (line.split(",") for line in games.strip().splitlines())
+    for name in ("hands", "kitty", "face_up_card"):
+        row[header.index(name)] = ""
+    record = read_one(write_pair(tmp_path, ",".join(header) + "\n" + ",".join(row), actions))
+    assert isinstance(record, GameRecord), record
+    assert record.info_level == "partial" and record.hands is None
+    done = replay(record)
+    assert isinstance(done, ReplayedGame), done
+    assert done.result.amount == 24

@@ -202,3 +202,20 @@ def test_the_simulated_lines_meet_the_json_schema(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         for line in _lines(out):
             assert [e.message for e in validator.iter_errors(line)] == []
+
+
+def test_simulate_ingest_replays_every_game(tmp_path: Path) -> None:
+    """``--ingest``: every game replays (no engine reject); until the warehouse stores Dou
+    Dizhu games each is then rejected E_GAME_NOT_STORED, afterwards stored: either way counted."""
+    import duckdb
+
+    out, wh = tmp_path / "g.jsonl", tmp_path / "wh"
+    args = ["simulate", "-r", "ddz-2p", "-n", "12", "--seed", "3", "-o", str(out)]
+    result = _big2(*args, "--workers", "1", "--ingest", "--warehouse", str(wh))
+    assert result.returncode == 0, result.stderr
+    n_lines = len(_lines(out))
+    con = duckdb.connect(str(wh / "warehouse.duckdb"), read_only=True)
+    codes = [c for (c,) in con.execute("select code from rejects").fetchall()]
+    (stored,) = con.execute("select count(*) from games").fetchone() or (0,)
+    assert set(codes) <= {"E_GAME_NOT_STORED"}
+    assert stored + len(codes) == n_lines
