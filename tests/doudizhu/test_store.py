@@ -443,3 +443,13 @@ def test_batches_written_before_the_columns_still_read_and_verify(tmp_path: Path
     ]
     roles = rows(wh, "select game_id, count(role) as n from seats group by 1 order by 1")
     assert roles == [{"game_id": "ddz-004-worked", "n": 3}, {"game_id": "old", "n": 0}]
+
+
+def test_action_times_and_think_seconds(tmp_path: Path) -> None:
+    obj = copy.deepcopy(doc_example())
+    for i, action in enumerate(obj["actions"]):
+        action["ts"] = 1_700_000_000 + 1.5 * i
+    wh = imported(tmp_path, [obj])
+    acts = rows(wh, "select epoch_ms(ts) as ms, think_seconds from actions order by action_index")
+    assert [a["ms"] for a in acts[:3]] == [1_700_000_000_000, 1_700_000_001_500, 1_700_000_003_000]
+    assert [a["think_seconds"] for a in acts] == [None] + [1.5] * (len(acts) - 1)
