@@ -98,10 +98,16 @@ def ddz_log_path(log: Path) -> Path:
     return log.with_name(f"{log.name.split('.', 1)[0]}-ddz.jsonl")
 
 
+#: The player of the planted feeding seat in the demo's Dou Dizhu games (the bots rotate
+#: round the table, the feeder stays one player, so the cooperation audit can name it).
+FEEDER_ID = "ddz-feeder"
+
+
 def write_ddz_log(path: Path, *, seed: int) -> int:
     """Simulate the demo's Dou Dizhu games (:data:`pipeline.sim.config.DEMO_DDZ_GAMES`, seats
-    rotating, the planted feeder in the 3-player games) into a JSON Lines log; the lines
-    written (void deals are lines of their own)."""
+    rotating, the planted feeder in the 3-player games, played by :data:`FEEDER_ID`, the other
+    seats by ``bot-<bot>``) into a JSON Lines log; the lines written (void deals are lines of
+    their own)."""
     from pipeline.doudizhu.rules import load_ruleset
     from pipeline.sim.ddz_play import log_line, simulate
 
@@ -119,7 +125,10 @@ def write_ddz_log(path: Path, *, seed: int) -> int:
             )  # fmt: skip
             for i, deals in enumerate(runs):
                 for d in deals:
-                    ids = [f"bot-{b}" for b in d["truth"]["bots"]]
+                    ids = [
+                        FEEDER_ID if s == plant else f"bot-{b}"
+                        for s, b in enumerate(d["truth"]["bots"])
+                    ]
                     gid = f"ddz-demo{seed}-{preset}-{i}-{d['deal_number']}"
                     line = log_line(d, game_id=gid, player_ids=ids)
                     fh.write(json.dumps(line, ensure_ascii=False) + "\n")
