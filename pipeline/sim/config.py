@@ -78,3 +78,7 @@ def lineup(players: int, bots: Sequence[BotName] | None = None) -> tuple[BotName
     if bots:
         return tuple(bots)
     return tuple(DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players))
+
+
+#: ``big2 demo``: Dou Dizhu games simulated per preset, next to the Big Two games.
+DEMO_DDZ_GAMES: tuple[tuple[str, int], ...] = (("ddz", 60), ("ddz-2p", 30))
