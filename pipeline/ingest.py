@@ -382,7 +382,7 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
                 done = native.replay_game(item[1], item[0])
             else:
                 done = item if isinstance(item, Reject) else replay(item)
-            if not isinstance(done, Reject):  # a game the tables do not hold yet (Dou Dizhu)
+            if not isinstance(done, Reject):  # a game kind with no row filling (tables.ROWS)
                 done = not_stored(done.record) or done
             if isinstance(done, Reject):
                 rows.add_reject(done)

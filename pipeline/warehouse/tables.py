@@ -1,26 +1,35 @@
-"""The warehouse tables: Arrow schemas, and row builders from replayed games and rejects.
+"""The warehouse tables: the one column definition, the Arrow schemas, and the row buffer.
 
 Five tables, documented column by column in ``docs/warehouse.md``:
 
 * ``games``   one row per stored game
 * ``seats``   one row per seat per game
-* ``actions`` one row per action (play, pass, claim, swap, announce) per game
+* ``actions`` one row per action per game
 * ``tricks``  one row per trick per game
 * ``rejects`` one row per rejected record (or game-id conflict)
 
-Card sets are stored twice: a ``*_mask`` ``int64`` (bit ``card`` set, see
-:mod:`pipeline.cards`; 52 bits fit) for fast SQL, and a ``*_text`` printed by
-:func:`pipeline.cards.format_cards` for people.
+Every game kind shares them (``games.game_kind``): a column one game does not fill is NULL
+on its rows. This module knows no game. Each stored game has a row-filling module,
+registered in :data:`ROWS` by ``game_kind`` like :data:`pipeline.games.GAMES` (Big Two:
+:mod:`pipeline.warehouse.rows_big2`, Dou Dizhu: :mod:`pipeline.warehouse.rows_doudizhu`),
+whose :class:`GameRows` buffers its games' inputs; :class:`RowBuffer` hands each replayed
+game to its game's buffer and turns them all into Arrow tables.
 
-The builders accept anything shaped like :class:`pipeline.replay.ReplayedGame`
-(``record``, ``ruleset``, ``actions``, ``result``) and like the parsers' ``Reject``
-(``source``, ``game_id``, ``action_index``, ``code``, ``message``, ``raw``); see
+Card sets are stored twice: a ``*_mask`` ``int64`` (bit ``card`` set; the games' decks fit
+in 63 bits) for fast SQL, and a ``*_text`` printed by the game's own printer
+(:class:`CardPrinter`) for people.
+
+The buffer accepts anything shaped like :class:`pipeline.replay.ReplayedGame` (``record``,
+``ruleset``, ``actions``, ``result``, of the game's own types) and like the parsers'
+``Reject`` (``source``, ``game_id``, ``action_index``, ``code``, ``message``, ``raw``); see
 :class:`ReplayedGameLike` and :class:`RejectLike`.
 
 >>> [t.value for t in Table]
 ['games', 'seats', 'actions', 'tricks', 'rejects']
 >>> SCHEMAS[Table.SEATS].field("deal_mask").type
 DataType(int64)
+>>> sorted(ROWS)
+['big2', 'doudizhu']
 >>> rows = RowBuffer("b1")
 >>> rows.n_games, rows.n_rejects
 (0, 0)
@@ -28,32 +37,19 @@ DataType(int64)
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from functools import lru_cache
-from operator import attrgetter
-from typing import Any, Protocol
+from enum import Enum, StrEnum
+from functools import cached_property
+from importlib import import_module
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.big2.combos import Kind
-from pipeline.big2.rules import Ruleset
-from pipeline.big2.state import (
-    ActionRecord,
-    ActionType,
-    Block,
-    Claim,
-    GameResult,
-    LastCall,
-    Obligation,
-)
-from pipeline.cards import N_CARDS, format_cards
-from pipeline.errors import E_GAME_NOT_STORED, E_ROW_BUILD
+from pipeline.errors import E_GAME_NOT_STORED, E_ROW_BUILD, Big2Error
 from pipeline.logs.model import GameRecord, Reject, Source
 from pipeline.logs.records import BALANCE_MAX, INT32_MAX, MAX_ACTIONS, TS_MAX, TS_MIN, escaped
 
@@ -62,32 +58,53 @@ RAW_LIMIT = 100_000
 RAW_CUT_MARK = "…[cut]"
 #: What building Arrow columns raises on a value the column cannot hold.
 _ROW_ERRORS = (pa.ArrowException, ValueError, TypeError, OverflowError)
+#: The most cards a seat holds in any stored game (a Dou Dizhu deck: 54).
+MAX_CARDS = 54
+
+#: ``game_kind`` → ``"module:attribute"`` of the game's :class:`GameRows` (its row filling),
+#: imported on first use; a replayed game of a kind not listed is rejected ``E_GAME_NOT_STORED``.
+ROWS: dict[str, str] = {
+    "big2": "pipeline.warehouse.rows_big2:ROWS",
+    "doudizhu": "pipeline.warehouse.rows_doudizhu:ROWS",
+}
+_LOADED: dict[str, type[GameRows]] = {}
 
 
-#: The game kinds whose games the tables hold; a replayed game of another kind is rejected
-#: ``E_GAME_NOT_STORED`` (:func:`not_stored`) with the reason here.
-STORED_KINDS = frozenset({"big2"})
-_NOT_STORED_WHY = {"doudizhu": "Dou Dizhu games replay but the warehouse does not store them yet"}
+def rows_for(kind: str) -> type[GameRows] | None:
+    """The row filling of a ``game_kind``, or None when the warehouse does not store it.
+
+    >>> rows_for("doudizhu").kind, rows_for("chess")
+    ('doudizhu', None)
+    """
+    rows = _LOADED.get(kind)
+    if rows is None:
+        where = ROWS.get(kind)
+        if where is None:
+            return None
+        module, _, attribute = where.partition(":")
+        rows = _LOADED[kind] = getattr(import_module(module), attribute)
+    return rows
 
 
 def not_stored(record: GameRecord) -> Reject | None:
-    """The ``E_GAME_NOT_STORED`` reject of a replayed game whose kind the tables do not hold
-    (the row builder is Big Two's), else None.
+    """The ``E_GAME_NOT_STORED`` reject of a replayed game whose kind has no row filling in
+    :data:`ROWS` (a game registered in :data:`pipeline.games.GAMES` before its storage is),
+    else None.
 
-    >>> not_stored(GameRecord("g", "", "big2", "hk", (), (), ())) is None
+    >>> not_stored(GameRecord("d", "", "doudizhu", "ddz", (), (), ())) is None
     True
-    >>> not_stored(GameRecord("d", "", "doudizhu", "ddz", (), (), ())).message
-    'Dou Dizhu games replay but the warehouse does not store them yet'
+    >>> not_stored(GameRecord("c", "", "chess", "fide", (), (), ())).message
+    "the warehouse does not store 'chess' games (no row filling in pipeline.warehouse.tables.ROWS)"
     """
-    kind = record.game_kind
-    if kind in STORED_KINDS:
+    if rows_for(record.game_kind) is not None:
         return None
     return Reject(
         source=record.source or Source("", 0),
         game_id=record.game_id,
         action_index=None,
         code=E_GAME_NOT_STORED,
-        message=_NOT_STORED_WHY.get(kind, f"the warehouse does not store {kind!r} games yet"),
+        message=f"the warehouse does not store {record.game_kind!r} games "
+        "(no row filling in pipeline.warehouse.tables.ROWS)",
         raw=record.raw,
     )
 
@@ -103,16 +120,17 @@ class Table(StrEnum):
 
 
 class ReplayedGameLike(Protocol):
-    """What the builders read from a replayed game (:class:`pipeline.replay.ReplayedGame`)."""
+    """What the builders read from a replayed game (:class:`pipeline.replay.ReplayedGame`);
+    the ruleset, the action records and the result are the game's own types."""
 
     @property
     def record(self) -> GameRecord: ...
     @property
-    def ruleset(self) -> Ruleset: ...
+    def ruleset(self) -> Any: ...
     @property
-    def actions(self) -> Sequence[ActionRecord]: ...
+    def actions(self) -> Sequence[Any]: ...
     @property
-    def result(self) -> GameResult: ...
+    def result(self) -> Any: ...
 
 
 class RejectLike(Protocol):
@@ -136,6 +154,8 @@ _TS = pa.timestamp("ms", tz="UTC")
 
 #: How the row builder makes a column's Arrow array from its inputs: ``build(type, *inputs)``.
 Builder = Callable[..., pa.Array]
+#: The input that is the game's :class:`CardPrinter` (every game's buffer supplies it).
+PRINTER = "printer"
 
 
 def _plain(type_: pa.DataType, values: Sequence[Any]) -> pa.Array:
@@ -164,31 +184,41 @@ class Column:
         return self.inputs or (self.name,)
 
 
-def build_columns(columns: Sequence[Column], inputs: Mapping[str, Any]) -> dict[str, pa.Array]:
+def build_columns(
+    columns: Sequence[Column], inputs: Mapping[str, Any], rows: int | None = None
+) -> dict[str, pa.Array]:
     """Each column's array, in order; an input named like a column built before is that
-    column (``cards_text`` reads the ``cards_mask`` array), else the buffered input.
+    column (``cards_text`` reads the ``cards_mask`` array), else the buffered input. With
+    ``rows``, a column whose inputs a game does not buffer is ``rows`` NULLs (a column of
+    another game).
 
     >>> double = lambda type_, n: pc.cast(pc.multiply(n, 2), type_)
     >>> cols = (Column("n", pa.int8()), Column("twice", pa.int16(), double, ("n",)))
     >>> build_columns(cols, {"n": [1, 2]})["twice"].to_pylist()
     [2, 4]
+    >>> build_columns((Column("other", pa.int8()),), {}, rows=2)["other"].to_pylist()
+    [None, None]
     """
     built: dict[str, pa.Array] = {}
     for col in columns:
+        sources = col.sources
+        if rows is not None and not all(n in built or n in inputs for n in sources):
+            built[col.name] = pa.nulls(rows, col.type)
+            continue
         built[col.name] = col.build(
-            col.type, *(built[n] if n in built else inputs[n] for n in col.sources)
+            col.type, *(built[n] if n in built else inputs[n] for n in sources)
         )
     return built
 
 
 def buffered_inputs(columns: Sequence[Column]) -> tuple[str, ...]:
-    """The inputs a row buffer fills for these columns (those no earlier column makes), in
-    the order of first use.
+    """The inputs a row buffer may fill for these columns (those no earlier column makes,
+    the card printer aside), in the order of first use.
 
-    >>> buffered_inputs(COLUMNS[Table.SEATS])[-3:]
-    ('final_hand_mask', 'cards_left', 'is_winner')
+    >>> buffered_inputs(COLUMNS[Table.SEATS])[-5:]
+    ('final_hand_mask', 'cards_left', 'is_winner', 'role', 'max_bid')
     """
-    made: set[str] = set()
+    made: set[str] = {PRINTER}
     out: dict[str, None] = {}
     for col in columns:
         out.update((n, None) for n in col.sources if n not in made)
@@ -200,16 +230,16 @@ def _int(type_: pa.DataType, values: Sequence[int | None]) -> pa.Array:
     return _ints(values, type_)
 
 
-def _enum_text(_type: pa.DataType, values: Sequence[StrEnum | None]) -> pa.Array:
-    return _enums(values)
+def _enum_text(_type: pa.DataType, values: Sequence[StrEnum | str | None]) -> pa.Array:
+    return enum_texts(values)
 
 
-def _text_of_mask(_type: pa.DataType, masks: pa.Array) -> pa.Array:
-    return mask_text(masks)
+def _text_of_mask(_type: pa.DataType, masks: pa.Array, printer: CardPrinter) -> pa.Array:
+    return printer.mask_text(masks)
 
 
-def _text_of_card(_type: pa.DataType, cards: pa.Array) -> pa.Array:
-    return card_text(cards)
+def _text_of_card(_type: pa.DataType, cards: pa.Array, printer: CardPrinter) -> pa.Array:
+    return printer.card_text(cards)
 
 
 def _empty_as_null(type_: pa.DataType, values: Sequence[str]) -> pa.Array:
@@ -229,7 +259,15 @@ def _cards(name: str, source: str | None = None) -> tuple[Column, Column]:
     mask = f"{name}_mask"
     return (
         Column(mask, pa.int64(), _int, (source or mask,)),
-        Column(f"{name}_text", pa.string(), _text_of_mask, (mask,)),
+        Column(f"{name}_text", pa.string(), _text_of_mask, (mask, PRINTER)),
+    )
+
+
+def _card(name: str) -> tuple[Column, Column]:
+    """One card stored as its card id (``<name>``) and its text."""
+    return (
+        Column(name, pa.int8(), _int),
+        Column(f"{name}_text", pa.string(), _text_of_card, (name, PRINTER)),
     )
 
 
@@ -238,35 +276,50 @@ def _plain_columns(*spec: tuple[str, pa.DataType]) -> tuple[Column, ...]:
 
 
 #: Every table's columns, in the order they are stored: the one definition that the schemas
-#: (:data:`SCHEMAS`), the row builder (:class:`RowBuffer`) and the column docs' check read.
+#: (:data:`SCHEMAS`), the row buffers (:class:`RowBuffer`, each game's :class:`GameRows`) and
+#: the column docs' check read. A column joins at the end of its table (older batches lack it:
+#: the views read it as NULL there).
 COLUMNS: dict[Table, tuple[Column, ...]] = {
-    Table.GAMES: _plain_columns(
-        ("batch_id", pa.string()),
-        ("game_id", pa.string()),
-        ("content_hash", pa.string()),
-        ("game_kind", pa.string()),
-        ("ruleset", pa.string()),
-        ("overrides", pa.string()),
-        ("match_id", pa.string()),
-        ("game_number", pa.int32()),
-        ("table_id", pa.string()),
-        ("tournament_id", pa.string()),
-        ("started_at", pa.string()),
-        ("players", pa.int8()),
-        ("outcome", pa.string()),
-        ("winner", pa.int8()),
-        ("claim", pa.string()),
-        ("first_leader", pa.int8()),
-        ("n_tricks", pa.int16()),
-        ("n_actions", pa.int32()),
-        ("bao_seat", pa.int8()),
-        ("bao_unknown_seat", pa.int8()),
-        ("full_info", pa.bool_()),
-        ("source_file", pa.string()),
-        ("source_line", pa.int64()),
-        ("tournament_kind", pa.string()),
-        ("tournament_round", pa.int32()),
-        ("info_level", pa.string()),
+    Table.GAMES: (
+        *_plain_columns(
+            ("batch_id", pa.string()),
+            ("game_id", pa.string()),
+            ("content_hash", pa.string()),
+            ("game_kind", pa.string()),
+            ("ruleset", pa.string()),
+            ("overrides", pa.string()),
+            ("match_id", pa.string()),
+            ("game_number", pa.int32()),
+            ("table_id", pa.string()),
+            ("tournament_id", pa.string()),
+            ("started_at", pa.string()),
+            ("players", pa.int8()),
+            ("outcome", pa.string()),
+            ("winner", pa.int8()),
+            ("claim", pa.string()),
+            ("first_leader", pa.int8()),
+            ("n_tricks", pa.int16()),
+            ("n_actions", pa.int32()),
+            ("bao_seat", pa.int8()),
+            ("bao_unknown_seat", pa.int8()),
+            ("full_info", pa.bool_()),
+            ("source_file", pa.string()),
+            ("source_line", pa.int64()),
+            ("tournament_kind", pa.string()),
+            ("tournament_round", pa.int32()),
+            ("info_level", pa.string()),
+            # Dou Dizhu
+            ("landlord", pa.int8()),
+            ("bid", pa.int8()),
+            ("bombs", pa.int8()),
+            ("rockets", pa.int8()),
+            ("spring", pa.string()),
+            ("landlord_won", pa.bool_()),
+            ("first_bidder", pa.int8()),
+        ),
+        *_cards("kitty"),
+        *_cards("set_aside"),
+        *_card("face_up_card"),
     ),
     Table.SEATS: (
         *_plain_columns(
@@ -278,10 +331,16 @@ COLUMNS: dict[Table, tuple[Column, ...]] = {
         ),
         *_cards("deal"),
         *_cards("final_hand"),
-        *_plain_columns(("cards_left", pa.int8()), ("is_winner", pa.bool_())),
+        *_plain_columns(
+            ("cards_left", pa.int8()),
+            ("is_winner", pa.bool_()),
+            # Dou Dizhu
+            ("role", pa.string()),
+            ("max_bid", pa.int8()),
+        ),
     ),
-    # inputs: the engine's ActionRecord fields, plus ``game_id`` and ``ts_ms`` (the logged
-    # time, epoch milliseconds) that the buffer adds per action
+    # inputs: the engine's action record fields (each game's module maps its own names),
+    # plus ``game_id`` and ``ts_ms`` (the logged time, epoch milliseconds) that it adds
     Table.ACTIONS: (
         Column("game_id", pa.string()),
         Column("action_index", pa.int16(), _int),
@@ -296,8 +355,7 @@ COLUMNS: dict[Table, tuple[Column, ...]] = {
         Column("cards_left", pa.list_(pa.int8())),
         *_cards("hand_before", "hand_before"),
         Column("beating_play_existed", pa.bool_()),
-        Column("highest_single", pa.int8(), _int),
-        Column("highest_single_text", pa.string(), _text_of_card, ("highest_single",)),
+        *_card("highest_single"),
         Column("next_seat", pa.int8(), _int),
         Column("next_on_one", pa.bool_()),
         Column("obligation", pa.string(), _enum_text),
@@ -305,13 +363,21 @@ COLUMNS: dict[Table, tuple[Column, ...]] = {
         Column("block_reason", pa.string(), _empty_as_null),
         Column("ends_trick", pa.bool_()),
         Column("wins_game", pa.bool_()),
-        Column("drawn", pa.int8(), _int),
-        Column("drawn_text", pa.string(), _text_of_card, ("drawn",)),
+        *_card("drawn"),
         Column("claim", pa.string(), _enum_text),
         Column("unchecked", pa.list_(pa.string())),
         Column("ts", _TS, _timestamp, ("ts_ms",)),
         Column("think_seconds", pa.float64(), _think_seconds, ("ts_ms", "action_index")),
         Column("last_call", pa.string(), _enum_text),
+        # Dou Dizhu
+        Column("phase", pa.string(), _enum_text),
+        Column("bid", pa.int8(), _int),
+        Column("units", pa.int8(), _int),
+        Column("top_kind", pa.string(), _enum_text),
+        Column("top_seat", pa.int8(), _int),
+        Column("landlord", pa.int8(), _int),
+        Column("multiplier", pa.int32(), _int),
+        Column("ends_auction", pa.bool_()),
     ),
     # built in Arrow from the actions (tricks_table): the type is what the builder casts to
     Table.TRICKS: _plain_columns(
@@ -339,38 +405,28 @@ COLUMNS: dict[Table, tuple[Column, ...]] = {
 SCHEMAS: dict[Table, pa.Schema] = {
     table: pa.schema([(c.name, c.type) for c in columns]) for table, columns in COLUMNS.items()
 }
-#: What the actions buffer adds to each engine record's fields.
-_ACTION_EXTRAS = ("game_id", "ts_ms")
-#: The ActionRecord fields the actions columns read, in order (the record's order: checked).
-ACTION_FIELDS = tuple(n for n in buffered_inputs(COLUMNS[Table.ACTIONS]) if n not in _ACTION_EXTRAS)
-#: The seats inputs buffered per row (the texts are computed from the masks).
-_SEAT_INPUTS = buffered_inputs(COLUMNS[Table.SEATS])
+#: What a game's actions buffer adds to its engine records' fields.
+ACTION_EXTRAS = ("game_id", "ts_ms")
+#: The inputs the actions columns read from the engines' records (each game fills its own).
+ACTION_INPUTS = tuple(n for n in buffered_inputs(COLUMNS[Table.ACTIONS]) if n not in ACTION_EXTRAS)
+GAME_INPUTS = buffered_inputs(COLUMNS[Table.GAMES])
+SEAT_INPUTS = buffered_inputs(COLUMNS[Table.SEATS])
 
 
 def check_columns() -> list[str]:
-    """Where the actions columns and the engine's record disagree (nowhere: checked at
-    import, and by a test): every actions input is an ActionRecord field or one the buffer
-    adds, and every ActionRecord field is stored.
+    """Where a stored game's row filling and the column definition disagree (nowhere: checked
+    by a test): each game's :meth:`GameRows.check` (its record's fields are all stored, its
+    inputs all columns').
 
     >>> check_columns()
     []
     """
-    fields = ActionRecord._fields
-    problems = [
-        f"actions: the input {name!r} is not an ActionRecord field"
-        for name in ACTION_FIELDS
-        if name not in fields
-    ]
-    problems += [
-        f"actions: the ActionRecord field {name!r} is not stored"
-        for name in fields
-        if name not in ACTION_FIELDS
-    ]
+    problems: list[str] = []
+    for kind in ROWS:
+        rows = rows_for(kind)
+        assert rows is not None
+        problems += [f"{kind}: {p}" for p in rows.check()]
     return problems
-
-
-if check_columns():  # pragma: no cover - an engine record field without a column, or the reverse
-    raise AssertionError(f"the actions columns do not match ActionRecord: {check_columns()}")
 
 
 def int_range(type_: pa.DataType) -> tuple[int, int]:
@@ -397,8 +453,8 @@ RECORD_LIMITS: dict[tuple[Table, str], int] = {
     (Table.GAMES, "n_tricks"): MAX_ACTIONS,
     (Table.ACTIONS, "action_index"): MAX_ACTIONS,
     (Table.ACTIONS, "trick"): MAX_ACTIONS,
-    (Table.ACTIONS, "cards_left"): N_CARDS,
-    (Table.SEATS, "cards_left"): N_CARDS,
+    (Table.ACTIONS, "cards_left"): MAX_CARDS,
+    (Table.SEATS, "cards_left"): MAX_CARDS,
     (Table.TRICKS, "n_actions"): MAX_ACTIONS,
 }
 
@@ -438,63 +494,80 @@ GRAIN: dict[Table, str] = {
 }
 
 
-# Card text, vectorised: a 52-bit mask is read as 4 chunks of 13 bits; each chunk's text is
-# looked up in an 8192-entry table and the 4 pieces are joined (cards lowest id first, exactly
-# as pipeline.cards.format_cards prints them). The tables are built on first use.
-_CHUNK_BITS = 13
-_N_CHUNKS = 4
-_CARD_TEXT = pa.array([format_cards(1 << c) for c in range(N_CARDS)], pa.string())
+class CardPrinter:
+    """A game's card texts, vectorised in Arrow: ``format_cards(mask)`` prints a mask (its
+    cards lowest id first, each card's text followed by ``sep`` but the last), over
+    ``n_cards`` card ids. A mask is read in 13-bit chunks; each chunk's text is looked up in
+    an 8192-entry table (built on first use) and the pieces are joined.
 
-
-@lru_cache(maxsize=1)
-def _chunk_texts() -> list[pa.Array]:
-    out = []
-    for k in range(_N_CHUNKS):
-        base = [format_cards(1 << (c + _CHUNK_BITS * k)) for c in range(_CHUNK_BITS)]
-        texts = [""] * (1 << _CHUNK_BITS)
-        for v in range(1, 1 << _CHUNK_BITS):
-            low = v & -v
-            texts[v] = base[low.bit_length() - 1] + texts[v ^ low]
-        out.append(pa.array(texts, pa.string()))
-    return out
-
-
-def mask_text(masks: pa.Array) -> pa.Array:
-    """The text of each card mask in an Arrow array (null stays null), computed in Arrow.
-
-    >>> from pipeline.cards import parse_cards, mask_of
-    >>> masks = pa.array([mask_of(parse_cards("10d 2s")), 0, None], pa.int64())
-    >>> mask_text(masks).to_pylist()
-    ['10♦2♠', '', None]
+    >>> p = CardPrinter(lambda m: " ".join(f"c{c}" for c in range(60) if m >> c & 1), 54, " ")
+    >>> p.mask_text(pa.array([0b101, 0, None, 1 << 53 | 1], pa.int64())).to_pylist()
+    ['c0 c2', '', None, 'c0 c53']
+    >>> p.card_text(pa.array([53, None], pa.int8())).to_pylist()
+    ['c53', None]
     """
-    chunk = (1 << _CHUNK_BITS) - 1
-    parts = [
-        pc.take(table, pc.bit_wise_and(pc.shift_right(masks, _CHUNK_BITS * k), chunk))
-        for k, table in enumerate(_chunk_texts())
-    ]
-    return pc.binary_join_element_wise(*parts, "")
+
+    CHUNK_BITS = 13
+
+    def __init__(self, format_cards: Callable[[int], str], n_cards: int, sep: str = "") -> None:
+        self.format_cards = format_cards
+        self.n_cards = n_cards
+        self.sep = sep
+
+    @cached_property
+    def _cards(self) -> pa.Array:
+        return pa.array([self.format_cards(1 << c) for c in range(self.n_cards)], pa.string())
+
+    @cached_property
+    def _chunks(self) -> list[pa.Array]:
+        bits = self.CHUNK_BITS
+        out = []
+        for k in range(-(-self.n_cards // bits)):
+            base = [
+                self.format_cards(1 << (c + bits * k)) + self.sep
+                if c + bits * k < self.n_cards
+                else ""
+                for c in range(bits)
+            ]
+            texts = [""] * (1 << bits)
+            for v in range(1, 1 << bits):
+                low = v & -v
+                texts[v] = base[low.bit_length() - 1] + texts[v ^ low]
+            out.append(pa.array(texts, pa.string()))
+        return out
+
+    def mask_text(self, masks: pa.Array) -> pa.Array:
+        """The text of each card mask in an Arrow array (null stays null)."""
+        chunk = (1 << self.CHUNK_BITS) - 1
+        parts = [
+            pc.take(table, pc.bit_wise_and(pc.shift_right(masks, self.CHUNK_BITS * k), chunk))
+            for k, table in enumerate(self._chunks)
+        ]
+        joined = pc.binary_join_element_wise(*parts, "")
+        return _strip_suffix(joined, self.sep) if self.sep else joined
+
+    def card_text(self, cards: pa.Array) -> pa.Array:
+        """The text of each card id in an Arrow array (null stays null)."""
+        return pc.take(self._cards, cards)
 
 
-def card_text(cards: pa.Array) -> pa.Array:
-    """The text of each card id in an Arrow array (null stays null).
-
-    >>> card_text(pa.array([28, None, 51], pa.int8())).to_pylist()
-    ['10♦', None, '2♠']
-    """
-    return pc.take(_CARD_TEXT, cards)
+def _strip_suffix(texts: pa.Array, sep: str) -> pa.Array:
+    """Each text without its one trailing ``sep`` (a text without one stays as it is)."""
+    return pc.replace_substring_regex(texts, pattern=f"{_regex_escape(sep)}$", replacement="")
 
 
-def _enum_value(value: StrEnum | None) -> str | None:
-    return None if value is None else value.value
+def _regex_escape(text: str) -> str:
+    return "".join(f"\\{c}" if not c.isalnum() else c for c in text)
 
 
-def overrides_json(ruleset: Ruleset) -> str:
-    """A ruleset's overrides as canonical JSON (keys sorted; enums as their values).
+def overrides_json(ruleset: Any) -> str:
+    """A ruleset's overrides (pairs of a key and its value) as canonical JSON (keys sorted;
+    enums as their values).
 
-    >>> from pipeline.big2.rules import load_ruleset
-    >>> overrides_json(load_ruleset("hk", {"players": 3}))
+    >>> from types import SimpleNamespace
+    >>> overrides_json(SimpleNamespace(overrides=(("players", 3),)))
     '{"players": 3}'
-    >>> overrides_json(load_ruleset("hk"))
+    >>> overrides_json(SimpleNamespace(overrides=()))
     '{}'
     """
     return json.dumps(dict(ruleset.overrides), sort_keys=True, ensure_ascii=False)
@@ -516,23 +589,6 @@ def raw_text(raw: str | bytes | None) -> str | None:
     return text
 
 
-#: The ActionRecord fields as one row, in one C-level getter (when a record is no such row).
-_action_fields = attrgetter(*ACTION_FIELDS)
-#: Whether ActionRecord is a named tuple with exactly these fields, in this order.
-_RECORDS_ARE_ROWS = getattr(ActionRecord, "_fields", None) == ACTION_FIELDS
-_ts_of = attrgetter("ts")
-_PLAY = ActionType.PLAY.value
-_PASS = ActionType.PASS.value
-
-
-def _n_tricks(actions: Sequence[ActionRecord]) -> int:
-    """Tricks with at least one play: the trick of the last play (tricks are numbered 1, 2 ...)."""
-    for r in reversed(actions):
-        if r.type == ActionType.PLAY:
-            return r.trick
-    return 0
-
-
 def _ints(values: Sequence[int | None], type_: pa.DataType) -> pa.Array:
     """An Arrow integer array from Python ints, through numpy (pyarrow converts big ints slowly).
 
@@ -548,26 +604,42 @@ def _ints(values: Sequence[int | None], type_: pa.DataType) -> pa.Array:
         return pa.array(obj.astype(np.int64), mask=null).cast(type_)
 
 
+#: The enum values met so far, by code (0: None), and the code of each value and member: a
+#: table that learns every game's string enums as they come (a member hashed like its value
+#: is found under the value; any other is added under itself).
 _ENUM_VALUES: list[str | None] = [None]
 _ENUM_CODE: dict[object, int] = {None: 0}
-for _enum in (ActionType, Kind, Obligation, Block, Claim, LastCall):
-    for _member in _enum:
-        _ENUM_CODE[_member] = len(_ENUM_VALUES)
-        _ENUM_VALUES.append(_member.value)
-_ENUM_TEXT = pa.array(_ENUM_VALUES, pa.string())
+_ENUM_TEXT: list[pa.Array] = [pa.array(_ENUM_VALUES, pa.string())]
 
 
-def _enums(values: Sequence[StrEnum | None]) -> pa.Array:
-    """An Arrow string array of the engine's enum values, by a code lookup (fast).
+def _learn(values: Sequence[StrEnum | str | None]) -> None:
+    for v in set(values):
+        if v in _ENUM_CODE:
+            continue
+        text = v.value if isinstance(v, Enum) else str(v)
+        code = _ENUM_CODE.get(text)
+        if code is None:
+            code = _ENUM_CODE[text] = len(_ENUM_VALUES)
+            _ENUM_VALUES.append(text)
+        _ENUM_CODE[v] = code
+    _ENUM_TEXT[0] = pa.array(_ENUM_VALUES, pa.string())
 
-    >>> _enums((ActionType.PLAY, None, Kind.PAIR)).to_pylist()
-    ['play', None, 'pair']
+
+def enum_texts(values: Sequence[StrEnum | str | None]) -> pa.Array:
+    """An Arrow string array of the engines' enum values (or their strings), by a code
+    lookup (fast).
+
+    >>> class Kind(StrEnum):
+    ...     PAIR = "pair"
+    >>> enum_texts((Kind.PAIR, None, "play")).to_pylist()
+    ['pair', None, 'play']
     """
     try:
         codes = np.fromiter(map(_ENUM_CODE.__getitem__, values), np.int16, len(values))
-    except KeyError:  # pragma: no cover - an enum this table does not list
-        return pa.array([None if v is None else v.value for v in values], pa.string())
-    return pc.take(_ENUM_TEXT, pa.array(codes))
+    except KeyError:
+        _learn(values)
+        codes = np.fromiter(map(_ENUM_CODE.__getitem__, values), np.int16, len(values))
+    return pc.take(_ENUM_TEXT[0], pa.array(codes))
 
 
 def _null_if_empty(arr: pa.Array) -> pa.Array:
@@ -579,73 +651,67 @@ def _table(table: Table, columns: Mapping[str, pa.Array]) -> pa.Table:
     return pa.Table.from_pydict({name: columns[name] for name in schema.names}, schema=schema)
 
 
-class RowBuffer:
-    """Rows of the five tables, filled game by game; :meth:`take` hands them over as Arrow.
+class GameRows:
+    """The rows of one game kind's games, filled game by game: the columns every game shares
+    (the log's envelope: ids, ruleset, match, seats' players, the deal) here, the game's own
+    in its module's subclass (:meth:`fill`, :meth:`action_inputs`), registered in
+    :data:`ROWS`. A column the game fills no input of is NULL on its rows.
 
-    Adding a game only copies references (the engine's records are tuples of plain values);
-    the columns, the card texts and the tricks are computed in Arrow by :meth:`take`. A
-    caller takes every few thousand games so that memory stays flat.
+    A subclass sets :attr:`kind`, :attr:`printer`, :attr:`game_inputs` and :attr:`seat_inputs`
+    (the inputs it appends to, per game and per seat, in :meth:`fill`).
     """
+
+    kind: ClassVar[str] = ""
+    printer: ClassVar[CardPrinter]
+    game_inputs: ClassVar[tuple[str, ...]] = ()
+    seat_inputs: ClassVar[tuple[str, ...]] = ()
+    #: the games / seats inputs of the shared envelope (filled by :meth:`add`)
+    ENVELOPE_GAMES: ClassVar[tuple[str, ...]] = (
+        "batch_id", "game_id", "content_hash", "game_kind", "ruleset", "overrides",
+        "match_id", "game_number", "table_id", "tournament_id", "started_at", "players",
+        "full_info", "source_file", "source_line", "tournament_kind", "tournament_round",
+        "info_level",
+    )  # fmt: skip
+    ENVELOPE_SEATS: ClassVar[tuple[str, ...]] = (
+        "game_id", "seat", "player_id", "name", "balance", "deal_mask",
+    )  # fmt: skip
 
     def __init__(self, batch_id: str) -> None:
         self.batch_id = batch_id
         self.n_games = 0
-        self.n_rejects = 0
-        self._games: dict[str, list[Any]] = {}
-        self._seats: dict[str, list[Any]] = {}
-        self._rejects: dict[str, list[Any]] = {}
-        self._reject_tables: list[pa.Table] = []
-        self._action_rows: list[tuple[Any, ...]] = []
-        self._action_game: list[str] = []
-        self._action_ts: list[float | None] = []
-        self._hashes: dict[str, str] = {}
-        self._added: list[ReplayedGameLike] = []
-        #: The games the last :meth:`take` could not build, each now a rejects row.
-        self.failed: list[Reject] = []
-        self._reset()
+        self.games: dict[str, list[Any]] = {
+            n: [] for n in (*self.ENVELOPE_GAMES, *self.game_inputs)
+        }
+        self.seats: dict[str, list[Any]] = {
+            n: [] for n in (*self.ENVELOPE_SEATS, *self.seat_inputs)
+        }
+        self.added: list[ReplayedGameLike] = []
+        #: per buffered action: its game id and its logged time (epoch seconds, or None)
+        self.action_game: list[str] = []
+        self.action_ts: list[float | None] = []
 
-    def _reset(self) -> None:
-        self._games = {name: [] for name in SCHEMAS[Table.GAMES].names}
-        self._seats = {name: [] for name in _SEAT_INPUTS}
-        self._rejects = {name: [] for name in SCHEMAS[Table.REJECTS].names}
-        self._reject_tables = []
-        self._action_rows = []
-        self._action_game = []
-        self._action_ts = []
-        self._hashes = {}
-        self._added = []
-        self.n_games = 0
-        self.n_rejects = 0
+    @classmethod
+    def check(cls) -> list[str]:
+        """Where this filling and :data:`COLUMNS` disagree: an input no column reads."""
+        problems = [
+            f"games: the input {n!r} is no column's"
+            for n in cls.game_inputs
+            if n not in GAME_INPUTS
+        ]
+        problems += [
+            f"seats: the input {n!r} is no column's"
+            for n in cls.seat_inputs
+            if n not in SEAT_INPUTS
+        ]
+        return problems
 
-    def buffered_hash(self, game_id: str) -> str | None:
-        """The content hash of a game id already in this buffer, else None."""
-        return self._hashes.get(game_id)
-
-    def add_game(self, game: ReplayedGameLike) -> bool:
-        """Append the rows of one replayed game (games, seats, actions; tricks follow).
-
-        False (nothing added) when the game id is in the buffer already: a buffer never
-        holds a game twice; see :meth:`buffered_hash` to tell a duplicate from a conflict.
-        """
-        record, rs, actions, result = game.record, game.ruleset, game.actions, game.result
+    def add(self, game: ReplayedGameLike) -> None:
+        """Append the rows of one replayed game (its actions are the subclass's)."""
+        record, rs = game.record, game.ruleset
         gid = record.game_id
-        if gid in self._hashes:
-            return False
-        self._hashes[gid] = record.content_hash
-        self._added.append(game)
-        n = len(actions)
-        if _RECORDS_ARE_ROWS:
-            self._action_rows.extend(actions)  # named tuples: no copy
-        else:  # pragma: no cover - an ActionRecord that is not a named tuple
-            self._action_rows.extend(map(_action_fields, actions))
-        self._action_game.extend([gid] * n)
-        logged = record.actions
-        if len(logged) == n:
-            self._action_ts.extend(map(_ts_of, logged))
-        else:
-            self._action_ts.extend([None] * n)
-        players = rs.players
-        s = self._seats
+        self.added.append(game)
+        players: int = rs.players
+        s = self.seats
         info = {si.seat: si for si in record.seats}
         hands = record.hands
         for seat in range(players):
@@ -656,12 +722,7 @@ class RowBuffer:
             s["name"].append(None if si is None else si.name)
             s["balance"].append(None if si is None else si.balance)
             s["deal_mask"].append(hands[seat] if hands is not None and seat < len(hands) else None)
-            s["final_hand_mask"].append(
-                result.final_hands[seat] if seat < len(result.final_hands) else None
-            )
-            s["cards_left"].append(result.cards_left[seat])
-            s["is_winner"].append(result.winner == seat)
-        g = self._games
+        g = self.games
         g["batch_id"].append(self.batch_id)
         g["game_id"].append(gid)
         g["content_hash"].append(record.content_hash)
@@ -674,14 +735,6 @@ class RowBuffer:
         g["tournament_id"].append(record.tournament_id)
         g["started_at"].append(record.started_at)
         g["players"].append(players)
-        g["outcome"].append(result.outcome.value)
-        g["winner"].append(result.winner)
-        g["claim"].append(_enum_value(result.claim))
-        g["first_leader"].append(result.first_leader)
-        g["n_tricks"].append(_n_tricks(actions))
-        g["n_actions"].append(n)
-        g["bao_seat"].append(result.bao_seat)
-        g["bao_unknown_seat"].append(result.bao_unknown_seat)
         g["full_info"].append(hands is not None)
         src = record.source
         g["source_file"].append(None if src is None else src.file)
@@ -689,6 +742,141 @@ class RowBuffer:
         g["tournament_kind"].append(record.tournament_kind)
         g["tournament_round"].append(record.tournament_round)
         g["info_level"].append(record.info_level)
+        self.fill(game, players)
+        self.n_games += 1
+
+    def fill(self, game: ReplayedGameLike, players: int) -> None:
+        """Append the game's own games and seats inputs (one value per seat), and buffer its
+        actions."""
+        raise NotImplementedError
+
+    def record_inputs(self) -> dict[str, Any]:
+        """The buffered actions' inputs from the engine's records (sequences, named as the
+        columns read them), one value per action of :attr:`action_game`."""
+        raise NotImplementedError
+
+    def action_inputs(self) -> tuple[int, dict[str, Any]]:
+        """The buffered actions: their number, and every actions input (the records', the
+        game ids, ``ts_ms``)."""
+        n = len(self.action_game)
+        if not n:
+            return 0, {}
+        inputs = self.record_inputs()
+        inputs["ts_ms"] = ts_ms(self.action_ts)
+        inputs["game_id"] = self.action_game
+        return n, inputs
+
+    def tables(self) -> dict[Table, pa.Table]:
+        """The games, seats, actions and tricks rows of the buffered games (raises the
+        Arrow error of a value a column cannot hold)."""
+        out: dict[Table, pa.Table] = {}
+        if not self.n_games:
+            return out
+        printer = self.printer
+        out[Table.GAMES] = _table(
+            Table.GAMES,
+            build_columns(COLUMNS[Table.GAMES], {**self.games, PRINTER: printer}, self.n_games),
+        )
+        n_seats = len(self.seats["seat"])
+        out[Table.SEATS] = _table(
+            Table.SEATS,
+            build_columns(COLUMNS[Table.SEATS], {**self.seats, PRINTER: printer}, n_seats),
+        )
+        n_actions, inputs = self.action_inputs()
+        if n_actions:
+            inputs[PRINTER] = printer
+            actions = _table(
+                Table.ACTIONS, build_columns(COLUMNS[Table.ACTIONS], inputs, n_actions)
+            )
+            out[Table.ACTIONS] = actions
+            tricks = tricks_table(actions, out[Table.GAMES]["n_actions"])
+            if tricks.num_rows:
+                out[Table.TRICKS] = tricks
+        return out
+
+    def culprit(self) -> str:
+        """The first games or seats column of a one-game buffer that Arrow refuses, or ''."""
+        for table, columns in ((Table.GAMES, self.games), (Table.SEATS, self.seats)):
+            for name, values in columns.items():
+                type_ = SCHEMAS[table].field(name).type
+                try:
+                    pa.array(values, type_)
+                except _ROW_ERRORS:
+                    return f"{table.value}.{name}: "
+        try:
+            ts_ms(self.action_ts)
+        except _ROW_ERRORS:
+            return "actions.ts: "
+        return ""
+
+
+def ts_ms(seconds: Sequence[float | None]) -> pa.Array:
+    """Logged times (epoch seconds, None when not logged) as epoch milliseconds.
+
+    >>> ts_ms([1.5, None]).to_pylist()
+    [1500, None]
+    """
+    ts = pa.array(seconds, pa.float64())
+    return pc.cast(pc.round(pc.multiply(ts, 1000.0)), pa.int64())
+
+
+class RowBuffer:
+    """Rows of the five tables, filled game by game; :meth:`take` hands them over as Arrow.
+
+    Each game goes to the :class:`GameRows` of its ``game_kind``; adding a game only copies
+    references (the engines' records are tuples of plain values); the columns, the card
+    texts and the tricks are computed in Arrow by :meth:`take`, game kind by game kind (a
+    mixed buffer's rows are grouped by kind, each kind's games in the order added). A caller
+    takes every few thousand games so that memory stays flat.
+    """
+
+    def __init__(self, batch_id: str) -> None:
+        self.batch_id = batch_id
+        self.n_games = 0
+        self.n_rejects = 0
+        self._parts: dict[str, GameRows] = {}
+        self._rejects: dict[str, list[Any]] = {}
+        self._reject_tables: list[pa.Table] = []
+        self._hashes: dict[str, str] = {}
+        #: The games the last :meth:`take` could not build, each now a rejects row.
+        self.failed: list[Reject] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self._parts = {}
+        self._rejects = {name: [] for name in SCHEMAS[Table.REJECTS].names}
+        self._reject_tables = []
+        self._hashes = {}
+        self.n_games = 0
+        self.n_rejects = 0
+
+    def buffered_hash(self, game_id: str) -> str | None:
+        """The content hash of a game id already in this buffer, else None."""
+        return self._hashes.get(game_id)
+
+    def _part(self, kind: str) -> GameRows:
+        part = self._parts.get(kind)
+        if part is None:
+            rows = rows_for(kind)
+            if rows is None:
+                raise Big2Error(E_GAME_NOT_STORED, f"the warehouse does not store {kind!r} games")
+            part = self._parts[kind] = rows(self.batch_id)
+        return part
+
+    def add_game(self, game: ReplayedGameLike) -> bool:
+        """Append the rows of one replayed game (games, seats, actions; tricks follow).
+
+        False (nothing added) when the game id is in the buffer already: a buffer never
+        holds a game twice; see :meth:`buffered_hash` to tell a duplicate from a conflict.
+        A game of a kind with no row filling raises ``E_GAME_NOT_STORED`` (see
+        :func:`not_stored`).
+        """
+        record = game.record
+        gid = record.game_id
+        if gid in self._hashes:
+            return False
+        self._part(record.game_kind).add(game)
+        self._hashes[gid] = record.content_hash
         self.n_games += 1
         return True
 
@@ -726,66 +914,22 @@ class RowBuffer:
         self._rejects = {name: [] for name in SCHEMAS[Table.REJECTS].names}
         return out
 
-    def _seats_table(self) -> pa.Table:
-        return _table(Table.SEATS, build_columns(COLUMNS[Table.SEATS], self._seats))
-
-    def _actions_table(self) -> pa.Table:
-        gc_was_on = gc.isenabled()
-        gc.disable()  # the transpose allocates big tuples of plain values: no cycles to find
-        try:
-            inputs: dict[str, Any] = dict(
-                zip(ACTION_FIELDS, zip(*self._action_rows, strict=True), strict=True)
-            )
-        finally:
-            if gc_was_on:
-                gc.enable()
-        ts = pa.array(self._action_ts, pa.float64())
-        inputs["ts_ms"] = pc.cast(pc.round(pc.multiply(ts, 1000.0)), pa.int64())
-        inputs["game_id"] = self._action_game
-        return _table(Table.ACTIONS, build_columns(COLUMNS[Table.ACTIONS], inputs))
-
-    def _game_tables(self) -> dict[Table, pa.Table]:
-        out: dict[Table, pa.Table] = {}
-        if self.n_games:
-            out[Table.GAMES] = _table(Table.GAMES, build_columns(COLUMNS[Table.GAMES], self._games))
-            out[Table.SEATS] = self._seats_table()
-            if self._action_rows:
-                actions = self._actions_table()
-                out[Table.ACTIONS] = actions
-                tricks = tricks_table(actions, out[Table.GAMES]["n_actions"])
-                if tricks.num_rows:
-                    out[Table.TRICKS] = tricks
-        return out
-
-    def _culprit(self) -> str:
-        """The first games or seats column of a one-game buffer that Arrow refuses, or ''."""
-        for table, columns in ((Table.GAMES, self._games), (Table.SEATS, self._seats)):
-            for name, values in columns.items():
-                try:
-                    pa.array(values, SCHEMAS[table].field(name).type)
-                except _ROW_ERRORS:
-                    return f"{table.value}.{name}: "
-        try:
-            ms = pc.multiply(pa.array(self._action_ts, pa.float64()), 1000.0)
-            pc.cast(pc.round(ms), pa.int64())
-        except _ROW_ERRORS:
-            return "actions.ts: "
-        return ""
-
     def _build_apart(
-        self, games: list[ReplayedGameLike]
+        self, kind: str, games: list[ReplayedGameLike]
     ) -> tuple[list[dict[Table, pa.Table]], list[Reject]]:
         """Rows of these games, halving the list until each game that cannot be built is alone:
         those become ``E_ROW_BUILD`` rejects (a few builds per bad game, not one per game)."""
-        part = RowBuffer(self.batch_id)
+        rows = rows_for(kind)
+        assert rows is not None
+        part = rows(self.batch_id)
         for game in games:
-            part.add_game(game)
+            part.add(game)
         try:
-            return [part._game_tables()], []
+            return [part.tables()], []
         except _ROW_ERRORS as err:
             if len(games) == 1:
                 record = games[0].record
-                why = f"{part._culprit()}{type(err).__name__}: {err}"
+                why = f"{part.culprit()}{type(err).__name__}: {err}"
                 return [], [
                     Reject(
                         source=record.source or Source("", 0),
@@ -797,8 +941,8 @@ class RowBuffer:
                     )
                 ]
         mid = len(games) // 2
-        first, bad_first = self._build_apart(games[:mid])
-        second, bad_second = self._build_apart(games[mid:])
+        first, bad_first = self._build_apart(kind, games[:mid])
+        second, bad_second = self._build_apart(kind, games[mid:])
         return first + second, bad_first + bad_second
 
     def take(self) -> dict[Table, pa.Table]:
@@ -809,17 +953,21 @@ class RowBuffer:
         the other games' rows are built as usual.
         """
         self.failed = []
-        try:
-            out = self._game_tables()
-        except _ROW_ERRORS:
-            parts, self.failed = self._build_apart(self._added)
-            out = {}
-            for table in Table:
-                pieces = [p[table] for p in parts if table in p]
-                if pieces:
-                    out[table] = pa.concat_tables(pieces)
-            for reject in self.failed:
-                self.add_reject(reject)
+        parts: list[dict[Table, pa.Table]] = []
+        for kind, part in self._parts.items():
+            try:
+                parts.append(part.tables())
+            except _ROW_ERRORS:
+                built, failed = self._build_apart(kind, part.added)
+                parts.extend(built)
+                self.failed.extend(failed)
+        for reject in self.failed:
+            self.add_reject(reject)
+        out: dict[Table, pa.Table] = {}
+        for table in Table:
+            pieces = [p[table] for p in parts if table in p]
+            if pieces:
+                out[table] = pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
         if self.n_rejects:
             pieces = [*self._reject_tables, self._python_rejects()]
             out[Table.REJECTS] = pa.concat_tables([p for p in pieces if p.num_rows])
@@ -851,6 +999,12 @@ def think_seconds(ms: pa.Array, action_index: pa.Array) -> pa.Array:
         valid[1:] = (idx[1:] == idx[:-1] + 1) & known[1:] & known[:-1]
         out[1:] = np.where(valid[1:], sec[1:] - sec[:-1], np.nan)
     return pa.array(out, pa.float64(), mask=~valid)
+
+
+#: The action types of the play that tricks are made of (every stored game spells them so;
+#: other actions, a claim, a swap, a bid, are in no trick).
+_PLAY = "play"
+_PASS = "pass"
 
 
 def tricks_table(actions: pa.Table, n_actions: Sequence[int] | pa.Array) -> pa.Table:

@@ -206,10 +206,9 @@ def test_the_schema_accepts_dou_dizhu_lines(worked: dict[str, Any]) -> None:
     assert list(big2_validator.iter_errors(worked))  # a Dou Dizhu line is not a Big Two line
 
 
-def test_ingest_stores_the_big_two_games_and_rejects_the_dou_dizhu_ones(tmp_path: Path) -> None:
-    """A mixed file: the Big Two games are stored; each Dou Dizhu game replays, then is
-    rejected E_GAME_NOT_STORED (the warehouse does not store them yet), counted as a reject;
-    a Dou Dizhu line the rules refuse keeps its own code."""
+def test_ingest_stores_both_games_of_a_mixed_file(tmp_path: Path) -> None:
+    """A mixed file: the Big Two games and the Dou Dizhu game are stored (each with its
+    game_kind); a Dou Dizhu line the rules refuse is a reject with its own code."""
     from pipeline.ingest import ingest
     from pipeline.sim.sample import dumps, sample_game
     from pipeline.warehouse import Warehouse
@@ -228,16 +227,12 @@ def test_ingest_stores_the_big_two_games_and_rejects_the_dou_dizhu_ones(tmp_path
     wh = Warehouse(tmp_path / "wh")
     summary = ingest([str(log)], wh)
     total = summary.total()
-    assert (total.read, total.stored, total.rejected) == (4, 2, 2)
-    assert summary.reasons == {"E_GAME_NOT_STORED": 1, "E_DDZ_OUT_OF_TURN": 1}
+    assert (total.read, total.stored, total.rejected) == (4, 3, 1)
+    assert summary.reasons == {"E_DDZ_OUT_OF_TURN": 1}
     with wh.connect() as con:
         games = con.execute("select game_id, game_kind from games order by game_id").fetchall()
         rejects = con.execute(
             "select game_id, line, code, message from rejects order by line"
         ).fetchall()
-    assert games == [("b1", "big2"), ("b2", "big2")]
-    assert [r[:3] for r in rejects] == [
-        ("ddz-1", 2, "E_GAME_NOT_STORED"),
-        ("ddz-2", 4, "E_DDZ_OUT_OF_TURN"),
-    ]
-    assert "Dou Dizhu games replay but the warehouse does not store them yet" in rejects[0][3]
+    assert games == [("b1", "big2"), ("b2", "big2"), ("ddz-1", "doudizhu")]
+    assert [r[:3] for r in rejects] == [("ddz-2", 4, "E_DDZ_OUT_OF_TURN")]
