@@ -1,4 +1,4 @@
--- Dou Dizhu bidding discipline, bid versus hand strength: one row per (player_id, ruleset,
+-- Dou Dizhu bidding discipline, bid versus hand strength. Grain: one row per (player_id, ruleset,
 -- hand_strength) of the hands a seat spoke with in the auction (full information; void deals
 -- included: passing a hand is a decision too). hand_strength is ddz_hand() of the dealt hand
 -- (docs/stats.md, "Dou Dizhu").

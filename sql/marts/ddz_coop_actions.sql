@@ -1,4 +1,4 @@
--- Farmer cooperation audit (Dou Dizhu, 004's strategy note), the evidence: one row per
+-- Farmer cooperation audit (Dou Dizhu, 004's strategy note), the evidence. Grain: one row per
 -- farmer's turn following a play while holding a beating play (beating_play_existed; full
 -- information), grain (game_id, action_index). signal:
 --   partner   the play on the table is the other farmer's (top_seat, 3 players):

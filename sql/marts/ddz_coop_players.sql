@@ -1,4 +1,4 @@
--- Farmer cooperation audit per player, ranked: one row per (player_id, ruleset), from
+-- Farmer cooperation audit per player, ranked. Grain: one row per (player_id, ruleset), from
 -- ddz_coop_actions (its grain and signals). Each rate is actions ÷ opportunities:
 --   feed_rate         passes ÷ turns following the landlord on 1-2 cards holding a beating play
 --   baseline_rate     passes ÷ turns following the landlord on 3+ cards holding a beating play

@@ -1,4 +1,4 @@
--- Dou Dizhu springs: one row per (ruleset, bid) of the games played out.
+-- Dou Dizhu springs. Grain: one row per (ruleset, bid) of the games played out.
 --   spring_rate       springs (春天: the landlord won, no farmer played a card) ÷ games
 --   anti_spring_rate  anti-springs (反春: a farmer won, the landlord played only the opening
 --                     lead) ÷ games

@@ -1,4 +1,4 @@
--- Dou Dizhu strategy stats, base grain: one row per seat per played-out game (key game_id,
+-- Dou Dizhu strategy stats, the base table. Grain: one row per seat per played-out game (key game_id,
 -- seat) with every stat's actions and opportunities (n_*), the seat's role, bid and dealt hand,
 -- and the filter columns (ruleset, match_key, started_ts). Sum the n_* columns over any filter,
 -- then divide (docs/stats.md, "Dou Dizhu": each stat is actions ÷ opportunities).

@@ -1,4 +1,4 @@
--- Dou Dizhu strategy stats per player: one row per (player_id, ruleset), over every played-out
+-- Dou Dizhu strategy stats per player. Grain: one row per (player_id, ruleset), over every played-out
 -- game (ddz_stats_player_games summed). Each rate is actions ÷ opportunities (docs/stats.md,
 -- "Dou Dizhu"):
 --   win_rate             games won ÷ games

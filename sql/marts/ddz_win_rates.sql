@@ -1,4 +1,4 @@
--- Dou Dizhu win rates of each role: one row per (ruleset, role, dimension, value):
+-- Dou Dizhu win rates of each role. Grain: one row per (ruleset, role, dimension, value):
 --   dimension 'bid'            value = the game's winning bid (1-3; 1 for 叫地主)
 --   dimension 'hand_strength'  value = the seat's hand strength at bidding (ddz_hand(), the
 --                              dealt hand without the kitty; full information only)
