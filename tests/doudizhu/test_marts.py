@@ -397,3 +397,68 @@ def test_every_ddz_mart_is_documented() -> None:
     assert len(marts) >= 10
     missing = [m for m in marts if f"`{m}`" not in docs]
     assert not missing, missing
+
+
+#: The columns issue 14 added to the warehouse tables (NULL on Big Two rows).
+DDZ_COLUMNS = {
+    "games": [
+        "landlord", "bid", "bombs", "rockets", "spring", "landlord_won", "first_bidder",
+        "kitty_mask", "kitty_text", "set_aside_mask", "set_aside_text", "face_up_card",
+        "face_up_card_text",
+    ],
+    "seats": ["role", "max_bid"],
+    "actions": ["phase", "bid", "units", "top_kind", "top_seat", "landlord", "multiplier",
+                "ends_auction"],
+}  # fmt: skip
+
+
+def as_written_before_dou_dizhu(wh: Warehouse) -> None:
+    """Rewrite every file without the Dou Dizhu columns and restate the manifest (sha256,
+    bytes), as a Big Two warehouse committed before issue 14."""
+    import hashlib
+
+    import pyarrow.parquet as pq
+
+    for table, columns in DDZ_COLUMNS.items():
+        for path in wh.files(table):
+            pq.write_table(pq.read_table(path).drop_columns(columns), path)
+    lines = []
+    for line in wh.manifest_path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        for f in entry["files"]:
+            data = (wh.root / f["path"]).read_bytes()
+            f["sha256"], f["bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+        lines.append(json.dumps(entry) + "\n")
+    wh.manifest_path.write_text("".join(lines), encoding="utf-8")
+
+
+def test_a_warehouse_written_before_dou_dizhu_builds(tmp_path: Path) -> None:
+    from tests.marts_helpers import warehouse_of
+
+    def scores(w: Warehouse) -> list[tuple[Any, ...]]:
+        sqlbuild.build(w)
+        c = w.connect()
+        try:
+            return c.execute("select * from mart_game_scores order by game_id, seat").fetchall()
+        finally:
+            c.close()
+
+    new = scores(warehouse_of(tmp_path / "new", [golden_game("g-1")]))
+    old = warehouse_of(tmp_path / "old", [golden_game("g-1")])
+    as_written_before_dou_dizhu(old)
+    assert old.verify() == []
+    assert scores(old) == new
+    c = old.connect()
+    try:
+        for mart in (
+            "stg_ddz_games",
+            "stg_ddz_seats",
+            "stg_ddz_actions",
+            "ddz_game_scores",
+            "ddz_coop_players",
+            "ddz_stats_players",
+        ):
+            assert c.execute(f"select count(*) from {mart}").fetchone() == (0,), mart
+        assert sqlbuild.run_tests(c) == dict.fromkeys(sqlbuild.sql_files("tests"), 0)
+    finally:
+        c.close()
