@@ -409,7 +409,12 @@ def catalogue(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str, str]]
 
 
 def _base(table: str) -> str:
-    return table.removeprefix("stg_")
+    """The warehouse table a staging view reads (its columns' descriptions).
+
+    >>> _base("stg_seats"), _base("stg_ddz_seats"), _base("ddz_game_scores")
+    ('seats', 'seats', 'ddz_game_scores')
+    """
+    return re.sub(r"^stg_(ddz_)?", "", table)
 
 
 def column_docs() -> dict[tuple[str, str], str]:

@@ -462,3 +462,24 @@ def test_a_warehouse_written_before_dou_dizhu_builds(tmp_path: Path) -> None:
         assert sqlbuild.run_tests(c) == dict.fromkeys(sqlbuild.sql_files("tests"), 0)
     finally:
         c.close()
+
+
+def test_the_catalogue_describes_the_dou_dizhu_views_and_marts(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    described = {(t, c.split(" ")[0]): d for t, _, c, d in sqlbuild.catalogue(con)}
+    for table in (
+        "stg_ddz_games",
+        "stg_ddz_seats",
+        "stg_ddz_actions",
+        "ddz_game_scores",
+        "ddz_coop_players",
+        "ddz_stats_players",
+        "ddz_win_rates",
+    ):
+        assert "Grain: one row per" in described[(table, "*")], table
+    assert described[("stg_ddz_games", "landlord")].startswith("Dou Dizhu: the landlord")
+    assert described[("stg_ddz_seats", "role")].startswith("Dou Dizhu")
+    assert described[("stg_ddz_seats", "hand_strength")].startswith("hand strength at bidding")
+    assert described[("stg_ddz_actions", "step")].startswith("action_index + 1")
+    assert described[("ddz_coop_players", "feed_z")].startswith("two-proportion z")
