@@ -189,6 +189,7 @@ GENERIC = [
     "pipeline/logs/reader.py",
     "pipeline/logs/jsonl.py",
     "pipeline/games.py",
+    "pipeline/warehouse/tables.py",
 ]
 GAME_PACKAGES = ("pipeline.big2", "pipeline.doudizhu")
 
@@ -196,6 +197,23 @@ GAME_PACKAGES = ("pipeline.big2", "pipeline.doudizhu")
 @pytest.mark.parametrize("name", GENERIC)
 def test_the_generic_layers_import_no_game(name: str) -> None:
     assert violations(imports_of(PIPELINE.parent / name), GAME_PACKAGES) == []
+
+
+def test_every_game_has_its_row_filling_beside_the_tables() -> None:
+    """The warehouse reaches a game through ``tables.ROWS`` (``game_kind`` → its
+    ``pipeline/warehouse/rows_<game>.py``), as the replay does through ``pipeline.games``;
+    a row filling imports its own engine and no other."""
+    from pipeline.games import GAMES
+    from pipeline.warehouse.tables import ROWS
+
+    assert set(ROWS) == set(GAMES)
+    for kind, where in ROWS.items():
+        module = where.partition(":")[0]
+        assert module.startswith("pipeline.warehouse.rows_"), (kind, where)
+        path = PIPELINE / "warehouse" / f"{module.rsplit('.', 1)[1]}.py"
+        engine = GAMES[kind].partition(":")[0].rsplit(".", 1)[0]  # pipeline.big2, ...
+        others = tuple(p for p in GAME_PACKAGES if p != engine)
+        assert violations(imports_of(path), others) == [], path
 
 
 def test_the_seam_imports_only_the_errors() -> None:

@@ -124,7 +124,12 @@ def test_demo_ingests_the_samples_into_a_consistent_warehouse(tmp_path: Path) ->
             for (name,) in con.execute("select distinct source_file from games").fetchall()
         }
         standings = con.execute("select count(*) from mart_player_standings").fetchone()
+        ddz = con.execute(
+            "select ruleset, count(*) from games where game_kind = 'doudizhu' "
+            "and outcome = 'played_out' group by 1 order by 1"
+        ).fetchall()
     assert n_sim == (24,)
+    assert ddz == [("ddz", 60), ("ddz-2p", 30)]  # both games in the demo warehouse
     assert {"sim.jsonl.gz", "games.jsonl", "actions.csv"} <= files
     assert standings is not None and standings[0] >= 4
 

@@ -1,8 +1,10 @@
 """``big2 demo``: what ``make demo`` runs, simulate → ingest → build → verify → dashboards,
-with the demo's planted behaviour from :mod:`pipeline.sim.config`."""
+with the demo's planted behaviour from :mod:`pipeline.sim.config`: Big Two games, and some Dou
+Dizhu games of both presets beside them, so the warehouse holds both games."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -41,8 +43,9 @@ def demo_command(
     dashboards (http://127.0.0.1:8501, Ctrl-C to stop).
 
     The simulated matches plant a 頂大 colluder pair (seat 1 never blocks seat 2) and
-    imperfect blocking, so the audit pages have something to find; the shipped sample logs,
-    bad lines included, are imported too, so import health shows real rejects.
+    imperfect blocking, so the audit pages have something to find; Dou Dizhu games of both
+    presets (a farmer who feeds the landlord planted) and the shipped sample logs, bad lines
+    included, are imported too, so import health shows real rejects.
     """
     with domain_errors():
         wh = run_demo(Warehouse(warehouse), games=games, seed=seed, log=log)
@@ -74,11 +77,51 @@ def run_demo(wh: Warehouse, *, games: int, seed: int, log: Path) -> Warehouse:
     typer.echo(f"1/4 simulate {plural(games, 'game')} → {log}")
     sim = simulate_to_file(cfg, log)
     typer.echo(f"    {plural(sim.games, 'game')} in {sim.seconds:.1f} s")
-    typer.echo("2/4 ingest the simulated log and the sample logs")
-    paths = [str(log), str(SAMPLES)]
+    ddz_log = ddz_log_path(log)
+    typer.echo(f"    and {plural(write_ddz_log(ddz_log, seed=seed), 'Dou Dizhu deal')} → {ddz_log}")
+    typer.echo("2/4 ingest the simulated logs and the sample logs")
+    paths = [str(log), str(ddz_log), str(SAMPLES)]
     print_ingest_summary(ingest_with_progress(paths, wh), wh, paths=paths)
     typer.echo("3/4 build the SQL marts")
     build_after_ingest(wh)
     problems = wh.verify()
     typer.echo(f"4/4 big2 verify: {plural(len(problems), 'problem') if problems else 'OK'}")
     return wh
+
+
+def ddz_log_path(log: Path) -> Path:
+    """Where the demo's Dou Dizhu games go: beside the Big Two log.
+
+    >>> ddz_log_path(Path("data/demo/sim.jsonl.gz")).as_posix()
+    'data/demo/sim-ddz.jsonl'
+    """
+    return log.with_name(f"{log.name.split('.', 1)[0]}-ddz.jsonl")
+
+
+def write_ddz_log(path: Path, *, seed: int) -> int:
+    """Simulate the demo's Dou Dizhu games (:data:`pipeline.sim.config.DEMO_DDZ_GAMES`, seats
+    rotating, the planted feeder in the 3-player games) into a JSON Lines log; the lines
+    written (void deals are lines of their own)."""
+    from pipeline.doudizhu.rules import load_ruleset
+    from pipeline.sim.ddz_play import log_line, simulate
+
+    feeder, rate = config.DEMO_DDZ_FEEDER
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with path.open("w", encoding="utf-8") as fh:
+        for preset, games in config.DEMO_DDZ_GAMES:
+            players = load_ruleset(preset).players
+            plant = feeder if feeder < players else None
+            bots = [b.value for b in config.lineup(players)]
+            runs = simulate(
+                preset, bots, games=games, seed=seed, rotate_seats=True,
+                feeder=plant, feed_rate=rate if plant is not None else 0.0,
+            )  # fmt: skip
+            for i, deals in enumerate(runs):
+                for d in deals:
+                    ids = [f"bot-{b}" for b in d["truth"]["bots"]]
+                    gid = f"ddz-demo{seed}-{preset}-{i}-{d['deal_number']}"
+                    line = log_line(d, game_id=gid, player_ids=ids)
+                    fh.write(json.dumps(line, ensure_ascii=False) + "\n")
+                    n += 1
+    return n

@@ -56,3 +56,10 @@ def lineup(players: int, bots: Sequence[BotName] | None = None) -> tuple[BotName
     if bots:
         return tuple(bots)
     return tuple(DEFAULT_LINEUP[s % len(DEFAULT_LINEUP)] for s in range(players))
+
+
+#: ``big2 demo``: Dou Dizhu games simulated per preset, next to the Big Two games.
+DEMO_DDZ_GAMES: tuple[tuple[str, int], ...] = (("ddz", 60), ("ddz-2p", 30))
+#: ``big2 demo``: in the 3-player Dou Dizhu games, the farmer at seat 2 feeds the landlord
+#: (passes though it can beat a landlord on one or two cards) at 4 chances out of 5.
+DEMO_DDZ_FEEDER: tuple[int, float] = (2, 0.8)
