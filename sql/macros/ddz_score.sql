@@ -21,15 +21,18 @@ create or replace macro ddz_multiplier_raw(bombs, rockets, spring, spring_double
 create or replace macro ddz_capped(multiplier, multiplier_cap) as
     case when multiplier_cap is null then multiplier else least(multiplier, multiplier_cap) end;
 
+create or replace macro ddz_paid(bombs, rockets, spring, spring_doubles, multiplier_cap) as
+    ddz_capped(ddz_multiplier_raw(bombs, rockets, spring, spring_doubles), multiplier_cap);
+
 create or replace macro ddz_score(
     bid, bombs, rockets, spring, landlord_won, players, stake, spring_doubles, multiplier_cap
 ) as struct_pack(
     multiplier_raw := ddz_multiplier_raw(bombs, rockets, spring, spring_doubles),
-    multiplier := ddz_capped(ddz_multiplier_raw(bombs, rockets, spring, spring_doubles), multiplier_cap),
+    multiplier := ddz_paid(bombs, rockets, spring, spring_doubles, multiplier_cap),
     amount := (abs(ddz_sign(landlord_won)) * bid * stake
-               * ddz_capped(ddz_multiplier_raw(bombs, rockets, spring, spring_doubles), multiplier_cap))::double,
-    landlord_score := (ddz_sign(landlord_won) * bid * stake * (players - 1)
-                       * ddz_capped(ddz_multiplier_raw(bombs, rockets, spring, spring_doubles), multiplier_cap))::double,
+               * ddz_paid(bombs, rockets, spring, spring_doubles, multiplier_cap))::double,
+    landlord_score := (ddz_sign(landlord_won) * (players - 1) * bid * stake
+                       * ddz_paid(bombs, rockets, spring, spring_doubles, multiplier_cap))::double,
     farmer_score := (-ddz_sign(landlord_won) * bid * stake
-                     * ddz_capped(ddz_multiplier_raw(bombs, rockets, spring, spring_doubles), multiplier_cap))::double
+                     * ddz_paid(bombs, rockets, spring, spring_doubles, multiplier_cap))::double
 )

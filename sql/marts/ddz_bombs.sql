@@ -1,6 +1,6 @@
--- Dou Dizhu bombs held versus played. Grain: one row per (ruleset, role, n_held), n_held = the bombs
--- and rockets in the hand the seat played with (its deal, plus the kitty for the landlord;
--- full information), over played-out games.
+-- Dou Dizhu bombs held versus played. Grain: one row per (ruleset, role, n_held), n_held =
+-- the bombs and rockets in the hand the seat played with (its deal, plus the kitty for the
+-- landlord; full information), over played-out games.
 --   use_rate  bombs and rockets played ÷ held (a bomb broken up, or kept, is not played)
 --   win_rate  games won ÷ games
 with seats as (

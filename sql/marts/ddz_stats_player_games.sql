@@ -1,7 +1,7 @@
--- Dou Dizhu strategy stats, the base table. Grain: one row per seat per played-out game (key game_id,
--- seat) with every stat's actions and opportunities (n_*), the seat's role, bid and dealt hand,
--- and the filter columns (ruleset, match_key, started_ts). Sum the n_* columns over any filter,
--- then divide (docs/stats.md, "Dou Dizhu": each stat is actions ÷ opportunities).
+-- Dou Dizhu strategy stats, the base table. Grain: one row per seat per played-out game
+-- (key game_id, seat) with every stat's actions and opportunities (n_*), the seat's role, bid
+-- and dealt hand, and the filter columns (ruleset, match_key, started_ts). Sum the n_* columns
+-- over any filter, then divide (docs/stats.md, "Dou Dizhu": each stat is actions ÷ opportunities).
 -- Void deals (荒牌) are left out (no role, no play); with partial information the hand-based
 -- counts are NULL / 0 (hand_strength NULL, beating_play_existed unknown).
 -- Thresholds (Decision, docs/stats.md): a strong hand has hand_strength >= 4, a weak one <= 1;

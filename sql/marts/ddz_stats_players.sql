@@ -1,6 +1,6 @@
--- Dou Dizhu strategy stats per player. Grain: one row per (player_id, ruleset), over every played-out
--- game (ddz_stats_player_games summed). Each rate is actions ÷ opportunities (docs/stats.md,
--- "Dou Dizhu"):
+-- Dou Dizhu strategy stats per player. Grain: one row per (player_id, ruleset), over every
+-- played-out game (ddz_stats_player_games summed). Each rate is actions ÷ opportunities
+-- (docs/stats.md, "Dou Dizhu"):
 --   win_rate             games won ÷ games
 --   landlord_share       games as landlord ÷ games
 --   landlord_win_rate    wins as landlord ÷ games as landlord
