@@ -4,8 +4,8 @@
 -- over any filter, then divide (docs/stats.md, "Dou Dizhu": each stat is actions ÷ opportunities).
 -- Void deals (荒牌) are left out (no role, no play); with partial information the hand-based
 -- counts are NULL / 0 (hand_strength NULL, beating_play_existed unknown).
--- Thresholds (Decision, docs/stats.md): a strong hand has hand_strength >= 4, a weak one <= 1;
--- the landlord is "close" when it holds 1 or 2 cards.
+-- Thresholds (Decision, docs/stats.md): a strong hand has hand_strength >= 4, a weak one <= 1.
+-- The partner and feed counts are those of the cooperation audit (ddz_coop_actions).
 with seats as (
     select
         sc.game_id,
@@ -36,7 +36,7 @@ with seats as (
 ),
 
 plays as (
-    -- per seat, the play phase: farmers' turns following the partner's or the landlord's play
+    -- per seat, the play phase
     select
         game_id,
         seat,
@@ -45,19 +45,23 @@ plays as (
         count(*) filter (where not is_lead and beating_play_existed) as n_could_beat,
         count(*) filter (where not is_lead and beating_play_existed and action_type = 'pass')
             as n_voluntary_passes,
-        count(*) filter (where seat <> landlord and top_seat <> landlord and beating_play_existed)
-            as n_partner_follows,
-        count(*) filter (where seat <> landlord and top_seat <> landlord and beating_play_existed
-                         and action_type = 'play')
-            as n_partner_beats,
-        count(*) filter (where seat <> landlord and top_seat = landlord and beating_play_existed
-                         and landlord_cards_left <= 2) as n_feed_opportunities,
-        count(*) filter (where seat <> landlord and top_seat = landlord and beating_play_existed
-                         and landlord_cards_left <= 2 and action_type = 'pass') as n_feeds,
         count(think_seconds) as n_timed_decisions,
         sum(think_seconds) as sum_decision_seconds
     from stg_ddz_actions
     where phase = 'play'
+    group by game_id, seat
+),
+
+coop as (
+    -- per farmer, the cooperation audit's turns (ddz_coop_actions: one definition of each signal)
+    select
+        game_id,
+        seat,
+        count(*) filter (where signal = 'partner') as n_partner_follows,
+        count(*) filter (where signal = 'partner' and is_event) as n_partner_beats,
+        count(*) filter (where signal = 'feed') as n_feed_opportunities,
+        count(*) filter (where signal = 'feed' and is_event) as n_feeds
+    from ddz_coop_actions
     group by game_id, seat
 )
 
@@ -77,11 +81,12 @@ select
     coalesce(not s.is_landlord and s.spring = 'anti_spring', false) as is_anti_spring_won,
     coalesce(p.n_could_beat, 0) as n_could_beat,
     coalesce(p.n_voluntary_passes, 0) as n_voluntary_passes,
-    coalesce(p.n_partner_follows, 0) as n_partner_follows,
-    coalesce(p.n_partner_beats, 0) as n_partner_beats,
-    coalesce(p.n_feed_opportunities, 0) as n_feed_opportunities,
-    coalesce(p.n_feeds, 0) as n_feeds,
+    coalesce(c.n_partner_follows, 0) as n_partner_follows,
+    coalesce(c.n_partner_beats, 0) as n_partner_beats,
+    coalesce(c.n_feed_opportunities, 0) as n_feed_opportunities,
+    coalesce(c.n_feeds, 0) as n_feeds,
     coalesce(p.n_timed_decisions, 0) as n_timed_decisions,
     p.sum_decision_seconds
 from seats as s
 left join plays as p on p.game_id = s.game_id and p.seat = s.seat
+left join coop as c on c.game_id = s.game_id and c.seat = s.seat
