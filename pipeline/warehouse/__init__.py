@@ -1,8 +1,10 @@
 """The replay warehouse: Arrow tables → Parquet files per import batch, a manifest, DuckDB views.
 
 See ``docs/warehouse.md`` for every table and column, :mod:`pipeline.warehouse.tables` for
-the schemas and row builders, and :mod:`pipeline.warehouse.store` for batches, the manifest,
-the DuckDB connection and :meth:`Warehouse.verify`.
+the column definition, the schemas and the row buffer (no game), ``rows_big2`` /
+``rows_doudizhu`` for each game's row filling (``tables.ROWS``), and
+:mod:`pipeline.warehouse.store` for batches, the manifest, the DuckDB connection and
+:meth:`Warehouse.verify`.
 """
 
 from pipeline.warehouse.store import (

@@ -443,3 +443,35 @@ def test_batches_written_before_the_columns_still_read_and_verify(tmp_path: Path
     ]
     roles = rows(wh, "select game_id, count(role) as n from seats group by 1 order by 1")
     assert roles == [{"game_id": "ddz-004-worked", "n": 3}, {"game_id": "old", "n": 0}]
+
+
+def test_action_times_and_think_seconds(tmp_path: Path) -> None:
+    obj = copy.deepcopy(doc_example())
+    for i, action in enumerate(obj["actions"]):
+        action["ts"] = 1_700_000_000 + 1.5 * i
+    wh = imported(tmp_path, [obj])
+    acts = rows(wh, "select epoch_ms(ts) as ms, think_seconds from actions order by action_index")
+    assert [a["ms"] for a in acts[:3]] == [1_700_000_000_000, 1_700_000_001_500, 1_700_000_003_000]
+    assert [a["think_seconds"] for a in acts] == [None] + [1.5] * (len(acts) - 1)
+
+
+def test_a_game_kind_without_a_row_filling_is_rejected_not_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """E_GAME_NOT_STORED stays for a game registered in pipeline.games before its storage
+    (as Dou Dizhu was): here Dou Dizhu's row filling taken out of tables.ROWS."""
+    from pipeline.warehouse import tables
+
+    monkeypatch.delitem(tables.ROWS, "doudizhu")
+    monkeypatch.delitem(tables._LOADED, "doudizhu", raising=False)
+    wh = Warehouse(tmp_path / "wh")
+    log = write_log(tmp_path / "l.jsonl", [sample_game(seed=2, game_id="b2"), doc_example()])
+    summary = ingest([str(log)], wh)
+    assert (summary.total().stored, summary.reasons) == (1, {"E_GAME_NOT_STORED": 1})
+    (reject,) = rows(wh, "select game_id, code, message from rejects")
+    assert reject == {
+        "game_id": "ddz-004-worked",
+        "code": "E_GAME_NOT_STORED",
+        "message": "the warehouse does not store 'doudizhu' games "
+        "(no row filling in pipeline.warehouse.tables.ROWS)",
+    }
