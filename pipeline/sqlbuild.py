@@ -2,10 +2,11 @@
 
 The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
 
-1. the ``rulesets`` table: every preset, and every preset + overrides a stored game uses, each
-   as ``Ruleset.to_dict()`` JSON plus the engine tables scoring needs (:func:`ruleset_params`),
-   so that SQL and the engine read the same preset TOML files; the ``rank_ladder`` table from
-   :data:`pipeline.big2.rules.RANK_LADDER`;
+1. the ``rulesets`` table: every Big Two preset, and every preset + overrides a stored Big Two
+   game uses, each as ``Ruleset.to_dict()`` JSON plus the engine tables scoring needs
+   (:func:`ruleset_params`), so that SQL and the engine read the same preset TOML files; the
+   ``ddz_rulesets`` table, the same for Dou Dizhu (:func:`ddz_ruleset_params`); the
+   ``rank_ladder`` table from :data:`pipeline.big2.rules.RANK_LADDER`;
 2. the constant tables of ``sql/seeds/`` (the tournament prize and fee tables of seed 002),
    scalar macros (``sql/macros/``, those not reading a table), then the staging views
    (``sql/staging/stg_*.sql``), then the table macros (``score_seats`` …);
@@ -42,6 +43,9 @@ from pipeline.big2.rules import (
     load_ruleset,
     preset_names,
 )
+from pipeline.doudizhu.rules import DdzRuleset
+from pipeline.doudizhu.rules import load_ruleset as load_ddz_ruleset
+from pipeline.doudizhu.rules import preset_names as ddz_preset_names
 from pipeline.errors import Big2Error
 from pipeline.shipped import sql_dir
 from pipeline.warehouse import Warehouse
@@ -53,7 +57,14 @@ SQL_DIR = sql_dir()
 #: The column descriptions written as comments (the docs' column tables say the same).
 COLUMNS_FILE = "columns.toml"
 #: Macros that read no table: created before the staging views (which use them).
-SCALAR_MACROS = ("ruleset_fields", "capped_payments", "balances_after")
+SCALAR_MACROS = (
+    "ruleset_fields",
+    "capped_payments",
+    "balances_after",
+    "ddz_ruleset_fields",
+    "ddz_score",
+    "ddz_hand",
+)
 #: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).
 TOP_TITLE = "主席"
 
@@ -95,6 +106,38 @@ def ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str
     return json.dumps(ruleset_params(load_ruleset(preset, dict(overrides or {}))))
 
 
+def ddz_ruleset_params(rs: DdzRuleset) -> dict[str, Any]:
+    """A Dou Dizhu ruleset as the JSON the SQL reads (``ddz_ruleset_fields``): ``to_dict()``
+    plus the derived ``kitty_size`` and ``set_aside_size``.
+
+    >>> p = ddz_ruleset_params(load_ddz_ruleset("ddz-2p"))
+    >>> p["players"], p["bidding"], p["multiplier_cap"], p["set_aside_size"]
+    (2, 'call', 'none', 11)
+    """
+    params = rs.to_dict()
+    params["kitty_size"] = rs.kitty_size
+    params["set_aside_size"] = rs.set_aside_size
+    return params
+
+
+def ddz_ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
+    """The JSON of a Dou Dizhu preset plus overrides, for ``ddz_score_seats(whatif := ...)``.
+
+    >>> json.loads(ddz_ruleset_json("ddz", {"multiplier_cap": 8}))["multiplier_cap"]
+    8
+    """
+    return json.dumps(ddz_ruleset_params(load_ddz_ruleset(preset, dict(overrides or {}))))
+
+
+def is_ddz_preset(name: str) -> bool:
+    """Whether ``name`` is a Dou Dizhu preset (``big2 rescore --as ddz`` rescores Dou Dizhu games).
+
+    >>> is_ddz_preset("ddz-2p"), is_ddz_preset("hk")
+    (True, False)
+    """
+    return name in ddz_preset_names()
+
+
 def sql_files(folder: str) -> dict[str, str]:
     """``{stem: text}`` of ``sql/<folder>/*.sql``, by name."""
     return {p.stem: p.read_text(encoding="utf-8") for p in sorted((SQL_DIR / folder).glob("*.sql"))}
@@ -125,22 +168,56 @@ def order_marts(marts: Mapping[str, str]) -> list[str]:
     return done
 
 
+def _used_rulesets(con: duckdb.DuckDBPyConnection, ddz: bool) -> list[tuple[str, str]]:
+    """The (preset, overrides) pairs the stored games of one game use (Big Two: game_kind
+    'big2' or NULL from old batches)."""
+    kind = "doudizhu" if ddz else "big2"
+    rows = con.execute(
+        "select distinct ruleset, overrides from games "
+        "where coalesce(game_kind, 'big2') = ? order by all",
+        [kind],
+    ).fetchall()
+    return [(str(preset), str(overrides)) for preset, overrides in rows]
+
+
+def _ruleset_rows(
+    presets: Sequence[str],
+    used: Sequence[tuple[str, str]],
+    params: Callable[[str, dict[str, Any]], dict[str, Any]],
+) -> list[tuple[str, str, str, str]]:
+    """``(ruleset_id, preset, overrides, params JSON)``: every preset, then every used pair."""
+    pairs = {f"{p} {{}}": (p, "{}") for p in presets}
+    pairs.update({f"{p} {o}": (p, o) for p, o in used})
+    return [
+        (
+            rid,
+            preset,
+            overrides,
+            json.dumps(params(preset, json.loads(overrides)), ensure_ascii=False),
+        )
+        for rid, (preset, overrides) in pairs.items()
+    ]
+
+
 def _write_rulesets(con: duckdb.DuckDBPyConnection) -> None:
-    used = con.execute("select distinct ruleset, overrides from games").fetchall()
-    rows: dict[str, tuple[str, str, str, str]] = {}
-    for preset in preset_names():
-        rows[f"{preset} {{}}"] = (f"{preset} {{}}", preset, "{}", "")
-    for preset, overrides in used:
-        rows[f"{preset} {overrides}"] = (f"{preset} {overrides}", preset, overrides, "")
-    out = []
-    for rid, preset, overrides, _ in rows.values():
-        params = ruleset_params(load_ruleset(preset, json.loads(overrides)))
-        out.append((rid, preset, overrides, json.dumps(params, ensure_ascii=False)))
-    con.execute(
-        "create or replace table rulesets "
-        "(ruleset_id varchar primary key, preset varchar, overrides varchar, params json)"
-    )
-    con.executemany("insert into rulesets values (?, ?, ?, ?)", out)
+    tables = {
+        "rulesets": _ruleset_rows(
+            preset_names(),
+            _used_rulesets(con, ddz=False),
+            lambda p, o: ruleset_params(load_ruleset(p, o)),
+        ),
+        "ddz_rulesets": _ruleset_rows(
+            ddz_preset_names(),
+            _used_rulesets(con, ddz=True),
+            lambda p, o: ddz_ruleset_params(load_ddz_ruleset(p, o)),
+        ),
+    }
+    for table, out in tables.items():
+        con.execute(
+            f"create or replace table {table} "
+            "(ruleset_id varchar primary key, preset varchar, overrides varchar, params json)"
+        )
+        con.executemany(f"insert into {table} values (?, ?, ?, ?)", out)
     con.execute(
         "create or replace table rank_ladder (level integer, title varchar, min_score bigint)"
     )
@@ -332,7 +409,12 @@ def catalogue(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str, str]]
 
 
 def _base(table: str) -> str:
-    return table.removeprefix("stg_")
+    """The warehouse table a staging view reads (its columns' descriptions).
+
+    >>> _base("stg_seats"), _base("stg_ddz_seats"), _base("ddz_game_scores")
+    ('seats', 'seats', 'ddz_game_scores')
+    """
+    return re.sub(r"^stg_(ddz_)?", "", table)
 
 
 def column_docs() -> dict[tuple[str, str], str]:

@@ -116,22 +116,29 @@ class RescoreBy(StrEnum):
     MATCH = "match"
 
 
-#: The named query (sql/queries/) of each side-by-side.
+#: The named query (sql/queries/) of each side-by-side: Big Two games, or (a Dou Dizhu preset
+#: after ``--as``) Dou Dizhu games.
 RESCORE_QUERIES = {RescoreBy.PLAYER: "rescore_players", RescoreBy.MATCH: "rescore_matches"}
+DDZ_RESCORE_QUERIES = {
+    RescoreBy.PLAYER: "ddz_rescore_players",
+    RescoreBy.MATCH: "ddz_rescore_matches",
+}
 
 
 def rescore_rows(
-    wh: Warehouse, whatif: str, by: RescoreBy, limit: int
+    wh: Warehouse, whatif: str, by: RescoreBy, limit: int, *, ddz: bool = False
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The columns and the first ``limit`` rows of the side-by-side of ``by`` under the
-    what-if ruleset ``whatif`` (JSON); ``E_SQL_NOT_BUILT`` before ``big2 build``."""
+    what-if ruleset ``whatif`` (JSON; ``ddz``: a Dou Dizhu ruleset, over the Dou Dizhu games);
+    ``E_SQL_NOT_BUILT`` before ``big2 build``."""
     from pipeline import sqlbuild
 
     con = reading.open_readonly(wh)
     try:
         if not sqlbuild.is_built(con):
             raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
-        rel = con.execute(reading.query_text(RESCORE_QUERIES[by]), {"whatif": whatif, "n": limit})
+        query = (DDZ_RESCORE_QUERIES if ddz else RESCORE_QUERIES)[by]
+        rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
         return [d[0] for d in rel.description or []], rel.fetchall()
     finally:
         con.close()
@@ -160,14 +167,17 @@ def rescore_command(
 ) -> None:
     """What-if: standings under the games' own rules beside standings under another ruleset
     (same games, no re-import; with `--set bankroll=true` the cap applies game by game in
-    match order, as in scoring)."""
+    match order, as in scoring). A Dou Dizhu preset (`--as ddz --set multiplier_cap=8`)
+    rescores the Dou Dizhu games."""
     from pipeline import sqlbuild
 
     with domain_errors():
         if fmt is SqlFormat.PARQUET and out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
-        whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
-        columns, rows = rescore_rows(Warehouse.existing(warehouse), whatif, by, limit)
+        ddz = sqlbuild.is_ddz_preset(as_preset)
+        to_json = sqlbuild.ddz_ruleset_json if ddz else sqlbuild.ruleset_json
+        whatif = to_json(as_preset, parse_overrides(overrides))
+        columns, rows = rescore_rows(Warehouse.existing(warehouse), whatif, by, limit, ddz=ddz)
         if fmt is SqlFormat.TABLE and out is None:
             typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")
         emit_rows(columns, rows, fmt, out)

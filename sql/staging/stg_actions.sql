@@ -1,5 +1,7 @@
 -- Grain: one row per action per game (key game_id, action_index), from the warehouse table
 -- `actions`. Every source column under its own name.
+-- Big Two games only: the rows of games whose game_kind is another game's are left out
+-- (stg_ddz_* read those).
 with source as (
     -- actions; think_seconds (added for speed) and last_call (the last-card call) read as
     -- NULL from batches written before them
@@ -43,3 +45,4 @@ select
     think_seconds,
     last_call
 from source
+anti join (select game_id from games where game_kind <> 'big2') as other_games using (game_id)

@@ -4,6 +4,8 @@
 -- ruleset_id (joins stg_rulesets: the preset plus its overrides) and started_ts.
 -- info_level: full (the deal) | partial (the plays) | result (a score sheet's line: no actions,
 -- no hands; play-level marts leave these games out); from full_info for batches written before it.
+-- Big Two games only (game_kind 'big2', or NULL from old batches): Dou Dizhu games are
+-- stg_ddz_games.
 with source as (
     -- games; the columns added later (tournament_kind, tournament_round, info_level) read as
     -- NULL from batches written before them
@@ -47,3 +49,4 @@ select
     ruleset || ' ' || overrides as ruleset_id,
     try_cast(started_at as timestamptz) as started_ts
 from source
+where coalesce(game_kind, 'big2') = 'big2'
