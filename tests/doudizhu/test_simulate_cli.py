@@ -204,9 +204,9 @@ def test_the_simulated_lines_meet_the_json_schema(tmp_path: Path) -> None:
             assert [e.message for e in validator.iter_errors(line)] == []
 
 
-def test_simulate_ingest_replays_every_game(tmp_path: Path) -> None:
-    """``--ingest``: every game replays (no engine reject); until the warehouse stores Dou
-    Dizhu games each is then rejected E_GAME_NOT_STORED, afterwards stored: either way counted."""
+def test_simulate_ingest_stores_every_game(tmp_path: Path) -> None:
+    """``--ingest``: every simulated line (void deals included) replays and is stored as a
+    Dou Dizhu game, nothing rejected, and the Dou Dizhu marts score them."""
     import duckdb
 
     out, wh = tmp_path / "g.jsonl", tmp_path / "wh"
@@ -215,7 +215,10 @@ def test_simulate_ingest_replays_every_game(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     n_lines = len(_lines(out))
     con = duckdb.connect(str(wh / "warehouse.duckdb"), read_only=True)
-    codes = [c for (c,) in con.execute("select code from rejects").fetchall()]
-    (stored,) = con.execute("select count(*) from games").fetchone() or (0,)
-    assert set(codes) <= {"E_GAME_NOT_STORED"}
-    assert stored + len(codes) == n_lines
+    assert con.execute("select count(*) from rejects").fetchone() == (0,)
+    kinds = con.execute("select game_kind, count(*) from games group by all").fetchall()
+    assert kinds == [("doudizhu", n_lines)]
+    (scored,) = con.execute("select count(distinct game_id) from ddz_game_scores").fetchone() or (
+        0,
+    )
+    assert scored == n_lines
