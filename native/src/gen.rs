@@ -1,0 +1,421 @@
+//! Legal move generation in the Python engine's order (`pipeline/big2/moves.py`:
+//! `plays_from`, `bombs_from`, `beating_plays`) and the uniform random lead without listing
+//! (`pipeline/big2/sampling.py`): the simulator's bots choose by position in these lists, so
+//! the order is part of the contract.
+
+use crate::combos::{classify, ComboRules, Play};
+use crate::pyrand::PyRandom;
+use crate::rules::FourOfAKind;
+
+fn by_rank(hand: u64) -> [Vec<u32>; 13] {
+    let mut groups: [Vec<u32>; 13] = Default::default();
+    let mut m = hand;
+    while m != 0 {
+        let c = m.trailing_zeros();
+        groups[(c >> 2) as usize].push(c);
+        m &= m - 1;
+    }
+    groups
+}
+
+fn masks(cs: &[u32]) -> u64 {
+    cs.iter().fold(0, |m, &c| m | 1 << c)
+}
+
+/// `itertools.combinations(items, k)`, each as a card mask, in its order.
+fn combos(items: &[u32], k: usize, out: &mut Vec<u64>) {
+    let n = items.len();
+    if k > n {
+        return;
+    }
+    let mut idx: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(idx.iter().fold(0, |m, &i| m | 1 << items[i]));
+        let mut i = k;
+        loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            if idx[i] != i + n - k {
+                break;
+            }
+            if i == 0 {
+                return;
+            }
+        }
+        idx[i] += 1;
+        for j in i + 1..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+fn comb_list(items: &[u32], k: usize) -> Vec<u64> {
+    let mut out = Vec::new();
+    combos(items, k, &mut out);
+    out
+}
+
+fn low_bits(mut m: u64, mut f: impl FnMut(u64)) {
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        f(low);
+        m ^= low;
+    }
+}
+
+fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mut Vec<u64>) {
+    let rs = &cr.rs;
+    let pairs_by_rank: Vec<Vec<u64>> = groups.iter().map(|g| comb_list(g, 2)).collect();
+    if rs.four_of_a_kind == FourOfAKind::WithKicker {
+        for g in groups.iter().filter(|g| g.len() == 4) {
+            let quad = masks(g);
+            low_bits(hand & !quad, |low| out.push(quad | low));
+        }
+    }
+    for (tr, g) in groups.iter().enumerate() {
+        if g.len() < 3 {
+            continue;
+        }
+        for t in comb_list(g, 3) {
+            for (r, ps) in pairs_by_rank.iter().enumerate() {
+                if r != tr {
+                    out.extend(ps.iter().map(|p| t | p));
+                }
+            }
+        }
+    }
+    if rs.allow_two_pairs_plus_one {
+        for r1 in 0..13 {
+            for r2 in r1 + 1..13 {
+                for p1 in &pairs_by_rank[r1] {
+                    for p2 in &pairs_by_rank[r2] {
+                        let rest = hand & !masks(&groups[r1]) & !masks(&groups[r2]);
+                        low_bits(rest, |low| out.push(p1 | p2 | low));
+                    }
+                }
+            }
+        }
+    }
+    for s in 0..4u32 {
+        let suited: Vec<u32> = (0..13)
+            .map(|r| r * 4 + s)
+            .filter(|c| hand >> c & 1 == 1)
+            .collect();
+        if suited.len() >= 5 {
+            combos(&suited, 5, out);
+        }
+    }
+    for &seq in &cr.straights {
+        let ranks: Vec<usize> = (0..13).filter(|r| seq >> r & 1 == 1).collect();
+        if ranks.iter().any(|&r| groups[r].is_empty()) {
+            continue;
+        }
+        let gs: Vec<&Vec<u32>> = ranks.iter().map(|&r| &groups[r]).collect();
+        let mut idx = [0usize; 5];
+        loop {
+            let cs: [u32; 5] = std::array::from_fn(|i| gs[i][idx[i]]);
+            if cs.iter().any(|c| c & 3 != cs[0] & 3) {
+                out.push(masks(&cs));
+            }
+            let mut i = 5;
+            loop {
+                if i == 0 {
+                    break;
+                }
+                i -= 1;
+                idx[i] += 1;
+                if idx[i] < gs[i].len() {
+                    break;
+                }
+                idx[i] = 0;
+                if i == 0 {
+                    i = usize::MAX;
+                    break;
+                }
+            }
+            if i == usize::MAX {
+                break;
+            }
+        }
+    }
+}
+
+fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>) -> Vec<u64> {
+    let rs = &cr.rs;
+    let groups = by_rank(hand);
+    let mut out = Vec::new();
+    let want = |s: u32| size.is_none() || size == Some(s);
+    if want(1) {
+        low_bits(hand, |low| out.push(low));
+    }
+    if want(2) {
+        for g in &groups {
+            combos(g, 2, &mut out);
+        }
+    }
+    if want(3) && rs.allow_triples {
+        for g in &groups {
+            combos(g, 3, &mut out);
+        }
+    }
+    if want(4) {
+        if rs.allow_four_card_quads || rs.four_of_a_kind == FourOfAKind::Alone {
+            out.extend(groups.iter().filter(|g| g.len() == 4).map(|g| masks(g)));
+        }
+        if rs.allow_two_pairs {
+            let pair_lists: Vec<Vec<u64>> = groups.iter().map(|g| comb_list(g, 2)).collect();
+            for r1 in 0..13 {
+                for r2 in r1 + 1..13 {
+                    for p1 in &pair_lists[r1] {
+                        out.extend(pair_lists[r2].iter().map(|p2| p1 | p2));
+                    }
+                }
+            }
+        }
+    }
+    if want(5) {
+        five_card_masks(hand, &groups, cr, &mut out);
+    }
+    out
+}
+
+/// Every combination the hand holds (of one size, or all), in `plays_from`'s order.
+pub fn plays_from(hand: u64, cr: &ComboRules, size: Option<u32>) -> Vec<Play> {
+    candidate_masks(hand, cr, size)
+        .into_iter()
+        .filter_map(|m| classify(m, cr).ok())
+        .collect()
+}
+
+/// The hand's bombs (`bombs_from`), in its order.
+pub fn bombs_from(hand: u64, cr: &ComboRules) -> Vec<Play> {
+    let rs = &cr.rs;
+    let mut out = Vec::new();
+    if !rs.bombs || hand.count_ones() < 4 {
+        return out;
+    }
+    for rank in 0..13 {
+        let quad = 15u64 << (rank * 4);
+        if hand & quad == quad {
+            match rs.four_of_a_kind {
+                FourOfAKind::Alone => out.extend(classify(quad, cr).ok()),
+                FourOfAKind::WithKicker => low_bits(hand & !quad, |low| {
+                    out.extend(classify(quad | low, cr).ok())
+                }),
+                FourOfAKind::Off => {}
+            }
+        }
+    }
+    for &seq in &cr.straights {
+        for suit in 0..4u32 {
+            let m: u64 = (0..13)
+                .filter(|r| seq >> r & 1 == 1)
+                .map(|r| 1u64 << (r * 4 + suit))
+                .sum();
+            if hand & m == m {
+                out.extend(classify(m, cr).ok());
+            }
+        }
+    }
+    out
+}
+
+/// The hand's plays that beat `top` (`beating_plays`), in its order.
+pub fn beating_plays(hand: u64, top: &Play, cr: &ComboRules) -> Vec<Play> {
+    let mut out: Vec<Play> = plays_from(hand, cr, Some(top.size))
+        .into_iter()
+        .filter(|p| p.beats(top))
+        .collect();
+    if top.size == 5 && cr.rs.four_of_a_kind != FourOfAKind::Alone {
+        return out;
+    }
+    out.extend(
+        bombs_from(hand, cr)
+            .into_iter()
+            .filter(|b| b.size != top.size && b.beats(top)),
+    );
+    out
+}
+
+fn comb(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+fn nth_card(mut mask: u64, n: usize) -> u32 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}
+
+/// The `k`-card sub-patterns of a rank's 4-bit suit pattern, in `combinations` order.
+fn subsets(nib: u64, k: usize) -> Vec<u64> {
+    let suits: Vec<u32> = (0..4).filter(|s| nib >> s & 1 == 1).collect();
+    comb_list(&suits, k)
+}
+
+fn cards_of(mask: u64) -> Vec<u32> {
+    let mut out = Vec::new();
+    low_bits(mask, |low| out.push(low.trailing_zeros()));
+    out
+}
+
+const SUIT_MASKS: [u64; 4] = [
+    0x0001_1111_1111_1111,
+    0x0002_2222_2222_2222,
+    0x0004_4444_4444_4444,
+    0x0008_8888_8888_8888,
+];
+
+/// `random_lead`: a uniformly random play of the hand and the number of plays, drawing from
+/// the stream exactly as `pipeline.big2.sampling._Counts` does.
+pub fn random_lead(hand: u64, cr: &ComboRules, rng: &mut PyRandom) -> (Play, usize) {
+    let rs = &cr.rs;
+    let n = hand.count_ones() as u64;
+    let nibs: Vec<u64> = (0..13).map(|r| hand >> (r * 4) & 15).collect();
+    let k: Vec<u64> = nibs.iter().map(|x| x.count_ones() as u64).collect();
+    let pairs: Vec<u64> = k.iter().map(|&x| comb(x, 2)).collect();
+    let all_pairs: u64 = pairs.iter().sum();
+    let n_triples: u64 = if rs.allow_triples {
+        k.iter().map(|&x| comb(x, 3)).sum()
+    } else {
+        0
+    };
+    let alone = rs.four_of_a_kind == FourOfAKind::Alone;
+    let small4 = if rs.allow_four_card_quads || rs.allow_two_pairs || alone {
+        plays_from(hand, cr, Some(4))
+    } else {
+        Vec::new()
+    };
+    let quads: Vec<usize> = if rs.four_of_a_kind == FourOfAKind::WithKicker {
+        (0..13).filter(|&r| k[r] == 4).collect()
+    } else {
+        Vec::new()
+    };
+    let n_quads = quads.len() as u64 * n.saturating_sub(4);
+    let full: Vec<(usize, u64)> = (0..13)
+        .filter(|&r| k[r] >= 3)
+        .map(|r| (r, comb(k[r], 3) * (all_pairs - pairs[r])))
+        .collect();
+    let flush: Vec<(usize, u64)> = (0..4)
+        .map(|s| (s, comb((hand & SUIT_MASKS[s]).count_ones() as u64, 5)))
+        .collect();
+    let mut straights: Vec<(Vec<usize>, u64)> = Vec::new();
+    for &seq in &cr.straights {
+        let ranks: Vec<usize> = (0..13).filter(|r| seq >> r & 1 == 1).collect();
+        let n_all: u64 = ranks.iter().map(|&r| k[r]).product();
+        if n_all != 0 {
+            let sf = (0..4u32)
+                .filter(|&s| {
+                    let m: u64 = ranks.iter().map(|&r| 1u64 << (r as u32 * 4 + s)).sum();
+                    hand & m == m
+                })
+                .count() as u64;
+            straights.push((ranks, n_all - sf));
+        }
+    }
+    let mut two_pairs_one: Vec<(usize, usize, u64)> = Vec::new();
+    if rs.allow_two_pairs_plus_one {
+        for r1 in 0..13 {
+            for r2 in r1 + 1..13 {
+                let w = pairs[r1] * pairs[r2] * (n - k[r1] - k[r2]);
+                if w != 0 {
+                    two_pairs_one.push((r1, r2, w));
+                }
+            }
+        }
+    }
+    let n_five = n_quads
+        + full.iter().map(|x| x.1).sum::<u64>()
+        + flush.iter().map(|x| x.1).sum::<u64>()
+        + straights.iter().map(|x| x.1).sum::<u64>()
+        + two_pairs_one.iter().map(|x| x.2).sum::<u64>();
+    let total = n + all_pairs + n_triples + small4.len() as u64 + n_five;
+    let mut u = rng.randbelow(total as usize) as u64;
+    let mask = 'draw: {
+        if u < n {
+            break 'draw 1u64 << nth_card(hand, u as usize);
+        }
+        u -= n;
+        if u < all_pairs {
+            for (r, &nib) in nibs.iter().enumerate() {
+                let subs = subsets(nib, 2);
+                if u < subs.len() as u64 {
+                    break 'draw subs[u as usize] << (r * 4);
+                }
+                u -= subs.len() as u64;
+            }
+        }
+        u -= all_pairs;
+        if u < n_triples {
+            for (r, &nib) in nibs.iter().enumerate() {
+                let subs = subsets(nib, 3);
+                if u < subs.len() as u64 {
+                    break 'draw subs[u as usize] << (r * 4);
+                }
+                u -= subs.len() as u64;
+            }
+        }
+        u -= n_triples;
+        if u < small4.len() as u64 {
+            break 'draw small4[u as usize].mask;
+        }
+        u -= small4.len() as u64;
+        if u < n_quads {
+            let quad = 15u64 << (quads[(u / (n - 4)) as usize] * 4);
+            let kick = rng.randbelow((n - 4) as usize);
+            break 'draw quad | 1 << nth_card(hand & !quad, kick);
+        }
+        u -= n_quads;
+        for &(r, w) in &full {
+            if u < w {
+                let weights: Vec<u64> =
+                    (0..13).map(|q| if q == r { 0 } else { pairs[q] }).collect();
+                let pr = rng.choice_weighted(&weights);
+                let t = rng.choice(&subsets(nibs[r], 3)) << (r * 4);
+                let p = rng.choice(&subsets(nibs[pr], 2)) << (pr * 4);
+                break 'draw t | p;
+            }
+            u -= w;
+        }
+        for &(s, w) in &flush {
+            if u < w {
+                let cs = rng.sample(&cards_of(hand & SUIT_MASKS[s]), 5);
+                break 'draw masks(&cs);
+            }
+            u -= w;
+        }
+        for (ranks, w) in &straights {
+            if u < *w {
+                loop {
+                    let cs: Vec<u32> = ranks
+                        .iter()
+                        .map(|&r| rng.choice(&cards_of(15u64 << (r * 4) & hand)))
+                        .collect();
+                    if cs.iter().any(|c| c & 3 != cs[0] & 3) {
+                        break 'draw masks(&cs);
+                    }
+                }
+            }
+            u -= w;
+        }
+        for &(r1, r2, w) in &two_pairs_one {
+            if u < w {
+                let rest = hand & !(15u64 << (r1 * 4)) & !(15u64 << (r2 * 4));
+                let kicker = nth_card(rest, rng.randbelow(rest.count_ones() as usize));
+                let p = rng.choice(&subsets(nibs[r1], 2)) << (r1 * 4)
+                    | rng.choice(&subsets(nibs[r2], 2)) << (r2 * 4);
+                break 'draw p | 1 << kicker;
+            }
+            u -= w;
+        }
+        unreachable!("u out of range")
+    };
+    let play = classify(mask, cr).expect("a drawn lead is a play");
+    (play, total as usize)
+}
