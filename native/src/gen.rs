@@ -7,15 +7,49 @@ use crate::combos::{classify, ComboRules, Play};
 use crate::pyrand::PyRandom;
 use crate::rules::FourOfAKind;
 
-fn by_rank(hand: u64) -> [Vec<u32>; 13] {
-    let mut groups: [Vec<u32>; 13] = Default::default();
+/// A hand's cards by rank, lowest first (no allocation: this runs for every decision).
+struct Groups {
+    cards: [[u32; 4]; 13],
+    len: [usize; 13],
+}
+
+impl Groups {
+    fn rank(&self, r: usize) -> &[u32] {
+        &self.cards[r][..self.len[r]]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        (0..13).map(|r| self.rank(r))
+    }
+}
+
+fn by_rank(hand: u64) -> Groups {
+    let mut g = Groups {
+        cards: [[0; 4]; 13],
+        len: [0; 13],
+    };
     let mut m = hand;
     while m != 0 {
         let c = m.trailing_zeros();
-        groups[(c >> 2) as usize].push(c);
+        let r = (c >> 2) as usize;
+        g.cards[r][g.len[r]] = c;
+        g.len[r] += 1;
         m &= m - 1;
     }
-    groups
+    g
+}
+
+/// The pairs inside one rank, in `combinations` order.
+fn pairs_in(g: &[u32]) -> ([u64; 6], usize) {
+    let mut out = [0u64; 6];
+    let mut n = 0;
+    for i in 0..g.len() {
+        for j in i + 1..g.len() {
+            out[n] = 1 << g[i] | 1 << g[j];
+            n += 1;
+        }
+    }
+    (out, n)
 }
 
 fn masks(cs: &[u32]) -> u64 {
@@ -65,9 +99,10 @@ fn low_bits(mut m: u64, mut f: impl FnMut(u64)) {
     }
 }
 
-fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mut Vec<u64>) {
+fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, out: &mut Vec<u64>) {
     let rs = &cr.rs;
-    let pairs_by_rank: Vec<Vec<u64>> = groups.iter().map(|g| comb_list(g, 2)).collect();
+    let pairs: [([u64; 6], usize); 13] = std::array::from_fn(|r| pairs_in(groups.rank(r)));
+    let pairs_by_rank = |r: usize| &pairs[r].0[..pairs[r].1];
     if rs.four_of_a_kind == FourOfAKind::WithKicker {
         for g in groups.iter().filter(|g| g.len() == 4) {
             let quad = masks(g);
@@ -79,9 +114,9 @@ fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mu
             continue;
         }
         for t in comb_list(g, 3) {
-            for (r, ps) in pairs_by_rank.iter().enumerate() {
+            for r in 0..13 {
                 if r != tr {
-                    out.extend(ps.iter().map(|p| t | p));
+                    out.extend(pairs_by_rank(r).iter().map(|p| t | p));
                 }
             }
         }
@@ -89,9 +124,9 @@ fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mu
     if rs.allow_two_pairs_plus_one {
         for r1 in 0..13 {
             for r2 in r1 + 1..13 {
-                for p1 in &pairs_by_rank[r1] {
-                    for p2 in &pairs_by_rank[r2] {
-                        let rest = hand & !masks(&groups[r1]) & !masks(&groups[r2]);
+                for p1 in pairs_by_rank(r1) {
+                    for p2 in pairs_by_rank(r2) {
+                        let rest = hand & !masks(groups.rank(r1)) & !masks(groups.rank(r2));
                         low_bits(rest, |low| out.push(p1 | p2 | low));
                     }
                 }
@@ -99,22 +134,35 @@ fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mu
         }
     }
     for s in 0..4u32 {
-        let suited: Vec<u32> = (0..13)
-            .map(|r| r * 4 + s)
-            .filter(|c| hand >> c & 1 == 1)
-            .collect();
-        if suited.len() >= 5 {
-            combos(&suited, 5, out);
+        let mut suited = [0u32; 13];
+        let mut n = 0;
+        for r in 0..13 {
+            let c = r * 4 + s;
+            if hand >> c & 1 == 1 {
+                suited[n] = c;
+                n += 1;
+            }
+        }
+        if n >= 5 {
+            combos(&suited[..n], 5, out);
         }
     }
     for &seq in &cr.straights {
-        let ranks: Vec<usize> = (0..13).filter(|r| seq >> r & 1 == 1).collect();
-        if ranks.iter().any(|&r| groups[r].is_empty()) {
+        let mut ranks = [0usize; 5];
+        let mut k = 0;
+        for r in 0..13 {
+            if seq >> r & 1 == 1 {
+                ranks[k] = r;
+                k += 1;
+            }
+        }
+        if ranks.iter().any(|&r| groups.len[r] == 0) {
             continue;
         }
-        let gs: Vec<&Vec<u32>> = ranks.iter().map(|&r| &groups[r]).collect();
+        let gs: [&[u32]; 5] = std::array::from_fn(|i| groups.rank(ranks[i]));
+        // itertools.product: the last rank varies fastest
         let mut idx = [0usize; 5];
-        loop {
+        'product: loop {
             let cs: [u32; 5] = std::array::from_fn(|i| gs[i][idx[i]]);
             if cs.iter().any(|c| c & 3 != cs[0] & 3) {
                 out.push(masks(&cs));
@@ -122,7 +170,7 @@ fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mu
             let mut i = 5;
             loop {
                 if i == 0 {
-                    break;
+                    break 'product;
                 }
                 i -= 1;
                 idx[i] += 1;
@@ -130,63 +178,78 @@ fn five_card_masks(hand: u64, groups: &[Vec<u32>; 13], cr: &ComboRules, out: &mu
                     break;
                 }
                 idx[i] = 0;
-                if i == 0 {
-                    i = usize::MAX;
-                    break;
-                }
-            }
-            if i == usize::MAX {
-                break;
             }
         }
     }
 }
 
-fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>) -> Vec<u64> {
+fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>, out: &mut Vec<u64>) {
     let rs = &cr.rs;
     let groups = by_rank(hand);
-    let mut out = Vec::new();
     let want = |s: u32| size.is_none() || size == Some(s);
     if want(1) {
         low_bits(hand, |low| out.push(low));
     }
     if want(2) {
-        for g in &groups {
-            combos(g, 2, &mut out);
+        for g in groups.iter() {
+            let (ps, n) = pairs_in(g);
+            out.extend_from_slice(&ps[..n]);
         }
     }
     if want(3) && rs.allow_triples {
-        for g in &groups {
-            combos(g, 3, &mut out);
+        for g in groups.iter().filter(|g| g.len() >= 3) {
+            combos(g, 3, out);
         }
     }
     if want(4) {
         if rs.allow_four_card_quads || rs.four_of_a_kind == FourOfAKind::Alone {
-            out.extend(groups.iter().filter(|g| g.len() == 4).map(|g| masks(g)));
+            out.extend(groups.iter().filter(|g| g.len() == 4).map(masks));
         }
         if rs.allow_two_pairs {
-            let pair_lists: Vec<Vec<u64>> = groups.iter().map(|g| comb_list(g, 2)).collect();
+            let pair_lists: [([u64; 6], usize); 13] =
+                std::array::from_fn(|r| pairs_in(groups.rank(r)));
             for r1 in 0..13 {
                 for r2 in r1 + 1..13 {
-                    for p1 in &pair_lists[r1] {
-                        out.extend(pair_lists[r2].iter().map(|p2| p1 | p2));
+                    for p1 in &pair_lists[r1].0[..pair_lists[r1].1] {
+                        out.extend(
+                            pair_lists[r2].0[..pair_lists[r2].1]
+                                .iter()
+                                .map(|p2| p1 | p2),
+                        );
                     }
                 }
             }
         }
     }
     if want(5) {
-        five_card_masks(hand, &groups, cr, &mut out);
+        five_card_masks(hand, &groups, cr, out);
     }
-    out
 }
 
 /// Every combination the hand holds (of one size, or all), in `plays_from`'s order.
 pub fn plays_from(hand: u64, cr: &ComboRules, size: Option<u32>) -> Vec<Play> {
-    candidate_masks(hand, cr, size)
-        .into_iter()
-        .filter_map(|m| classify(m, cr).ok())
-        .collect()
+    plays_holding(hand, cr, size, 0)
+}
+
+/// The plays of `plays_from` that hold every card of `must`, in its order (the opening play
+/// under `contain`: only those are legal, and the others need not be classified).
+pub fn plays_holding(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64) -> Vec<Play> {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SCRATCH.with(|scratch| {
+        let mut masks = scratch.borrow_mut();
+        masks.clear();
+        candidate_masks(hand, cr, size, &mut masks);
+        let mut out = Vec::with_capacity(masks.len());
+        out.extend(
+            masks
+                .iter()
+                .filter(|&&m| m & must == must)
+                .filter_map(|&m| classify(m, cr).ok()),
+        );
+        out
+    })
 }
 
 /// The hand's bombs (`bombs_from`), in its order.
@@ -224,10 +287,8 @@ pub fn bombs_from(hand: u64, cr: &ComboRules) -> Vec<Play> {
 
 /// The hand's plays that beat `top` (`beating_plays`), in its order.
 pub fn beating_plays(hand: u64, top: &Play, cr: &ComboRules) -> Vec<Play> {
-    let mut out: Vec<Play> = plays_from(hand, cr, Some(top.size))
-        .into_iter()
-        .filter(|p| p.beats(top))
-        .collect();
+    let mut out = plays_from(hand, cr, Some(top.size));
+    out.retain(|p| p.beats(top));
     if top.size == 5 && cr.rs.four_of_a_kind != FourOfAKind::Alone {
         return out;
     }
@@ -277,9 +338,9 @@ const SUIT_MASKS: [u64; 4] = [
 pub fn random_lead(hand: u64, cr: &ComboRules, rng: &mut PyRandom) -> (Play, usize) {
     let rs = &cr.rs;
     let n = hand.count_ones() as u64;
-    let nibs: Vec<u64> = (0..13).map(|r| hand >> (r * 4) & 15).collect();
-    let k: Vec<u64> = nibs.iter().map(|x| x.count_ones() as u64).collect();
-    let pairs: Vec<u64> = k.iter().map(|&x| comb(x, 2)).collect();
+    let nibs: [u64; 13] = std::array::from_fn(|r| hand >> (r * 4) & 15);
+    let k: [u64; 13] = std::array::from_fn(|r| nibs[r].count_ones() as u64);
+    let pairs: [u64; 13] = std::array::from_fn(|r| comb(k[r], 2));
     let all_pairs: u64 = pairs.iter().sum();
     let n_triples: u64 = if rs.allow_triples {
         k.iter().map(|&x| comb(x, 3)).sum()
@@ -292,22 +353,37 @@ pub fn random_lead(hand: u64, cr: &ComboRules, rng: &mut PyRandom) -> (Play, usi
     } else {
         Vec::new()
     };
-    let quads: Vec<usize> = if rs.four_of_a_kind == FourOfAKind::WithKicker {
-        (0..13).filter(|&r| k[r] == 4).collect()
-    } else {
-        Vec::new()
-    };
+    let with_kicker = rs.four_of_a_kind == FourOfAKind::WithKicker;
+    let mut quads = [0usize; 13];
+    let mut n_quad_ranks = 0;
+    let mut full = [(0usize, 0u64); 13];
+    let mut n_full = 0;
+    for r in 0..13 {
+        if with_kicker && k[r] == 4 {
+            quads[n_quad_ranks] = r;
+            n_quad_ranks += 1;
+        }
+        if k[r] >= 3 {
+            full[n_full] = (r, comb(k[r], 3) * (all_pairs - pairs[r]));
+            n_full += 1;
+        }
+    }
+    let quads = &quads[..n_quad_ranks];
+    let full = &full[..n_full];
     let n_quads = quads.len() as u64 * n.saturating_sub(4);
-    let full: Vec<(usize, u64)> = (0..13)
-        .filter(|&r| k[r] >= 3)
-        .map(|r| (r, comb(k[r], 3) * (all_pairs - pairs[r])))
-        .collect();
-    let flush: Vec<(usize, u64)> = (0..4)
-        .map(|s| (s, comb((hand & SUIT_MASKS[s]).count_ones() as u64, 5)))
-        .collect();
-    let mut straights: Vec<(Vec<usize>, u64)> = Vec::new();
+    let flush: [(usize, u64); 4] =
+        std::array::from_fn(|s| (s, comb((hand & SUIT_MASKS[s]).count_ones() as u64, 5)));
+    let mut straights = [([0usize; 5], 0u64); 16];
+    let mut n_straights = 0;
     for &seq in &cr.straights {
-        let ranks: Vec<usize> = (0..13).filter(|r| seq >> r & 1 == 1).collect();
+        let mut ranks = [0usize; 5];
+        let mut j = 0;
+        for r in 0..13 {
+            if seq >> r & 1 == 1 {
+                ranks[j] = r;
+                j += 1;
+            }
+        }
         let n_all: u64 = ranks.iter().map(|&r| k[r]).product();
         if n_all != 0 {
             let sf = (0..4u32)
@@ -316,9 +392,11 @@ pub fn random_lead(hand: u64, cr: &ComboRules, rng: &mut PyRandom) -> (Play, usi
                     hand & m == m
                 })
                 .count() as u64;
-            straights.push((ranks, n_all - sf));
+            straights[n_straights] = (ranks, n_all - sf);
+            n_straights += 1;
         }
     }
+    let straights = &straights[..n_straights];
     let mut two_pairs_one: Vec<(usize, usize, u64)> = Vec::new();
     if rs.allow_two_pairs_plus_one {
         for r1 in 0..13 {
@@ -372,7 +450,7 @@ pub fn random_lead(hand: u64, cr: &ComboRules, rng: &mut PyRandom) -> (Play, usi
             break 'draw quad | 1 << nth_card(hand & !quad, kick);
         }
         u -= n_quads;
-        for &(r, w) in &full {
+        for &(r, w) in full {
             if u < w {
                 let weights: Vec<u64> =
                     (0..13).map(|q| if q == r { 0 } else { pairs[q] }).collect();
@@ -390,7 +468,7 @@ pub fn random_lead(hand: u64, cr: &ComboRules, rng: &mut PyRandom) -> (Play, usi
             }
             u -= w;
         }
-        for (ranks, w) in &straights {
+        for (ranks, w) in straights {
             if u < *w {
                 loop {
                     let cs: Vec<u32> = ranks

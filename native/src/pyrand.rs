@@ -32,7 +32,11 @@ impl PyRandom {
 
     /// `init_by_array` (what `random.seed(int)` calls with the int's 32-bit words, low first).
     pub fn from_key(key: &[u32]) -> PyRandom {
-        let mut r = PyRandom::init_genrand(19_650_218);
+        static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+        let mut r = PyRandom {
+            mt: *START.get_or_init(|| PyRandom::init_genrand(19_650_218).mt),
+            index: N,
+        };
         let mt = &mut r.mt;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {

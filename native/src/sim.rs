@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use crate::cards::{format_cards, FULL_DECK, RANK_COMPACT, SUIT_LETTER};
 use crate::combos::{classify, single_key, ComboRules, Kind, Play};
-use crate::gen::{beating_plays, plays_from, random_lead};
+use crate::gen::{beating_plays, plays_from, plays_holding, random_lead};
 use crate::moves::can_beat;
 use crate::pyrand::PyRandom;
 use crate::rules::{FirstPlay, FourOfAKind, Ruleset, SuitOrder, ThreePlayerMode};
@@ -460,9 +460,23 @@ fn think(bot: BotKind, options: usize, leading: bool, rng: &mut PyRandom) -> f64
     t + 0.12 * (options as f64).ln()
 }
 
-/// Python's `round(x, 1)`: the double nearest the correctly rounded one-decimal value.
-fn round1(x: f64) -> f64 {
-    format!("{x:.1}").parse().expect("a formatted float")
+/// Python's `round(x, 1)` as a count of tenths: the double nearest that many tenths is
+/// what Python gives, and its `repr` is `{tenths / 10}.{tenths % 10}`.
+fn round_tenths(x: f64) -> i64 {
+    if (1_048_576.0..281_474_976_710_656.0).contains(&x) {
+        // x - floor(x) is exact, and so is its product by 10 (at most 33 + 4 bits), so the
+        // tie test is exact: round half to even, as Python's correctly rounded round().
+        let i = x.floor();
+        let tenths = ((x - i) * 10.0).round_ties_even();
+        return i as i64 * 10 + tenths as i64;
+    }
+    let text = format!("{x:.1}");
+    let value: f64 = text.parse().expect("a formatted float");
+    (value * 10.0).round() as i64
+}
+
+fn tenths_value(t: i64) -> f64 {
+    t as f64 / 10.0
 }
 
 fn first_play_ok(mask: u64, lowest: u32, rule: FirstPlay) -> bool {
@@ -484,12 +498,16 @@ fn meets_block(play: &Play, card: u32, leading: bool) -> bool {
 /// The legal plays of the seat to act, in the engine's order, and whether it may pass.
 fn legal_moves(game: &Game, seat: usize) -> (Vec<Play>, bool) {
     let hand = game.hands.as_ref().expect("a simulated deal")[seat];
+    let first = game.top.is_none() && game.first_play_due();
     let mut plays = match &game.top {
+        // the opening play must hold the lowest card: list only those (the same order)
+        None if first && game.rs.first_play == FirstPlay::Contain => {
+            plays_holding(hand, game.cr, None, 1 << game.lowest.unwrap_or(0))
+        }
         None => plays_from(hand, game.cr, None),
         Some(top) => beating_plays(hand, top, game.cr),
     };
     if game.plays_restricted() {
-        let first = game.top.is_none() && game.first_play_due();
         let low = if first { game.lowest.unwrap_or(0) } else { 0 };
         let rule = game.rs.first_play;
         let enforce = game.enforced && game.counts[game.next_seat(seat)] == 1;
@@ -527,14 +545,15 @@ pub struct Played<'g> {
     pub game: Game<'g>,
     pub hands: Vec<u64>,
     pub stock: Vec<u32>,
-    pub times: Vec<f64>,
+    /// each action's `ts` in tenths of a second
+    pub times: Vec<i64>,
     non_blocks: Vec<NonBlock>,
 }
 
 struct Table<'g> {
     game: Game<'g>,
     clock: f64,
-    times: Vec<f64>,
+    times: Vec<i64>,
     calls: bool,
 }
 
@@ -543,13 +562,13 @@ impl Table<'_> {
         let seat = a.seat as usize;
         self.game.commit(&a, play).expect("a legal action");
         self.clock += seconds;
-        self.times.push(round1(self.clock));
+        self.times.push(round_tenths(self.clock));
         if self.calls && self.game.call_due.is_some() {
             self.game
                 .commit(&action(seat, ActionType::Announce), None)
                 .expect("a due call");
             self.clock += CALL_SECONDS;
-            self.times.push(round1(self.clock));
+            self.times.push(round_tenths(self.clock));
         }
     }
 
@@ -624,6 +643,8 @@ pub fn play_game<'g>(
         },
     )
     .expect("a simulated deal");
+    let mut game = game;
+    game.lean = true;
     let mut t = Table {
         game,
         clock,
@@ -794,11 +815,6 @@ fn cards_json(out: &mut String, mask: u64, notation: Notation) {
     }
 }
 
-/// `repr(float)` for the values a log holds (no exponent form below 1e16).
-fn float_repr(out: &mut String, x: f64) {
-    let _ = write!(out, "{x:?}");
-}
-
 fn opt(out: &mut String, v: Option<usize>) {
     match v {
         Some(v) => {
@@ -903,7 +919,7 @@ pub fn match_lines(
         if winner.is_some() {
             previous = winner;
         }
-        let end = played.times.last().copied().unwrap_or(clock);
+        let end = played.times.last().map_or(clock, |&t| tenths_value(t));
         clock = end + 20.0 + (rng.random() * 40.0).round_ties_even();
     }
     out
@@ -922,7 +938,7 @@ fn game_line(
     bots_json: &str,
 ) -> String {
     let p = &spec.prefix;
-    let mut o = String::with_capacity(4096);
+    let mut o = String::with_capacity(8192);
     let _ = write!(
         o,
         "{{\"format_version\": 1, \"game_kind\": \"big2\", \"game_id\": \"{p}-{index:08}\", \
@@ -948,6 +964,7 @@ fn game_line(
         compact_card(&mut o, c);
         o.push('"');
     }
+    let mut num = itoa::Buffer::new();
     o.push_str("]}, \"previous_winner\": ");
     opt(&mut o, previous);
     o.push_str(", \"actions\": [");
@@ -955,12 +972,11 @@ fn game_line(
         if i > 0 {
             o.push_str(", ");
         }
-        let _ = write!(
-            o,
-            "{{\"seat\": {}, \"action\": \"{}\"",
-            r.seat,
-            r.kind.as_str()
-        );
+        o.push_str("{\"seat\": ");
+        o.push_str(num.format(r.seat));
+        o.push_str(", \"action\": \"");
+        o.push_str(r.kind.as_str());
+        o.push('"');
         match r.kind {
             ActionType::Play => {
                 o.push_str(", \"cards\": ");
@@ -981,7 +997,10 @@ fn game_line(
             _ => {}
         }
         o.push_str(", \"ts\": ");
-        float_repr(&mut o, played.times[i]);
+        let t = played.times[i];
+        o.push_str(num.format(t.div_euclid(10)));
+        o.push('.');
+        o.push(char::from(b'0' + t.rem_euclid(10) as u8));
         o.push('}');
     }
     let result = played.game.result.as_ref().expect("a finished game");
@@ -1035,9 +1054,11 @@ mod tests {
 
     #[test]
     fn rounding_as_python() {
-        assert_eq!(round1(1_772_451_204.66), 1_772_451_204.7);
-        let mut s = String::new();
-        float_repr(&mut s, 1_772_451_204.0);
-        assert_eq!(s, "1772451204.0");
+        // round(1772451204.66, 1), round(1772451204.25, 1), round(1772451204.75, 1), round(2.25, 1)
+        assert_eq!(round_tenths(1_772_451_204.66), 17_724_512_047);
+        assert_eq!(round_tenths(1_772_451_204.25), 17_724_512_042);
+        assert_eq!(round_tenths(1_772_451_204.75), 17_724_512_048);
+        assert_eq!(round_tenths(2.25), 22);
+        assert_eq!(tenths_value(17_724_512_047), 1_772_451_204.7);
     }
 }

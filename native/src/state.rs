@@ -252,6 +252,9 @@ pub struct Game<'a> {
     pub(crate) enforced: bool,
     call_pending: Option<LastCall>,
     pub history: Vec<ActionRecord>,
+    /// The simulator's games: records skip the facts a log does not hold
+    /// (`beating_play_existed`, `cards_left`), which cost a play search and an allocation.
+    pub lean: bool,
     pub result: Option<GameResult>,
     pub(crate) step: usize, // n - 1 for clockwise, 1 for counter-clockwise
     pub(crate) stock: Vec<u32>,
@@ -304,7 +307,8 @@ impl<'a> Game<'a> {
             } else {
                 None
             },
-            history: Vec::new(),
+            history: Vec::with_capacity(64),
+            lean: false,
             result: None,
             step: if clockwise { n - 1 } else { 1 },
             stock: deal.stock.to_vec(),
@@ -886,7 +890,7 @@ impl<'a> Game<'a> {
         let mut beating = None;
         let unchecked = if let Some(hand) = hand_before {
             highest = Some(highest_single(hand, self.rs.suit_order));
-            if let Some(t) = &top {
+            if let (Some(t), false) = (&top, self.lean) {
                 beating = Some(can_beat(hand, t, self.cr));
             }
             Unchecked::Nothing
@@ -940,7 +944,11 @@ impl<'a> Game<'a> {
             trick: self.trick,
             is_lead: top.is_none(),
             top_before: top.map_or(0, |t| t.mask),
-            cards_left: self.counts.clone(),
+            cards_left: if self.lean {
+                Vec::new()
+            } else {
+                self.counts.clone()
+            },
             hand_before,
             beating_play_existed: beating,
             highest_single: highest,
