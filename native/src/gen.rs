@@ -99,7 +99,10 @@ fn low_bits(mut m: u64, mut f: impl FnMut(u64)) {
     }
 }
 
-fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, out: &mut Vec<u64>) {
+/// `floor`: the level of a non-bomb five-card top to beat (0 for none): a block of
+/// candidates whose kind sits below it (full houses 3, straights 1, two pairs + one 0; never
+/// bombs) cannot beat it and is not generated (the order of the rest is unchanged).
+fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, floor: u64, out: &mut Vec<u64>) {
     let rs = &cr.rs;
     let pairs: [([u64; 6], usize); 13] = std::array::from_fn(|r| pairs_in(groups.rank(r)));
     let pairs_by_rank = |r: usize| &pairs[r].0[..pairs[r].1];
@@ -110,7 +113,7 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, out: &mut Vec<u6
         }
     }
     for (tr, g) in groups.iter().enumerate() {
-        if g.len() < 3 {
+        if g.len() < 3 || floor > 3 {
             continue;
         }
         for t in comb_list(g, 3) {
@@ -121,7 +124,7 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, out: &mut Vec<u6
             }
         }
     }
-    if rs.allow_two_pairs_plus_one {
+    if rs.allow_two_pairs_plus_one && floor == 0 {
         for r1 in 0..13 {
             for r2 in r1 + 1..13 {
                 for p1 in pairs_by_rank(r1) {
@@ -147,7 +150,7 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, out: &mut Vec<u6
             combos(&suited[..n], 5, out);
         }
     }
-    for &seq in &cr.straights {
+    for &seq in cr.straights.iter().filter(|_| floor <= 1) {
         let mut ranks = [0usize; 5];
         let mut k = 0;
         for r in 0..13 {
@@ -183,7 +186,7 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, out: &mut Vec<u6
     }
 }
 
-fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>, out: &mut Vec<u64>) {
+fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>, floor: u64, out: &mut Vec<u64>) {
     let rs = &cr.rs;
     let groups = by_rank(hand);
     let want = |s: u32| size.is_none() || size == Some(s);
@@ -222,7 +225,7 @@ fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>, out: &mut Vec<
         }
     }
     if want(5) {
-        five_card_masks(hand, &groups, cr, out);
+        five_card_masks(hand, &groups, cr, floor, out);
     }
 }
 
@@ -231,16 +234,15 @@ pub fn plays_from(hand: u64, cr: &ComboRules, size: Option<u32>) -> Vec<Play> {
     plays_holding(hand, cr, size, 0)
 }
 
-/// The plays of `plays_from` that hold every card of `must`, in its order (the opening play
-/// under `contain`: only those are legal, and the others need not be classified).
-pub fn plays_holding(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64) -> Vec<Play> {
+/// `plays_holding` without `must`, and five-card candidates below `floor` left out.
+fn plays_above(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64, floor: u64) -> Vec<Play> {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     SCRATCH.with(|scratch| {
         let mut masks = scratch.borrow_mut();
         masks.clear();
-        candidate_masks(hand, cr, size, &mut masks);
+        candidate_masks(hand, cr, size, floor, &mut masks);
         let mut out = Vec::with_capacity(masks.len());
         out.extend(
             masks
@@ -250,6 +252,12 @@ pub fn plays_holding(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64) -
         );
         out
     })
+}
+
+/// The plays of `plays_from` that hold every card of `must`, in its order (the opening play
+/// under `contain`: only those are legal, and the others need not be classified).
+pub fn plays_holding(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64) -> Vec<Play> {
+    plays_above(hand, cr, size, must, 0)
 }
 
 /// The hand's bombs (`bombs_from`), in its order.
@@ -287,7 +295,12 @@ pub fn bombs_from(hand: u64, cr: &ComboRules) -> Vec<Play> {
 
 /// The hand's plays that beat `top` (`beating_plays`), in its order.
 pub fn beating_plays(hand: u64, top: &Play, cr: &ComboRules) -> Vec<Play> {
-    let mut out = plays_from(hand, cr, Some(top.size));
+    let floor = if top.size == 5 && !top.is_bomb {
+        top.order >> 40
+    } else {
+        0
+    };
+    let mut out = plays_above(hand, cr, Some(top.size), 0, floor);
     out.retain(|p| p.beats(top));
     if top.size == 5 && cr.rs.four_of_a_kind != FourOfAKind::Alone {
         return out;

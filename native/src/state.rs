@@ -237,11 +237,17 @@ fn err(code: &'static str, message: String) -> EngineError {
     EngineError { code, message }
 }
 
-/// The deck as singles, weakest first.
-fn weakest_first(order: SuitOrder) -> Vec<u32> {
-    let mut cards: Vec<u32> = (0..52).collect();
-    cards.sort_by_key(|&c| single_key(c, order));
-    cards
+/// The deck as singles, weakest first (built once per suit order).
+fn weakest_first(order: SuitOrder) -> [u32; 52] {
+    static TABLES: std::sync::OnceLock<[[u32; 52]; 2]> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [SuitOrder::Hk, SuitOrder::Taiwan].map(|o| {
+            let mut cards: [u32; 52] = std::array::from_fn(|c| c as u32);
+            cards.sort_by_key(|&c| single_key(c, o));
+            cards
+        })
+    });
+    tables[usize::from(order == SuitOrder::Taiwan)]
 }
 
 pub struct Game<'a> {
