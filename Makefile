@@ -37,7 +37,7 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	  $(RUST_ENV) VIRTUAL_ENV="$(abspath $(VENV))" $(BIN)/maturin develop --release --quiet -m native/Cargo.toml \
 	  && touch $(NATIVE_STAMP); \
 	fi
-	@$(BIN)/python -c 'from pipeline import native; print("replay core:", native.status())'
+	@$(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
 
 ## native-check: cargo fmt --check, cargo clippy -D warnings, cargo test (skipped without cargo)
 native-check: $(STAMP)

@@ -165,7 +165,7 @@ def ingest_rate() -> list[Figure]:
     return figures
 
 
-def per_core_second(fn: Callable[[], object], n_items: int, *, repeat: int = 3) -> float:
+def per_core_second(fn: Callable[[], object], n_items: int, *, repeat: int = 5) -> float:
     """Items per CPU-second of this process (``time.process_time``: the figure stays a
     per-core rate on a loaded machine), best of ``repeat`` calls."""
     best = float("inf")

@@ -21,7 +21,7 @@ def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.stdout.strip() == (
-        f"big2-replay {__version__} (hot path: {compiled.status()}; replay core: {native.status()})"
+        f"big2-replay {__version__} (hot path: {compiled.status()}; replay and simulation core: {native.status()})"
     )
 
 

@@ -259,6 +259,11 @@ pub fn classify(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
         return Err(Why::TooMany(n));
     }
     let so = rs.suit_order;
+    if n == 1 {
+        // the commonest case (every single a hand holds), without the shape work below
+        let c = mask.trailing_zeros();
+        return Ok(Play::new(mask, Kind::Single, 0, single_key(c, so), false));
+    }
     let st = strength(so);
     // rank counts, and the top single key per rank
     let mut counts = [0u32; 13];

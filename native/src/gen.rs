@@ -3,9 +3,9 @@
 //! (`pipeline/big2/sampling.py`): the simulator's bots choose by position in these lists, so
 //! the order is part of the contract.
 
-use crate::combos::{classify, ComboRules, Play};
+use crate::combos::{classify, single_key, ComboRules, Kind, Play};
 use crate::pyrand::PyRandom;
-use crate::rules::FourOfAKind;
+use crate::rules::{FourOfAKind, StraightOrder};
 
 /// A hand's cards by rank, lowest first (no allocation: this runs for every decision).
 struct Groups {
@@ -102,7 +102,15 @@ fn low_bits(mut m: u64, mut f: impl FnMut(u64)) {
 /// `floor`: the level of a non-bomb five-card top to beat (0 for none): a block of
 /// candidates whose kind sits below it (full houses 3, straights 1, two pairs + one 0; never
 /// bombs) cannot beat it and is not generated (the order of the rest is unchanged).
-fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, floor: u64, out: &mut Vec<u64>) {
+/// `top`: that top itself, when it is a full house or a straight: the full houses of a lower
+/// triple and the straights of a lower sequence cannot beat it either.
+fn five_card_masks(
+    hand: u64,
+    groups: &Groups,
+    cr: &ComboRules,
+    (floor, top): (u64, Option<&Play>),
+    out: &mut Vec<u64>,
+) {
     let rs = &cr.rs;
     let pairs: [([u64; 6], usize); 13] = std::array::from_fn(|r| pairs_in(groups.rank(r)));
     let pairs_by_rank = |r: usize| &pairs[r].0[..pairs[r].1];
@@ -114,6 +122,9 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, floor: u64, out:
     }
     for (tr, g) in groups.iter().enumerate() {
         if g.len() < 3 || floor > 3 {
+            continue;
+        }
+        if top.is_some_and(|t| t.kind == Kind::FullHouse && tr as u64 <= t.key) {
             continue;
         }
         for t in comb_list(g, 3) {
@@ -150,7 +161,20 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, floor: u64, out:
             combos(&suited[..n], 5, out);
         }
     }
-    for &seq in cr.straights.iter().filter(|_| floor <= 1) {
+    let lowest_sequence = match top {
+        Some(t)
+            if t.kind == Kind::Straight && cr.rs.straight_order != StraightOrder::HighestCard =>
+        {
+            (t.key / 4) as usize
+        }
+        _ => 0,
+    };
+    for &seq in cr
+        .straights
+        .iter()
+        .skip(lowest_sequence)
+        .filter(|_| floor <= 1)
+    {
         let mut ranks = [0usize; 5];
         let mut k = 0;
         for r in 0..13 {
@@ -186,7 +210,13 @@ fn five_card_masks(hand: u64, groups: &Groups, cr: &ComboRules, floor: u64, out:
     }
 }
 
-fn candidate_masks(hand: u64, cr: &ComboRules, size: Option<u32>, floor: u64, out: &mut Vec<u64>) {
+fn candidate_masks(
+    hand: u64,
+    cr: &ComboRules,
+    size: Option<u32>,
+    floor: (u64, Option<&Play>),
+    out: &mut Vec<u64>,
+) {
     let rs = &cr.rs;
     let groups = by_rank(hand);
     let want = |s: u32| size.is_none() || size == Some(s);
@@ -235,7 +265,14 @@ pub fn plays_from(hand: u64, cr: &ComboRules, size: Option<u32>) -> Vec<Play> {
 }
 
 /// `plays_holding` without `must`, and five-card candidates below `floor` left out.
-fn plays_above(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64, floor: u64) -> Vec<Play> {
+fn plays_above(
+    hand: u64,
+    cr: &ComboRules,
+    size: Option<u32>,
+    must: u64,
+    floor: (u64, Option<&Play>),
+    keep: &dyn Fn(u64) -> bool,
+) -> Vec<Play> {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
     }
@@ -247,7 +284,7 @@ fn plays_above(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64, floor: 
         out.extend(
             masks
                 .iter()
-                .filter(|&&m| m & must == must)
+                .filter(|&&m| m & must == must && keep(m))
                 .filter_map(|&m| classify(m, cr).ok()),
         );
         out
@@ -257,7 +294,7 @@ fn plays_above(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64, floor: 
 /// The plays of `plays_from` that hold every card of `must`, in its order (the opening play
 /// under `contain`: only those are legal, and the others need not be classified).
 pub fn plays_holding(hand: u64, cr: &ComboRules, size: Option<u32>, must: u64) -> Vec<Play> {
-    plays_above(hand, cr, size, must, 0)
+    plays_above(hand, cr, size, must, (0, None), &|_| true)
 }
 
 /// The hand's bombs (`bombs_from`), in its order.
@@ -296,11 +333,24 @@ pub fn bombs_from(hand: u64, cr: &ComboRules) -> Vec<Play> {
 /// The hand's plays that beat `top` (`beating_plays`), in its order.
 pub fn beating_plays(hand: u64, top: &Play, cr: &ComboRules) -> Vec<Play> {
     let floor = if top.size == 5 && !top.is_bomb {
-        top.order >> 40
+        (top.order >> 40, Some(top))
     } else {
-        0
+        (0, None)
     };
-    let mut out = plays_above(hand, cr, Some(top.size), 0, floor);
+    // a single or a pair beats a single or a pair by its strongest card, a triple by its
+    // rank: the candidates that cannot are not classified (bombs come below)
+    let so = cr.rs.suit_order;
+    let key = top.key;
+    let keep: &dyn Fn(u64) -> bool = match (top.size, top.is_bomb) {
+        // (a candidate single or pair: its lowest and highest card are its one or two cards)
+        (1 | 2, false) => &move |m: u64| {
+            let (lo, hi) = (m.trailing_zeros(), 63 - m.leading_zeros());
+            single_key(lo, so).max(single_key(hi, so)) > key
+        },
+        (3, false) => &move |m: u64| (m.trailing_zeros() >> 2) as u64 > key,
+        _ => &|_| true,
+    };
+    let mut out = plays_above(hand, cr, Some(top.size), 0, floor, keep);
     out.retain(|p| p.beats(top));
     if top.size == 5 && cr.rs.four_of_a_kind != FourOfAKind::Alone {
         return out;

@@ -88,14 +88,17 @@ impl PyRandom {
     fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             let mt = &mut self.mt;
-            for k in 0..N {
-                let y = (mt[k] & 0x8000_0000) | (mt[(k + 1) % N] & 0x7fff_ffff);
-                let mut v = mt[(k + M) % N] ^ (y >> 1);
-                if y & 1 == 1 {
-                    v ^= 0x9908_b0df;
-                }
-                mt[k] = v;
+            let mag = |y: u32| if y & 1 == 1 { 0x9908_b0df } else { 0 };
+            for k in 0..N - M {
+                let y = (mt[k] & 0x8000_0000) | (mt[k + 1] & 0x7fff_ffff);
+                mt[k] = mt[k + M] ^ (y >> 1) ^ mag(y);
             }
+            for k in N - M..N - 1 {
+                let y = (mt[k] & 0x8000_0000) | (mt[k + 1] & 0x7fff_ffff);
+                mt[k] = mt[k + M - N] ^ (y >> 1) ^ mag(y);
+            }
+            let y = (mt[N - 1] & 0x8000_0000) | (mt[0] & 0x7fff_ffff);
+            mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag(y);
             self.index = 0;
         }
         let mut y = self.mt[self.index];

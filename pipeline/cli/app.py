@@ -250,7 +250,7 @@ def say_waiting(wh: Warehouse) -> None:
 def _version(value: bool) -> None:
     if value:
         typer.echo(
-            f"big2-replay {__version__} (hot path: {compiled.status()}; replay core: {native.status()})"
+            f"big2-replay {__version__} (hot path: {compiled.status()}; replay and simulation core: {native.status()})"
         )
         raise typer.Exit()
 
