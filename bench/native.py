@@ -9,8 +9,7 @@ the timed part. Timed, on one core (this process):
 - *native*: each line parsed, validated and replayed by the core (``Core.validate_lines``: the
   winner or the reject, no per-action Python object); and with every fact handed back as
   Python tuples (``Core.replay_line``);
-- *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay`` (the mypyc build
-  when ``make`` compiled it, else pure Python: the machine line says which);
+- *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay`` (pure Python);
 - *parse floor*: ``orjson.loads`` of each line, nothing else.
 
 Without the built extension only the Python and orjson figures are reported.
