@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean compiled native native-check
+.PHONY: demo test lint bench clean native native-check
 
 # cargo from PATH, else rustup's default place (CI may run with PATH=/usr/local/bin:/usr/bin:/bin)
 CARGO  ?= $(shell command -v cargo 2>/dev/null || for d in "$$CARGO_HOME/bin" "$$HOME/.cargo/bin" /root/.cargo/bin; do \
@@ -20,12 +20,6 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## compiled: the hot path compiled with mypyc into build/compiled/ (only when the sources changed;
-## pipeline/compiled.py). Without a C compiler everything still runs, as pure Python.
-compiled: $(STAMP)
-	@$(BIN)/python -c 'from pipeline.compiled import ensure; print("hot path:", ensure())' \
-	  || echo "hot path: could not compile; running as pure Python"
-
 ## native: the Rust core (native/, PyO3) built by maturin into .venv as the module big2_native
 ## (release build, only when its sources changed; pipeline/native.py imports it). Without a
 ## Rust toolchain everything still runs, as pure Python, and says so.
@@ -37,7 +31,7 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	  $(RUST_ENV) VIRTUAL_ENV="$(abspath $(VENV))" $(BIN)/maturin develop --release --quiet -m native/Cargo.toml \
 	  && touch $(NATIVE_STAMP); \
 	fi
-	@$(BIN)/python -c 'from pipeline import native; print("replay core:", native.status())'
+	@$(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
 
 ## native-check: cargo fmt --check, cargo clippy -D warnings, cargo test (skipped without cargo)
 native-check: $(STAMP)
@@ -47,7 +41,7 @@ native-check: $(STAMP)
 	  && $(RUST_ENV) $(CARGO) test --quiet; fi
 
 ## demo: set up, then run the main job on the embedded default warehouse (data/warehouse/)
-demo: compiled native
+demo: native
 	$(BIN)/big2 demo
 
 ## lint: ruff, ruff format, mypy
@@ -56,14 +50,14 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench dashboards
 	$(BIN)/mypy
 
-## test: set up, lint, type-check, then the whole test suite on the compiled hot path, and the
-## doctests on the Python sources (a compiled module has no source for doctest to collect)
-test: lint native-check compiled native
+## test: set up, lint, type-check, then the whole test suite on the native core, and the
+## doctests on the pure Python path
+test: lint native-check native
 	$(BIN)/python -m pytest -m "not slow" -q tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
-bench: compiled native
+bench: native
 	$(BIN)/python -m bench
 
 clean:

@@ -30,7 +30,7 @@ class Machine:
     python: str
     platform: str
     libraries: tuple[tuple[str, str], ...]
-    hot_path: str = "unknown"  # pipeline.compiled.status(): compiled with mypyc, or pure Python
+    hot_path: str = "unknown"  # pipeline.native.status(): the native core, or pure Python (why)
     load: tuple[float, float, float] | None = None  # os.getloadavg() when the run started
 
     def describe(self) -> str:
@@ -76,7 +76,7 @@ def library_version(name: str) -> str:
 
 def current() -> Machine:
     """Describe this machine (reads /proc/cpuinfo where it exists; imports no heavy library)."""
-    from pipeline import compiled
+    from pipeline import native
 
     if CPUINFO.is_file():
         model, count = parse_cpuinfo(CPUINFO.read_text(encoding="utf-8", errors="replace"))
@@ -89,6 +89,6 @@ def current() -> Machine:
         python=platform.python_version(),
         platform=platform.platform(),
         libraries=tuple((name, library_version(name)) for name in LIBRARIES),
-        hot_path=compiled.status(),
+        hot_path=native.status(),
         load=os.getloadavg() if hasattr(os, "getloadavg") else None,
     )

@@ -9,11 +9,15 @@ the timed part. Timed, on one core (this process):
 - *native*: each line parsed, validated and replayed by the core (``Core.validate_lines``: the
   winner or the reject, no per-action Python object); and with every fact handed back as
   Python tuples (``Core.replay_line``);
-- *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay`` (the mypyc build
-  when ``make`` compiled it, else pure Python: the machine line says which);
+- *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay`` (pure Python);
 - *parse floor*: ``orjson.loads`` of each line, nothing else.
 
 Without the built extension only the Python and orjson figures are reported.
+
+``native.sim``: simulated ``hk`` games (played by four random bots, then four heuristic bots,
+and written as log lines) per CPU-second of this process, on the core
+(:func:`pipeline.sim.simulate.match_lines_native`) and in Python
+(:func:`pipeline.sim.simulate.match_lines_python`), side by side.
 
 ``native.ingest``: the import alone (what ``big2 ingest --no-build --workers 1`` runs:
 :func:`pipeline.ingest.ingest`, one worker, no mart build) of ``BIG2_BENCH_NATIVE_INGEST_GAMES``
@@ -29,8 +33,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 import orjson
 
@@ -40,6 +47,7 @@ from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import GameRecord, Source
 from pipeline.replay import replay
 from pipeline.sim.sample import sample_game
+from pipeline.sim.simulate import SimConfig, match_lines_native, match_lines_python
 
 N_GAMES = 500
 _SOURCE = Source("bench.jsonl", 1)
@@ -153,4 +161,50 @@ def ingest_rate() -> list[Figure]:
         figures.append(("native ÷ Python, ingest", ratio, "×"))
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures
+
+
+def per_core_second(fn: Callable[[], object], n_items: int, *, repeat: int = 5) -> float:
+    """Items per CPU-second of this process (``time.process_time``: the figure stays a
+    per-core rate on a loaded machine), best of ``repeat`` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return n_items / max(best, 1e-9)
+
+
+#: Games per lineup: the core's run, and the Python simulator's (slower: fewer games).
+SIM_GAMES_NATIVE = 4_000
+SIM_GAMES_PYTHON = 200
+
+
+def _sim_run(cfg: SimConfig, module: ModuleType | None) -> None:
+    for match in range(cfg.n_matches):
+        if module is None:
+            lines = match_lines_python(cfg, match)
+        else:
+            got = match_lines_native(cfg, match, module)
+            assert got is not None
+            lines = got
+        assert lines
+
+
+@benchmark("native.sim")
+def sim_rate() -> list[Figure]:
+    """Simulated games (played and written as log lines) per core-second, four random bots and
+    four heuristic bots on ``hk``: the native core and the Python simulator side by side."""
+    module = native.load_module()
+    figures: list[Figure] = []
+    for bot in ("random", "heuristic"):
+        python_cfg = SimConfig(games=SIM_GAMES_PYTHON, seed=11, bots=(bot,) * 4)
+        python_rate = per_core_second(partial(_sim_run, python_cfg, None), SIM_GAMES_PYTHON)
+        if module is not None:
+            cfg = SimConfig(games=SIM_GAMES_NATIVE, seed=11, bots=(bot,) * 4)
+            rate = per_core_second(partial(_sim_run, cfg, module), SIM_GAMES_NATIVE)
+            figures.append((f"native: {bot}-bot games per core-second", rate, "games/s"))
+        figures.append((f"Python: {bot}-bot games per core-second", python_rate, "games/s"))
+        if module is not None:
+            figures.append((f"{bot}: native ÷ Python", rate / python_rate, "×"))
     return figures

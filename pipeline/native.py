@@ -2,7 +2,9 @@
 
 The core parses a JSON Lines game line, validates and replays it under its ruleset and gives
 the replayed facts or the reject, with the same codes and messages as the Python reader and
-engine (``tests/native/`` holds the two equal). The Python engine stays the reference and the
+engine (``tests/native/`` holds the two equal). It also plays seeded simulation matches with
+the random, greedy and heuristic bots into log lines byte-identical to the Python simulator's
+(:func:`simulator`; :func:`pipeline.sim.simulate.match_lines` asks it first). The Python engine stays the reference and the
 fallback: without the built extension, or with ``BIG2_PURE_PYTHON`` set, everything runs in
 Python, and :func:`status` says which path runs.
 
@@ -277,6 +279,87 @@ class NativeReplayer:
 
 
 _REPLAYER: NativeReplayer | None = None
+
+
+def _json(value: Any) -> str:
+    """As :func:`pipeline.logs.writer.dumps` writes a value inside a log line."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+class NativeSimulator:
+    """One simulation run on the core: :meth:`match_lines` plays a whole match."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+
+    def match_lines(
+        self, match: int, bots: list[str], seats: list[dict[str, Any]]
+    ) -> list[str] | None:
+        """Match ``match``'s log lines (``bots``: the bot per seat, ``seats``: the log's
+        ``seats`` list), or None when the core does not play one of the bots."""
+        lines: list[str] | None = self.core.match_lines(match, bots, _json(seats), _json(bots))
+        return lines
+
+
+#: Simulators built in this process, by run (a worker builds one per run, not per match).
+_SIMULATORS: dict[str, NativeSimulator | None] = {}
+_I64 = 2**63
+
+
+def simulator(
+    *,
+    preset: str,
+    overrides: dict[str, Any],
+    seed: int,
+    games: int,
+    match_games: int,
+    discipline: float,
+    colluders: tuple[int, int] | None,
+    notation: str,
+    id_prefix: str,
+    module: ModuleType | None = None,
+) -> NativeSimulator | None:
+    """The core's simulator for a run, or None: this process runs pure Python (:func:`status`),
+    or the core does not take the run (a seed beyond 64 bits, a ruleset it cannot read); the
+    Python simulator then plays it, with the same bytes. ``module``: the extension to use
+    (tests pass :func:`load_module`'s; by default this process's path).
+
+    >>> sim = simulator(preset="hk", overrides={}, seed=7, games=1, match_games=8, discipline=1.0,
+    ...                 colluders=None, notation="compact", id_prefix="sim")
+    >>> sim is None or sim.match_lines(0, ["random"] * 4, [])[0].startswith('{"format_version": 1')
+    True
+    """
+    core = _MODULE if module is None else module
+    if core is None or not -_I64 <= seed < _I64:
+        return None
+    key = _json([preset, overrides, seed, games, match_games, discipline, colluders, notation])
+    key += f"\0{id_prefix}\0{id(core)}"
+    if key in _SIMULATORS:
+        return _SIMULATORS[key]
+    made: NativeSimulator | None = None
+    try:
+        ruleset = json.dumps(load_ruleset(preset, dict(overrides)).to_dict())
+        made = NativeSimulator(
+            core.Simulator(
+                ruleset,
+                seed=seed,
+                games=games,
+                match_games=match_games,
+                discipline=discipline,
+                colluders=colluders,
+                notation=notation,
+                prefix=_json(f"{id_prefix}-{seed}")[1:-1],
+                ruleset_obj=_json({"preset": preset, "overrides": dict(overrides)}),
+                discipline_json=_json(discipline),
+                colluders_json=_json([] if colluders is None else [list(colluders)]),
+            )
+        )
+    except ValueError:  # a ruleset value the core does not know: Python plays the run
+        made = None
+    if len(_SIMULATORS) > 64:
+        _SIMULATORS.clear()
+    _SIMULATORS[key] = made
+    return made
 
 
 def replay_line(text: str, source: Source) -> GameFacts | Reject:

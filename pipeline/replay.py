@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.games import game_for
 from pipeline.logs.model import GameRecord, Reject, Source
@@ -43,9 +42,6 @@ class ReplayedGame:
     ruleset: Any
     actions: tuple[Any, ...]
     result: Any
-
-    def __reduce__(self) -> Reduced:
-        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
 
 def _reject(record: GameRecord, code: str, message: str, action_index: int | None) -> Reject:

@@ -16,6 +16,6 @@ os.environ["COLUMNS"] = "100"
 
 
 def pytest_report_header() -> str:
-    from pipeline import compiled
+    from pipeline import native
 
-    return f"big2 hot path: {compiled.status()}"
+    return f"big2 replay and simulation core: {native.status()}"

@@ -143,8 +143,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "pipeline.logs",
         "pipeline.sim",
     ),
-    # the optional hot paths stand beside the layers, never above them
-    "pipeline.compiled": ("pipeline",),
+    # the optional hot path stands beside the layers, never above them
     "pipeline.native": (*STORAGE, "pipeline.cli", "pipeline.report", "pipeline.sim"),
     # storage and the import serve the CLI and the dashboards; they never call up to them
     "pipeline.ingest": ("pipeline.cli", "pipeline.report"),

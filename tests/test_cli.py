@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import __version__, compiled, native
+from pipeline import __version__, native
 from pipeline.cli import EXIT_USAGE, app
 from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
@@ -21,7 +21,7 @@ def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.stdout.strip() == (
-        f"big2-replay {__version__} (hot path: {compiled.status()}; replay core: {native.status()})"
+        f"big2-replay {__version__} (replay and simulation core: {native.status()})"
     )
 
 

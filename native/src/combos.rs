@@ -259,6 +259,11 @@ pub fn classify(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
         return Err(Why::TooMany(n));
     }
     let so = rs.suit_order;
+    if n == 1 {
+        // the commonest case (every single a hand holds), without the shape work below
+        let c = mask.trailing_zeros();
+        return Ok(Play::new(mask, Kind::Single, 0, single_key(c, so), false));
+    }
     let st = strength(so);
     // rank counts, and the top single key per rank
     let mut counts = [0u32; 13];
@@ -276,8 +281,16 @@ pub fn classify(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
         }
         best
     };
-    let mut shape: Vec<u32> = counts.iter().copied().filter(|&c| c > 0).collect();
+    // the rank counts, largest first (at most five cards: no allocation, this runs per candidate)
+    let mut shape_buf = [0u32; 5];
+    let mut len = 0;
+    for &c in counts.iter().filter(|&&c| c > 0) {
+        shape_buf[len] = c;
+        len += 1;
+    }
+    let shape = &mut shape_buf[..len];
     shape.sort_unstable_by(|a, b| b.cmp(a));
+    let shape = &*shape;
     let first = mask.trailing_zeros();
     let rank_cards = |r: usize| mask & (15u64 << (r * 4));
     let made =

@@ -1,14 +1,18 @@
-//! The native core of big2-replay: parse, validate and replay Big Two game lines.
+//! The native core of big2-replay: parse, validate and replay Big Two game lines, and play
+//! seeded bot games into log lines (`sim`).
 //!
 //! The Python engine (`pipeline/big2/`) is the reference; this crate does the same per game
 //! at scale, with the same codes and messages (`tests/native/` holds them equal).
 
 pub mod cards;
 pub mod combos;
+pub mod gen;
 pub mod moves;
 pub mod parse;
+pub mod pyrand;
 pub mod replay;
 pub mod rules;
+pub mod sim;
 pub mod state;
 
 #[cfg(feature = "python")]

@@ -15,6 +15,7 @@ use crate::combos::ComboRules;
 use crate::parse::{parse_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
 use crate::rules::Ruleset;
+use crate::sim::{match_lines, BotKind, Notation, Planted, RunSpec};
 use crate::state::ActionRecord;
 
 enum Resolved {
@@ -178,9 +179,95 @@ impl Core {
     }
 }
 
+/// One simulation run (`pipeline.sim.simulate.SimConfig`): the ruleset as
+/// `json.dumps(ruleset.to_dict())`, the options, and the JSON fragments Python renders once.
+/// `match_lines(k, bots, seats_json, bots_json)` plays match `k` into its log lines, or
+/// answers `None` when a bot is not one the core plays (the match is Python's then).
+#[pyclass(module = "big2_native")]
+struct Simulator {
+    rs: Ruleset,
+    cr: ComboRules,
+    spec: RunSpec,
+}
+
+#[pymethods]
+impl Simulator {
+    #[new]
+    #[pyo3(signature = (ruleset_json, *, seed, games, match_games, discipline, colluders, notation, prefix, ruleset_obj, discipline_json, colluders_json))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ruleset_json: &str,
+        seed: i64,
+        games: u64,
+        match_games: u64,
+        discipline: f64,
+        colluders: Option<(usize, usize)>,
+        notation: &str,
+        prefix: String,
+        ruleset_obj: String,
+        discipline_json: String,
+        colluders_json: String,
+    ) -> PyResult<Simulator> {
+        let dict: serde_json::Value = serde_json::from_str(ruleset_json)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let rs = Ruleset::from_dict(&dict).map_err(pyo3::exceptions::PyValueError::new_err)?;
+        let cr = ComboRules::new(&rs);
+        let notation = match notation {
+            "compact" => Notation::Compact,
+            "pretty" => Notation::Pretty,
+            "list" => Notation::List,
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "notation {other:?} is not known to the native core"
+                )))
+            }
+        };
+        Ok(Simulator {
+            rs,
+            cr,
+            spec: RunSpec {
+                seed: seed.to_string(),
+                games,
+                match_games: match_games.max(1),
+                planted: Planted {
+                    discipline,
+                    colluders,
+                },
+                notation,
+                prefix,
+                ruleset_json: ruleset_obj,
+                seed_json: seed.to_string(),
+                discipline_json,
+                colluders_json,
+            },
+        })
+    }
+
+    fn match_lines(
+        &self,
+        py: Python<'_>,
+        k: u64,
+        bots: Vec<String>,
+        seats_json: &str,
+        bots_json: &str,
+    ) -> Option<Vec<String>> {
+        let kinds: Option<Vec<BotKind>> = bots.iter().map(|b| BotKind::parse(b)).collect();
+        let kinds = kinds?;
+        if kinds.len() != self.rs.players {
+            return None;
+        }
+        Some(py.allow_threads(|| {
+            match_lines(
+                &self.rs, &self.cr, &self.spec, k, &kinds, seats_json, bots_json,
+            )
+        }))
+    }
+}
+
 #[pymodule]
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
+    m.add_class::<Simulator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

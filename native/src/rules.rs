@@ -235,7 +235,7 @@ impl Ruleset {
     }
 }
 
-#[cfg(test)]
+/// The `hk` preset as `Ruleset.to_dict()` gives it (tests and the examples).
 pub fn hk() -> Ruleset {
     let d: Value = serde_json::json!({
         "name": "hk", "suit_order": "hk", "straight_order": "hk",

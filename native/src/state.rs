@@ -60,7 +60,7 @@ impl Claim {
         })
     }
 
-    fn is_instant_win(self) -> bool {
+    pub fn is_instant_win(self) -> bool {
         matches!(self, Claim::Dragon | Claim::FourTwos)
     }
 }
@@ -237,41 +237,50 @@ fn err(code: &'static str, message: String) -> EngineError {
     EngineError { code, message }
 }
 
-/// The deck as singles, weakest first.
-fn weakest_first(order: SuitOrder) -> Vec<u32> {
-    let mut cards: Vec<u32> = (0..52).collect();
-    cards.sort_by_key(|&c| single_key(c, order));
-    cards
+/// The deck as singles, weakest first (built once per suit order).
+fn weakest_first(order: SuitOrder) -> [u32; 52] {
+    static TABLES: std::sync::OnceLock<[[u32; 52]; 2]> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [SuitOrder::Hk, SuitOrder::Taiwan].map(|o| {
+            let mut cards: [u32; 52] = std::array::from_fn(|c| c as u32);
+            cards.sort_by_key(|&c| single_key(c, o));
+            cards
+        })
+    });
+    tables[usize::from(order == SuitOrder::Taiwan)]
 }
 
 pub struct Game<'a> {
-    rs: &'a Ruleset,
-    cr: &'a ComboRules,
-    n: usize,
+    pub(crate) rs: &'a Ruleset,
+    pub(crate) cr: &'a ComboRules,
+    pub(crate) n: usize,
     locks_out: bool,
-    enforced: bool,
+    pub(crate) enforced: bool,
     call_pending: Option<LastCall>,
     pub history: Vec<ActionRecord>,
+    /// The simulator's games: records skip the facts a log does not hold
+    /// (`beating_play_existed`, `cards_left`), which cost a play search and an allocation.
+    pub lean: bool,
     pub result: Option<GameResult>,
-    step: usize, // n - 1 for clockwise, 1 for counter-clockwise
-    stock: Vec<u32>,
+    pub(crate) step: usize, // n - 1 for clockwise, 1 for counter-clockwise
+    pub(crate) stock: Vec<u32>,
     stock_left: usize,
-    played: u64,
-    swapped: bool,
-    hands: Option<Vec<u64>>,
+    pub(crate) played: u64,
+    pub(crate) swapped: bool,
+    pub(crate) hands: Option<Vec<u64>>,
     pub counts: Vec<u32>,
-    lowest: Option<u32>,
-    lowest_rule: bool,
+    pub(crate) lowest: Option<u32>,
+    pub(crate) lowest_rule: bool,
     pub turn: Option<usize>,
     first_leader: Option<usize>,
-    started: bool,
+    pub(crate) started: bool,
     trick: u32,
-    top: Option<Play>,
-    top_seat: Option<usize>,
+    pub(crate) top: Option<Play>,
+    pub(crate) top_seat: Option<usize>,
     locked: Vec<bool>,
     passes: usize,
     called: Vec<bool>,
-    call_due: Option<usize>,
+    pub(crate) call_due: Option<usize>,
 }
 
 pub struct Deal<'d> {
@@ -304,7 +313,8 @@ impl<'a> Game<'a> {
             } else {
                 None
             },
-            history: Vec::new(),
+            history: Vec::with_capacity(64),
+            lean: false,
             result: None,
             step: if clockwise { n - 1 } else { 1 },
             stock: deal.stock.to_vec(),
@@ -472,6 +482,40 @@ impl<'a> Game<'a> {
 
     pub fn finished(&self) -> bool {
         self.result.is_some()
+    }
+
+    /// Whether the next play is the game's opening play bound by the lowest-card rule.
+    pub fn first_play_due(&self) -> bool {
+        !self.started && self.lowest_rule && !self.swapped && self.lowest.is_some()
+    }
+
+    /// Whether a rule beyond holding and beating may exclude a play now (`plays_restricted`).
+    pub fn plays_restricted(&self) -> bool {
+        self.enforced || self.first_play_due()
+    }
+
+    /// 頂大: the card that meets the obligation of `seat` when it is bound (`block_card`).
+    pub fn block_card(&self, seat: usize) -> Option<u32> {
+        if self.counts[(seat + self.step) % self.n] != 1 {
+            return None;
+        }
+        let so = self.rs.suit_order;
+        if let Some(t) = &self.top {
+            if t.kind != Kind::Single {
+                return None;
+            }
+        }
+        let held = match &self.hands {
+            Some(h) => h[seat],
+            None => FULL_DECK & !self.played,
+        };
+        let best = highest_single(held, so);
+        if let Some(t) = &self.top {
+            if single_key(best, so) < t.key {
+                return None;
+            }
+        }
+        Some(best)
     }
 
     fn fail(&self, code: &'static str, message: String) -> EngineError {
@@ -740,7 +784,7 @@ impl<'a> Game<'a> {
         Ok(())
     }
 
-    fn obligation(
+    pub(crate) fn obligation(
         &self,
         seat: usize,
         play: Option<&Play>,
@@ -827,6 +871,12 @@ impl<'a> Game<'a> {
     /// Verify the action, apply it and append its record.
     pub fn apply(&mut self, action: &Action) -> Result<(), EngineError> {
         let play = self.verify(action)?;
+        self.commit(action, play)
+    }
+
+    /// Apply an action already known legal (`play`: the play it makes, as `verify` gives it):
+    /// the simulator's bots choose among the legal moves, so nothing is checked again.
+    pub fn commit(&mut self, action: &Action, play: Option<Play>) -> Result<(), EngineError> {
         let seat = action.seat as usize;
         let hand_before = self.hands.as_ref().map(|h| h[seat]);
         match action.kind {
@@ -846,7 +896,7 @@ impl<'a> Game<'a> {
         let mut beating = None;
         let unchecked = if let Some(hand) = hand_before {
             highest = Some(highest_single(hand, self.rs.suit_order));
-            if let Some(t) = &top {
+            if let (Some(t), false) = (&top, self.lean) {
                 beating = Some(can_beat(hand, t, self.cr));
             }
             Unchecked::Nothing
@@ -900,7 +950,11 @@ impl<'a> Game<'a> {
             trick: self.trick,
             is_lead: top.is_none(),
             top_before: top.map_or(0, |t| t.mask),
-            cards_left: self.counts.clone(),
+            cards_left: if self.lean {
+                Vec::new()
+            } else {
+                self.counts.clone()
+            },
             hand_before,
             beating_play_existed: beating,
             highest_single: highest,

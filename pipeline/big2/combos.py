@@ -42,7 +42,6 @@ from pipeline.big2.rules import (
     SuitOrder,
 )
 from pipeline.cards import RANK_TEXT, card, cards_of, format_cards
-from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import IllegalPlayError
 
 
@@ -119,9 +118,6 @@ class Play:
     key: int
     is_bomb: bool
     order: int = field(init=False, compare=False)  # one integer ordering plays of one size
-
-    def __reduce__(self) -> Reduced:
-        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "order", self.level << _KEY_BITS | self.key)

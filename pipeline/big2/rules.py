@@ -30,7 +30,6 @@ from itertools import pairwise
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import RulesetError
 
 DEFAULT_PRESET = "hk"
@@ -282,9 +281,6 @@ class Ruleset:
             if cards_left >= minimum:
                 mult = m
         return mult
-
-    def __reduce__(self) -> Reduced:
-        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
     def to_dict(self) -> dict[str, Any]:
         """Every parameter as plain TOML-able values (enums as strings, tiers as lists)."""

@@ -52,7 +52,6 @@ from pipeline.big2.rules import (
     ThreePlayerMode,
 )
 from pipeline.cards import FULL_DECK, Rank, cards_of, format_cards
-from pipeline.compiled import Reduced, by_constructor
 from pipeline.errors import DealError, IllegalPlayError, ReplayError
 
 
@@ -209,9 +208,6 @@ class GameResult:
     n_tricks: int
     bao_seat: int | None  # 包牌: the violator liable for the others' losses
     bao_unknown_seat: int | None = None  # partial info: 包牌 possible, the hand would tell
-
-    def __reduce__(self) -> Reduced:
-        return by_constructor(self)  # compiled by mypyc (pipeline.compiled)
 
 
 def claim_holds(claim: Claim, hand: int) -> bool:

@@ -23,7 +23,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
-from pipeline import __version__, compiled, native
+from pipeline import __version__, native
 from pipeline.big2.rules import parse_override
 from pipeline.errors import Big2Error, RulesetError
 from pipeline.warehouse import Warehouse, is_disk_full
@@ -249,9 +249,7 @@ def say_waiting(wh: Warehouse) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(
-            f"big2-replay {__version__} (hot path: {compiled.status()}; replay core: {native.status()})"
-        )
+        typer.echo(f"big2-replay {__version__} (replay and simulation core: {native.status()})")
         raise typer.Exit()
 
 

@@ -12,11 +12,6 @@ from __future__ import annotations
 from importlib import resources
 from importlib.abc import Traversable
 
-from pipeline.compiled import activate
-
-__path__ = activate(__path__, __name__)  # the mypyc build first, when fresh (pipeline.compiled)
-
-# the submodules are imported after __path__ is set
 from pipeline.logs.model import GameRecord, Reject, Source
 from pipeline.logs.reader import log_shape, read_log
 

@@ -6,7 +6,3 @@ that plays seeded matches into log objects (docs/bots.md).
   deterministic whatever the number of worker processes.
 - :mod:`pipeline.sim.ladder`: the measured strength ladder (average place score per bot).
 """
-
-from pipeline.compiled import activate
-
-__path__ = activate(__path__, __name__)  # the mypyc build first, when fresh (pipeline.compiled)

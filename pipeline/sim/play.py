@@ -1,7 +1,7 @@
 """One simulated game: deal, let the bots act, time every action, note deliberate non-blocks.
 
-Split from :mod:`pipeline.sim.simulate` (matches, seeds, workers, files) so that the per-action
-loop is compiled with the rest of the hot path (:mod:`pipeline.compiled`).
+Split from :mod:`pipeline.sim.simulate` (matches, seeds, workers, files); the native core
+(``native/src/sim.rs``) plays the same loop, draw for draw.
 """
 
 from __future__ import annotations

@@ -29,8 +29,10 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+from pipeline import native
 from pipeline.big2.rules import Ruleset, load_ruleset
 from pipeline.logs.writer import GameMeta, LogWriter, Notation, dumps, game_log, seats_of, utc
 from pipeline.sim.bots import (
@@ -167,9 +169,43 @@ def play_match(cfg: SimConfig, match: int) -> list[dict[str, Any]]:
     return out
 
 
-def match_lines(cfg: SimConfig, match: int) -> list[str]:
-    """One whole match as JSON lines (what worker processes send back)."""
+def match_lines_native(
+    cfg: SimConfig, match: int, module: ModuleType | None = None
+) -> list[str] | None:
+    """The match played on the native core (:func:`pipeline.native.simulator`; ``module``:
+    the extension, by default this process's path), or None when the core does not play it."""
+    sim = native.simulator(
+        preset=cfg.preset,
+        overrides=dict(cfg.overrides),
+        seed=cfg.seed,
+        games=cfg.games,
+        match_games=cfg.match_games,
+        discipline=cfg.must_block_discipline,
+        colluders=cfg.colluders,
+        notation=cfg.notation.value,
+        id_prefix=cfg.id_prefix,
+        module=module,
+    )
+    if sim is None:
+        return None
+    lineup = cfg.lineup(match)
+    seats = seats_of(
+        [f"{cfg.id_prefix}-{cfg.seed}-p{j}-{name}" for j, name in lineup],
+        [f"{name} {j}" for j, name in lineup],
+    )
+    return sim.match_lines(match, [name for _, name in lineup], seats)
+
+
+def match_lines_python(cfg: SimConfig, match: int) -> list[str]:
+    """One whole match as JSON lines, played by the Python simulator (the reference)."""
     return [dumps(g) for g in play_match(cfg, match)]
+
+
+def match_lines(cfg: SimConfig, match: int) -> list[str]:
+    """One whole match as JSON lines (what worker processes send back): on the native core
+    when it is built and takes the run, else in Python; the same bytes either way."""
+    lines = match_lines_native(cfg, match)
+    return match_lines_python(cfg, match) if lines is None else lines
 
 
 def in_match_order(
@@ -246,6 +282,9 @@ __all__ = [
     "Reason",
     "SimConfig",
     "SimSummary",
+    "match_lines",
+    "match_lines_native",
+    "match_lines_python",
     "play_game",
     "play_match",
     "simulate",
