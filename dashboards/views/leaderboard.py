@@ -13,6 +13,10 @@ import streamlit as st
 
 from dashboards import data, ui
 
+#: The standings' columns in order: the ranks and the rank change first (seen at 1400 px).
+STANDINGS = ["rank", "whatif_rank", "rank_change", "player", "score", "whatif_score", "title",
+             "whatif_title", "games", "wins", "win_pct"]  # fmt: skip
+
 st.title("🏆 Leaderboard")
 if not ui.require_games():
     st.stop()
@@ -60,9 +64,13 @@ else:
     st.caption(
         f"What-if: every game rescored as **{preset}**"
         + (f" with settlement **{settlement}**" if settlement else "")
-        + " (no bankroll cap), beside the score under the games' own rules."
+        + " (no bankroll cap), beside the score under the games' own rules; title: the rank "
+        "ladder for each score (wins and win % "
+        "without the what-if: pick the games' own rules)."
     )
-ui.table(board, column_config={"win_pct": ui.WIN_PCT}, key="lb_standings")
+hide = [] if whatif is None else ["wins", "win_pct"]  # the what-if table fits at 1400 px
+ui.table(board, column_config={"win_pct": ui.WIN_PCT, "title": "title"}, key="lb_standings",
+         first=STANDINGS, hide=hide)  # fmt: skip
 
 st.subheader("Winnings graph")
 lines = data.winnings(f)

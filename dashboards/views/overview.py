@@ -15,7 +15,7 @@ f = ui.current_filters()
 ui.filters_caption(f)
 o = data.overview(f)
 
-c = st.columns(4)
+c = st.columns([2, 2, 2, 5])  # the period's two dates fit at 1400 px
 c[0].metric("Games", f"{o['n_games']:,}")
 c[1].metric("Players", f"{o['n_players']:,}")
 c[2].metric("Matches", f"{o['n_matches']:,}")
@@ -43,6 +43,7 @@ matches = data.query("dash_recent_matches", f, limit=20)
 ui.table(
     ui.with_replay_links(matches, "last_game"),
     column_config={"replay": ui.REPLAY_LINK},
+    hide=["last_game"],  # the replay link opens it
 )
 
 st.subheader("Recent games")

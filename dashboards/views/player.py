@@ -46,6 +46,11 @@ ui.filters_caption(f)
 #: The leak finder's colours: by whether the difference is good or bad, not by its sign.
 VERDICT_COLOURS = {"better": "#2e7d32", "worse": "#c62828", "style": "#9e9e9e", "same": "#9e9e9e"}
 
+#: The leak finder's advice column, in pixels: the table fits at 1400 px (hover for the rest).
+ADVICE_PX = 300
+#: The obligations' columns in order: whose, the obligation and its outcome first.
+OBLIGATIONS = ["replay", "game_id", "step", "player", "next_player", "obligation", "block",
+               "block_reason", "required", "played"]  # fmt: skip
 MARTS = (*data.SCORING_MARTS, "stats_player_games", "stats_seat_positions", "audit_obligations")
 
 
@@ -117,26 +122,25 @@ def from_marts() -> None:
                 "winners_rate": st.column_config.NumberColumn("winners", format="%.3f"),
                 "difference": st.column_config.NumberColumn("difference", format="%+.3f"),
                 "z": st.column_config.NumberColumn("z", format="%+.2f"),
-                "advice": st.column_config.TextColumn("advice", width="large"),
+                "advice": st.column_config.TextColumn("advice", width=ADVICE_PX),
             },
             key="pl_leak_table",
+            first=["stat", "verdict", "player_rate", "winners_rate", "difference", "z", "advice"],
         )
 
     st.subheader("炒 history")
     tiers = data.query("dash_chao_tiers", f, player=player)
     hist = data.query("dash_chao_history", f, player=player)
-    left, right = st.columns([1, 2])
-    with left:
-        st.caption("Losses by 炒 tier (×1 = no 炒).")
-        ui.table(tiers)
-    with right:
-        if hist.empty:
-            st.write("Never caught 炒 (×2 or more) in these games.")
-        else:
-            ui.table(
-                ui.with_replay_links(hist),
-                column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
-            )
+    st.caption("Losses by 炒 tier (×1 = no 炒).")
+    ui.table(tiers)
+    if hist.empty:
+        st.write("Never caught 炒 (×2 or more) in these games.")
+    else:
+        ui.table(
+            ui.with_replay_links(hist),
+            column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
+            first=["replay", "game_id", "tier_name", "multiplier", "cards_left", "net"],
+        )
 
     st.subheader("頂大 record")
     record = data.audit_by_player(f, player)
@@ -153,6 +157,7 @@ def from_marts() -> None:
             ui.table(
                 ui.with_replay_links(failed.assign(step=failed["action_index"] + 1), step="step"),
                 column_config={"replay": ui.REPLAY_LINK},
+                first=OBLIGATIONS,
             )
 
     st.subheader("Seat effect")

@@ -33,6 +33,7 @@ who as (
     where k.match in (select match from recent)
     group by 1
 )
-select r.match, r.ruleset, r.games, r.started, r.ended, w.players, r.last_game
+select r.match, r.ruleset, r.games, r.started as started_at, r.ended as ended_at, w.players,
+    r.last_game
 from recent r left join who w using (match)
 order by r.ended desc nulls last, r.match
