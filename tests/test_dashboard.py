@@ -1023,3 +1023,38 @@ def test_key_columns_come_first(fixture_wh: Warehouse, use: Use) -> None:
     assert "raw" not in rejects
     at = app("views/player.py")
     shown_first(at, "stat", "verdict", "player_rate", "winners_rate")
+
+
+def test_sql_explorer_catalogue_describes_and_says_where_to_start(
+    fixture_wh: Warehouse, use: Use
+) -> None:
+    """Each table, view and mart with the description `big2 sql --tables` has (the catalog's
+    comments), its columns' too; the tables to start with first; a search narrows the list."""
+    from pipeline.sqlbuild import catalogue
+
+    use(fixture_wh.root)
+    at = app("views/sql_explorer.py")
+    assert "Where to start:" in texts(at) and "`mart_game_scores`" in texts(at)
+    labels = [str(e.label) for e in at.expander]
+    assert labels[0].startswith("⭐ ") and not labels[-1].startswith("⭐")
+    con = reading.open_readonly(fixture_wh)
+    try:
+        cli = catalogue(con)
+    finally:
+        con.close()
+    grains = {t: d for t, _, c, d in cli if c == "*"}
+    captions = [str(c.value) for c in at.caption]
+    assert grains["mart_game_scores"].startswith("Grain: one row per seat per game")
+    assert grains["mart_game_scores"] in captions
+    assert "⭐ mart_game_scores (view)" in labels or "⭐ mart_game_scores (table)" in labels
+    cols = [d.value for d in at.dataframe if "description" in d.value.columns]
+    described = {
+        (c.split(" ")[0], d) for t, _, c, d in cli if t == "mart_game_scores" and c != "*" and d
+    }
+    assert described and any(
+        {(r.column_name, r.description) for r in f.itertuples() if r.description} == described
+        for f in cols
+    )
+    at.text_input(key="sql_find").input("包牌").run()
+    fewer = [str(e.label) for e in at.expander]
+    assert 0 < len(fewer) < len(labels)
