@@ -47,6 +47,9 @@ ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
 MAX_ROWS, TIMEOUT_S = 10_000, 10.0
 OPTION_LIMIT = 1000
 TABLE_ROWS = 1000
+#: Rate figures: a game's time is the time to the player's next game when that starts at most
+#: this many minutes later, else the typical game (``dash_player_rates``).
+GAP_MINUTES = 30
 #: The winnings graph's players at most (the filtered one first, then the most active).
 WINNINGS_PLAYERS = 12
 

@@ -91,12 +91,14 @@ LABELS: dict[str, str] = {
     "column_name": "column",
     "data_type": "type",
     "step": "step",
+    "timed_games": "timed games",
 }
 
 #: Score columns (money, or − penalty points): one format, the unit in the header.
 SCORE_COLUMNS = {"score": "score", "whatif_score": "what-if score", "net": "net",
                  "points": "penalty points", "result": "result", "amount": "amount",
-                 "cumulative_score": "cumulative score"}  # fmt: skip
+                 "cumulative_score": "cumulative score", "score_per_game": "score per game",
+                 "score_per_hour": "score per hour"}  # fmt: skip
 SCORE_FORMAT = "localized"
 #: p- and q-values: scientific notation (1.60e-44), never a row of zeros.
 P_COLUMNS = {"p_value", "p_combined", "p_bonferroni", "q_value", "p_fisher", "p"}

@@ -206,6 +206,14 @@ def with_replay_links(
     return out
 
 
+HOURS = st.column_config.NumberColumn("hours", format="%.2f")
+#: How the rate figures are computed (``dash_player_rates``), said under them.
+RATES_NOTE = (
+    "Per game: the score ÷ the games. Per hour: the score of the timed games ÷ their hours at the "
+    "table. The logs have start times only, so a game lasts until the player's next game starts "
+    "when that is within {gap} minutes, else as long as the typical game (the median of those "
+    "times); a game without a start time has none, and no per-hour figure is shown without times."
+)
 REPLAY_LINK = st.column_config.LinkColumn("replay", display_text="▶ replay", width="small")
 WIN_PCT = st.column_config.ProgressColumn("win %", min_value=0, max_value=100, format="%.1f")
 

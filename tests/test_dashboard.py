@@ -1058,3 +1058,72 @@ def test_sql_explorer_catalogue_describes_and_says_where_to_start(
     at.text_input(key="sql_find").input("包牌").run()
     fewer = [str(e.label) for e in at.expander]
     assert 0 < len(fewer) < len(labels)
+
+
+# ----- issue 13: rate figures -----------------------------------------------------------------
+
+
+def minutes_by_hand(wh: Warehouse, gap: float) -> dict[str, float]:
+    """Each player's minutes at the table as ``dash_player_rates`` says it counts them, from the
+    games and seats tables."""
+    seats = (
+        wh.connect()
+        .execute(
+            "select s.player_id, g.game_id, g.started_at from seats s join games g using (game_id) "
+            "where g.outcome <> 'redeal'"
+        )
+        .df()
+    )
+    seats["t"] = pd.to_datetime(seats["started_at"], utc=True, format="ISO8601")
+    seats = seats.sort_values(["player_id", "t", "game_id"])
+    seats["gap"] = seats.groupby("player_id")["t"].shift(-1).sub(seats["t"]).dt.total_seconds() / 60
+    within = seats["gap"].where((seats["gap"] > 0) & (seats["gap"] <= gap))
+    typical = float(within.median())
+    seats["minutes"] = within.fillna(typical)
+    return {str(p): float(m) for p, m in seats.groupby("player_id")["minutes"].sum().items()}
+
+
+def test_rate_figures_per_game_and_per_hour(fixture_wh: Warehouse, use: Use) -> None:
+    """Score per game and per hour per player (hours from the games' start times, the way the
+    page says), on the leaderboard and the player page."""
+    use(fixture_wh.root)
+    at = app("views/leaderboard.py")
+    rates = frame_with(at, "player", "score_per_game", "score_per_hour", "hours")
+    board = frame_with(at, "rank", "player", "score", "wins")
+    scores = dict(zip(board["player"], board["score"], strict=True))
+    by_hand = minutes_by_hand(fixture_wh, data.GAP_MINUTES)
+    assert len(rates) > 3
+    for r in rates.itertuples():
+        assert r.score == pytest.approx(scores[r.player])
+        assert r.score_per_game == pytest.approx(r.score / r.games)
+        assert r.hours == pytest.approx(by_hand[r.player] / 60)
+        assert r.score_per_hour == pytest.approx(r.score / r.hours)
+    assert "typical game" in texts(at)
+    top = rates.iloc[0]
+    at = app("views/player.py")
+    at.selectbox(key="pl_player").set_value(top["player"]).run()
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Score per game"] == f"{top['score_per_game']:,.2f}"
+    assert shown["Score per hour"] == f"{top['score_per_hour']:,.1f}"
+
+
+def test_no_per_hour_figure_without_times(tmp_path: Path, use: Use) -> None:
+    """Games without start times: a score per game, no hours and no score per hour."""
+    lines = (SAMPLES / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    untimed = tmp_path / "untimed.jsonl"
+    stripped = [json.loads(x) for x in lines if x.strip()]
+    for rec in stripped:
+        rec.pop("started_at", None)
+    untimed.write_text("".join(json.dumps(r) + "\n" for r in stripped), encoding="utf-8")
+    wh = Warehouse(tmp_path / "warehouse")
+    ingest([str(untimed)], wh)
+    build(wh)
+    use(wh.root)
+    assert one(wh, "select count(*) from games where started_at is not null") == (0,)
+    at = app("views/leaderboard.py")
+    rates = frame_with(at, "player", "score_per_game", "score_per_hour", "hours")
+    assert rates["score_per_game"].notna().all()
+    assert rates["hours"].isna().all() and rates["score_per_hour"].isna().all()
+    at = app("views/player.py")
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Score per hour"] == "—" and "Hours at the table" not in shown

@@ -72,6 +72,12 @@ hide = [] if whatif is None else ["wins", "win_pct"]  # the what-if table fits a
 ui.table(board, column_config={"win_pct": ui.WIN_PCT, "title": "title"}, key="lb_standings",
          first=STANDINGS, hide=hide)  # fmt: skip
 
+st.subheader("Rate figures")
+rates = data.query("dash_player_rates", f, player=None, gap_minutes=data.GAP_MINUTES,
+                   limit=data.TABLE_ROWS)  # fmt: skip
+ui.table(rates, column_config={"hours": ui.HOURS}, key="lb_rates")
+st.caption(ui.RATES_NOTE.format(gap=data.GAP_MINUTES) + " Own rules, after the bankroll cap.")
+
 st.subheader("Winnings graph")
 lines = data.winnings(f)
 shown = lines["player"].nunique()

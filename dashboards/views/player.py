@@ -82,6 +82,24 @@ def headline() -> None:
     c[3].metric("Score", f"{r['score']:,.0f}", help="Own rules, after the bankroll cap")
     c[4].metric("Rank-ladder title", str(r["title"]), delta=f"rank {int(r['rank'])}",
                 delta_color="off")  # fmt: skip
+    rates()
+
+
+def rates() -> None:
+    """Score per game and per hour (``dash_player_rates``); no per-hour figure without times."""
+    got = data.query("dash_player_rates", f, player=player, gap_minutes=data.GAP_MINUTES, limit=1)
+    if got.empty:
+        return
+    r = data.record(got.iloc[0])
+    c = st.columns(5)
+    c[0].metric("Score per game", f"{r['score_per_game']:,.2f}", help=ui.SCORE_UNIT)
+    if r["hours"] is None:
+        c[1].metric("Score per hour", "—", help="No start time in these games: no hours")
+    else:
+        c[1].metric("Score per hour", f"{r['score_per_hour']:,.1f}", help=ui.SCORE_UNIT)
+        c[2].metric("Hours at the table", f"{r['hours']:,.1f}",
+                    help=f"{r['timed_games']} of {r['games']} games timed")  # fmt: skip
+    st.caption(ui.RATES_NOTE.format(gap=data.GAP_MINUTES))
 
 
 def from_marts() -> None:

@@ -260,7 +260,7 @@ def test_every_page(page: Any, server: Server) -> None:
     page.locator(".st-key-lb_preset").get_by_role("combobox").click()  # rescore: what-if
     page.get_by_role("option", name="mainland (what-if)").click()
     _check(page, "leaderboard_whatif", "rescored as", "beside the score", charts=2)
-    _visible(page, "rank change", "what-if score", "what-if title", "title")
+    _visible(page, "rank change", "what-if score", "what-if title", "title", "score per hour")
 
     _nav(page, "Player")
     _check(page, "player", "Leak finder", "炒 history", "頂大 record", "Seat effect", charts=1)
