@@ -1127,3 +1127,56 @@ def test_no_per_hour_figure_without_times(tmp_path: Path, use: Use) -> None:
     at = app("views/player.py")
     shown = {m.label: m.value for m in at.metric}
     assert shown["Score per hour"] == "—" and "Hours at the table" not in shown
+
+
+# ----- issue 13: the winnings graph under the what-if, by date and by match --------------------
+
+
+def plotly_values(values: object) -> list[object]:
+    """A Plotly trace's values: a list, or a typed array (``{"dtype", "bdata"}``, base64)."""
+    if isinstance(values, dict):
+        import base64
+
+        import numpy as np
+
+        raw = base64.b64decode(values["bdata"])
+        return list(np.frombuffer(raw, dtype=values["dtype"]).tolist())
+    assert isinstance(values, list), values
+    return values
+
+
+def traces(at: AppTest, index: int = 0) -> dict[str, tuple[list[object], list[float]]]:
+    """Player → (x, y) of a Plotly chart of the page."""
+    spec = json.loads(at.get("plotly_chart")[index].proto.spec)
+    return {
+        t["name"]: (plotly_values(t["x"]), [float(v) for v in plotly_values(t["y"])])  # type: ignore[arg-type]
+        for t in spec["data"]
+    }
+
+
+def test_winnings_graph_whatif_by_date_and_by_match(fixture_wh: Warehouse, use: Use) -> None:
+    """The graph ends where the standings do (the what-if's when one is chosen), and plots by
+    game number, by date (each game's start) or by match (one point per match)."""
+    use(fixture_wh.root)
+    at = app("views/leaderboard.py")
+    own = frame_with(at, "rank", "player", "score", "wins")
+    lines = traces(at)
+    for player, (_, y) in lines.items():
+        assert y[-1] == pytest.approx(float(own.set_index("player").loc[player, "score"]))
+    at.selectbox(key="lb_preset").set_value("mainland").run()
+    whatif = frame_with(at, "player", "whatif_score").set_index("player")
+    changed = 0
+    for player, (_, y) in traces(at).items():
+        assert y[-1] == pytest.approx(float(whatif.loc[player, "whatif_score"]))
+        changed += y[-1] != float(whatif.loc[player, "score"])
+    assert changed, "the what-if changes no total: the test proves nothing"
+    assert "what-if: mainland" in at.get("plotly_chart")[0].proto.spec
+    at.button_group(key="lb_by").set_value("match").run()
+    n_matches = one(fixture_wh, "select count(distinct match_key) from mart_game_scores")[0]
+    for player, (x, y) in traces(at).items():
+        assert x == sorted(x) and len(set(x)) == len(x) and max(x) <= n_matches  # type: ignore[type-var]
+        assert y[-1] == pytest.approx(float(whatif.loc[player, "whatif_score"]))
+    at.button_group(key="lb_by").set_value("date").run()
+    for _, (x, _) in traces(at).items():
+        assert all(re.match(r"\d{4}-\d\d-\d\d", str(v)) for v in x), x
+    assert "date (UTC)" in at.get("plotly_chart")[0].proto.spec

@@ -79,32 +79,40 @@ ui.table(rates, column_config={"hours": ui.HOURS}, key="lb_rates")
 st.caption(ui.RATES_NOTE.format(gap=data.GAP_MINUTES) + " Own rules, after the bankroll cap.")
 
 st.subheader("Winnings graph")
-lines = data.winnings(f)
+by = st.segmented_control("By", list(data.WINNINGS_BY), default="game", key="lb_by",
+                          format_func=lambda b: f"by {b}", help="The graphs' x axis")  # fmt: skip
+by = by or "game"
+lines = data.winnings_by(data.winnings(f, whatif), by, ui.display_zone())
+x_title = data.WINNINGS_BY[by] + (f" ({ui.display_zone()})" if by == "date" else "")
 shown = lines["player"].nunique()
 in_games = len(data.players(f))
-if lines.empty or lines["game_no"].nunique() < 2:
+if lines.empty or lines["x"].nunique() < 2:
     st.info(
-        "One game: nothing to plot — a winnings graph needs two games or more. "
-        "Widen the filters (match, period, player) to see one.",
+        f"One {by if by != 'date' else 'game with a start time'}: nothing to plot — a winnings "
+        f"graph needs two or more. Widen the filters (match, period, player) to see one"
+        + (", or plot it by game." if by != "game" else "."),
         icon="📈",
     )
 else:
     left, right = st.columns(2)
     style = {"color": "player", "color_discrete_sequence": ui.PALETTE}
     with left:
-        fig = px.line(lines, x="game_no", y="cumulative_score", **style)
+        fig = px.line(lines, x="x", y="cumulative_score", **style, markers=by == "match")
         fig.update_layout(
-            title="Cumulative score (own rules)",
-            xaxis_title="games played",
+            title="Cumulative score ("
+            + ("own rules" if whatif is None else f"what-if: {preset}")
+            + ")",
+            xaxis_title=x_title,
             yaxis_title=f"score ({ui.SCORE_UNIT})",
             height=420,
         )
         st.plotly_chart(fig, key="lb_winnings")
     with right:
-        fig = px.line(lines, x="game_no", y="cumulative_cards_vs_expected", **style)
+        fig = px.line(lines, x="x", y="cumulative_cards_vs_expected", **style,
+                      markers=by == "match")  # fmt: skip
         fig.update_layout(
             title="Luck-adjusted: cards vs expected",
-            xaxis_title="games played",
+            xaxis_title=x_title,
             yaxis_title="Σ (expected − actual cards left)",
             height=420,
         )
@@ -119,5 +127,7 @@ st.caption(
     "where the expectation comes from the opening hand's strength (`luck_outcomes`): rising = "
     f"playing better than the cards dealt. Games with an unknown deal count 0. At most "
     f"{data.WINNINGS_PLAYERS} players (the filtered one first), each its own colour, thinned to about "
-    "400 points each."
+    "400 points each. By date: at each game's start (games without one left out); by match: the "
+    "total at the end of each match, matches in start order (a game without a match is its own). "
+    "With a what-if ruleset, the left graph is the what-if score (no bankroll cap)."
 )
