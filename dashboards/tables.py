@@ -13,6 +13,8 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from dashboards import terms
+
 TZ_KEY = "f_tz"
 #: The one precision of every time shown: to the minute.
 TIME_FORMAT = "%Y-%m-%d %H:%M"
@@ -108,13 +110,18 @@ TIME_COLUMNS = {"started_at", "ended_at", "last_game", "first_game", "last_impor
                 "imported_at", "created_at", "finished_at", "committed_at"}  # fmt: skip
 
 
+#: Columns holding a rank-ladder title, and the game's terms (炒 tiers): in the chosen locale.
+TITLE_COLUMNS = {"title", "whatif_title"}
+TERM_COLUMNS = {"tier_name", "tier"}
+
+
 def label(name: str) -> str:
     """The header of column ``name``: :data:`LABELS`, else the name with spaces.
 
     >>> label("violated_then_out"), label("n_base_actions"), label("some_new_column")
     ('violated, then next went out', 'baseline actions', 'some new column')
     """
-    return LABELS.get(name, name.replace("_", " "))
+    return terms.text(LABELS.get(name, name.replace("_", " ")))
 
 
 def display_zone() -> str:
@@ -201,7 +208,13 @@ def table(
             config[c] = st.column_config.TextColumn(f"{label(c)} ({zone})")
         else:
             config[c] = label(c)
-    config.update(column_config or {})  # an explicit column type brings its own label
+        if c in TITLE_COLUMNS:  # rank-ladder titles and 炒 tiers in the chosen locale
+            shown[c] = shown[c].map(terms.title)
+        elif c in TERM_COLUMNS:
+            shown[c] = shown[c].map(lambda v: terms.text(v) if isinstance(v, str) else v)
+    # an explicit column type brings its own label; a plain label reads in the locale too
+    config.update({k: terms.text(v) if isinstance(v, str) else v
+                   for k, v in (column_config or {}).items()})  # fmt: skip
     names = [str(c) for c in shown.columns]
     lead = [c for c in (first or []) if c in names]
     order = [c for c in lead + names if c not in set(hide or [])]

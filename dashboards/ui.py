@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from dashboards import data
+from dashboards import data, terms
 from dashboards.tables import LABELS as LABELS
 from dashboards.tables import PALETTE as PALETTE
 from dashboards.tables import SCORE_UNIT as SCORE_UNIT
@@ -73,7 +73,7 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
     next page that shows them.
     """
     if not shown:
-        for key in (*FILTER_KEYS, "f_tz"):
+        for key in (*FILTER_KEYS, TZ_KEY, terms.LOCALE_KEY):
             if key in st.session_state:  # a widget not drawn this run would lose its value
                 st.session_state[key] = st.session_state[key]
         with st.sidebar:
@@ -112,8 +112,22 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
 
 
 def _zone_choice() -> None:
+    """The display settings: the time zone, and the locale of the game terms and titles."""
     st.selectbox("Display time zone", ZONES, key=TZ_KEY, accept_new_options=True,
                  help="Every time in the tables is shown in this zone, to the minute")  # fmt: skip
+    st.selectbox("Game terms", list(terms.LOCALES), format_func=terms.LOCALES.get,
+                 key=terms.LOCALE_KEY, help="The rank-ladder titles and the game's terms (炒, "
+                 "包牌, 頂大) in Traditional or Simplified Chinese, or English, on every page")  # fmt: skip
+
+
+def term(value: str) -> str:
+    """``value`` with the game terms in the chosen locale (:func:`dashboards.terms.text`)."""
+    return terms.text(value)
+
+
+def title(value: object) -> str:
+    """A rank-ladder title in the chosen locale (:func:`dashboards.terms.title`)."""
+    return str(terms.title(value))
 
 
 def id_choice(label: str, ids: list[str], n_all: int, *, key: str, kept: str) -> str | None:

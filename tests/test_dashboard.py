@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, ui
+from dashboards import data, terms, ui
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse, reading
@@ -458,7 +458,8 @@ def test_leaderboard_standings_are_the_marts(fixture_wh: Warehouse, use: Use) ->
     merged = board.merge(mart, left_on="player", right_on="player_id")
     assert len(merged) == len(mart) > 0
     assert (merged["score"] == merged["total_score"]).all()
-    assert (merged["title_x"] == merged["title_y"]).all()
+    # the titles in the locale of the interface (繁 by default), the ladder's as stored in the mart
+    assert (merged["title_x"] == merged["title_y"].map(lambda t: terms.title(t, "繁"))).all()
     assert (merged["rank"] == merged["overall_rank"]).all()
     assert "whatif_score" not in board.columns
     charts = at.get("plotly_chart")
@@ -482,7 +483,9 @@ def test_leaderboard_whatif_rescoring(fixture_wh: Warehouse, use: Use) -> None:
     merged = board.merge(expected, left_on="player", right_on="player_id")
     assert len(merged) == len(expected) > 0
     assert (merged["whatif_score_x"] == merged["whatif_score_y"]).all()
-    assert (merged["whatif_title_x"] == merged["whatif_title_y"]).all()
+    assert (
+        merged["whatif_title_x"] == merged["whatif_title_y"].map(lambda t: terms.title(t, "繁"))
+    ).all()
     at.selectbox(key="lb_settlement").select("winner_takes_all").run()
     assert not at.exception and "settlement **winner_takes_all**" in texts(at)
     wta = frame_with(at, "player", "whatif_score")
@@ -1180,3 +1183,33 @@ def test_winnings_graph_whatif_by_date_and_by_match(fixture_wh: Warehouse, use: 
     for _, (x, _) in traces(at).items():
         assert all(re.match(r"\d{4}-\d\d-\d\d", str(v)) for v in x), x
     assert "date (UTC)" in at.get("plotly_chart")[0].proto.spec
+
+
+
+# ----- issue 13: one locale for the game terms and the rank-ladder titles -----------------------
+
+
+def test_locale_of_titles_and_game_terms_on_every_page(fixture_wh: Warehouse, use: Use) -> None:
+    """繁 (the default, as the rest of the interface), 简 or English: the rank-ladder titles (stored
+    Simplified) and the game terms (炒, 包牌, 頂大) read one way on every page."""
+    use(fixture_wh.root)
+    stored = one(fixture_wh, "select title from mart_player_standings order by player_id")[0]
+    assert stored == "待业"  # the spec's ladder, Simplified
+    at = app("views/leaderboard.py")
+    assert at.sidebar.selectbox(key="f_locale").value == "繁"
+    assert set(frame_with(at, "player", "title")["title"]) == {"待業"}
+    at.sidebar.selectbox(key="f_locale").set_value("en").run()
+    assert set(frame_with(at, "player", "title")["title"]) == {"Unemployed"}
+    at.switch_page("views/player.py").run()
+    heads = [str(h.value) for h in at.subheader]
+    assert "chao history" in heads and "must-block record" in heads, heads
+    assert {m.label: m.value for m in at.metric}["Rank-ladder title"] == "Unemployed"
+    for config in headers(at):
+        for c in config.values():
+            assert not re.search("[炒包頂]", str(c["label"])), c
+    at.switch_page("views/must_block.py").run()
+    assert "must-block and collusion" in str(at.title[0].value)
+    at.sidebar.selectbox(key="f_locale").set_value("简").run()
+    assert "顶大 and collusion" in str(at.title[0].value)
+    at.switch_page("views/leaderboard.py").run()
+    assert set(frame_with(at, "player", "title")["title"]) == {"待业"}

@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboards import data, ui
 
-st.title("🛡️ 頂大 and collusion")
+st.title(ui.term("🛡️ 頂大 and collusion"))
 if not ui.require_games():
     st.stop()
 
@@ -71,10 +71,10 @@ def from_marts() -> None:
     else:
         replay_table(v, "mb_violations")
 
-    st.subheader("包牌 paid")
+    st.subheader(ui.term("包牌 paid"))
     bao = data.query("dash_bao_games", f)
     if bao.empty:
-        st.write("Nobody paid 包牌 in these games.")
+        st.write(ui.term("Nobody paid 包牌 in these games."))
     else:
         ui.table(
             ui.with_replay_links(bao),

@@ -28,7 +28,7 @@ h = st.columns(4)
 h[0].metric("Import batches", f"{o['n_batches']:,}")
 h[1].metric("Rejected records", f"{o['n_rejects']:,}")
 h[2].metric("Partial-information games", f"{o['n_partial']:,}")
-h[3].metric("Games with 包牌", f"{o['n_bao']:,}")
+h[3].metric(ui.term("Games with 包牌"), f"{o['n_bao']:,}")
 if o["n_rejects"]:
     st.warning(
         f"{o['n_rejects']:,} records were rejected at import (last import {ui.when(o['last_import'])}).",

@@ -80,7 +80,7 @@ def headline() -> None:
         delta=None if data.missing(r["win_pct"]) else f"{r['win_pct'] - all_pct:+.1f} vs all",
     )
     c[3].metric("Score", f"{r['score']:,.0f}", help="Own rules, after the bankroll cap")
-    c[4].metric("Rank-ladder title", str(r["title"]), delta=f"rank {int(r['rank'])}",
+    c[4].metric("Rank-ladder title", ui.title(r["title"]), delta=f"rank {int(r['rank'])}",
                 delta_color="off")  # fmt: skip
     rates()
 
@@ -146,13 +146,13 @@ def from_marts() -> None:
             first=["stat", "verdict", "player_rate", "winners_rate", "difference", "z", "advice"],
         )
 
-    st.subheader("炒 history")
+    st.subheader(ui.term("炒 history"))
     tiers = data.query("dash_chao_tiers", f, player=player)
     hist = data.query("dash_chao_history", f, player=player)
-    st.caption("Losses by 炒 tier (×1 = no 炒).")
+    st.caption(ui.term("Losses by 炒 tier (×1 = no 炒)."))
     ui.table(tiers)
     if hist.empty:
-        st.write("Never caught 炒 (×2 or more) in these games.")
+        st.write(ui.term("Never caught 炒 (×2 or more) in these games."))
     else:
         ui.table(
             ui.with_replay_links(hist),
@@ -160,7 +160,7 @@ def from_marts() -> None:
             first=["replay", "game_id", "tier_name", "multiplier", "cards_left", "net"],
         )
 
-    st.subheader("頂大 record")
+    st.subheader(ui.term("頂大 record"))
     record = data.audit_by_player(f, player)
     if record.empty:
         st.write("Never obliged to block in these games.")
