@@ -24,6 +24,7 @@ import streamlit as st
 
 from dashboards.frames import MIN_GAMES as MIN_GAMES
 from dashboards.frames import NO_FILTERS as NO_FILTERS
+from dashboards.frames import OUTCOMES as OUTCOMES
 from dashboards.frames import WINNINGS_BY as WINNINGS_BY
 from dashboards.frames import FilterOptions as FilterOptions
 from dashboards.frames import Filters as Filters
@@ -159,7 +160,8 @@ def rollups_fresh() -> bool:
 
 def rollup(f: Filters) -> bool:
     """Whether the rollups answer the filters ``f``: a ruleset and a period only."""
-    return ROLLUPS and f.match_id is None and f.player_id is None and rollups_fresh()
+    rest = replace(f, ruleset=None, date_from=None, date_to=None)
+    return ROLLUPS and rest == NO_FILTERS and rollups_fresh()
 
 
 def ruleset_rollup(f: Filters) -> bool:

@@ -30,12 +30,19 @@ class Filters:
     player_id: str | None = None
     date_from: date | None = None
     date_to: date | None = None
+    seat: int | None = None  # the player's seat (with player_id only)
+    opponent: str | None = None  # games where this player sat too
+    n_players: int | None = None  # players at the table
+    outcome: str | None = None  # games.outcome
+    chao_tier: int | None = None  # a loser's 炒 multiplier (4 = 4 or more)
 
     def params(self) -> dict[str, Any]:
         return asdict(self)
 
 
 NO_FILTERS = Filters()
+#: How a game ends (``games.outcome``, docs/warehouse.md).
+OUTCOMES = ("played_out", "instant_win", "redeal")
 
 
 @dataclass(frozen=True)

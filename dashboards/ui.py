@@ -1,4 +1,5 @@
-"""Shared page helpers: the friendly empty-warehouse message, the sidebar filters, cards as HTML.
+"""Shared page helpers: the friendly empty-warehouse message, cards as HTML, replay links (the
+sidebar is :mod:`dashboards.sidebar`, the tables :mod:`dashboards.tables`, both re-exported).
 
 Cards are drawn with the project's own printers' tables (:mod:`pipeline.cards`): rank text and
 suit symbol, red for ♦ and ♥.
@@ -7,7 +8,6 @@ suit symbol, red for ♦ and ♥.
 from __future__ import annotations
 
 import html
-from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -15,10 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from dashboards import data, terms
+from dashboards.sidebar import all_label as all_label
+from dashboards.sidebar import current_filters as current_filters
+from dashboards.sidebar import filters_caption as filters_caption
+from dashboards.sidebar import sidebar_filters as sidebar_filters
 from dashboards.tables import LABELS as LABELS
 from dashboards.tables import PALETTE as PALETTE
 from dashboards.tables import SCORE_UNIT as SCORE_UNIT
-from dashboards.tables import TZ_KEY
 from dashboards.tables import display_zone as display_zone
 from dashboards.tables import label as label
 from dashboards.tables import step_of as step_of
@@ -27,9 +30,6 @@ from dashboards.tables import table as table
 from dashboards.tables import when as when
 from pipeline.cards import RANK_TEXT, SUIT_SYMBOL, cards_of
 
-FILTERS_KEY = "filters"
-#: Display time zones offered in the sidebar (UTC first, the default; any IANA name can be typed).
-ZONES = ["UTC", "Asia/Hong_Kong", "Asia/Taipei", "Asia/Shanghai", "Europe/London"]
 RED_SUITS = frozenset({0, 2})  # ♦ ♥
 REPLAYER_PATH = "replayer"
 
@@ -59,67 +59,6 @@ def require_games(*, allow_empty: bool = False) -> bool:
 # ----- filters ---------------------------------------------------------------------------------
 
 
-#: The filter widgets' keys (kept across a page that does not draw them).
-FILTER_KEYS = ("f_ruleset", "f_match", "f_player", "f_from", "f_to")
-
-
-def sidebar_filters(*, shown: bool = True) -> data.Filters:
-    """The shared filters (ruleset, period, match, player) and the display time zone in the
-    sidebar.
-
-    Called by ``app.py`` on every page; the result is stored under
-    ``st.session_state["filters"]``. ``shown=False`` (a page that ignores the filters: SQL
-    explorer, Import health) draws only the time zone and keeps the filters' values for the
-    next page that shows them.
-    """
-    if not shown:
-        for key in (*FILTER_KEYS, TZ_KEY, terms.LOCALE_KEY):
-            if key in st.session_state:  # a widget not drawn this run would lose its value
-                st.session_state[key] = st.session_state[key]
-        with st.sidebar:
-            _zone_choice()
-        return current_filters()
-    state, _ = data.status()
-    if state is not data.State.READY:
-        st.session_state[FILTERS_KEY] = data.NO_FILTERS
-        with st.sidebar:
-            _zone_choice()
-        return data.NO_FILTERS
-    opts = data.filter_options()
-    with st.sidebar:
-        st.markdown("### Filters")
-        ruleset = st.selectbox(
-            "Ruleset", [None, *opts.rulesets], format_func=all_label, key="f_ruleset"
-        )
-        match_id = id_choice("Match", opts.matches, opts.n_matches, key="f_match",
-                             kept="the most recent")  # fmt: skip
-        player_id = id_choice("Player", opts.players, opts.n_players, key="f_player",
-                              kept="the most active")  # fmt: skip
-        bounds: dict[str, Any] = {"min_value": opts.first, "max_value": opts.last}
-        date_from = st.date_input("From", value=None, key="f_from", **bounds)
-        date_to = st.date_input("To", value=None, key="f_to", **bounds)
-        st.button("Clear filters", key="f_clear", on_click=_clear_filters)
-        _zone_choice()
-    filters = data.Filters(
-        ruleset=ruleset,
-        match_id=match_id,
-        player_id=player_id,
-        date_from=date_from if isinstance(date_from, date) else None,
-        date_to=date_to if isinstance(date_to, date) else None,
-    )
-    st.session_state[FILTERS_KEY] = filters
-    return filters
-
-
-def _zone_choice() -> None:
-    """The display settings: the time zone, and the locale of the game terms and titles."""
-    st.selectbox("Display time zone", ZONES, key=TZ_KEY, accept_new_options=True,
-                 help="Every time in the tables is shown in this zone, to the minute")  # fmt: skip
-    st.selectbox("Game terms", list(terms.LOCALES), format_func=terms.LOCALES.get,
-                 key=terms.LOCALE_KEY, help="The rank-ladder titles and the game's terms (炒, "
-                 "包牌, 頂大) in Traditional or Simplified Chinese, or English, on every page")  # fmt: skip
-
-
 def term(value: str) -> str:
     """``value`` with the game terms in the chosen locale (:func:`dashboards.terms.text`)."""
     return terms.text(value)
@@ -128,41 +67,6 @@ def term(value: str) -> str:
 def title(value: object) -> str:
     """A rank-ladder title in the chosen locale (:func:`dashboards.terms.title`)."""
     return str(terms.title(value))
-
-
-def id_choice(label: str, ids: list[str], n_all: int, *, key: str, kept: str) -> str | None:
-    """A selection of one id among ``ids`` (or all). When ``ids`` is a cut of ``n_all`` (a
-    list of 10^5 players is not sent to the browser on every rerun), any other id can be typed
-    in, and the current choice stays listed."""
-    cut = n_all > len(ids)
-    current = st.session_state.get(key)
-    options = [None, *ids, *([current] if cut and current and current not in ids else [])]
-    help_text = (
-        f"{kept} {len(ids):,} of {n_all:,}; type any other id and press Enter" if cut else None
-    )
-    value = st.selectbox(label, options, format_func=all_label, key=key, help=help_text,
-                         accept_new_options=cut)  # fmt: skip
-    return None if value is None else str(value)
-
-
-def all_label(value: str | None) -> str:
-    return "(all)" if value is None else str(value)
-
-
-def _clear_filters() -> None:
-    for key in FILTER_KEYS:
-        st.session_state[key] = None
-
-
-def current_filters() -> data.Filters:
-    """The filters chosen in the sidebar (none when the page runs alone)."""
-    value = st.session_state.get(FILTERS_KEY)
-    return value if isinstance(value, data.Filters) else data.NO_FILTERS
-
-
-def filters_caption(f: data.Filters) -> None:
-    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in f.params().items() if v is not None]
-    st.caption("Filters: " + ("; ".join(parts) if parts else "none (all games)"))
 
 
 # ----- cards -----------------------------------------------------------------------------------

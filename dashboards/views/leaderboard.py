@@ -75,7 +75,13 @@ ui.table(board, column_config={"win_pct": ui.WIN_PCT, "title": "title"}, key="lb
 st.subheader("Rate figures")
 rates = data.query("dash_player_rates", f, player=None, gap_minutes=data.GAP_MINUTES,
                    limit=data.TABLE_ROWS)  # fmt: skip
-ui.table(rates, column_config={"hours": ui.HOURS}, key="lb_rates")
+ui.table(
+    rates,
+    column_config={"hours": ui.HOURS},
+    key="lb_rates",
+    first=["player", "score_per_game", "score_per_hour", "hours", "games"],
+    hide=["score"],
+)  # fmt: skip  (the standings show it)
 st.caption(ui.RATES_NOTE.format(gap=data.GAP_MINUTES) + " Own rules, after the bankroll cap.")
 
 st.subheader("Winnings graph")

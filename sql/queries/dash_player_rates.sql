@@ -5,14 +5,11 @@
 -- later (the player went on playing), else the typical game: the median of those times over the
 -- filtered games. A game without a start time, or with no typical game to stand for it, has no
 -- time: hours and score per hour count the timed games only (null when none is).
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $player, $gap_minutes, $limit.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 played as (
     select m.player_id, m.game_id, m.result, try_cast(fg.started_at as timestamptz) as t

@@ -3,12 +3,8 @@
 -- rank-ladder title; all_wins / all_games over every player.
 -- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
 -- $player, $limit.
-with board as (with fg as (select g.* from games g where
-            ($ruleset is null or g.ruleset = $ruleset)
-            and ($match_id is null or g.match_id = $match_id)
-            and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-            and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-            and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with board as (with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
     ),
     own as (
         select r.player_id, sum(r.n_games)::bigint as games, sum(r.n_wins)::bigint as wins,

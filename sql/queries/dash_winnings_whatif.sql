@@ -1,13 +1,10 @@
 -- Grain: one row per player and game as in dash_winnings, the cumulative score under the what-if
 -- ruleset JSON $whatif (score_seats, no bankroll cap) instead of the games' own rules.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $whatif, $max_players, $max_points.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 top as (select s.player_id from fg join seats s using (game_id) group by 1 order by (s.player_id = $player_id) desc nulls last, count(*) desc, 1 limit $max_players),
 per_game as (
