@@ -1306,3 +1306,25 @@ MAX_LINES = 320
 def test_modules_stay_small(path: Path) -> None:
     n = len(path.read_text(encoding="utf-8").splitlines())
     assert n <= MAX_LINES, f"{path.name}: {n} lines (split it by concern)"
+
+
+def test_one_title_rule_for_the_standings_queries(fixture_wh: Warehouse) -> None:
+    """dash_title (sql/macros/dash_title.sql), the standings queries' one title rule: the
+    highest threshold at most the score, as the marts' titles."""
+    con = fixture_wh.connect()
+    try:
+        got = con.execute(
+            "select dash_title(-5), dash_title(999), dash_title(1000), dash_title(1e7), "
+            "dash_title(null)"
+        ).fetchone()
+        assert got == ("待业", "待业", "科员", "主席", None)
+        (bad,) = con.execute(
+            "select count(*) from mart_player_standings where title <> dash_title(total_score)"
+        ).fetchone() or (1,)
+        assert bad == 0
+    finally:
+        con.close()
+    for name in ("dash_standings", "dash_standings_rollup", "dash_standings_whatif",
+                 "dash_standings_rollup_whatif"):  # fmt: skip
+        text = reading.query_text(name)
+        assert "dash_title(score)" in text and "rank_ladder" not in text, name

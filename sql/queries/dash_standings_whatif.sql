@@ -27,10 +27,9 @@ with board as (with fg as (select * from dash_filtered_games($ruleset, $match_id
     )
     select rank, player_id as player, games, wins,
         round(100.0 * wins / nullif(games, 0), 1) as win_pct,
-        score, (select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest(score, 0)) as title,
+        score, dash_title(score) as title,
         whatif_score, whatif_rank,
-        case when whatif_score is not null
-        then (select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest(whatif_score, 0)) end as whatif_title,
+        dash_title(whatif_score) as whatif_title,
         rank - whatif_rank as rank_change,
         sum(wins) over () as all_wins, sum(games) over () as all_games
     from ranked
