@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `streamlit run dashboards/app.py` puts only dashboards/ on the path
     sys.path.insert(0, str(ROOT))
 
-from dashboards import ui  # noqa: E402
+from dashboards import terms, ui  # noqa: E402
 from pipeline.warehouse import reading  # noqa: E402
 
 st.set_page_config(page_title="big2-replay", page_icon="🃏", layout="wide")
@@ -26,7 +26,7 @@ PAGES = {
         st.Page("views/leaderboard.py", title="Leaderboard", icon="🏆"),
         st.Page("views/player.py", title="Player", icon="👤"),
         st.Page("views/replayer.py", title="Hand replayer", icon="🃏", url_path="replayer"),
-        st.Page("views/must_block.py", title="頂大 and collusion", icon="🛡️"),
+        st.Page("views/must_block.py", title=terms.text("頂大 and collusion"), icon="🛡️"),
         st.Page("views/report.py", title="Report", icon="📋"),
     ],
     "Operations": [

@@ -24,6 +24,8 @@ import streamlit as st
 
 from dashboards.frames import MIN_GAMES as MIN_GAMES
 from dashboards.frames import NO_FILTERS as NO_FILTERS
+from dashboards.frames import OUTCOMES as OUTCOMES
+from dashboards.frames import WINNINGS_BY as WINNINGS_BY
 from dashboards.frames import FilterOptions as FilterOptions
 from dashboards.frames import Filters as Filters
 from dashboards.frames import RescoreOptions as RescoreOptions
@@ -33,6 +35,7 @@ from dashboards.frames import hands_after as hands_after
 from dashboards.frames import leak_table as leak_table
 from dashboards.frames import missing as missing
 from dashboards.frames import record as record
+from dashboards.frames import winnings_by as winnings_by
 from pipeline.warehouse import Warehouse, WarehouseError, reading
 
 #: The marts the pages read, by role.
@@ -47,6 +50,9 @@ ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
 MAX_ROWS, TIMEOUT_S = 10_000, 10.0
 OPTION_LIMIT = 1000
 TABLE_ROWS = 1000
+#: Rate figures: a game's time is the time to the player's next game when that starts at most
+#: this many minutes later, else the typical game (``dash_player_rates``).
+GAP_MINUTES = 30
 #: The winnings graph's players at most (the filtered one first, then the most active).
 WINNINGS_PLAYERS = 12
 
@@ -154,7 +160,8 @@ def rollups_fresh() -> bool:
 
 def rollup(f: Filters) -> bool:
     """Whether the rollups answer the filters ``f``: a ruleset and a period only."""
-    return ROLLUPS and f.match_id is None and f.player_id is None and rollups_fresh()
+    rest = replace(f, ruleset=None, date_from=None, date_to=None)
+    return ROLLUPS and rest == NO_FILTERS and rollups_fresh()
 
 
 def ruleset_rollup(f: Filters) -> bool:
@@ -255,12 +262,19 @@ def _most_active(f: Filters, query: str) -> str:
 
 @cached
 def winnings(
-    f: Filters, max_players: int = WINNINGS_PLAYERS, max_points: int = 400
+    f: Filters,
+    whatif: str | None = None,
+    max_players: int = WINNINGS_PLAYERS,
+    max_points: int = 400,
 ) -> pd.DataFrame:
-    """Per player (the most active ``max_players``) and game in order: the cumulative score
-    and the luck-adjusted line, thinned to about ``max_points`` points per player."""
-    name = _most_active(f, "dash_winnings")
-    return frame(name, **f.params(), max_players=max_players, max_points=max_points)
+    """Per player (the most active ``max_players``) and game in order, with its start time and
+    match: the cumulative score (the what-if's with ``whatif``, a ruleset JSON) and the
+    luck-adjusted line, thinned to about ``max_points`` points per player."""
+    if whatif is None:
+        name, extra = _most_active(f, "dash_winnings"), {}
+    else:
+        name, extra = "dash_winnings_whatif", {"whatif": whatif}
+    return frame(name, **f.params(), **extra, max_players=max_players, max_points=max_points)
 
 
 @cached

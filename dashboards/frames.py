@@ -30,12 +30,19 @@ class Filters:
     player_id: str | None = None
     date_from: date | None = None
     date_to: date | None = None
+    seat: int | None = None  # the player's seat (with player_id only)
+    opponent: str | None = None  # games where this player sat too
+    n_players: int | None = None  # players at the table
+    outcome: str | None = None  # games.outcome
+    chao_tier: int | None = None  # a loser's 炒 multiplier (4 = 4 or more)
 
     def params(self) -> dict[str, Any]:
         return asdict(self)
 
 
 NO_FILTERS = Filters()
+#: How a game ends (``games.outcome``, docs/warehouse.md).
+OUTCOMES = ("played_out", "instant_win", "redeal")
 
 
 @dataclass(frozen=True)
@@ -213,3 +220,34 @@ def leak_table(counts: pd.DataFrame, min_games: int | None = None) -> pd.DataFra
     out = pd.DataFrame(rows, columns=columns)
     key = (out["difference"] if few else out["z"]).abs()
     return out.reindex(key.sort_values(ascending=False).index).reset_index(drop=True)
+
+
+#: The winnings graph's x axes: by game number, by date (each game's start), by match.
+WINNINGS_BY = {"game": "games played", "date": "date", "match": "matches played"}
+
+
+def winnings_by(lines: pd.DataFrame, by: str, zone: str = "UTC") -> pd.DataFrame:
+    """The winnings graph's points with their ``x``: the game number (``game``); the game's
+    start in ``zone`` (``date``: games without a start time are left out); or the match's number
+    in start order (``match``: the player's last point in each match, a game without a match
+    being its own).
+
+    >>> lines = pd.DataFrame({"player": ["a", "a", "a"], "game_no": [1, 2, 3],
+    ...     "started_at": ["2024-03-01T12:00Z", "2024-03-01T12:10Z", None],
+    ...     "match": ["m1", "m1", "m2"], "cumulative_score": [5, 8, 2]})
+    >>> winnings_by(lines, "match")[["x", "cumulative_score"]].values.tolist()
+    [[1, 8], [2, 2]]
+    >>> [str(x) for x in winnings_by(lines, "date", "Asia/Hong_Kong")["x"]]
+    ['2024-03-01 20:00:00+08:00', '2024-03-01 20:10:00+08:00']
+    """
+    if by == "game":
+        return lines.assign(x=lines["game_no"])
+    t = pd.to_datetime(lines["started_at"], utc=True, errors="coerce", format="ISO8601")
+    if by == "date":
+        return lines.assign(x=t.dt.tz_convert(zone)).dropna(subset=["x"])
+    starts = lines.assign(t=t).groupby("match")["t"].min().reset_index()
+    starts = starts.sort_values(["t", "match"], na_position="last").reset_index(drop=True)
+    number = {m: i + 1 for i, m in enumerate(starts["match"])}
+    last = lines.sort_values("game_no").groupby(["player", "match"], as_index=False).last()
+    last["x"] = last["match"].map(number).astype(int)
+    return last.sort_values(["player", "x"]).reset_index(drop=True)

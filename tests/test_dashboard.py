@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, ui
+from dashboards import data, terms, ui
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse, reading
@@ -458,7 +458,8 @@ def test_leaderboard_standings_are_the_marts(fixture_wh: Warehouse, use: Use) ->
     merged = board.merge(mart, left_on="player", right_on="player_id")
     assert len(merged) == len(mart) > 0
     assert (merged["score"] == merged["total_score"]).all()
-    assert (merged["title_x"] == merged["title_y"]).all()
+    # the titles in the locale of the interface (繁 by default), the ladder's as stored in the mart
+    assert (merged["title_x"] == merged["title_y"].map(lambda t: terms.title(t, "繁"))).all()
     assert (merged["rank"] == merged["overall_rank"]).all()
     assert "whatif_score" not in board.columns
     charts = at.get("plotly_chart")
@@ -482,7 +483,9 @@ def test_leaderboard_whatif_rescoring(fixture_wh: Warehouse, use: Use) -> None:
     merged = board.merge(expected, left_on="player", right_on="player_id")
     assert len(merged) == len(expected) > 0
     assert (merged["whatif_score_x"] == merged["whatif_score_y"]).all()
-    assert (merged["whatif_title_x"] == merged["whatif_title_y"]).all()
+    assert (
+        merged["whatif_title_x"] == merged["whatif_title_y"].map(lambda t: terms.title(t, "繁"))
+    ).all()
     at.selectbox(key="lb_settlement").select("winner_takes_all").run()
     assert not at.exception and "settlement **winner_takes_all**" in texts(at)
     wta = frame_with(at, "player", "whatif_score")
@@ -984,3 +987,344 @@ def test_player_games_list_has_the_ruleset(fixture_wh: Warehouse, use: Use) -> N
         rulesets[g] == r for g, r in zip(games["game_id"], games["ruleset"], strict=True)
     )
     assert player
+
+
+# ----- issue 13: key columns in the table's viewport at 1400 px (the browser test measures) ---
+
+
+def column_orders(at: AppTest) -> list[list[str]]:
+    """Per table of the page: the columns shown, in order (``column_order``)."""
+    return [list(d.proto.column_order) for d in at.dataframe]
+
+
+def shown_first(at: AppTest, *columns: str) -> list[str]:
+    """The table whose first shown columns are ``columns``; its shown columns."""
+    found = [o for o in column_orders(at) if o[: len(columns)] == list(columns)]
+    assert found, (columns, column_orders(at))
+    return found[0]
+
+
+def test_key_columns_come_first(fixture_wh: Warehouse, use: Use) -> None:
+    """The columns issue 13 found cut at 1400 px come first (the rest after, some hidden); the
+    browser test checks they are whole in the table's viewport."""
+    use(fixture_wh.root)
+    at = app()
+    matches = shown_first(at, "replay", "match")
+    assert "last_game" not in matches and {"started_at", "ended_at", "players"} <= set(matches)
+    labels = json.loads(at.dataframe[0].proto.columns)
+    assert labels["ended_at"]["label"] == "ended (UTC)"  # a time, in the display zone
+    at = app("views/leaderboard.py")
+    at.selectbox(key="lb_preset").set_value("mainland").run()
+    shown_first(at, "rank", "whatif_rank", "rank_change", "player", "score", "whatif_score")
+    at = app("views/must_block.py")
+    shown_first(at, "replay", "game_id", "step", "player", "next_player", "obligation", "block")
+    pairs = shown_first(at, "rank", "player_id", "partner_id", "verdict", "q_value")
+    assert "soft_feed_rate_toward" not in pairs  # in the evidence
+    shown_first(at, "signal", "p_value")
+    at = app("views/import_health.py")
+    rejects = shown_first(at, "reject_no", "code", "message")
+    assert "raw" not in rejects
+    at = app("views/player.py")
+    shown_first(at, "stat", "verdict", "player_rate", "winners_rate")
+
+
+def test_sql_explorer_catalogue_describes_and_says_where_to_start(
+    fixture_wh: Warehouse, use: Use
+) -> None:
+    """Each table, view and mart with the description `big2 sql --tables` has (the catalog's
+    comments), its columns' too; the tables to start with first; a search narrows the list."""
+    from pipeline.sqlbuild import catalogue
+
+    use(fixture_wh.root)
+    at = app("views/sql_explorer.py")
+    assert "Where to start:" in texts(at) and "`mart_game_scores`" in texts(at)
+    labels = [str(e.label) for e in at.expander]
+    assert labels[0].startswith("⭐ ") and not labels[-1].startswith("⭐")
+    con = reading.open_readonly(fixture_wh)
+    try:
+        cli = catalogue(con)
+    finally:
+        con.close()
+    grains = {t: d for t, _, c, d in cli if c == "*"}
+    captions = [str(c.value) for c in at.caption]
+    assert grains["mart_game_scores"].startswith("Grain: one row per seat per game")
+    assert grains["mart_game_scores"] in captions
+    assert "⭐ mart_game_scores (view)" in labels or "⭐ mart_game_scores (table)" in labels
+    cols = [d.value for d in at.dataframe if "description" in d.value.columns]
+    described = {
+        (c.split(" ")[0], d) for t, _, c, d in cli if t == "mart_game_scores" and c != "*" and d
+    }
+    assert described and any(
+        {(r.column_name, r.description) for r in f.itertuples() if r.description} == described
+        for f in cols
+    )
+    at.text_input(key="sql_find").input("包牌").run()
+    fewer = [str(e.label) for e in at.expander]
+    assert 0 < len(fewer) < len(labels)
+
+
+# ----- issue 13: rate figures -----------------------------------------------------------------
+
+
+def minutes_by_hand(wh: Warehouse, gap: float) -> dict[str, float]:
+    """Each player's minutes at the table as ``dash_player_rates`` says it counts them, from the
+    games and seats tables."""
+    seats = (
+        wh.connect()
+        .execute(
+            "select s.player_id, g.game_id, g.started_at from seats s join games g using (game_id) "
+            "where g.outcome <> 'redeal'"
+        )
+        .df()
+    )
+    seats["t"] = pd.to_datetime(seats["started_at"], utc=True, format="ISO8601")
+    seats = seats.sort_values(["player_id", "t", "game_id"])
+    seats["gap"] = seats.groupby("player_id")["t"].shift(-1).sub(seats["t"]).dt.total_seconds() / 60
+    within = seats["gap"].where((seats["gap"] > 0) & (seats["gap"] <= gap))
+    typical = float(within.median())
+    seats["minutes"] = within.fillna(typical)
+    return {str(p): float(m) for p, m in seats.groupby("player_id")["minutes"].sum().items()}
+
+
+def test_rate_figures_per_game_and_per_hour(fixture_wh: Warehouse, use: Use) -> None:
+    """Score per game and per hour per player (hours from the games' start times, the way the
+    page says), on the leaderboard and the player page."""
+    use(fixture_wh.root)
+    at = app("views/leaderboard.py")
+    rates = frame_with(at, "player", "score_per_game", "score_per_hour", "hours")
+    board = frame_with(at, "rank", "player", "score", "wins")
+    scores = dict(zip(board["player"], board["score"], strict=True))
+    by_hand = minutes_by_hand(fixture_wh, data.GAP_MINUTES)
+    assert len(rates) > 3
+    for r in rates.itertuples():
+        assert r.score == pytest.approx(scores[r.player])
+        assert r.score_per_game == pytest.approx(r.score / r.games)
+        assert r.hours == pytest.approx(by_hand[r.player] / 60)
+        assert r.score_per_hour == pytest.approx(r.score / r.hours)
+    assert "typical game" in texts(at)
+    top = rates.iloc[0]
+    at = app("views/player.py")
+    at.selectbox(key="pl_player").set_value(top["player"]).run()
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Score per game"] == f"{top['score_per_game']:,.2f}"
+    assert shown["Score per hour"] == f"{top['score_per_hour']:,.1f}"
+
+
+def test_no_per_hour_figure_without_times(tmp_path: Path, use: Use) -> None:
+    """Games without start times: a score per game, no hours and no score per hour."""
+    lines = (SAMPLES / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    untimed = tmp_path / "untimed.jsonl"
+    stripped = [json.loads(x) for x in lines if x.strip()]
+    for rec in stripped:
+        rec.pop("started_at", None)
+    untimed.write_text("".join(json.dumps(r) + "\n" for r in stripped), encoding="utf-8")
+    wh = Warehouse(tmp_path / "warehouse")
+    ingest([str(untimed)], wh)
+    build(wh)
+    use(wh.root)
+    assert one(wh, "select count(*) from games where started_at is not null") == (0,)
+    at = app("views/leaderboard.py")
+    rates = frame_with(at, "player", "score_per_game", "score_per_hour", "hours")
+    assert rates["score_per_game"].notna().all()
+    assert rates["hours"].isna().all() and rates["score_per_hour"].isna().all()
+    at = app("views/player.py")
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Score per hour"] == "—" and "Hours at the table" not in shown
+
+
+# ----- issue 13: the winnings graph under the what-if, by date and by match --------------------
+
+
+def plotly_values(values: object) -> list[object]:
+    """A Plotly trace's values: a list, or a typed array (``{"dtype", "bdata"}``, base64)."""
+    if isinstance(values, dict):
+        import base64
+
+        import numpy as np
+
+        raw = base64.b64decode(values["bdata"])
+        return list(np.frombuffer(raw, dtype=values["dtype"]).tolist())
+    assert isinstance(values, list), values
+    return values
+
+
+def traces(at: AppTest, index: int = 0) -> dict[str, tuple[list[object], list[float]]]:
+    """Player → (x, y) of a Plotly chart of the page."""
+    spec = json.loads(at.get("plotly_chart")[index].proto.spec)
+    return {
+        t["name"]: (plotly_values(t["x"]), [float(v) for v in plotly_values(t["y"])])  # type: ignore[arg-type]
+        for t in spec["data"]
+    }
+
+
+def test_winnings_graph_whatif_by_date_and_by_match(fixture_wh: Warehouse, use: Use) -> None:
+    """The graph ends where the standings do (the what-if's when one is chosen), and plots by
+    game number, by date (each game's start) or by match (one point per match)."""
+    use(fixture_wh.root)
+    at = app("views/leaderboard.py")
+    own = frame_with(at, "rank", "player", "score", "wins")
+    lines = traces(at)
+    for player, (_, y) in lines.items():
+        assert y[-1] == pytest.approx(float(own.set_index("player").loc[player, "score"]))
+    at.selectbox(key="lb_preset").set_value("mainland").run()
+    whatif = frame_with(at, "player", "whatif_score").set_index("player")
+    changed = 0
+    for player, (_, y) in traces(at).items():
+        assert y[-1] == pytest.approx(float(whatif.loc[player, "whatif_score"]))
+        changed += y[-1] != float(whatif.loc[player, "score"])
+    assert changed, "the what-if changes no total: the test proves nothing"
+    assert "what-if: mainland" in at.get("plotly_chart")[0].proto.spec
+    at.button_group(key="lb_by").set_value("match").run()
+    n_matches = one(fixture_wh, "select count(distinct match_key) from mart_game_scores")[0]
+    for player, (x, y) in traces(at).items():
+        assert x == sorted(x) and len(set(x)) == len(x) and max(x) <= n_matches  # type: ignore[type-var]
+        assert y[-1] == pytest.approx(float(whatif.loc[player, "whatif_score"]))
+    at.button_group(key="lb_by").set_value("date").run()
+    for _, (x, _) in traces(at).items():
+        assert all(re.match(r"\d{4}-\d\d-\d\d", str(v)) for v in x), x
+    assert "date (UTC)" in at.get("plotly_chart")[0].proto.spec
+
+
+# ----- issue 13: one locale for the game terms and the rank-ladder titles -----------------------
+
+
+def test_locale_of_titles_and_game_terms_on_every_page(fixture_wh: Warehouse, use: Use) -> None:
+    """繁 (the default, as the rest of the interface), 简 or English: the rank-ladder titles (stored
+    Simplified) and the game terms (炒, 包牌, 頂大) read one way on every page."""
+    use(fixture_wh.root)
+    stored = one(fixture_wh, "select title from mart_player_standings order by player_id")[0]
+    assert stored == "待业"  # the spec's ladder, Simplified
+    at = app("views/leaderboard.py")
+    assert at.sidebar.selectbox(key="f_locale").value == "繁"
+    assert set(frame_with(at, "player", "title")["title"]) == {"待業"}
+    at.sidebar.selectbox(key="f_locale").set_value("en").run()
+    assert set(frame_with(at, "player", "title")["title"]) == {"Unemployed"}
+    at.switch_page("views/player.py").run()
+    heads = [str(h.value) for h in at.subheader]
+    assert "chao history" in heads and "must-block record" in heads, heads
+    assert {m.label: m.value for m in at.metric}["Rank-ladder title"] == "Unemployed"
+    for config in headers(at):
+        for c in config.values():
+            assert not re.search("[炒包頂]", str(c["label"])), c
+    at.switch_page("views/must_block.py").run()
+    assert "must-block and collusion" in str(at.title[0].value)
+    at.sidebar.selectbox(key="f_locale").set_value("简").run()
+    assert "顶大 and collusion" in str(at.title[0].value)
+    at.switch_page("views/leaderboard.py").run()
+    assert set(frame_with(at, "player", "title")["title"]) == {"待业"}
+
+
+# ----- issue 13: more filters (seat, opponent, players, outcome, 炒 tier) and saved filters ----
+
+
+def game_ids(wh: Warehouse, sql: str) -> set[str]:
+    return {str(r[0]) for r in wh.connect().execute(sql).fetchall()}
+
+
+def test_more_filters_select_the_games_and_are_bound(fixture_wh: Warehouse, use: Use) -> None:
+    """Each new filter (the player's seat, an opponent, the players at the table, the outcome,
+    a loser's 炒 tier) selects the games the tables say, on every page through one macro
+    (dash_filtered_games); values are bound parameters, never formatted SQL."""
+    use(fixture_wh.root)
+    cases = {
+        data.Filters(player_id="p5", seat=0): "select game_id from seats where player_id = 'p5' "
+        "and seat = 0",
+        data.Filters(opponent="p6"): "select game_id from seats where player_id = 'p6'",
+        data.Filters(player_id="p5", opponent="p6"): "select game_id from seats where player_id"
+        " = 'p6' intersect select game_id from seats where player_id = 'p5'",
+        data.Filters(n_players=2): "select game_id from games where players = 2",
+        data.Filters(outcome="redeal"): "select game_id from games where outcome = 'redeal'",
+        data.Filters(chao_tier=2): "select game_id from mart_game_scores where is_loser and "
+        "multiplier = 2",
+        data.Filters(player_id="p4", chao_tier=1): "select game_id from mart_game_scores where "
+        "is_loser and multiplier = 1 and player_id = 'p4'",
+    }
+    for f, sql in cases.items():
+        expected = game_ids(fixture_wh, sql)
+        assert expected, sql  # the samples have such games: the case proves something
+        got = set(data.query("dash_games", f, limit=1000)["game_id"])
+        assert got == expected, (f, got, expected)
+        assert data.overview(f)["n_games"] == len(expected)
+        if f.outcome != "redeal":  # a redeal scores nobody
+            board = data.standings(f)
+            assert (
+                board["games"].sum()
+                == one(fixture_wh, f"select count(*) from seats where game_id in ({sql})")[0]
+            )
+        assert not data.rollup(f)  # the rollups answer a ruleset and a period only
+    hostile = data.Filters(opponent="x' or 1=1 --", outcome="played_out'); drop table games; --")
+    assert data.query("dash_games", hostile, limit=1000).empty
+    assert data.overview(data.NO_FILTERS)["n_games"] > 0
+    # the sidebar: under "More filters"; the player's seat only with a player
+    at = app()
+    assert at.sidebar.selectbox(key="f_seat").disabled
+    at.sidebar.selectbox(key="f_players").set_value(2).run()
+    games = frame_with(at, "game_id", "outcome", last=True)
+    assert set(games["game_id"]) == game_ids(fixture_wh, cases[data.Filters(n_players=2)])
+    assert "n players: 2" in texts(at)
+    at.sidebar.selectbox(key="f_players").set_value(None).run()
+    at.sidebar.selectbox(key="f_tier").set_value(2).run()
+    at.switch_page("views/must_block.py").run()
+    assert not at.exception and at.session_state["filters"].chao_tier == 2
+
+
+def test_saved_filters_in_the_link_and_beside_the_warehouse(
+    tmp_path: Path, fixture_wh: Warehouse, use: Use
+) -> None:
+    """A link's query parameters reproduce the view; named sets are saved in a JSON file beside
+    the warehouse (not in it) and load back."""
+    use(fixture_wh.root)
+    at = app(player="p5", players="4", tier="x")  # a value that does not parse is left out
+    f = at.session_state["filters"]
+    assert (f.player_id, f.n_players, f.chao_tier) == ("p5", 4, None)
+    assert at.query_params["player"] == ["p5"] or at.query_params["player"] == "p5"
+    at.sidebar.selectbox(key="f_outcome").set_value("played_out").run()
+    assert dict(at.query_params).get("outcome") in ("played_out", ["played_out"])
+    path = fixture_wh.root.with_name(fixture_wh.root.name + ".filters.json")
+    path.unlink(missing_ok=True)
+    at.sidebar.text_input(key="f_save_name").input("p5 at four").run()
+    at.sidebar.button(key="f_save").click().run()
+    assert json.loads(path.read_text(encoding="utf-8")) == {
+        "p5 at four": {"player": "p5", "players": "4", "outcome": "played_out"}
+    }
+    assert not any(p.name.endswith(".filters.json") for p in fixture_wh.root.rglob("*"))
+    at.sidebar.button(key="f_clear").click().run()
+    assert at.session_state["filters"] == data.NO_FILTERS
+    at.sidebar.selectbox(key="f_saved_pick").set_value("p5 at four").run()
+    at.sidebar.button(key="f_load").click().run()
+    f = at.session_state["filters"]
+    assert (f.player_id, f.n_players, f.outcome) == ("p5", 4, "played_out")
+    path.unlink()
+
+
+#: The dashboards' modules stay small: about 300 lines (data.py names queries, the helpers are
+#: split by concern: tables, sidebar, saved filters, terms), pages thin.
+MAX_LINES = 320
+
+
+@pytest.mark.parametrize("path", sorted(DASHBOARDS.rglob("*.py")), ids=lambda p: p.name)
+def test_modules_stay_small(path: Path) -> None:
+    n = len(path.read_text(encoding="utf-8").splitlines())
+    assert n <= MAX_LINES, f"{path.name}: {n} lines (split it by concern)"
+
+
+def test_one_title_rule_for_the_standings_queries(fixture_wh: Warehouse) -> None:
+    """dash_title (sql/macros/dash_title.sql), the standings queries' one title rule: the
+    highest threshold at most the score, as the marts' titles."""
+    con = fixture_wh.connect()
+    try:
+        got = con.execute(
+            "select dash_title(-5), dash_title(999), dash_title(1000), dash_title(1e7), "
+            "dash_title(null)"
+        ).fetchone()
+        assert got == ("待业", "待业", "科员", "主席", None)
+        (bad,) = con.execute(
+            "select count(*) from mart_player_standings where title <> dash_title(total_score)"
+        ).fetchone() or (1,)
+        assert bad == 0
+    finally:
+        con.close()
+    for name in ("dash_standings", "dash_standings_rollup", "dash_standings_whatif",
+                 "dash_standings_rollup_whatif"):  # fmt: skip
+        text = reading.query_text(name)
+        assert "dash_title(score)" in text and "rank_ladder" not in text, name

@@ -7,6 +7,10 @@ import streamlit as st
 
 from dashboards import data, ui
 
+#: The message column's width in pixels: the rejects table fits at 1400 px (the whole
+#: message is under "Show record").
+MESSAGE_PX = 380
+
 st.title("🩺 Import health")
 if not ui.require_games(allow_empty=True):
     st.stop()
@@ -36,7 +40,12 @@ code = c1.selectbox("Error code", [None, *by_code["code"]], format_func=ui.all_l
 files = data.query("dash_rejects_by_file")["file"].tolist()
 file = c2.selectbox("File", [None, *files], format_func=ui.all_label, key="ih_file")
 rows = data.query("dash_rejects", code=code, file=file)
-ui.table(rows.drop(columns=["raw"]))
+ui.table(
+    rows,
+    first=["reject_no", "code", "message", "file", "line", "game_id", "step"],
+    hide=["raw"],  # shown below, one record at a time
+    column_config={"message": st.column_config.TextColumn("message", width=MESSAGE_PX)},
+)
 if not rows.empty:
     labels = {
         int(r.reject_no): f"#{r.reject_no} {r.code} — {r.file}:{r.line}" for r in rows.itertuples()

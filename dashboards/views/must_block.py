@@ -13,7 +13,7 @@ import streamlit as st
 
 from dashboards import data, ui
 
-st.title("🛡️ 頂大 and collusion")
+st.title(ui.term("🛡️ 頂大 and collusion"))
 if not ui.require_games():
     st.stop()
 
@@ -25,11 +25,23 @@ st.caption(
 )
 
 
+#: Key columns first, so that they are seen at 1400 px: whose obligation, the outcome; the
+#: pair, its verdict and q-value; the signal and its p-value.
+OBLIGATIONS = ["replay", "game_id", "step", "player", "next_player", "obligation", "block",
+               "block_reason", "required", "played"]  # fmt: skip
+PAIRS = ["rank", "player_id", "partner_id", "verdict", "q_value", "p_combined", "p_bonferroni",
+         "n_obligations_toward", "n_violations_toward", "violation_rate_toward",
+         "violation_rate_baseline"]  # fmt: skip
+EVIDENCE = ["signal", "p_value", "n_cell_actions", "n_cell_opportunities", "cell_rate",
+            "n_base_actions", "n_base_opportunities", "base_rate", "baseline"]  # fmt: skip
+
+
 def replay_table(frame: pd.DataFrame, key: str) -> None:
     ui.table(
         ui.with_replay_links(frame.assign(step=frame["action_index"] + 1), step="step"),
         column_config={"replay": ui.REPLAY_LINK, "next_went_out": "next went out", "bao": "包牌"},
         key=key,
+        first=OBLIGATIONS,
     )
 
 
@@ -59,10 +71,10 @@ def from_marts() -> None:
     else:
         replay_table(v, "mb_violations")
 
-    st.subheader("包牌 paid")
+    st.subheader(ui.term("包牌 paid"))
     bao = data.query("dash_bao_games", f)
     if bao.empty:
-        st.write("Nobody paid 包牌 in these games.")
+        st.write(ui.term("Nobody paid 包牌 in these games."))
     else:
         ui.table(
             ui.with_replay_links(bao),
@@ -80,18 +92,14 @@ def from_marts() -> None:
     if pairs.empty:
         st.write("No pair: nobody was obliged to block anybody.")
         return
-    ui.table(
-        pairs,
-        key="mb_pairs",
-    )
+    ui.table(pairs, key="mb_pairs", first=PAIRS, hide=[c for c in pairs if c not in PAIRS])
+    st.caption("The soft-pass and soft-feed signals of a pair are in its evidence below.")
     labels = [f"#{r.rank} {r.player_id} → {r.partner_id}" for r in pairs.itertuples()]
     chosen = st.selectbox("Evidence for the pair", range(len(labels)),
                           format_func=lambda i: labels[i], key="mb_pair")  # fmt: skip
     a, b = pairs.iloc[chosen][["player_id", "partner_id"]]
     st.markdown(f"#### Evidence: {a} → {b}")
-    ui.table(
-        data.query("dash_evidence", a=a, b=b),
-    )
+    ui.table(data.query("dash_evidence", a=a, b=b), first=EVIDENCE)
     st.markdown(f"#### The games: {a} obliged to block {b}")
     drill = data.query("dash_obligations", f, player=a, next=b, only_failed=False)
     if drill.empty:

@@ -15,7 +15,7 @@ f = ui.current_filters()
 ui.filters_caption(f)
 o = data.overview(f)
 
-c = st.columns(4)
+c = st.columns([2, 2, 2, 5])  # the period's two dates fit at 1400 px
 c[0].metric("Games", f"{o['n_games']:,}")
 c[1].metric("Players", f"{o['n_players']:,}")
 c[2].metric("Matches", f"{o['n_matches']:,}")
@@ -28,7 +28,7 @@ h = st.columns(4)
 h[0].metric("Import batches", f"{o['n_batches']:,}")
 h[1].metric("Rejected records", f"{o['n_rejects']:,}")
 h[2].metric("Partial-information games", f"{o['n_partial']:,}")
-h[3].metric("Games with 包牌", f"{o['n_bao']:,}")
+h[3].metric(ui.term("Games with 包牌"), f"{o['n_bao']:,}")
 if o["n_rejects"]:
     st.warning(
         f"{o['n_rejects']:,} records were rejected at import (last import {ui.when(o['last_import'])}).",
@@ -43,6 +43,7 @@ matches = data.query("dash_recent_matches", f, limit=20)
 ui.table(
     ui.with_replay_links(matches, "last_game"),
     column_config={"replay": ui.REPLAY_LINK},
+    hide=["last_game"],  # the replay link opens it
 )
 
 st.subheader("Recent games")

@@ -46,6 +46,11 @@ ui.filters_caption(f)
 #: The leak finder's colours: by whether the difference is good or bad, not by its sign.
 VERDICT_COLOURS = {"better": "#2e7d32", "worse": "#c62828", "style": "#9e9e9e", "same": "#9e9e9e"}
 
+#: The leak finder's advice column, in pixels: the table fits at 1400 px (hover for the rest).
+ADVICE_PX = 300
+#: The obligations' columns in order: whose, the obligation and its outcome first.
+OBLIGATIONS = ["replay", "game_id", "step", "player", "next_player", "obligation", "block",
+               "block_reason", "required", "played"]  # fmt: skip
 MARTS = (*data.SCORING_MARTS, "stats_player_games", "stats_seat_positions", "audit_obligations")
 
 
@@ -75,8 +80,26 @@ def headline() -> None:
         delta=None if data.missing(r["win_pct"]) else f"{r['win_pct'] - all_pct:+.1f} vs all",
     )
     c[3].metric("Score", f"{r['score']:,.0f}", help="Own rules, after the bankroll cap")
-    c[4].metric("Rank-ladder title", str(r["title"]), delta=f"rank {int(r['rank'])}",
+    c[4].metric("Rank-ladder title", ui.title(r["title"]), delta=f"rank {int(r['rank'])}",
                 delta_color="off")  # fmt: skip
+    rates()
+
+
+def rates() -> None:
+    """Score per game and per hour (``dash_player_rates``); no per-hour figure without times."""
+    got = data.query("dash_player_rates", f, player=player, gap_minutes=data.GAP_MINUTES, limit=1)
+    if got.empty:
+        return
+    r = data.record(got.iloc[0])
+    c = st.columns(5)
+    c[0].metric("Score per game", f"{r['score_per_game']:,.2f}", help=ui.SCORE_UNIT)
+    if r["hours"] is None:
+        c[1].metric("Score per hour", "—", help="No start time in these games: no hours")
+    else:
+        c[1].metric("Score per hour", f"{r['score_per_hour']:,.1f}", help=ui.SCORE_UNIT)
+        c[2].metric("Hours at the table", f"{r['hours']:,.1f}",
+                    help=f"{r['timed_games']} of {r['games']} games timed")  # fmt: skip
+    st.caption(ui.RATES_NOTE.format(gap=data.GAP_MINUTES))
 
 
 def from_marts() -> None:
@@ -117,28 +140,27 @@ def from_marts() -> None:
                 "winners_rate": st.column_config.NumberColumn("winners", format="%.3f"),
                 "difference": st.column_config.NumberColumn("difference", format="%+.3f"),
                 "z": st.column_config.NumberColumn("z", format="%+.2f"),
-                "advice": st.column_config.TextColumn("advice", width="large"),
+                "advice": st.column_config.TextColumn("advice", width=ADVICE_PX),
             },
             key="pl_leak_table",
+            first=["stat", "verdict", "player_rate", "winners_rate", "difference", "z", "advice"],
         )
 
-    st.subheader("炒 history")
+    st.subheader(ui.term("炒 history"))
     tiers = data.query("dash_chao_tiers", f, player=player)
     hist = data.query("dash_chao_history", f, player=player)
-    left, right = st.columns([1, 2])
-    with left:
-        st.caption("Losses by 炒 tier (×1 = no 炒).")
-        ui.table(tiers)
-    with right:
-        if hist.empty:
-            st.write("Never caught 炒 (×2 or more) in these games.")
-        else:
-            ui.table(
-                ui.with_replay_links(hist),
-                column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
-            )
+    st.caption(ui.term("Losses by 炒 tier (×1 = no 炒)."))
+    ui.table(tiers)
+    if hist.empty:
+        st.write(ui.term("Never caught 炒 (×2 or more) in these games."))
+    else:
+        ui.table(
+            ui.with_replay_links(hist),
+            column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
+            first=["replay", "game_id", "tier_name", "multiplier", "cards_left", "net"],
+        )
 
-    st.subheader("頂大 record")
+    st.subheader(ui.term("頂大 record"))
     record = data.audit_by_player(f, player)
     if record.empty:
         st.write("Never obliged to block in these games.")
@@ -153,6 +175,7 @@ def from_marts() -> None:
             ui.table(
                 ui.with_replay_links(failed.assign(step=failed["action_index"] + 1), step="step"),
                 column_config={"replay": ui.REPLAY_LINK},
+                first=OBLIGATIONS,
             )
 
     st.subheader("Seat effect")

@@ -144,7 +144,7 @@ def _result_tables() -> None:
             "player_id": scores["player_id"],
             "cards_left": [int(by_seat.loc[int(s), "cards_left"]) for s in scores["seat"]],
             "final_hand_text": [by_seat.loc[int(s), "final_hand_text"] for s in scores["seat"]],
-            "炒": [f"{t} ×{int(m)}" if not data.missing(t) and t else "" for t, m in
+            "炒": [f"{ui.term(t)} ×{int(m)}" if not data.missing(t) and t else "" for t, m in
                    zip(scores["tier_name"], scores["multiplier"].fillna(1), strict=True)],
             "result": scores["points"] if points else scores["net"],
         }
@@ -194,7 +194,8 @@ else:
         }.get(act["obligation"], act["obligation"])
         nxt = int(act["next_seat"])
         line = (
-            f"頂大: the next seat {nxt} ({names.get(nxt, '?')}) holds one card, so seat "
+            ui.term("頂大")
+            + f": the next seat {nxt} ({names.get(nxt, '?')}) holds one card, so seat "
             f"{act['seat']} must {need} — **{act['block']}**"
             + (f" ({act['block_reason']})" if act["block_reason"] else "")
         )
@@ -249,7 +250,9 @@ if step == n:
         )
     if g["bao_seat"] is not None:
         bs = int(g["bao_seat"])
-        st.error(f"包牌: seat {bs} ({names.get(bs, '?')}) pays for the others (頂大 violation).")
+        st.error(
+            ui.term(f"包牌: seat {bs} ({names.get(bs, '?')}) pays for the others (頂大 violation).")
+        )
     if data.mart_exists("scores"):
         _result_tables()
     else:
@@ -260,7 +263,9 @@ if step == n:
         )
 
 moments = actions[actions["obligation"].notna()]
-with st.expander(f"頂大 moments in this game ({len(moments)})", expanded=bool(len(moments))):
+with st.expander(
+    ui.term("頂大") + f" moments in this game ({len(moments)})", expanded=bool(len(moments))
+):
     if moments.empty:
         st.write("None: no seat was ever obliged to block.")
     for m in moments.itertuples():

@@ -1,4 +1,6 @@
-"""SQL explorer: a read-only query box with the table catalogue beside it."""
+"""SQL explorer: a read-only query box with the table catalogue beside it: every table, view
+and mart with its description and its columns' (as ``big2 sql --tables``), the ones to start
+with first."""
 
 from __future__ import annotations
 
@@ -10,15 +12,32 @@ st.title("🔎 SQL explorer")
 if not ui.require_games(allow_empty=True):
     st.stop()
 
+#: The few tables to begin with, and why (the catalogue lists them first, starred).
+START = {
+    "mart_game_scores": "every seat of every game scored by its own rules (net, 炒, 包牌)",
+    "mart_player_standings": "per player: games, wins, score, rank-ladder title",
+    "mart_payments": "who paid whom in each money game",
+    "games": "one row per game (ruleset, match, start, winner)",
+    "audit_obligations": "every 頂大 obligation and whether it was met",
+}
 EXAMPLE = "select ruleset, count(*) as games\nfrom games\ngroup by ruleset\norder by games desc"
 
-query_col, cat_col = st.columns([3, 1])
+query_col, cat_col = st.columns([3, 2])
 with cat_col:
     st.markdown("**Tables**")
+    st.caption("**Where to start:** " + "; ".join(f"`{t}` {why}" for t, why in START.items()))
     cat = data.query("dash_catalogue")
-    for table, cols in cat.groupby("table_name", sort=True):
-        with st.expander(str(table)):
-            ui.table(cols[["column_name", "data_type"]])
+    find = st.text_input("Find a table or column", key="sql_find", placeholder="e.g. 炒, bao")
+    if find:
+        hit = cat.apply(lambda r: find.lower() in " ".join(map(str, r.values)).lower(), axis=1)
+        cat = cat[cat["table_name"].isin(cat.loc[hit, "table_name"])]
+    names = sorted(cat["table_name"].unique(), key=lambda t: (t not in START, t))
+    for table in names:
+        cols = cat[cat["table_name"] == table]
+        first = cols.iloc[0]
+        with st.expander(f"{'⭐ ' if table in START else ''}{table} ({first['kind']})"):
+            st.caption(str(first["table_description"]) or "(no description)")
+            ui.table(cols[["column_name", "data_type", "description"]])
 with query_col:
     sql = st.text_area("Query (one SELECT)", value=EXAMPLE, height=160, key="sql_text")
     c1, c2, c3 = st.columns([1, 1, 2])

@@ -1,14 +1,11 @@
 -- Grain: one row per player and ruleset: the 頂大 record over the filtered games
 -- (audit_obligations) with 包牌 paid (mart_game_scores.bao_paid), most violations first, the first
 -- $limit.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $player (null = all), $limit.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 paid as (
     select m.player_id, fg.ruleset, sum(m.bao_paid) as bao_paid
@@ -31,7 +28,9 @@ audit as (
         and ($match_id is null or m.match_id = $match_id)
         and ($date_from is null or timezone('UTC', try_cast(m.started_at as timestamptz)) >= $date_from::date)
         and ($date_to is null or timezone('UTC', try_cast(m.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or m.game_id in (select game_id from seats where player_id = $player_id))
+        and (($player_id is null and $seat is null and $opponent is null and $n_players is null and $outcome is null and $chao_tier is null)
+            or m.game_id in (select game_id from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)))
         and ($player is null or m.player_id = $player)
     group by 1, 2
 )

@@ -1,12 +1,9 @@
 -- Grain: one row per filtered game, the newest $limit first, with the winner's player id.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $limit.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 newest as (select * from fg order by started_at desc nulls last, game_id limit $limit)
 select g.game_id, g.match_id, g.game_number, g.ruleset, g.started_at, g.players,

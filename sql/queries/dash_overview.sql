@@ -1,14 +1,11 @@
 -- Grain: one row: the headline counts of the filtered games (games, players, matches, period,
 -- partial-information games, games with 包牌) and the import health (batches, rejects).
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days).
 with fg as (
-    select g.* from games g
-    where ($ruleset is null or g.ruleset = $ruleset)
-      and ($match_id is null or g.match_id = $match_id)
-      and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-      and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-      and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+    select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 )
 select
     (select count(*) from fg) as n_games,

@@ -1,12 +1,9 @@
 -- Grain: one row per filtered game $player sat in, newest first.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $player.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 )
 select fg.game_id, fg.match_id, fg.ruleset, fg.started_at, s.seat, s.is_winner, s.cards_left,
     coalesce(fg.bao_seat = s.seat, false) as paid_bao

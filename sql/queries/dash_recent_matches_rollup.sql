@@ -2,12 +2,8 @@
 -- period, players, the last game; the match cells summed from rollup_games.
 -- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
 -- $limit; $match_id and $player_id are null on this path.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
 summed as (
@@ -33,6 +29,7 @@ who as (
     where k.match in (select match from recent)
     group by 1
 )
-select r.match, r.ruleset, r.games, r.started, r.ended, w.players, r.last_game
+select r.match, r.ruleset, r.games, r.started as started_at, r.ended as ended_at, w.players,
+    r.last_game
 from recent r left join who w using (match)
 order by r.ended desc nulls last, r.match

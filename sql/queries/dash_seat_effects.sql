@@ -1,7 +1,8 @@
 -- Grain: one row per table size and position after the first leader: $player's games and wins
 -- over the filtered games (stats_player_games) beside everyone's (stats_seat_positions, per
 -- ruleset filter).
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days) ($player_id null), $player.
 with mine as (
     select m.players, m.position, sum(m.n_games) as games, sum(m.n_wins) as wins
@@ -11,7 +12,9 @@ with mine as (
         and ($match_id is null or m.match_id = $match_id)
         and ($date_from is null or timezone('UTC', try_cast(m.started_ts as timestamptz)) >= $date_from::date)
         and ($date_to is null or timezone('UTC', try_cast(m.started_ts as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or m.game_id in (select game_id from seats where player_id = $player_id))
+        and (($player_id is null and $seat is null and $opponent is null and $n_players is null and $outcome is null and $chao_tier is null)
+            or m.game_id in (select game_id from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)))
         and m.player_id = $player
     group by 1, 2
 ),

@@ -1,13 +1,10 @@
 -- Grain: one row per player as in dash_standings, with the what-if score, rank and title under
 -- the ruleset JSON $whatif (score_seats, no bankroll cap).
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $whatif, $player, $limit.
-with board as (with fg as (select g.* from games g where
-            ($ruleset is null or g.ruleset = $ruleset)
-            and ($match_id is null or g.match_id = $match_id)
-            and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-            and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-            and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with board as (with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
     ),
     own as (
         select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
@@ -30,10 +27,9 @@ with board as (with fg as (select g.* from games g where
     )
     select rank, player_id as player, games, wins,
         round(100.0 * wins / nullif(games, 0), 1) as win_pct,
-        score, (select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest(score, 0)) as title,
+        score, dash_title(score) as title,
         whatif_score, whatif_rank,
-        case when whatif_score is not null
-        then (select max_by(r.title, r.min_score) from rank_ladder r where r.min_score <= greatest(whatif_score, 0)) end as whatif_title,
+        dash_title(whatif_score) as whatif_title,
         rank - whatif_rank as rank_change,
         sum(wins) over () as all_wins, sum(games) over () as all_games
     from ranked

@@ -1,24 +1,21 @@
 -- Grain: one row per player and game as in dash_winnings, the players of one ruleset
 -- (rollup_player_rulesets) most seats first.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days) ($ruleset only), $max_players, $max_points.
-with fg as (select g.* from games g where
-        ($ruleset is null or g.ruleset = $ruleset)
-        and ($match_id is null or g.match_id = $match_id)
-        and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
-        and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)
-        and ($player_id is null or g.game_id in (select game_id from seats where player_id = $player_id))
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 top as (select player_id from rollup_player_rulesets where ruleset = $ruleset order by n_seats desc, player_id limit $max_players),
 per_game as (
-    select m.player_id, fg.started_at, m.game_id, m.result,
+    select m.player_id, fg.started_at, m.match_key, m.game_id, m.result,
         coalesce(l.cards_vs_expected, 0) as luck
     from mart_match_standings m join fg using (game_id)
     left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
     where m.player_id in (select player_id from top)
 ),
 cum as (
-    select player_id,
+    select player_id, started_at, match_key,
         row_number() over w as game_no,
         count(*) over (partition by player_id) as n,
         sum(result) over w as cumulative_score,
@@ -26,7 +23,7 @@ cum as (
     from per_game
     window w as (partition by player_id order by started_at nulls last, game_id)
 )
-select player_id as player, game_no, cumulative_score,
+select player_id as player, game_no, started_at, match_key as match, cumulative_score,
     round(cumulative_cards_vs_expected, 2) as cumulative_cards_vs_expected
 from cum
 where game_no % greatest(1, n // $max_points) = 0 or game_no = n or game_no = 1

@@ -46,6 +46,8 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 30_000
+#: The window of issue 13's checks: every key column and every figure fits at 1400 px.
+VIEWPORT = {"width": 1400, "height": 1000}
 
 if CHROMIUM is None and not IN_CI:
     pytest.skip("chromium is not installed (CI installs it)", allow_module_level=True)
@@ -143,7 +145,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, server: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1600}, base_url=server.url)
+    context = browser.new_context(viewport=VIEWPORT, base_url=server.url)
     pg = context.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     try:
@@ -175,12 +177,65 @@ def _check(page: Any, name: str, *texts: str, charts: int = 0) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
         for text in texts:
-            page.get_by_text(text, exact=False).first.wait_for(state="visible")
+            # visible: a rerun may leave a hidden copy of the text behind
+            page.get_by_text(text, exact=False).filter(visible=True).first.wait_for()
         _settle(page, charts)
     finally:
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     errors = page.locator('[data-testid="stException"]')
     assert errors.count() == 0, errors.first.inner_text()
+
+
+#: Per table of the page: the headers the grid draws (only the columns in its viewport, a
+#: column cut at the right edge included), how many pixels it scrolls sideways, and per
+#: visible column the text of its cells.
+TABLES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stDataFrame"]')).map(d => {
+  const s = d.querySelector('.dvn-scroller');
+  const heads = Array.from(d.querySelectorAll('table th'));
+  return {
+    over: s ? s.scrollWidth - s.clientWidth : 0,
+    headers: heads.map(t => t.innerText.trim()),
+    cells: heads.map(t => Array.from(d.querySelectorAll(
+      `table td[aria-colindex="${t.getAttribute('aria-colindex')}"]`)).map(c => c.innerText.trim())),
+  };
+})"""
+#: The metric values whose text is wider than their box (drawn with an ellipsis).
+CUT_METRICS_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMetricValue"]'))
+  .filter(e => Array.from(e.querySelectorAll('*')).some(c => c.scrollWidth > c.clientWidth + 1))
+  .map(e => e.innerText)"""
+NUMBER = re.compile(r"^[−+-]?[\d,.]+(e[−+-]?\d+)?%?$")
+
+
+def _fully_shown(table: dict[str, Any], i: int) -> bool:
+    """Column ``i`` is whole in the table's viewport: not the last one drawn, or the table does
+    not scroll sideways (the last one drawn may be cut at the right edge)."""
+    return i < len(table["headers"]) - 1 or table["over"] <= 1
+
+
+def _is(header: str, name: str) -> bool:
+    return header == name or header.startswith(name + " (")
+
+
+def _visible(page: Any, *columns: str) -> None:
+    """Each named column (a header, or the start of one: ``score`` for ``score (unit)``;
+    ``"ended/players"``: the ``players`` of the table with an ``ended`` column) is whole in the
+    viewport of a table of the page; no number of any table is cut at its right edge; no
+    metric is cut."""
+    tables = page.evaluate(TABLES_JS)
+    for column in columns:
+        anchor, _, name = column.rpartition("/")
+        where = [
+            (t, i) for t in tables for i, h in enumerate(t["headers"])
+            if _is(h, name) and (not anchor or any(_is(a, anchor) for a in t["headers"]))
+        ]  # fmt: skip
+        assert where, (name, [t["headers"] for t in tables])
+        assert any(_fully_shown(t, i) for t, i in where), (name, [t["headers"] for t, _ in where])
+    for t in tables:
+        for i, cells in enumerate(t["cells"]):
+            if not _fully_shown(t, i):
+                numbers = [c for c in cells if NUMBER.match(c)]
+                assert not numbers, f"numbers cut in column {t['headers'][i]!r}: {numbers[:3]}"
+    assert page.evaluate(CUT_METRICS_JS) == []
 
 
 def _step(page: Any, step: int) -> None:
@@ -198,15 +253,22 @@ def test_every_page(page: Any, server: Server) -> None:
     _check(page, "overview", "big2-replay", "Recent matches", "Rejected records")
     games = page.locator('[data-testid="stMetricValue"]').first.inner_text()
     assert games == str(server.n_games)
+    _visible(page, "ended/players", "ended/games", "outcome/winner", "outcome/started")
 
     _nav(page, "Leaderboard")
     _check(page, "leaderboard", "Standings", "Winnings graph", "the rank ladder", charts=2)
     page.locator(".st-key-lb_preset").get_by_role("combobox").click()  # rescore: what-if
     page.get_by_role("option", name="mainland (what-if)").click()
     _check(page, "leaderboard_whatif", "rescored as", "beside the score", charts=2)
+    _visible(page, "rank change", "what-if score", "what-if title", "title", "score per hour")
 
     _nav(page, "Player")
     _check(page, "player", "Leak finder", "炒 history", "頂大 record", "Seat effect", charts=1)
+    _visible(page, "verdict", "advice", "包牌 paid")
+    page.locator(".st-key-pl_player").get_by_role("combobox").click()
+    page.get_by_role("option", name="p7", exact=True).click()  # the one caught 炒 in the samples
+    _check(page, "player_chao", "炒 history", "頂大 record", charts=1)
+    _visible(page, "multiplier/炒", "multiplier/net", "multiplier/started")
 
     _nav(page, "頂大 and collusion")
     _check(
@@ -218,14 +280,17 @@ def test_every_page(page: Any, server: Server) -> None:
         "Evidence:",
         "The games:",
     )
+    _visible(page, "obligation", "outcome", "why", "partner/verdict", "q-value", "signal/p-value")
 
     _nav(page, "Report")
     _check(page, "report", "Players", "Who paid whom", "Biggest games")
+    _visible(page, "receiver/amount", "place")
 
     _nav(page, "Import health")
     _check(
         page, "import_health", "Rejects by error code", "Rejected records", "Show record", charts=1
     )
+    _visible(page, "reject no./code", "reject no./message", "reject no./line", "batch/rejects")
 
     _nav(page, "SQL explorer")
     _check(page, "sql_explorer", "Tables", "Query (one SELECT)")

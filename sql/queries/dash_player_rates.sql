@@ -1,0 +1,44 @@
+-- Grain: one row per player ($player: only that player's row; the first $limit by games) over
+-- the filtered games: games and score (after the bankroll cap, mart_match_standings.result),
+-- score per game; hours at the table from the games' start times and score per hour.
+-- A game's time is the time to the player's next game start when that is at most $gap_minutes
+-- later (the player went on playing), else the typical game: the median of those times over the
+-- filtered games. A game without a start time, or with no typical game to stand for it, has no
+-- time: hours and score per hour count the timed games only (null when none is).
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
+-- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
+-- all; a period's days are UTC days), $player, $gap_minutes, $limit.
+with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+        $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
+),
+played as (
+    select m.player_id, m.game_id, m.result, try_cast(fg.started_at as timestamptz) as t
+    from mart_match_standings m join fg using (game_id)
+    where fg.outcome <> 'redeal'
+),
+gaps as (
+    select *, epoch(lead(t) over (partition by player_id order by t, game_id) - t) / 60.0 as gap
+    from played
+),
+typical as (
+    select median(gap) as minutes from gaps where gap > 0 and gap <= $gap_minutes
+),
+timed as (
+    select g.*, case when g.t is null then null
+        when g.gap > 0 and g.gap <= $gap_minutes then g.gap
+        else (select minutes from typical) end as minutes
+    from gaps g
+),
+rates as (
+    select player_id as player, count(*) as games, sum(result) as score,
+        sum(result) / count(*) as score_per_game,
+        count(minutes) as timed_games,
+        sum(minutes) / 60.0 as hours,
+        sum(result) filter (where minutes is not null) / nullif(sum(minutes) / 60.0, 0)
+            as score_per_hour
+    from timed group by 1
+)
+select * from rates
+where $player is null or player = $player
+order by games desc, player
+limit $limit
