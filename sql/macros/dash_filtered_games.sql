@@ -1,5 +1,6 @@
 -- dash_filtered_games(p_ruleset, p_match, p_player, p_from, p_to, p_seat, p_opponent, p_players,
--- p_outcome, p_tier): one row per game of the warehouse (key game_id, every column of `games`)
+-- p_outcome, p_tier): one row per Big Two game of the warehouse (key game_id, every column of
+-- `games`; game_kind 'big2', or NULL from batches written before Dou Dizhu)
 -- that the dashboards' sidebar filters select, for the dash_*.sql queries (sql/queries), which
 -- bind the filters to it as parameters. A NULL argument selects everything.
 -- p_ruleset: the games' ruleset; p_match: the log's match_id; p_from, p_to: the first and last
@@ -13,7 +14,8 @@ create or replace macro dash_filtered_games(p_ruleset, p_match, p_player, p_from
     p_opponent, p_players, p_outcome, p_tier) as table
 select g.*
 from games as g
-where (p_ruleset is null or g.ruleset = p_ruleset)
+where coalesce(g.game_kind, 'big2') = 'big2'
+  and (p_ruleset is null or g.ruleset = p_ruleset)
   and (p_match is null or g.match_id = p_match)
   and (p_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= p_from::date)
   and (p_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < p_to::date + 1)
