@@ -67,6 +67,25 @@ class Game(Protocol):
     def classify(self, cards: int, ruleset: Any) -> Any:
         """The play a set of cards makes under a ruleset, or None (the explaining classifier)."""
 
+    @property
+    def sql_prefix(self) -> str:
+        """The prefix of the game's own SQL objects (``sql/``): its staging views, marts and
+        named queries, and the rulesets table ``big2 build`` writes (``<prefix>rulesets``)."""
+
+    def preset_names(self) -> tuple[str, ...]:
+        """The game's presets (``big2 build`` writes each into its rulesets table)."""
+
+    def sql_params(self, ruleset: Any) -> dict[str, Any]:
+        """A ruleset as the JSON the game's SQL reads: its parameters plus what its scoring
+        needs."""
+
+    def sql_seeds(self) -> dict[str, tuple[str, list[tuple[Any, ...]]]]:
+        """Constant tables the game's SQL reads: name → (column definitions, rows)."""
+
+
+#: The game of the stored games written before ``game_kind`` was a column value other than
+#: Big Two's (their ``game_kind`` reads NULL), and of a preset name no game knows.
+DEFAULT_KIND = "big2"
 
 _LOADED: dict[str, Game] = {}
 
@@ -103,6 +122,29 @@ def find_game(kind: object) -> Game | None:
         module, _, attribute = where.partition(":")
         game = _LOADED[kind] = getattr(import_module(module), attribute)
     return game
+
+
+def kinds() -> tuple[str, ...]:
+    """Every registered ``game_kind``, in registration order.
+
+    >>> kinds()
+    ('big2', 'doudizhu')
+    """
+    return tuple(GAMES)
+
+
+def preset_game(preset: str) -> Game:
+    """The game whose preset ``preset`` is; for a name no game has, :data:`DEFAULT_KIND`'s
+    (whose ruleset loader then refuses it, naming its presets).
+
+    >>> preset_game("ddz-2p").kind, preset_game("hk").kind, preset_game("nonesuch").kind
+    ('doudizhu', 'big2', 'big2')
+    """
+    for kind in GAMES:
+        game = game_for(kind)
+        if preset in game.preset_names():
+            return game
+    return game_for(DEFAULT_KIND)
 
 
 def game_for(kind: str) -> Game:

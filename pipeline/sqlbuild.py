@@ -2,11 +2,12 @@
 
 The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
 
-1. the ``rulesets`` table: every Big Two preset, and every preset + overrides a stored Big Two
-   game uses, each as ``Ruleset.to_dict()`` JSON plus the engine tables scoring needs
-   (:func:`ruleset_params`), so that SQL and the engine read the same preset TOML files; the
-   ``ddz_rulesets`` table, the same for Dou Dizhu (:func:`ddz_ruleset_params`); the
-   ``rank_ladder`` table from :data:`pipeline.big2.rules.RANK_LADDER`;
+1. each game's rulesets table (:mod:`pipeline.games`: ``rulesets`` for Big Two,
+   ``ddz_rulesets`` for Dou Dizhu, ``<Game.sql_prefix>rulesets``): every preset of the game,
+   and every preset + overrides a stored game of it uses, each as the JSON its SQL reads
+   (``Game.sql_params``: ``to_dict()`` plus what scoring needs), so that SQL and the engine
+   read the same preset TOML files; then the game's constant tables (``Game.sql_seeds``: Big
+   Two's ``rank_ladder``);
 2. the constant tables of ``sql/seeds/`` (the tournament prize and fee tables of seed 002),
    scalar macros (``sql/macros/``, those not reading a table), then the staging views
    (``sql/staging/stg_*.sql``), then the table macros (``score_seats`` …);
@@ -15,9 +16,8 @@ The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
 
 Everything is ``create or replace`` in one transaction: a build is idempotent.
 
->>> params = ruleset_params(load_ruleset("hk"))
->>> params["settlement"], params["huanle_table"]["four_of_a_kind"], params["tier_names"][4]
-('place', 4, '四炒')
+>>> json.loads(ruleset_json("mainland", {"settlement": "winner_takes_all"}))["settlement"]
+'winner_takes_all'
 >>> order_marts({"b": "select * from a", "a": "select 1", "c": "select * from b join a"})
 ['a', 'b', 'c']
 """
@@ -34,19 +34,8 @@ from typing import Any
 
 import duckdb
 
-from pipeline.big2.rules import (
-    HUANLE_MIN_PLAYS,
-    HUANLE_TABLE,
-    RANK_LADDER,
-    TIER_NAMES,
-    Ruleset,
-    load_ruleset,
-    preset_names,
-)
-from pipeline.doudizhu.rules import DdzRuleset
-from pipeline.doudizhu.rules import load_ruleset as load_ddz_ruleset
-from pipeline.doudizhu.rules import preset_names as ddz_preset_names
 from pipeline.errors import Big2Error
+from pipeline.games import DEFAULT_KIND, Game, game_for, kinds, preset_game
 from pipeline.shipped import sql_dir
 from pipeline.warehouse import Warehouse
 from pipeline.warehouse.reading import open_readonly as open_readonly  # ad-hoc SQL
@@ -65,8 +54,6 @@ SCALAR_MACROS = (
     "ddz_score",
     "ddz_hand",
 )
-#: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).
-TOP_TITLE = "主席"
 
 
 class SqlError(Big2Error):
@@ -84,58 +71,16 @@ class BuildSummary:
     rows: dict[str, int] = field(default_factory=dict)
 
 
-def ruleset_params(rs: Ruleset) -> dict[str, Any]:
-    """A ruleset as the JSON the SQL reads: ``to_dict()`` plus the engine's scoring tables."""
-    params = rs.to_dict()
-    params["huanle_table"] = dict(HUANLE_TABLE)
-    params["huanle_min_plays"] = HUANLE_MIN_PLAYS
-    top = max(TIER_NAMES)
-    # tier_names[multiplier] (0-based list; SQL indexes it with multiplier + 1)
-    params["tier_names"] = [TIER_NAMES.get(m, "") for m in range(top + 1)]
-    # mult_by_cards[n]: the 炒 multiplier of a loser with n cards (Ruleset.tier, one rule)
-    params["mult_by_cards"] = [rs.tier(n) for n in range(27)]
-    return params
-
-
 def ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
-    """The JSON of a preset plus overrides, for ``score_seats(whatif := ...)``.
+    """The JSON a preset plus overrides is to its game's SQL (``Game.sql_params``), for the
+    what-if macros (``score_seats(whatif := ...)``, ``ddz_score_seats(whatif := ...)``); the
+    game is the one the preset belongs to (:func:`pipeline.games.preset_game`).
 
-    >>> json.loads(ruleset_json("mainland", {"settlement": "winner_takes_all"}))["settlement"]
-    'winner_takes_all'
-    """
-    return json.dumps(ruleset_params(load_ruleset(preset, dict(overrides or {}))))
-
-
-def ddz_ruleset_params(rs: DdzRuleset) -> dict[str, Any]:
-    """A Dou Dizhu ruleset as the JSON the SQL reads (``ddz_ruleset_fields``): ``to_dict()``
-    plus the derived ``kitty_size`` and ``set_aside_size``.
-
-    >>> p = ddz_ruleset_params(load_ddz_ruleset("ddz-2p"))
-    >>> p["players"], p["bidding"], p["multiplier_cap"], p["set_aside_size"]
-    (2, 'call', 'none', 11)
-    """
-    params = rs.to_dict()
-    params["kitty_size"] = rs.kitty_size
-    params["set_aside_size"] = rs.set_aside_size
-    return params
-
-
-def ddz_ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
-    """The JSON of a Dou Dizhu preset plus overrides, for ``ddz_score_seats(whatif := ...)``.
-
-    >>> json.loads(ddz_ruleset_json("ddz", {"multiplier_cap": 8}))["multiplier_cap"]
+    >>> json.loads(ruleset_json("ddz", {"multiplier_cap": 8}))["multiplier_cap"]
     8
     """
-    return json.dumps(ddz_ruleset_params(load_ddz_ruleset(preset, dict(overrides or {}))))
-
-
-def is_ddz_preset(name: str) -> bool:
-    """Whether ``name`` is a Dou Dizhu preset (``big2 rescore --as ddz`` rescores Dou Dizhu games).
-
-    >>> is_ddz_preset("ddz-2p"), is_ddz_preset("hk")
-    (True, False)
-    """
-    return name in ddz_preset_names()
+    game = preset_game(preset)
+    return json.dumps(game.sql_params(game.load_ruleset(preset, dict(overrides or {}))))
 
 
 def sql_files(folder: str) -> dict[str, str]:
@@ -168,63 +113,52 @@ def order_marts(marts: Mapping[str, str]) -> list[str]:
     return done
 
 
-def _used_rulesets(con: duckdb.DuckDBPyConnection, ddz: bool) -> list[tuple[str, str]]:
-    """The (preset, overrides) pairs the stored games of one game use (Big Two: game_kind
-    'big2' or NULL from old batches)."""
-    kind = "doudizhu" if ddz else "big2"
+def _used_rulesets(con: duckdb.DuckDBPyConnection, kind: str) -> list[tuple[str, str]]:
+    """The (preset, overrides) pairs the stored games of one game use (a NULL game_kind, from
+    batches written before Dou Dizhu, is :data:`pipeline.games.DEFAULT_KIND`)."""
     rows = con.execute(
         "select distinct ruleset, overrides from games "
-        "where coalesce(game_kind, 'big2') = ? order by all",
-        [kind],
+        "where coalesce(game_kind, ?) = ? order by all",
+        [DEFAULT_KIND, kind],
     ).fetchall()
     return [(str(preset), str(overrides)) for preset, overrides in rows]
 
 
-def _ruleset_rows(
-    presets: Sequence[str],
-    used: Sequence[tuple[str, str]],
-    params: Callable[[str, dict[str, Any]], dict[str, Any]],
-) -> list[tuple[str, str, str, str]]:
+def _ruleset_rows(game: Game, used: Sequence[tuple[str, str]]) -> list[tuple[str, str, str, str]]:
     """``(ruleset_id, preset, overrides, params JSON)``: every preset, then every used pair."""
-    pairs = {f"{p} {{}}": (p, "{}") for p in presets}
+    pairs = {f"{p} {{}}": (p, "{}") for p in game.preset_names()}
     pairs.update({f"{p} {o}": (p, o) for p, o in used})
     return [
         (
             rid,
             preset,
             overrides,
-            json.dumps(params(preset, json.loads(overrides)), ensure_ascii=False),
+            json.dumps(
+                game.sql_params(game.load_ruleset(preset, json.loads(overrides))),
+                ensure_ascii=False,
+            ),
         )
         for rid, (preset, overrides) in pairs.items()
     ]
 
 
 def _write_rulesets(con: duckdb.DuckDBPyConnection) -> None:
-    tables = {
-        "rulesets": _ruleset_rows(
-            preset_names(),
-            _used_rulesets(con, ddz=False),
-            lambda p, o: ruleset_params(load_ruleset(p, o)),
-        ),
-        "ddz_rulesets": _ruleset_rows(
-            ddz_preset_names(),
-            _used_rulesets(con, ddz=True),
-            lambda p, o: ddz_ruleset_params(load_ddz_ruleset(p, o)),
-        ),
-    }
-    for table, out in tables.items():
+    for kind in kinds():
+        game = game_for(kind)
+        table = f"{game.sql_prefix}rulesets"
         con.execute(
             f"create or replace table {table} "
             "(ruleset_id varchar primary key, preset varchar, overrides varchar, params json)"
         )
-        con.executemany(f"insert into {table} values (?, ?, ?, ?)", out)
-    con.execute(
-        "create or replace table rank_ladder (level integer, title varchar, min_score bigint)"
-    )
-    top = load_ruleset().rank_ladder_top
-    ladder = [(i, title, score) for i, (title, score) in enumerate(RANK_LADDER)]
-    ladder.append((len(RANK_LADDER), TOP_TITLE, top))
-    con.executemany("insert into rank_ladder values (?, ?, ?)", ladder)
+        con.executemany(
+            f"insert into {table} values (?, ?, ?, ?)",
+            _ruleset_rows(game, _used_rulesets(con, kind)),
+        )
+        for name, (columns, rows) in game.sql_seeds().items():
+            con.execute(f"create or replace table {name} ({columns})")
+            if rows:
+                marks = ", ".join(["?"] * len(rows[0]))
+                con.executemany(f"insert into {name} values ({marks})", rows)
 
 
 def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = None) -> BuildSummary:

@@ -23,7 +23,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipeline.big2.combos import Play, classify
-from pipeline.big2.rules import Ruleset, load_ruleset
+from pipeline.big2.rules import (
+    HUANLE_MIN_PLAYS,
+    HUANLE_TABLE,
+    RANK_LADDER,
+    TIER_NAMES,
+    Ruleset,
+    load_ruleset,
+    preset_names,
+)
 from pipeline.big2.state import Action, Game, GameResult, LegalMoves, Outcome, new_tuple
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.games import Replayed, check_seat_count
@@ -202,6 +210,47 @@ class Big2:
     def classify(self, cards: int, ruleset: Any) -> Play | None:
         return classify(cards, ruleset)
 
+    @property
+    def sql_prefix(self) -> str:
+        return ""
 
+    def preset_names(self) -> tuple[str, ...]:
+        return tuple(preset_names())
+
+    def sql_params(self, ruleset: Any) -> dict[str, Any]:
+        """``Ruleset.to_dict()`` plus the engine's scoring tables.
+
+        >>> p = GAME.sql_params(load_ruleset("hk"))
+        >>> p["settlement"], p["huanle_table"]["four_of_a_kind"], p["tier_names"][4]
+        ('place', 4, '四炒')
+        """
+        rs: Ruleset = ruleset
+        params = rs.to_dict()
+        params["huanle_table"] = dict(HUANLE_TABLE)
+        params["huanle_min_plays"] = HUANLE_MIN_PLAYS
+        top = max(TIER_NAMES)
+        # tier_names[multiplier] (0-based list; SQL indexes it with multiplier + 1)
+        params["tier_names"] = [TIER_NAMES.get(m, "") for m in range(top + 1)]
+        # mult_by_cards[n]: the 炒 multiplier of a loser with n cards (Ruleset.tier, one rule)
+        params["mult_by_cards"] = [rs.tier(n) for n in range(27)]
+        return params
+
+    def sql_seeds(self) -> dict[str, tuple[str, list[tuple[Any, ...]]]]:
+        """The rank ladder (spec 1.8): each title and its minimum cumulative score, the top
+        title from the default ruleset's ``rank_ladder_top`` (spec 1.8 Decision).
+
+        >>> _, ladder = GAME.sql_seeds()["rank_ladder"]
+        >>> ladder[-1][1], ladder[-1][2] == load_ruleset().rank_ladder_top
+        ('主席', True)
+        """
+        ladder: list[tuple[Any, ...]] = [
+            (i, title, score) for i, (title, score) in enumerate(RANK_LADDER)
+        ]
+        ladder.append((len(RANK_LADDER), TOP_TITLE, load_ruleset().rank_ladder_top))
+        return {"rank_ladder": ("level integer, title varchar, min_score bigint", ladder)}
+
+
+#: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).
+TOP_TITLE = "主席"
 #: The registered game (:data:`pipeline.games.GAMES`).
 GAME = Big2()

@@ -23,6 +23,7 @@ from pipeline.cli.app import (
 )
 from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
+from pipeline.games import preset_game
 from pipeline.warehouse import Warehouse, reading
 
 
@@ -116,28 +117,24 @@ class RescoreBy(StrEnum):
     MATCH = "match"
 
 
-#: The named query (sql/queries/) of each side-by-side: Big Two games, or (a Dou Dizhu preset
-#: after ``--as``) Dou Dizhu games.
+#: The named query (sql/queries/) of each side-by-side, after the prefix of the game whose
+#: preset follows ``--as`` (``Game.sql_prefix``: Big Two's games, or ``ddz_`` Dou Dizhu's).
 RESCORE_QUERIES = {RescoreBy.PLAYER: "rescore_players", RescoreBy.MATCH: "rescore_matches"}
-DDZ_RESCORE_QUERIES = {
-    RescoreBy.PLAYER: "ddz_rescore_players",
-    RescoreBy.MATCH: "ddz_rescore_matches",
-}
 
 
 def rescore_rows(
-    wh: Warehouse, whatif: str, by: RescoreBy, limit: int, *, ddz: bool = False
+    wh: Warehouse, whatif: str, by: RescoreBy, limit: int, *, prefix: str = ""
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The columns and the first ``limit`` rows of the side-by-side of ``by`` under the
-    what-if ruleset ``whatif`` (JSON; ``ddz``: a Dou Dizhu ruleset, over the Dou Dizhu games);
-    ``E_SQL_NOT_BUILT`` before ``big2 build``."""
+    what-if ruleset ``whatif`` (JSON), over the games of the game whose SQL objects have this
+    ``prefix`` (``Game.sql_prefix``); ``E_SQL_NOT_BUILT`` before ``big2 build``."""
     from pipeline import sqlbuild
 
     con = reading.open_readonly(wh)
     try:
         if not sqlbuild.is_built(con):
             raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
-        query = (DDZ_RESCORE_QUERIES if ddz else RESCORE_QUERIES)[by]
+        query = prefix + RESCORE_QUERIES[by]
         rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
         return [d[0] for d in rel.description or []], rel.fetchall()
     finally:
@@ -174,10 +171,11 @@ def rescore_command(
     with domain_errors():
         if fmt is SqlFormat.PARQUET and out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
-        ddz = sqlbuild.is_ddz_preset(as_preset)
-        to_json = sqlbuild.ddz_ruleset_json if ddz else sqlbuild.ruleset_json
-        whatif = to_json(as_preset, parse_overrides(overrides))
-        columns, rows = rescore_rows(Warehouse.existing(warehouse), whatif, by, limit, ddz=ddz)
+        whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
+        prefix = preset_game(as_preset).sql_prefix
+        columns, rows = rescore_rows(
+            Warehouse.existing(warehouse), whatif, by, limit, prefix=prefix
+        )
         if fmt is SqlFormat.TABLE and out is None:
             typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")
         emit_rows(columns, rows, fmt, out)

@@ -33,7 +33,7 @@ from typing import Any
 
 from pipeline.doudizhu.cards import N_CARDS, format_cards, mask_of, parse_cards
 from pipeline.doudizhu.combos import Kind, Play, classify
-from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
+from pipeline.doudizhu.rules import DdzRuleset, load_ruleset, preset_names
 from pipeline.doudizhu.state import (
     Action,
     ActionType,
@@ -344,6 +344,29 @@ class DouDizhu:
 
     def classify(self, cards: int, ruleset: Any) -> Play | None:
         return classify(cards, ruleset)
+
+    @property
+    def sql_prefix(self) -> str:
+        return "ddz_"
+
+    def preset_names(self) -> tuple[str, ...]:
+        return tuple(preset_names())
+
+    def sql_params(self, ruleset: Any) -> dict[str, Any]:
+        """``to_dict()`` plus the derived ``kitty_size`` and ``set_aside_size``.
+
+        >>> p = GAME.sql_params(load_ruleset("ddz-2p"))
+        >>> p["players"], p["bidding"], p["multiplier_cap"], p["set_aside_size"]
+        (2, 'call', 'none', 11)
+        """
+        rs: DdzRuleset = ruleset
+        params = rs.to_dict()
+        params["kitty_size"] = rs.kitty_size
+        params["set_aside_size"] = rs.set_aside_size
+        return params
+
+    def sql_seeds(self) -> dict[str, tuple[str, list[tuple[Any, ...]]]]:
+        return {}
 
 
 #: The registered game (:data:`pipeline.games.GAMES`).

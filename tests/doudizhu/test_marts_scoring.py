@@ -49,7 +49,7 @@ def sql_score(
         from r
         """,
         {
-            "params": sqlbuild.ddz_ruleset_json(preset, overrides),
+            "params": sqlbuild.ruleset_json(preset, overrides),
             "bid": bid,
             "bombs": bombs,
             "rockets": rockets,
