@@ -1040,7 +1040,7 @@ def ddz_hand_history(data: GameData, width: int = 80) -> str:
         elif kind == "pass":
             what = "passes"
         else:
-            what = _AUCTION_WORDS.get(kind, kind)
+            what = _AUCTION_WORDS.get(str(kind), str(kind))
         lines.append(f"  {step:>3}. {seat(a['seat'])} {what}")
         if a["ends_auction"] and g["landlord"] is not None:
             took = f"; takes the kitty {g['kitty_text']}" if g["kitty_text"] else ""
