@@ -60,7 +60,9 @@ def ddz_lines(root: Path) -> list[dict[str, Any]]:
         line["started_at"] = f"{DAY}T14:{i:02d}:00+00:00"
         if line["match_id"] == first:
             line["seats"][0] = {"seat": 0, "player_id": SHARED, "name": "Player 7"}
-    return [*out, worked_example()]
+    partial = {k: v for k, v in out[0].items() if k not in ("deal", "truth")}
+    partial.update(game_id="ddz-partial", match_id="ddz-partial")  # the plays, no deal
+    return [*out, partial, worked_example()]
 
 
 @pytest.fixture(scope="module")
@@ -205,7 +207,10 @@ def test_export_ddz_round_trips(whs: tuple[Warehouse, Warehouse], tmp_path: Path
         "select count(distinct ruleset), count(*) filter (where outcome = 'redeal') from games "
         "where game_kind = 'doudizhu'"
     ).fetchone()
-    assert kinds is not None and kinds[0] == 2  # both presets (void deals if any: kept too)
+    assert kinds == (2, 1)  # both presets, and a void deal (seed 6, game 3)
+    assert con.execute("select full_info from games where game_id = 'ddz-partial'").fetchone() == (
+        False,
+    )
     log = tmp_path / "export.jsonl"
     with log.open("w", encoding="utf-8") as fh:
         for game_id in ids:
@@ -252,3 +257,6 @@ def test_export_ddz_text_is_a_hand_history(whs: tuple[Warehouse, Warehouse]) -> 
     ):
         assert needle in text, needle
     assert runner.invoke(app, ["export", "nope", "-w", str(mixed.root)]).exit_code == 2
+    partial = runner.invoke(app, ["export", "ddz-partial", "-w", str(mixed.root)]).stdout
+    assert "Deal (partial information: only the plays are known)" in partial
+    assert "Auction" in partial and "kitty" not in partial
