@@ -423,7 +423,8 @@ def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
 
     sections: list[Section] = []
     cols = [("player", False), ("games", True), ("wins", True), ("landlord", True),
-            ("won", True), ("farmer", True), ("won", True), ("bombs", True), ("net", True),
+            ("l. wins", True), ("farmer", True), ("f. wins", True), ("bombs", True),
+            ("net", True),
             ("place", True)]  # fmt: skip
     rows = [
         [
@@ -440,7 +441,7 @@ def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
         ]
         for p in players
     ]
-    note = "games as landlord and as farmer, and won; bombs: bombs and rockets played"
+    note = "games as landlord and as farmer, and wins; bombs: bombs and rockets played"
     sections.append(_section(f"Dou Dizhu: players ({MONEY})", cols, rows, note))
     payments = list(data.get("report_ddz_payments") or [])
     if payments:
@@ -473,7 +474,7 @@ def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
         ]  # fmt: skip
         cols = [("game", False), ("landlord", False), ("bid", True), ("×", False),
                 ("bombs, spring", False), ("won by", False), ("per farmer", True),
-                ("landlord", True)]  # fmt: skip
+                ("landlord net", True)]  # fmt: skip
         note = "bid × 2^(bombs + rockets), ×2 for a spring where the rules say, up to the cap"
         sections.append(_section("Dou Dizhu: biggest games", cols, rows, note))
         rows = [
@@ -484,7 +485,7 @@ def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
             for g in games
         ]  # fmt: skip
         cols = [("#", True), ("game", False), ("started", False), ("landlord", False),
-                ("bid", True), ("×", False), ("won by", False), ("landlord", True)]  # fmt: skip
+                ("bid", True), ("×", False), ("won by", False), ("landlord net", True)]  # fmt: skip
         sections.append(_section("Dou Dizhu: games", cols, rows))
     return Report(title="", lines=(line,), sections=tuple(sections))
 

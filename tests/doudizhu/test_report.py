@@ -260,3 +260,20 @@ def test_export_ddz_text_is_a_hand_history(whs: tuple[Warehouse, Warehouse]) -> 
     partial = runner.invoke(app, ["export", "ddz-partial", "-w", str(mixed.root)]).stdout
     assert "Deal (partial information: only the plays are known)" in partial
     assert "Auction" in partial and "kitty" not in partial
+
+
+def test_report_page_shows_the_dou_dizhu_sections(
+    whs: tuple[Warehouse, Warehouse], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(whs[0].root))
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("views/report.py")
+    at.run()
+    at.selectbox(key="rep_match").set_value("ddz-004").run()
+    assert not at.exception, [e.value for e in at.exception]
+    players = next(d.value for d in at.dataframe if "l. wins" in d.value.columns)
+    assert list(players["net"]) == ["+48", "-24", "-24"]
+    assert any("landlord net" in d.value.columns for d in at.dataframe)
