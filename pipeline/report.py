@@ -46,7 +46,7 @@ import html
 import json
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -66,6 +66,13 @@ REPORT_QUERIES = (
     "report_chao",
     "report_bao",
     "report_game_list",
+)
+#: The queries of a report's Dou Dizhu part (the ddz_* marts), run after those.
+DDZ_REPORT_QUERIES = (
+    "report_ddz_summary",
+    "report_ddz_players",
+    "report_ddz_payments",
+    "report_ddz_game_list",
 )
 #: How many games "Biggest games" lists.
 BIGGEST = 5
@@ -128,16 +135,20 @@ class Selection:
         }
 
 
+_SUMMARIES = ("report_summary", "report_ddz_summary")
+
+
 def fetch_report(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, list[Row]]:
     """Every query of a report for ``sel``. Nothing selected: ``E_UNKNOWN_MATCH`` /
     ``E_UNKNOWN_DAY``, or ``E_UNKNOWN_PLAYER`` when the match or day exists without the player.
     """
-    out = {name: run_query(con, name, **sel.params()) for name in REPORT_QUERIES}
-    if out["report_summary"]:
+    queries = (*REPORT_QUERIES, *DDZ_REPORT_QUERIES)
+    out = {name: run_query(con, name, **sel.params()) for name in queries}
+    if out["report_summary"] or out["report_ddz_summary"]:
         return out
     if sel.player_id is not None:
         everyone = Selection(match_key=sel.match_key, day=sel.day, tz=sel.tz)
-        if run_query(con, "report_summary", **everyone.params()):
+        if any(run_query(con, q, **everyone.params()) for q in _SUMMARIES):
             raise ReportError(
                 "E_UNKNOWN_PLAYER",
                 f"player {sel.player_id!r} played no game of {everyone.label()}",
@@ -210,7 +221,26 @@ def _section(
 
 
 def assemble(sel: Selection, data: Mapping[str, Sequence[Row]]) -> Report:
-    """The report of ``sel`` from its queries' rows (:func:`fetch_report`)."""
+    """The report of ``sel`` from its queries' rows (:func:`fetch_report`): the Big Two games
+    as ever, then the Dou Dizhu games (:func:`ddz_part`); when the selection holds both games,
+    each line and section names its game."""
+    ddz = ddz_part(data)
+    if not data["report_summary"]:
+        return Report(title=sel.label(), lines=ddz.lines, sections=ddz.sections)
+    big2 = _big2_part(sel, data)
+    if not ddz.lines:
+        return big2
+    return Report(
+        title=sel.label(),
+        lines=(*(f"Big Two, {x}" for x in big2.lines), *ddz.lines),
+        sections=(
+            *(replace(x, title=f"Big Two: {x.title}") for x in big2.sections),
+            *ddz.sections,
+        ),
+    )
+
+
+def _big2_part(sel: Selection, data: Mapping[str, Sequence[Row]]) -> Report:
     lines: list[str] = []
     units = [s["unit"] for s in data["report_summary"]]
     for s in data["report_summary"]:
@@ -333,6 +363,131 @@ def assemble(sel: Selection, data: Mapping[str, Sequence[Row]]) -> Report:
                 ("won", True), ("炒", False), ("包牌", False)]  # fmt: skip
         sections.append(_section("Games", cols, rows))
     return Report(title=sel.label(), lines=tuple(lines), sections=tuple(sections))
+
+
+def _spring(value: Any) -> str:
+    return {"spring": "春天", "anti_spring": "反春"}.get(value or "", "")
+
+
+def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
+    """The Dou Dizhu part of a report (queries ``report_ddz_*``, none when the selection holds
+    no Dou Dizhu game): a summary line, the players with their landlord and farmer records,
+    who paid whom (each farmer settles with the landlord), the biggest games and every game
+    with its landlord, bid, bombs, rockets, spring and multiplier.
+
+    >>> part = ddz_part({
+    ...     "report_ddz_summary": [{"unit": "money", "n_games": 1, "n_scored": 1,
+    ...         "n_matches": 1, "n_players": 3, "first_started": None, "last_started": None,
+    ...         "rulesets": "ddz {}", "n_bombs": 2, "n_rockets": 1, "n_springs": 0,
+    ...         "n_anti_springs": 0}],
+    ...     "report_ddz_players": [{"player_id": "ana", "name": "ana", "n_games": 1,
+    ...         "n_wins": 1, "n_landlord": 1, "n_landlord_wins": 1, "n_farmer": 0,
+    ...         "n_farmer_wins": 0, "n_bombs": 3, "score": 48.0, "place": 1}],
+    ...     "report_ddz_payments": [{"payer_id": "bo", "receiver_id": "ana", "amount": 24.0,
+    ...         "n_games": 1}],
+    ...     "report_ddz_game_list": [],
+    ... })
+    >>> part.lines[0]
+    'Dou Dizhu, money: 1 game in 1 match, 3 players; rulesets ddz {}; 2 bombs, 1 rocket, 0 springs'
+    >>> [s.title for s in part.sections]
+    ['Dou Dizhu: players (money)', 'Dou Dizhu: who paid whom (money)']
+    """
+    summary = list(data.get("report_ddz_summary") or [])
+    if not summary:
+        return Report(title="")
+    s = summary[0]
+    counted = f"{s['n_games']:,} game{'s' if s['n_games'] != 1 else ''}"
+    if s["n_scored"] != s["n_games"]:
+        void = s["n_games"] - s["n_scored"]
+        counted += f" ({void:,} void deal{'s' if void != 1 else ''})"
+    matches = f"{s['n_matches']:,} match{'es' if s['n_matches'] != 1 else ''}"
+    span = ""
+    if s["first_started"] is not None:
+        span = f", {_when(s['first_started'])} → {_when(s['last_started'])}"
+    line = f"Dou Dizhu, {MONEY}: {counted} in {matches}, {s['n_players']:,} players{span}; "
+    line += f"rulesets {s['rulesets']}; "
+
+    def plural(n: int, word: str) -> str:
+        return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+    line += ", ".join(
+        [plural(s["n_bombs"], "bomb"), plural(s["n_rockets"], "rocket"),
+         plural(s["n_springs"], "spring")]
+        + ([plural(s["n_anti_springs"], "anti-spring")] if s["n_anti_springs"] else [])
+    )  # fmt: skip
+    players = list(data.get("report_ddz_players") or [])
+    names = {str(p["player_id"]): _who(p["player_id"], p["name"]) for p in players}
+
+    def name_of(player_id: Any) -> str:
+        return names.get(str(player_id), str(player_id))
+
+    sections: list[Section] = []
+    cols = [("player", False), ("games", True), ("wins", True), ("landlord", True),
+            ("l. wins", True), ("farmer", True), ("f. wins", True), ("bombs", True),
+            ("net", True),
+            ("place", True)]  # fmt: skip
+    rows = [
+        [
+            names[str(p["player_id"])],
+            number(p["n_games"]),
+            number(p["n_wins"]),
+            number(p["n_landlord"]),
+            number(p["n_landlord_wins"]),
+            number(p["n_farmer"]),
+            number(p["n_farmer_wins"]),
+            number(p["n_bombs"]),
+            number(p["score"], signed=True),
+            number(p["place"]),
+        ]
+        for p in players
+    ]
+    note = "games as landlord and as farmer, and wins; bombs: bombs and rockets played"
+    sections.append(_section(f"Dou Dizhu: players ({MONEY})", cols, rows, note))
+    payments = list(data.get("report_ddz_payments") or [])
+    if payments:
+        rows = [
+            [name_of(p["payer_id"]), name_of(p["receiver_id"]), number(p["amount"]),
+             number(p["n_games"])]
+            for p in payments
+        ]  # fmt: skip
+        cols = [("payer", False), ("receiver", False), ("amount", True), ("games", True)]
+        sections.append(_section(f"Dou Dizhu: who paid whom ({MONEY})", cols, rows))
+    games = list(data.get("report_ddz_game_list") or [])
+
+    def result(g: Row) -> str:
+        if g["landlord_won"] is None:
+            return "void deal"
+        return "landlord" if g["landlord_won"] else "farmers"
+
+    def bombs(g: Row) -> str:
+        parts = [f"{g['bombs']} bomb{'s' if g['bombs'] != 1 else ''}"] if g["bombs"] else []
+        parts += [f"{g['rockets']} rocket{'s' if g['rockets'] != 1 else ''}"] * bool(g["rockets"])
+        return ", ".join(parts + ([_spring(g["spring"])] if g["spring"] else []))
+
+    if games:
+        biggest = sorted(games, key=lambda g: (-(g["swing"] or 0), g["game_id"]))[:BIGGEST]
+        rows = [
+            [g["game_id"], g["landlord"] or "—", number(g["bid"]), f"×{g['multiplier']}",
+             bombs(g), result(g), number(g["amount"]), number(g["landlord_score"], signed=True)]
+            for g in biggest
+            if g["swing"]
+        ]  # fmt: skip
+        cols = [("game", False), ("landlord", False), ("bid", True), ("×", False),
+                ("bombs, spring", False), ("won by", False), ("per farmer", True),
+                ("landlord net", True)]  # fmt: skip
+        note = "bid × 2^(bombs + rockets), ×2 for a spring where the rules say, up to the cap"
+        sections.append(_section("Dou Dizhu: biggest games", cols, rows, note))
+        rows = [
+            [number(g["game_number"]), g["game_id"], _when(g["started_local"]),
+             g["landlord"] or "—", number(g["bid"]),
+             f"×{g['multiplier']}" if g["landlord_won"] is not None else "",
+             result(g), number(g["landlord_score"], signed=True)]
+            for g in games
+        ]  # fmt: skip
+        cols = [("#", True), ("game", False), ("started", False), ("landlord", False),
+                ("bid", True), ("×", False), ("won by", False), ("landlord net", True)]  # fmt: skip
+        sections.append(_section("Dou Dizhu: games", cols, rows))
+    return Report(title="", lines=(line,), sections=tuple(sections))
 
 
 # ----- text ----------------------------------------------------------------------------------
@@ -498,10 +653,20 @@ class GameData:
 
 
 def fetch_game(con: duckdb.DuckDBPyConnection, game_id: str) -> GameData:
-    """A stored game's rows; an unknown id is ``E_UNKNOWN_GAME``."""
+    """A stored game's rows, Big Two or Dou Dizhu (``export_ddz_*``: its ``game_kind`` is
+    ``doudizhu``); an unknown id is ``E_UNKNOWN_GAME``."""
     found = run_query(con, "export_game", game_id=game_id)
     if not found:
-        raise ReportError("E_UNKNOWN_GAME", f"no game {game_id!r} in the warehouse")
+        ddz = run_query(con, "export_ddz_game", game_id=game_id)
+        if not ddz:
+            raise ReportError("E_UNKNOWN_GAME", f"no game {game_id!r} in the warehouse")
+        seats = tuple(run_query(con, "export_ddz_seats", game_id=game_id))
+        return GameData(
+            game=ddz[0],
+            seats=seats,
+            actions=tuple(run_query(con, "export_ddz_actions", game_id=game_id)),
+            payments=ddz_payments(seats),
+        )
     return GameData(
         game=found[0],
         seats=tuple(run_query(con, "export_seats", game_id=game_id)),
@@ -551,6 +716,104 @@ def _previous_winner(data: GameData) -> int | None:
     return int(g["first_leader"]) if int(g["game_number"]) > 1 else None
 
 
+def is_ddz(data: GameData) -> bool:
+    """Whether ``data`` is a Dou Dizhu game (``game_kind = 'doudizhu'``)."""
+    return data.game.get("game_kind") == "doudizhu"
+
+
+def ddz_payments(seats: Sequence[Row]) -> tuple[Row, ...]:
+    """Who paid whom in a Dou Dizhu game: each farmer settles with the landlord alone (a
+    farmer's negative score goes to the landlord, a positive one comes from the landlord).
+
+    >>> ddz_payments([{"seat": 0, "role": "landlord", "score": 48},
+    ...               {"seat": 1, "role": "farmer", "score": -24},
+    ...               {"seat": 2, "role": "farmer", "score": -24}])  # doctest: +NORMALIZE_WHITESPACE
+    ({'payer_seat': 1, 'receiver_seat': 0, 'amount': 24},
+     {'payer_seat': 2, 'receiver_seat': 0, 'amount': 24})
+    """
+    landlord = next((int(s["seat"]) for s in seats if s["role"] == "landlord"), None)
+    out: list[Row] = []
+    for s in seats:
+        if landlord is None or s["role"] != "farmer" or not s["score"]:
+            continue
+        farmer, score = int(s["seat"]), s["score"]
+        payer, receiver = (farmer, landlord) if score < 0 else (landlord, farmer)
+        out.append({"payer_seat": payer, "receiver_seat": receiver, "amount": abs(score)})
+    return tuple(out)
+
+
+def _ddz_cards(mask: Any) -> str:
+    from pipeline.doudizhu.cards import format_cards as ddz_format
+
+    return ddz_format(int(mask))
+
+
+def ddz_log_line(data: GameData) -> dict[str, Any]:
+    """A Dou Dizhu game as a log object (docs/log-format.md, "Dou Dizhu") that re-imports to
+    the same rows: the envelope, the full deal (hands, kitty, set-aside and face-up cards) when
+    it is known, the first bidder, the auction and the plays (each play names the kind it was
+    read as, so an ambiguous set reads the same), and the result's facts."""
+    g = data.game
+    obj: dict[str, Any] = {
+        "format_version": 1,
+        "game_kind": "doudizhu",
+        "game_id": g["game_id"],
+        "ruleset": {"preset": g["ruleset"], "overrides": json.loads(g["overrides"] or "{}")},
+        "match_id": g["match_id"],
+        "game_number": g["game_number"],
+        "table_id": g["table_id"],
+    }
+    if g["tournament_id"] is not None:
+        obj["tournament_id"] = g["tournament_id"]
+    obj["started_at"] = g["started_at"]
+    seats = []
+    for s in data.seats:
+        entry: dict[str, Any] = {"seat": int(s["seat"]), "player_id": s["player_id"]}
+        if s["name"] is not None:
+            entry["name"] = s["name"]
+        if s["balance"] is not None:
+            entry["balance"] = s["balance"]
+        seats.append(entry)
+    obj["seats"] = seats
+    if g["full_info"]:
+        deal: dict[str, Any] = {"hands": [_ddz_cards(s["deal_mask"]) for s in data.seats]}
+        if g["kitty_mask"] is not None:
+            deal["kitty"] = _ddz_cards(g["kitty_mask"])
+        if g["set_aside_mask"] is not None:
+            deal["set_aside"] = _ddz_cards(g["set_aside_mask"])
+        if g["face_up_card"] is not None:
+            deal["face_up_card"] = _ddz_cards(1 << int(g["face_up_card"]))
+        obj["deal"] = deal
+    if g["first_bidder"] is not None:
+        obj["first_bidder"] = int(g["first_bidder"])
+    actions = []
+    for a in data.actions:
+        act: dict[str, Any] = {"seat": int(a["seat"]), "action": a["action_type"]}
+        if a["action_type"] == "bid":
+            act["value"] = int(a["bid"])
+        elif a["action_type"] == "play":
+            act["cards"] = _ddz_cards(a["cards_mask"])
+            if a["kind"] is not None:
+                act["kind"] = a["kind"]
+        if a["ts_epoch"] is not None:
+            act["ts"] = float(a["ts_epoch"])
+        actions.append(act)
+    obj["actions"] = actions
+    result: dict[str, Any] = {"outcome": g["outcome"]}
+    if g["landlord"] is not None:
+        result["landlord"] = int(g["landlord"])
+    if g["winner"] is not None:
+        result.update(
+            winner=int(g["winner"]),
+            landlord_won=bool(g["landlord_won"]),
+            bombs=int(g["bombs"]),
+            rockets=int(g["rockets"]),
+            spring=g["spring"],
+        )
+    obj["result"] = result
+    return obj
+
+
 def log_line(data: GameData) -> dict[str, Any]:
     """The game as a log object (docs/log-format.md) that re-imports to the same rows.
 
@@ -558,7 +821,9 @@ def log_line(data: GameData) -> dict[str, Any]:
     the whole original record: its card notation, time format, ``truth`` …), so importing it
     into the warehouse it came from is usually an ``E_CONFLICT``; into another warehouse, and
     again, it is the same game. A game known only by its result (a score sheet's line) has no
-    log line: ``E_RESULT_ONLY``."""
+    log line: ``E_RESULT_ONLY``. A Dou Dizhu game: :func:`ddz_log_line`."""
+    if is_ddz(data):
+        return ddz_log_line(data)
     g = data.game
     if g.get("info_level") == "result":
         raise ReportError(
@@ -636,7 +901,9 @@ def _wrapped(lines: Sequence[str], width: int) -> list[str]:
 def hand_history(data: GameData, width: int = 80) -> str:
     """The game as a readable hand history: the deal, each trick's plays and passes with seat
     and player, 頂大 obligations, the result and who paid whom; lines longer than ``width``
-    columns continue on the next."""
+    columns continue on the next. A Dou Dizhu game: :func:`ddz_hand_history`."""
+    if is_ddz(data):
+        return ddz_hand_history(data, width)
     g = data.game
     who = {int(s["seat"]): _who(s["player_id"], s["name"]) for s in data.seats}
 
@@ -715,4 +982,96 @@ def hand_history(data: GameData, width: int = 80) -> str:
             )
     elif any(s["unit"] == POINTS for s in data.seats):
         lines.append("Penalty points: no money changes hands (lowest total wins the match)")
+    return "\n".join(_wrapped(lines, width))
+
+
+_AUCTION_WORDS = {"call": "calls the landlord (叫地主)", "no_call": "does not call (不叫)"}
+
+
+def ddz_hand_history(data: GameData, width: int = 80) -> str:
+    """A Dou Dizhu game as a readable hand history: the deal with the jokers, the kitty (底牌)
+    and for 2 players the cards set aside, the auction and who became the landlord, each
+    round's plays and passes with the multiplier after every bomb or rocket, the result (春天 /
+    反春, bid × multiplier) and who paid whom; lines longer than ``width`` continue on the next.
+    """
+    g = data.game
+    who = {int(s["seat"]): _who(s["player_id"], s["name"]) for s in data.seats}
+
+    def seat(n: Any) -> str:
+        return f"seat {int(n)} {who.get(int(n), '?')}"
+
+    ruleset = g["ruleset"] + ("" if g["overrides"] in (None, "{}") else f" {g['overrides']}")
+    lines = [
+        f"Game {g['game_id']} (Dou Dizhu)",
+        f"match {g['match_id'] or '—'} game {g['game_number']} · {g['players']} players · "
+        f"started {g['started_at'] or '—'}",
+        f"ruleset {ruleset}",
+        f"source {g['source_file']}:{g['source_line']}",
+        "",
+        "Deal" + ("" if g["full_info"] else " (partial information: only the plays are known)"),
+    ]
+    for s in data.seats:
+        hand = s["deal_text"] if s["deal_text"] else "—"
+        lines.append(f"  {seat(s['seat'])}: {hand}")
+    if g["kitty_text"]:
+        lines.append(f"  kitty (底牌): {g['kitty_text']}")
+    if g["set_aside_text"]:
+        lines.append(f"  set aside: {g['set_aside_text']}")
+    if g["face_up_card_text"]:
+        lines.append(f"  face-up card: {g['face_up_card_text']}")
+    if data.actions and data.actions[0]["phase"] == "auction":
+        lines.append("Auction")
+    trick = 0
+    multiplier = 1
+    for a in data.actions:
+        step = int(a["action_index"]) + 1
+        kind = a["action_type"]
+        if a["phase"] == "play" and a["trick"] != trick:
+            trick = a["trick"]
+            lines.append(f"Round {trick}")
+        if kind == "bid":
+            what = "passes (不叫)" if not a["bid"] else f"bids {a['bid']}"
+        elif kind == "play":
+            what = f"plays {(a['kind'] or '').replace('_', ' ')} {a['cards_text']}"
+            if a["multiplier"] is not None and int(a["multiplier"]) != multiplier:
+                multiplier = int(a["multiplier"])
+                what += f" → ×{multiplier}"
+            if a["wins_game"]:
+                what += " and goes out"
+        elif kind == "pass":
+            what = "passes"
+        else:
+            what = _AUCTION_WORDS.get(str(kind), str(kind))
+        lines.append(f"  {step:>3}. {seat(a['seat'])} {what}")
+        if a["ends_auction"] and g["landlord"] is not None:
+            took = f"; takes the kitty {g['kitty_text']}" if g["kitty_text"] else ""
+            lines.append(f"       landlord: {seat(g['landlord'])}, bid {g['bid']}{took}")
+    lines.append("")
+    if g["landlord"] is None:
+        lines.append(f"Result: {g['outcome']} (a void deal: nobody bid), nothing scored")
+    else:
+        side = "the landlord wins" if g["landlord_won"] else "the farmers win"
+        spring = {"spring": ", spring (春天)", "anti_spring": ", anti-spring (反春)"}.get(
+            g["spring"] or "", ""
+        )
+        lines.append(f"Result: {seat(g['winner'])} goes out first; {side}{spring}")
+        first = data.seats[0] if data.seats else {}
+        if first.get("multiplier") is not None:
+            lines.append(
+                f"  bid {g['bid']}, multiplier ×{first['multiplier']} ({g['bombs']} bombs, "
+                f"{g['rockets']} rockets): {number(first['amount'])} per farmer"
+            )
+    for s in data.seats:
+        role = s["role"] or "—"
+        left = (
+            f"{s['cards_left']} left ({s['final_hand_text'] or '?'})" if s["cards_left"] else "out"
+        )
+        score = "" if s["score"] is None else f" → {number(s['score'], signed=True)}"
+        lines.append(f"  {seat(s['seat'])}: {role}, {left}{score}")
+    if data.payments:
+        lines.append(f"Payments ({MONEY})")
+        for p in data.payments:
+            lines.append(
+                f"  {seat(p['payer_seat'])} pays {seat(p['receiver_seat'])} {number(p['amount'])}"
+            )
     return "\n".join(_wrapped(lines, width))

@@ -69,7 +69,9 @@ def report_command(
     warehouse: WarehouseOption = None,
 ) -> None:
     """A match or an evening: who played, games, who paid whom (money, or penalty points),
-    炒 and 包牌 events, the biggest games. Exit 2 for an unknown match, day or player."""
+    炒 and 包牌 events, the biggest games; Dou Dizhu games under their own scoring, in their
+    own sections (landlord and farmer records, bombs, springs). Exit 2 for an unknown match,
+    day or player."""
     from pipeline import report
 
     with domain_errors():
@@ -111,8 +113,8 @@ def export_command(
     ] = None,
     warehouse: WarehouseOption = None,
 ) -> None:
-    """One game as a readable hand history (text) or as a log line that re-imports (jsonl).
-    Exit 2 for an unknown game."""
+    """One game, Big Two or Dou Dizhu, as a readable hand history (text) or as a log line
+    that re-imports (jsonl). Exit 2 for an unknown game."""
     from pipeline import report
     from pipeline.logs.writer import dumps
 

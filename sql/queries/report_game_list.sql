@@ -1,6 +1,7 @@
 -- Grain: one row per game of the selection (key game_id), in play order: the winner, the
 -- largest loss and who took it (the game's swing), 炒 and 包牌 flags; `big2 report` lists them
--- and takes the biggest games (largest swing) from here.
+-- and takes the biggest games (largest swing) from here; of losers on the same score, the last
+-- seat is named.
 -- Parameters: $match_key, $day, $tz, $player_id (see sql/macros/report_games.sql).
 select
     g.game_id,
@@ -12,7 +13,7 @@ select
         as unit,
     any_value(coalesce(s.name, s.player_id)) filter (where s.is_winner) as winner,
     max(s.score) as winner_score,
-    arg_min(coalesce(s.name, s.player_id), s.score) as biggest_loser,
+    arg_min(coalesce(s.name, s.player_id), (s.score, -s.seat)) as biggest_loser,
     min(s.score) as biggest_loss,
     max(s.score) - min(s.score) as swing,
     max(s.multiplier) as max_multiplier,
