@@ -1,5 +1,7 @@
-"""``big2 simulate``: seeded bot games written as logs. The lineup and the planted behaviour
-default to :mod:`pipeline.sim.config`."""
+"""``big2 simulate``: seeded bot games written as logs, Big Two or Dou Dizhu (a ``--ruleset``
+of ``big2 rules list``'s Dou Dizhu presets: ``ddz``, ``ddz-2p``). The lineup and the planted
+behaviour default to :mod:`pipeline.sim.config`; the options of one game's plant are refused
+with the other game (``E_SIM_OPTION``)."""
 
 from __future__ import annotations
 
@@ -23,12 +25,14 @@ from pipeline.cli.app import (
     plural,
 )
 from pipeline.cli.ingest import build_after_ingest, ingest_with_progress, print_ingest_summary
+from pipeline.doudizhu import rules as ddz_rules
 from pipeline.errors import Big2Error
 from pipeline.sim import config
-from pipeline.sim.bots import BotName
+from pipeline.sim.bots import BotName, SimError
 from pipeline.warehouse import Warehouse
 
 if TYPE_CHECKING:  # the simulator loads when the command runs
+    from pipeline.sim.ddz_simulate import DdzSimConfig, DdzSimSummary
     from pipeline.sim.simulate import SimConfig, SimSummary
 
 
@@ -56,7 +60,12 @@ def simulate_command(
     ] = config.DEFAULT_GAMES,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same file.")] = 0,
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="Preset (see `big2 rules list`).")
+        str,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="Preset (see `big2 rules list`): a Big Two one, or ddz / ddz-2p for Dou Dizhu.",
+        ),
     ] = DEFAULT_PRESET,
     overrides: OverridesOption = None,
     players: Annotated[
@@ -67,18 +76,44 @@ def simulate_command(
         typer.Option(
             case_sensitive=False,
             metavar="BOT",
-            help="The bot of the next seat (random, greedy or heuristic), once per seat (default "
+            help="The bot of the next seat (random, greedy or heuristic; the Dou Dizhu bots "
+            "under ddz / ddz-2p), once per seat (default "
             + ", ".join(b.value for b in config.DEFAULT_LINEUP)
             + ", round the table).",
         ),
     ] = None,
     must_block_discipline: Annotated[
-        float,
-        typer.Option(min=0.0, max=1.0, help="Probability a bot honours 頂大 when obliged."),
-    ] = config.HONEST.must_block_discipline,
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="Big Two: probability a bot honours 頂大 when obliged (default "
+            f"{config.HONEST.must_block_discipline}).",
+        ),
+    ] = None,
     colluders: Annotated[
         str | None,
-        typer.Option(metavar="A,B", help="Seat A never blocks seat B and feeds it low singles."),
+        typer.Option(
+            metavar="A,B", help="Big Two: seat A never blocks seat B and feeds it low singles."
+        ),
+    ] = None,
+    feeder: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            metavar="SEAT",
+            help="Dou Dizhu: this seat, as a farmer, feeds the landlord (passes though it can "
+            "beat a landlord on one or two cards).",
+        ),
+    ] = None,
+    feed_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help=f"Dou Dizhu: the share of its chances the --feeder feeds (default "
+            f"{config.DEFAULT_FEED_RATE}).",
+        ),
     ] = None,
     match_games: Annotated[
         int, typer.Option(min=1, help="Games per match (same seats).")
@@ -92,42 +127,137 @@ def simulate_command(
     warehouse: WarehouseOption = None,
 ) -> None:
     """Play seeded matches with bots and write them as logs (full information, with the planted
-    ground truth in each game's `truth`); optionally import them."""
+    ground truth in each game's `truth`); optionally import them.
+
+    Dou Dizhu (--ruleset ddz or ddz-2p): one bot per seat (3 or 2), the auction included; a
+    void deal is a log line of its own (outcome redeal) and the game is dealt again."""
     from pipeline.sim.simulate import SimConfig
 
     with domain_errors():
         settings = parse_overrides(overrides)
         if players is not None:
             settings["players"] = players
-        n = load_ruleset(ruleset, settings).players
-        cfg = SimConfig(
-            games=games,
-            seed=seed,
-            bots=tuple(b.value for b in config.lineup(n, bots)),
-            preset=ruleset,
-            overrides=settings,
-            must_block_discipline=must_block_discipline,
-            colluders=parse_seats_pair(colluders),
-            match_games=match_games,
-        )
-        summary = simulate_with_progress(cfg, out, workers=workers)
-        rate = summary.games / summary.seconds if summary.seconds else 0.0
-        typer.echo(
-            f"{plural(summary.games, 'game')} ({plural(summary.matches, 'match')} of up to {match_games}) "
-            f"written to {summary.path} in {summary.seconds:.1f} s ({rate:,.0f} games/s, "
-            f"{plural(summary.workers, 'worker')})"
-        )
+        if ruleset in ddz_rules.preset_names():
+            check_options_of(
+                "Dou Dizhu", must_block_discipline=must_block_discipline, colluders=colluders
+            )
+            n = ddz_rules.load_ruleset(ruleset, settings).players
+            ddz = ddz_config(
+                games=games,
+                seed=seed,
+                bots=tuple(b.value for b in config.lineup(n, bots)),
+                preset=ruleset,
+                overrides=settings,
+                feeder=feeder,
+                feed_rate=feed_rate,
+                match_games=match_games,
+            )
+            done = simulate_ddz_with_progress(ddz, out, workers=workers)
+            rate = done.games / done.seconds if done.seconds else 0.0
+            typer.echo(
+                f"{plural(done.games, 'Dou Dizhu game')} in {plural(done.lines, 'log line')} "
+                f"(void deals dealt again; {plural(done.matches, 'match')} of up to {match_games}) "
+                f"written to {done.path} in {done.seconds:.1f} s ({rate:,.0f} games/s, "
+                f"{plural(done.workers, 'worker')})"
+            )
+        else:
+            check_options_of("Big Two", feeder=feeder, feed_rate=feed_rate)
+            n = load_ruleset(ruleset, settings).players
+            cfg = SimConfig(
+                games=games,
+                seed=seed,
+                bots=tuple(b.value for b in config.lineup(n, bots)),
+                preset=ruleset,
+                overrides=settings,
+                must_block_discipline=(
+                    config.HONEST.must_block_discipline
+                    if must_block_discipline is None
+                    else must_block_discipline
+                ),
+                colluders=parse_seats_pair(colluders),
+                match_games=match_games,
+            )
+            summary = simulate_with_progress(cfg, out, workers=workers)
+            rate = summary.games / summary.seconds if summary.seconds else 0.0
+            typer.echo(
+                f"{plural(summary.games, 'game')} ({plural(summary.matches, 'match')} of up to "
+                f"{match_games}) written to {summary.path} in {summary.seconds:.1f} s "
+                f"({rate:,.0f} games/s, {plural(summary.workers, 'worker')})"
+            )
         if ingest_after:
             wh = Warehouse(warehouse)
             print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
             build_after_ingest(wh)
 
 
-def simulate_with_progress(cfg: SimConfig, out: Path, *, workers: int | None) -> SimSummary:
-    """Run the simulation into ``out`` with a rich progress bar on stderr (games, games/s)."""
-    from pipeline.sim.simulate import simulate_to_file
+#: Which game each plant option belongs to (``check_options_of`` refuses it with the other).
+_OPTION_GAME = {
+    "must_block_discipline": "Big Two",
+    "colluders": "Big Two",
+    "feeder": "Dou Dizhu",
+    "feed_rate": "Dou Dizhu",
+}
 
-    with RichProgress(
+
+def check_options_of(game: str, **given: object) -> None:
+    """Refuse the plant options of the other game (``E_SIM_OPTION``).
+
+    >>> check_options_of("Dou Dizhu", colluders=None)
+    >>> check_options_of("Dou Dizhu", colluders="0,1")
+    Traceback (most recent call last):
+    ...
+    pipeline.sim.bots.SimError: E_SIM_OPTION: --colluders is a Big Two option; this is a Dou Dizhu run (use --feeder / --feed-rate)
+    """
+    for name, value in given.items():
+        if value is not None:
+            hint = (
+                "--feeder / --feed-rate"
+                if game == "Dou Dizhu"
+                else "--must-block-discipline / --colluders"
+            )
+            raise SimError(
+                "E_SIM_OPTION",
+                f"--{name.replace('_', '-')} is a {_OPTION_GAME[name]} option; "
+                f"this is a {game} run (use {hint})",
+            )
+
+
+def ddz_config(
+    *,
+    games: int,
+    seed: int,
+    bots: tuple[str, ...],
+    preset: str,
+    overrides: dict[str, object],
+    feeder: int | None,
+    feed_rate: float | None,
+    match_games: int,
+) -> DdzSimConfig:
+    """The Dou Dizhu run of the options: ``--feed-rate`` needs a ``--feeder``, and without one
+    defaults to :data:`pipeline.sim.config.DEFAULT_FEED_RATE`."""
+    from pipeline.sim.ddz_simulate import DdzSimConfig
+
+    if feed_rate is not None and feeder is None:
+        raise SimError("E_SIM_OPTION", f"--feed-rate {feed_rate} without --feeder SEAT")
+    plant = config.DDZ_HONEST
+    if feeder is not None:
+        plant = config.DdzPlanted(
+            feeder=feeder, feed_rate=config.DEFAULT_FEED_RATE if feed_rate is None else feed_rate
+        )
+    return DdzSimConfig(
+        games=games,
+        seed=seed,
+        bots=bots,
+        preset=preset,
+        overrides=overrides,
+        feeder=plant.feeder,
+        feed_rate=plant.feed_rate,
+        match_games=match_games,
+    )
+
+
+def _progress_bar() -> RichProgress:
+    return RichProgress(
         TextColumn("[bold]simulate"),
         BarColumn(),
         TextColumn("{task.completed:,}/{task.total:,} games"),
@@ -135,7 +265,34 @@ def simulate_with_progress(cfg: SimConfig, out: Path, *, workers: int | None) ->
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
-    ) as bar:
+    )
+
+
+def simulate_ddz_with_progress(
+    cfg: DdzSimConfig, out: Path, *, workers: int | None
+) -> DdzSimSummary:
+    """The Dou Dizhu run into ``out`` with the same progress bar."""
+    from pipeline.sim.ddz_simulate import simulate_to_file
+    from pipeline.sim.simulate import default_workers
+
+    with _progress_bar() as bar:
+        task = bar.add_task("simulate", total=cfg.games, rate=0.0)
+        started = time.perf_counter()
+
+        def show(done: int) -> None:
+            rate = done / max(time.perf_counter() - started, 1e-9)
+            bar.update(task, completed=done, rate=rate)
+
+        return simulate_to_file(
+            cfg, out, workers=default_workers() if workers is None else workers, on_progress=show
+        )
+
+
+def simulate_with_progress(cfg: SimConfig, out: Path, *, workers: int | None) -> SimSummary:
+    """Run the simulation into ``out`` with a rich progress bar on stderr (games, games/s)."""
+    from pipeline.sim.simulate import simulate_to_file
+
+    with _progress_bar() as bar:
         task = bar.add_task("simulate", total=cfg.games, rate=0.0)
         started = time.perf_counter()
 

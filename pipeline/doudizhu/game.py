@@ -333,7 +333,7 @@ class DouDizhu:
         if not isinstance(record, DdzRecord):
             raise ReplayError(
                 "E_GAME_KIND",
-                f"game {record.game_id}: Dou Dizhu games are read from JSON Lines only "
+                f"game {record.game_id}: Dou Dizhu games are read from JSON Lines or CSV "
                 "(docs/log-format.md, 'Dou Dizhu'); this one was read by another reader",
             )
         return replay_record(record)

@@ -1,13 +1,17 @@
 """The CSV reader: an actions CSV (one row per action) plus a small games CSV.
 
 The actions CSV has the header ``game_id,seq,seat,action,cards,ts`` (optional extra
-columns ``claim`` and ``drawn``); a game's rows are consecutive and numbered by ``seq``
-(1, 2, 3 … or 0, 1, 2 …). The games CSV — ``<stem>.games.csv`` next to the actions file,
-else ``games.csv`` in the same folder — has one row per game (see docs/log-format.md).
+columns ``claim`` and ``drawn`` for Big Two, ``value`` and ``kind`` for Dou Dizhu); a game's
+rows are consecutive and numbered by ``seq`` (1, 2, 3 … or 0, 1, 2 …). The games CSV —
+``<stem>.games.csv`` next to the actions file, else ``games.csv`` in the same folder — has one
+row per game (see docs/log-format.md); its ``game_kind`` column says the game (``big2`` when
+empty, or ``doudizhu`` with the Dou Dizhu columns: kitty, set-aside and face-up cards, first
+bidder and the declared result).
 
-Each game is turned into the same object as a JSON Lines game and checked by
-:func:`~pipeline.logs.records.record_from_obj`; its content hash is that object's, so a
-game hashes the same in either shape. The actions CSV is streamed game by game; the games
+Each game is turned into the same object as a JSON Lines game and checked by its game's parser
+(:func:`pipeline.games.find_game`, as for JSON Lines; Big Two:
+:func:`~pipeline.logs.records.record_from_obj`); its content hash is that object's, so a game
+hashes the same in either shape. The actions CSV is streamed game by game; the games
 CSV (one short row per game) is read into memory first.
 
 >>> games_csv_for(Path("logs/day1.csv")).name, is_games_csv(Path("logs/day1.games.csv"))
@@ -19,24 +23,38 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from pipeline.errors import E_CSV_COLUMN, E_GAME_TOO_LONG, LogFormatError
+from pipeline.games import find_game
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
 from pipeline.logs.model import GameRecord, Reject, Source, file_label
 from pipeline.logs.records import MAX_ACTIONS, check_surrogates, content_hash, record_from_obj
 
 ACTION_COLUMNS = ("game_id", "seq", "seat", "action", "cards", "ts")
-OPTIONAL_ACTION_COLUMNS = ("claim", "drawn")
+OPTIONAL_ACTION_COLUMNS = ("claim", "drawn", "value", "kind")
 GAME_COLUMNS = ("game_id", "ruleset", "players")
+#: The games-CSV columns of a Dou Dizhu game (``game_kind = doudizhu``), empty on Big Two rows:
+#: the deal's kitty, set-aside and face-up cards, the first bidder, and the declared result
+#: beside ``winner`` (``scores`` one number per seat separated by ``|``).
+DDZ_DEAL_COLUMNS = ("kitty", "set_aside", "face_up_card", "first_bidder")
+DDZ_RESULT_COLUMNS = (
+    "outcome", "landlord", "base", "landlord_won", "bombs", "rockets", "spring", "multiplier",
+    "amount", "scores",
+)  # fmt: skip
+DDZ_GAME_COLUMNS = DDZ_DEAL_COLUMNS + DDZ_RESULT_COLUMNS
+#: The actions-CSV columns of one game only: a cell of the other game's is ``E_SCHEMA``.
+_ACTION_COLUMN_GAME = {"claim": "big2", "drawn": "big2", "value": "doudizhu", "kind": "doudizhu"}
 OPTIONAL_GAME_COLUMNS = (
     "game_kind", "overrides", "match_id", "game_number", "table_id", "tournament_id",
     "tournament_kind", "tournament_round", "started_at", "names", "hands", "stock",
     "start_counts", "previous_winner", "first_leader", "winner", "cards_left",
+    *DDZ_GAME_COLUMNS,
 )  # fmt: skip
 _SURROGATE = re.compile("[\udc80-\udcff]")
 _TOO_LONG = "\x00too-long\x00"
@@ -131,6 +149,70 @@ def _ints(text: str, path: str) -> list[int]:
     return [_int_cell(t, f"{path}[{k}]") for k, t in enumerate(text.split("|"))]
 
 
+def _number_cell(text: str, path: str) -> int | float:
+    """A whole number, else a decimal one (a Dou Dizhu amount under a fractional stake).
+
+    >>> _number_cell("24", "games.amount"), _number_cell("-1.5", "games.scores[1]")
+    (24, -1.5)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise LogFormatError(
+            "E_SCHEMA", f"{path}: expected a number, got {text!r}", path=path
+        ) from None
+    return value
+
+
+def _bool_cell(text: str, path: str) -> bool:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    raise LogFormatError("E_SCHEMA", f"{path}: expected true or false, got {text!r}", path=path)
+
+
+def _ddz_fields(cell: Callable[[str], str], obj: dict[str, Any]) -> None:
+    """The Dou Dizhu columns of a games-CSV row into the game object (deal, first bidder,
+    declared result), as the JSON Lines line has them."""
+    if cell("hands"):
+        deal: dict[str, Any] = {"hands": cell("hands").split("|"), "kitty": cell("kitty")}
+        for name in ("set_aside", "face_up_card"):
+            if cell(name):
+                deal[name] = cell(name)
+        obj["deal"] = deal
+    else:
+        for name in ("kitty", "set_aside", "face_up_card"):
+            if cell(name):
+                raise LogFormatError(
+                    "E_SCHEMA",
+                    f"games.{name}: {cell(name)!r} without the hands (a deal is whole or absent)",
+                    path=f"games.{name}",
+                )
+    if cell("first_bidder"):
+        obj["first_bidder"] = _int_cell(cell("first_bidder"), "games.first_bidder")
+    result: dict[str, Any] = {}
+    for name in ("outcome", "spring"):
+        if cell(name):
+            result[name] = cell(name)
+    for name in ("landlord", "base", "winner", "bombs", "rockets", "multiplier"):
+        if cell(name):
+            result[name] = _int_cell(cell(name), f"games.{name}")
+    if cell("landlord_won"):
+        result["landlord_won"] = _bool_cell(cell("landlord_won"), "games.landlord_won")
+    if cell("amount"):
+        result["amount"] = _number_cell(cell("amount"), "games.amount")
+    if cell("scores"):
+        texts = cell("scores").split("|")
+        result["scores"] = [_number_cell(t, f"games.scores[{k}]") for k, t in enumerate(texts)]
+    if result:
+        obj["result"] = result
+
+
 @dataclass(slots=True)
 class _GameRow:
     line: int
@@ -162,9 +244,10 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
         if s < len(names) and names[s]:
             seat["name"] = names[s]
         seats.append(seat)
+    kind = cell("game_kind") or "big2"
     obj: dict[str, Any] = {
         "format_version": 1,
-        "game_kind": cell("game_kind") or "big2",
+        "game_kind": kind,
         "game_id": cell("game_id"),
         "ruleset": {"preset": cell("ruleset"), "overrides": overrides},
         "seats": seats,
@@ -175,6 +258,24 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
     for name in ("game_number", "tournament_round", "previous_winner", "first_leader"):
         if cell(name):
             obj[name] = _int_cell(cell(name), f"games.{name}")
+    if kind == "doudizhu":
+        for name in ("stock", "start_counts", "previous_winner", "first_leader", "cards_left"):
+            if cell(name):
+                raise LogFormatError(
+                    "E_SCHEMA",
+                    f"games.{name}: a Big Two column, on Dou Dizhu game {cell('game_id')!r}",
+                    path=f"games.{name}",
+                )
+        _ddz_fields(cell, obj)
+        return obj
+    for name in DDZ_GAME_COLUMNS:
+        if cell(name):
+            raise LogFormatError(
+                "E_SCHEMA",
+                f"games.{name}: a Dou Dizhu column, on {kind} game {cell('game_id')!r} "
+                "(set game_kind = doudizhu)",
+                path=f"games.{name}",
+            )
     if cell("hands"):
         obj["deal"] = {"hands": cell("hands").split("|"), "stock": cell("stock")}
     if cell("start_counts"):
@@ -189,16 +290,26 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
     return obj
 
 
-def _action_obj(values: dict[str, str], index: int) -> dict[str, Any]:
+def _action_obj(values: dict[str, str], index: int, kind: str) -> dict[str, Any]:
     path = f"actions[{index}]"
     out: dict[str, Any] = {
         "seat": _int_cell(values["seat"].strip(), f"{path}.seat", index),
         "action": values["action"].strip(),
     }
-    for name in ("cards", "claim", "drawn"):
+    for name in ("cards", "claim", "drawn", "value", "kind"):
         text = values.get(name, "").strip()
-        if text:
-            out[name] = text
+        if not text:
+            continue
+        game = _ACTION_COLUMN_GAME.get(name)
+        if game is not None and kind in _ACTION_COLUMN_GAME.values() and game != kind:
+            raise LogFormatError(
+                "E_SCHEMA",
+                f"{path}.{name}: {text!r} in a {kind} game ({name} is a "
+                f"{'Dou Dizhu' if game == 'doudizhu' else 'Big Two'} column)",
+                path=f"{path}.{name}",
+                action_index=index,
+            )
+        out[name] = _int_cell(text, f"{path}.value", index) if name == "value" else text
     ts = values["ts"].strip()
     if ts:
         try:
@@ -383,8 +494,15 @@ class _CsvReader:
             )
         try:
             obj = _game_obj(game_row)
-            obj["actions"] = [_action_obj(values, i) for i, (_, values, _) in enumerate(group.rows)]
-            return record_from_obj(obj, source=source, raw=raw, content_hash=content_hash(obj))
+            kind = obj["game_kind"]
+            obj["actions"] = [
+                _action_obj(values, i, kind) for i, (_, values, _) in enumerate(group.rows)
+            ]
+            # the game_kind picks the game's parser, as for JSON Lines (pipeline.games)
+            game = find_game(kind)
+            parse = record_from_obj if game is None else game.parse_record
+            record: GameRecord = parse(obj, source=source, raw=raw, content_hash=content_hash(obj))
+            return record
         except LogFormatError as err:
             return Reject(source, gid, err.context.get("action_index"), err.code, err.message, raw)
 

@@ -6,6 +6,8 @@ command body holds a lineup or a discipline of its own.
 ['heuristic', 'greedy', 'random']
 >>> DEMO.must_block_discipline, DEMO.colluders
 (0.9, (1, 2))
+>>> DDZ_HONEST.feeder, DDZ_DEMO.feeder, DDZ_DEMO.feed_rate
+(None, 2, 0.8)
 """
 
 from __future__ import annotations
@@ -42,6 +44,26 @@ class Planted:
 HONEST = Planted()
 #: ``big2 demo``: imperfect blocking and a colluder pair, so the audit has something to find.
 DEMO = Planted(must_block_discipline=0.9, colluders=(1, 2))
+
+
+#: ``big2 simulate --feeder SEAT`` without ``--feed-rate``: the share of its chances it feeds.
+DEFAULT_FEED_RATE = 0.8
+
+
+@dataclass(frozen=True, kw_only=True)
+class DdzPlanted:
+    """Behaviour planted in a Dou Dizhu run, with its ground truth in each game's ``truth``: a
+    farmer seat that feeds the landlord (passes though it can beat a landlord on one or two
+    cards) with probability ``feed_rate`` per chance (docs/bots.md)."""
+
+    feeder: int | None = None
+    feed_rate: float = 0.0
+
+
+#: ``big2 simulate --ruleset ddz`` without options: nobody feeds the landlord.
+DDZ_HONEST = DdzPlanted()
+#: A planted run for demos: seat 2 feeds the landlord at 4 chances out of 5.
+DDZ_DEMO = DdzPlanted(feeder=2, feed_rate=DEFAULT_FEED_RATE)
 
 
 def lineup(players: int, bots: Sequence[BotName] | None = None) -> tuple[BotName, ...]:

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -223,6 +223,7 @@ CHUNK = 16
 
 def _chunk(
     preset: str,
+    overrides: tuple[tuple[str, Any], ...],
     bots: tuple[str, ...],
     seed: int,
     start: int,
@@ -231,7 +232,7 @@ def _chunk(
     feeder: int | None,
     feed_rate: float,
 ) -> list[list[dict[str, Any]]]:
-    rs = load_ruleset(preset)
+    rs = load_ruleset(preset, dict(overrides))
     n = len(bots)
     out = []
     for index in range(start, stop):
@@ -254,14 +255,18 @@ def simulate(
     feeder: int | None = None,
     feed_rate: float = 0.0,
     workers: int = 1,
+    overrides: Mapping[str, Any] | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Games ``first`` … ``first + games - 1`` of a run, in order, each as its list of deal
-    records; ``rotate_seats``: game ``i`` seats the lineup rotated by ``i``. With ``workers``
-    > 1, chunks of :data:`CHUNK` games run in worker processes: the output is the same."""
+    records, under ``preset`` plus ``overrides``; ``rotate_seats``: game ``i`` seats the lineup
+    rotated by ``i``. With ``workers`` > 1, chunks of :data:`CHUNK` games run in worker
+    processes: the output is the same."""
     stops = list(range(first, first + games, CHUNK))
+    settings = tuple(sorted((overrides or {}).items()))
     tasks = [
         (
             preset,
+            settings,
             tuple(bots),
             seed,
             a,

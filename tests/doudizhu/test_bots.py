@@ -201,3 +201,15 @@ def test_bad_options_are_named() -> None:
     with pytest.raises(SimError, match="E_SIM_OPTION"):
         play_game("ddz", ["random"] * 3, seed=1, index=0, feed_rate=1.5)
     assert Outcome.REDEAL.value == "redeal"
+
+
+def test_simulate_plays_under_the_overrides_in_any_worker() -> None:
+    """``simulate(..., overrides=)`` reaches the worker processes: every record is played
+    under the preset plus the overrides, the same with 1 and 2 workers."""
+    over = {"multiplier_cap": 2, "bid_reentry": False}
+    one = list(simulate("ddz", ["random"] * 3, games=20, seed=8, overrides=over))
+    two = list(simulate("ddz", ["random"] * 3, games=20, seed=8, overrides=over, workers=2))
+    assert one == two
+    records = [d for deals in one for d in deals]
+    assert all(d["overrides"] == over for d in records)
+    assert all(d["result"]["multiplier"] <= 2 for d in records)  # the cap paid

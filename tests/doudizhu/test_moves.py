@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pipeline.doudizhu.cards import N_CARDS, counts_of, mask_of
 from pipeline.doudizhu.combos import Kind, Play, readings
-from pipeline.doudizhu.moves import can_beat, cards_for, plays_from
+from pipeline.doudizhu.moves import can_beat, cards_for, plays_from, rank_plays
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Game, Phase, random_game
 from tests.doudizhu.reference import all_combinations
@@ -102,3 +102,44 @@ def test_the_legal_plays_of_game_positions_equal_brute_force(seed: int, preset: 
             checked += 1
         game.do(action)
     assert game.finished
+
+
+def _listed_by_rank_plays(hand: int, rs: DdzRuleset, top: Play | None) -> list[tuple[Play, int]]:
+    """The plain listing the fast generator replaces: every reading of :func:`rank_plays`,
+    filtered by ``beats``, holding the hand's lowest cards (what the logs were made with)."""
+    counts = counts_of(hand)
+    return [
+        (p, cards_for(hand, p.counts))
+        for p in rank_plays(counts, rs)
+        if top is None or p.beats(top)
+    ]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("kind", [None, *Kind], ids=lambda k: "lead" if k is None else k.value)
+@given(
+    cards=st.lists(st.integers(0, N_CARDS - 1), min_size=1, max_size=20, unique=True),
+    which=st.integers(0, 10_000),
+    rules=st.integers(0, len(RULESETS) - 1),
+)
+def test_plays_from_lists_rank_plays_in_its_order(
+    kind: Kind | None, cards: list[int], which: int, rules: int
+) -> None:
+    """Same plays, same cards, same order: the bots pick by position and first-of-ties, so the
+    simulated logs stay byte-identical only if the order does."""
+    rs = RULESETS[rules]
+    hand = mask_of(cards)
+    top = _top(kind, which)
+    got = [(p, p.mask) for p in plays_from(hand, rs, on=top)]
+    assert got == _listed_by_rank_plays(hand, rs, top)
+
+
+def test_plays_from_keeps_the_order_on_a_full_deck_and_full_hands() -> None:
+    rng = random.Random(4)
+    for rs in RULESETS:
+        hands = [(1 << N_CARDS) - 1] + [mask_of(rng.sample(range(N_CARDS), 20)) for _ in range(30)]
+        for hand in hands:
+            for kind in [None, *Kind]:
+                top = _top(kind, rng.randrange(10_000))
+                got = [(p, p.mask) for p in plays_from(hand, rs, on=top)]
+                assert got == _listed_by_rank_plays(hand, rs, top)

@@ -1,0 +1,204 @@
+"""``big2 simulate --ruleset ddz``: seeded Dou Dizhu matches written as JSON Lines logs.
+
+A run of ``games`` games is cut into matches of ``match_games`` games at one table (the same
+seats and players). Game ``index`` is :func:`pipeline.sim.ddz_play.play_game` (its own generator,
+``ddz:{seed}:{index}``): its void deals (荒牌, outcome ``redeal``), then the deal played out.
+Every deal is one log line (docs/log-format.md, "Dou Dizhu") with its own ``game_id``
+(``<prefix>-<seed>-<index>-d<deal>``) and ``game_number`` (the deal's place in the match), the
+full deal, the auction and the plays, the declared result, timestamps (think time from a
+generator of their own, so they never change the play) and the ground truth in ``truth``: the
+bots per seat, the planted feeding farmer (``feeder``, ``feed_rate``, every
+``feed_opportunities`` entry) and ``seed`` / ``game_index`` / ``deal_number``.
+
+A match is always played whole by one process and the matches are written in order: the file is
+the same, byte for byte, whatever the number of worker processes.
+
+>>> cfg = DdzSimConfig(games=2, seed=7, bots=("heuristic", "greedy", "random"))
+>>> lines = [line for match in simulate_lines(cfg) for line in match]
+>>> lines[0]["game_kind"], lines[0]["truth"]["bots"], lines[-1]["result"]["outcome"]
+('doudizhu', ['heuristic', 'greedy', 'random'], 'played_out')
+>>> DdzSimConfig(games=1, seed=1, bots=("random",) * 3, preset="ddz-2p")
+Traceback (most recent call last):
+...
+pipeline.sim.bots.SimError: E_SIM_OPTION: 3 bots (random, random, random) for ddz-2p's 2 players: give --bots once per seat
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
+from pipeline.logs.writer import LogWriter, dumps, seats_of, utc
+from pipeline.sim.bots import SimError
+from pipeline.sim.ddz_bots import make_ddz_bot
+from pipeline.sim.ddz_play import GENERATOR, log_line, play_game
+from pipeline.sim.play import BASE_TIMESTAMP
+
+YEAR_SECONDS = 365 * 86_400
+
+
+@dataclass(frozen=True, kw_only=True)
+class DdzSimConfig:
+    """One Dou Dizhu simulation run, validated where it is built."""
+
+    games: int
+    seed: int
+    bots: tuple[str, ...]
+    preset: str = "ddz"
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    feeder: int | None = None
+    feed_rate: float = 0.0
+    match_games: int = 8
+    id_prefix: str = "sim"
+
+    def __post_init__(self) -> None:
+        rs = self.ruleset()
+        if self.games < 0:
+            raise SimError("E_SIM_OPTION", f"games = {self.games}: must be 0 or more")
+        if self.match_games < 1:
+            raise SimError("E_SIM_OPTION", f"match_games = {self.match_games}: must be 1 or more")
+        if len(self.bots) != rs.players:
+            raise SimError(
+                "E_SIM_OPTION",
+                f"{len(self.bots)} bots ({', '.join(self.bots)}) for {rs.name}'s {rs.players} "
+                "players: give --bots once per seat",
+            )
+        for name in self.bots:
+            make_ddz_bot(name)
+        if not 0.0 <= self.feed_rate <= 1.0:
+            raise SimError("E_SIM_OPTION", f"feed_rate = {self.feed_rate}: must be in [0, 1]")
+        if self.feeder is not None and not 0 <= self.feeder < rs.players:
+            raise SimError("E_SIM_OPTION", f"feeder {self.feeder}: a seat of 0..{rs.players - 1}")
+
+    def ruleset(self) -> DdzRuleset:
+        return load_ruleset(self.preset, dict(self.overrides))
+
+    @property
+    def n_matches(self) -> int:
+        return math.ceil(self.games / self.match_games)
+
+
+def _think(rng: random.Random, options: int) -> float:
+    """Seconds a seat takes over an action with ``options`` choices (lognormal, longer with more)."""
+    return round((0.8 + 0.25 * math.log1p(options)) * rng.lognormvariate(0.0, 0.45), 2)
+
+
+def play_match(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
+    """The log lines (as objects) of one whole match: every deal of its games, in order."""
+    rs = cfg.ruleset()
+    bots = list(cfg.bots)
+    ids = [f"{cfg.id_prefix}-{cfg.seed}-p{s}-{name}" for s, name in enumerate(bots)]
+    seats = seats_of(ids, [f"{name} {s}" for s, name in enumerate(bots)])
+    mrng = random.Random(f"ddz:{cfg.seed}:match:{match}")
+    clock = BASE_TIMESTAMP + round(mrng.random() * YEAR_SECONDS)
+    match_id = f"{cfg.id_prefix}-{cfg.seed}-m{match:06d}"
+    table_id = f"{cfg.id_prefix}-{cfg.seed}-t{match % 1000:03d}"
+    first = match * cfg.match_games
+    number = 0
+    out: list[dict[str, Any]] = []
+    for index in range(first, min(first + cfg.match_games, cfg.games)):
+        deals = play_game(
+            rs, bots, seed=cfg.seed, index=index, feeder=cfg.feeder, feed_rate=cfg.feed_rate
+        )
+        times = random.Random(f"ddz:{cfg.seed}:times:{index}")
+        for record in deals:
+            number += 1
+            line = log_line(
+                record,
+                game_id=f"{cfg.id_prefix}-{cfg.seed}-{index:08d}-d{record['deal_number']}",
+                player_ids=ids,
+            )
+            line["seats"] = [dict(s) for s in seats]
+            started = clock
+            for action in line["actions"]:
+                clock += _think(times, 1 if action["action"] == "pass" else 4)
+                action["ts"] = round(clock, 2)
+            line.update(
+                match_id=match_id,
+                game_number=number,
+                table_id=table_id,
+                started_at=utc(started).isoformat(),
+            )
+            line["truth"] = {
+                "generator": GENERATOR,
+                "seed": cfg.seed,
+                "game_index": index,
+                "deal_number": record["deal_number"],
+                **{k: v for k, v in record["truth"].items() if k != "generator"},
+            }
+            out.append(line)
+            clock += 15 + round(times.random() * 30)
+    return out
+
+
+def match_lines(cfg: DdzSimConfig, match: int) -> list[str]:
+    """One whole match as JSON lines (what worker processes send back)."""
+    return [dumps(line) for line in play_match(cfg, match)]
+
+
+def in_match_order(
+    cfg: DdzSimConfig, work: Callable[[DdzSimConfig, int], list[Any]], workers: int
+) -> Iterator[list[Any]]:
+    """``work(cfg, k)`` for every match, in match order, in ``workers`` processes."""
+    if workers <= 1 or cfg.n_matches <= 1:
+        for k in range(cfg.n_matches):
+            yield work(cfg, k)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Future[list[Any]]] = deque()
+        for k in range(cfg.n_matches):
+            pending.append(pool.submit(work, cfg, k))
+            while len(pending) >= 4 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def simulate_lines(cfg: DdzSimConfig, *, workers: int = 1) -> Iterator[list[dict[str, Any]]]:
+    """The run's log lines as objects, one list per match, in order."""
+    return in_match_order(cfg, play_match, workers)
+
+
+@dataclass(frozen=True)
+class DdzSimSummary:
+    """What a run wrote: ``games`` games in ``lines`` log lines (void deals are lines too)."""
+
+    path: Path
+    games: int
+    lines: int
+    matches: int
+    seconds: float
+    workers: int
+
+
+def simulate_to_file(
+    cfg: DdzSimConfig,
+    path: Path,
+    *,
+    workers: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+) -> DdzSimSummary:
+    """Stream the run into ``path`` (``.jsonl`` or ``.jsonl.gz``); ``on_progress(games so far)``."""
+    if not (path.name.endswith(".jsonl") or path.name.endswith(".jsonl.gz")):
+        raise SimError("E_SIM_OPTION", f"output {path}: expected a .jsonl or .jsonl.gz file")
+    workers = max(1, workers)
+    started = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    games = 0
+    with LogWriter(path) as out:
+        for k, lines in enumerate(in_match_order(cfg, match_lines, workers)):
+            for line in lines:
+                out.write_line(line)
+            games = min(cfg.games, (k + 1) * cfg.match_games)
+            if on_progress is not None:
+                on_progress(games)
+        count = out.count
+    return DdzSimSummary(path, games, count, cfg.n_matches, time.perf_counter() - started, workers)
