@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboards import data
+from dashboards import data, ddz_data
 from pipeline.cards import RANK_TEXT, SUIT_SYMBOL, cards_of
 
 FILTERS_KEY = "filters"
@@ -79,7 +79,7 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
         with st.sidebar:
             _zone_choice()
         return data.NO_FILTERS
-    opts = data.filter_options()
+    opts = ddz_data.filter_options() if ddz_data.chosen() else data.filter_options()
     with st.sidebar:
         st.markdown("### Filters")
         ruleset = st.selectbox(

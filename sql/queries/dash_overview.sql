@@ -1,10 +1,10 @@
--- Grain: one row: the headline counts of the filtered games (games, players, matches, period,
+-- Grain: one row: the headline counts of the filtered Big Two games (games, players, matches, period,
 -- partial-information games, games with 包牌) and the import health (batches, rejects).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
 -- all; a period's days are UTC days).
 with fg as (
-    select g.* from games g
-    where ($ruleset is null or g.ruleset = $ruleset)
+    select g.* from games g where coalesce(g.game_kind, 'big2') = 'big2'
+      and ($ruleset is null or g.ruleset = $ruleset)
       and ($match_id is null or g.match_id = $match_id)
       and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
       and ($date_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < $date_to::date + 1)

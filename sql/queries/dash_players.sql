@@ -1,7 +1,7 @@
 -- Grain: one row per player of the filtered games, most seats first, the first $limit.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
 -- all; a period's days are UTC days) ($player_id null), $limit.
-with fg as (select g.* from games g where
+with fg as (select g.* from games g where coalesce(g.game_kind, 'big2') = 'big2' and
         ($ruleset is null or g.ruleset = $ruleset)
         and ($match_id is null or g.match_id = $match_id)
         and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)

@@ -2,7 +2,7 @@
 -- period, players, the last game; the match cells summed from rollup_games.
 -- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
 -- $limit; $match_id and $player_id are null on this path.
-with fg as (select g.* from games g where
+with fg as (select g.* from games g where coalesce(g.game_kind, 'big2') = 'big2' and
         ($ruleset is null or g.ruleset = $ruleset)
         and ($match_id is null or g.match_id = $match_id)
         and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)

@@ -3,7 +3,7 @@
 -- cap) and the luck-adjusted line (luck_outcomes.cards_vs_expected); every game.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
 -- all; a period's days are UTC days) (all null here), $max_players, $max_points.
-with fg as (select g.* from games g where
+with fg as (select g.* from games g where coalesce(g.game_kind, 'big2') = 'big2' and
         ($ruleset is null or g.ruleset = $ruleset)
         and ($match_id is null or g.match_id = $match_id)
         and ($date_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= $date_from::date)
