@@ -25,6 +25,11 @@ DDZ_MARTS = ("ddz_rulesets", "ddz_game_scores", "ddz_stats_player_games", "rank_
 COOP_MARTS = ("ddz_coop_actions", "ddz_coop_players")
 #: The Dou Dizhu bid words (spec 2.3): 叫分 values, 叫地主 calls.
 BID_WORDS = {0: "不叫 (pass)", 1: "1 分", 2: "2 分", 3: "3 分"}
+#: Column headers of the Dou Dizhu tables (added to ``ui.LABELS``).
+LABELS = {"landlord_win_pct": "landlord win %", "farmer_win_pct": "farmer win %",
+          "max_bid": "own highest bid", "table_play": "table play", "bid": "bid",
+          "n_feeds": "feeds", "feed_z": "feed z", "landlord_cards_left": "landlord's cards left",
+          "all_bid_rate": "everyone's bid rate", "others_rate": "other players"}  # fmt: skip
 ROLE_WORDS = {"landlord": "地主 landlord", "farmer": "農民 farmer"}
 
 

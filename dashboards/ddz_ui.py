@@ -57,8 +57,8 @@ def game_choice() -> str:
 
 def _new_game() -> None:
     """Another game: its own rulesets, matches and players, so the filters start afresh."""
-    for key in ui.FILTER_KEYS:
-        st.session_state[key] = None
+    for key in ui.FILTER_KEYS:  # dropped, not set to None: the new options' widgets start at (all)
+        st.session_state.pop(key, None)
 
 
 def pages(game: str, big2: dict[str, list[Any]], ddz: dict[str, list[Any]],

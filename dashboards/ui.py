@@ -298,6 +298,7 @@ LABELS: dict[str, str] = {
     "column_name": "column",
     "data_type": "type",
     "step": "step",
+    **ddz_data.LABELS,  # the Dou Dizhu pages' headers
 }
 
 #: Score columns (money, or − penalty points): one format, the unit in the header.

@@ -26,7 +26,16 @@ from streamlit.testing.v1 import AppTest
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
-from tests.test_dashboard import APP, SAMPLE_FILES, SAMPLES, Use, frame_with, metric, texts
+from tests.test_dashboard import (
+    APP,
+    SAMPLE_FILES,
+    SAMPLES,
+    Use,
+    frame_with,
+    headers,
+    metric,
+    texts,
+)
 from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
 
 DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
@@ -90,6 +99,15 @@ def test_every_ddz_page_runs_with_the_filters(page: str, mixed_wh: Warehouse, us
     assert at.sidebar.radio(key="f_game").value == "ddz"
     assert "f_ruleset" in {w.key for w in at.sidebar.selectbox}
     assert "Import some games" not in texts(at)
+    for table in headers(at):  # readable headers, one step numbering, scores in money
+        assert "action_index" not in table, page
+        for column, config in table.items():
+            shown = str(config["label"])
+            assert "_" not in shown, (page, column, shown)
+            if column == "score":
+                assert shown == "score (money)", (page, shown)
+            if column == "started_at":
+                assert shown == "started (UTC)", (page, shown)
 
 
 def test_selector_switches_the_pages_and_big_two_counts_big_two(
@@ -109,8 +127,18 @@ def test_selector_switches_the_pages_and_big_two_counts_big_two(
     assert at.query_params["game"] in ("ddz", ["ddz"])
     assert "Dou Dizhu leaderboard" in texts(at)
     assert metric(at, "Dou Dizhu games") == f"{n_ddz:,}"
+    ruleset = at.sidebar.selectbox(key="f_ruleset")  # the Dou Dizhu games' rulesets, from (all)
+    assert ruleset.value is None and {"ddz", "ddz-2p"} <= set(ruleset.options)
+    assert "hk" not in ruleset.options
+    ruleset.select("ddz-2p").run()
+    (n_2p,) = one(mixed_wh, "select count(*) from games where ruleset = 'ddz-2p'")
+    assert metric(at, "Dou Dizhu games") == f"{n_2p:,}" and 0 < n_2p < n_ddz
     at.sidebar.radio(key="f_game").set_value("big2").run()
     assert "game" not in at.query_params and metric(at, "Games") == f"{n_big2:,}"
+    at.switch_page("views/leaderboard.py").run()  # from a Big Two page other than the first
+    at.sidebar.radio(key="f_game").set_value("ddz").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Dou Dizhu leaderboard" in texts(at)
 
 
 def test_leaderboard_is_the_marts(mixed_wh: Warehouse, use: Use) -> None:
