@@ -15,13 +15,15 @@ import pandas as pd
 import streamlit as st
 
 from dashboards import ddz_data, ui
-from pipeline.doudizhu.cards import BLACK_JOKER, RED_JOKER
-from pipeline.doudizhu.cards import cards_of as _cards_of
+from pipeline.cards import cards_of as _cards_of
 
 GAME_KEY = ddz_data.GAME_KEY
 BIG2, DDZ = "big2", "ddz"
 GAMES = {BIG2: "Big Two 鋤大D", DDZ: "Dou Dizhu 斗地主"}
 REPLAYER_PATH = "ddz_replayer"
+#: The jokers' card ids (pipeline/doudizhu/cards.py's encoding, which never changes: 0..51 are
+#: Big Two's cards; the dashboards import no rules engine, tests/test_architecture.py).
+BLACK_JOKER, RED_JOKER = 52, 53
 
 JOKER_CSS = """
 <style>

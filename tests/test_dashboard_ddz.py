@@ -259,3 +259,12 @@ def test_replayer_unknown_game_is_a_message(mixed_wh: Warehouse, use: Use) -> No
     at = ddz_app("views/ddz_replayer.py", game_id="[x](http://e.vil)")
     assert any("No Dou Dizhu game" in str(w.value) for w in at.warning)
     assert pd.notna(at.selectbox(key="ddz_replayer_game").value)
+
+
+def test_the_jokers_are_the_engines() -> None:
+    """The dashboards import no rules engine: their joker ids must be the engine's."""
+    from dashboards import ddz_ui
+    from pipeline.doudizhu import cards
+
+    assert (ddz_ui.BLACK_JOKER, ddz_ui.RED_JOKER) == (cards.BLACK_JOKER, cards.RED_JOKER)
+    assert ddz_ui.cards_html(cards.mask_of(cards.parse_cards("RJ 3d BJ"))).count("joker") == 2
