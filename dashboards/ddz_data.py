@@ -9,6 +9,7 @@ build``), never a Big Two one: the Big Two pages and these never show each other
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -68,7 +69,7 @@ def win_rates(f: Filters, player: str | None = None) -> pd.DataFrame:
 
 def players(f: Filters, limit: int = data.OPTION_LIMIT) -> list[str]:
     """The players of the filtered Dou Dizhu games (the player filter aside), most seats first."""
-    shown = Filters(f.ruleset, f.match_id, None, f.date_from, f.date_to)
+    shown = replace(f, player_id=None)
     return [str(p) for p in data.query("dash_ddz_players", shown, limit=limit)["player_id"]]
 
 
