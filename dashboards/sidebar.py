@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, saved, terms
+from dashboards import data, ddz_data, saved, terms
 from dashboards.tables import TZ_KEY
 
 FILTERS_KEY = "filters"
@@ -47,7 +47,8 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
         with st.sidebar:
             _zone_choice()
         return data.NO_FILTERS
-    opts = data.filter_options()
+    ddz = ddz_data.chosen()
+    opts = ddz_data.filter_options() if ddz else data.filter_options()
     for key, known in (("f_ruleset", opts.rulesets),):
         if st.session_state.get(key) not in (None, *known):  # a link's value not in this warehouse
             st.session_state[key] = None
@@ -63,22 +64,9 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
         bounds: dict[str, Any] = {"min_value": opts.first, "max_value": opts.last}
         date_from = st.date_input("From", value=None, key="f_from", **bounds)
         date_to = st.date_input("To", value=None, key="f_to", **bounds)
-        more = any(st.session_state.get(k) is not None for k in MORE_KEYS)
-        with st.expander("More filters", expanded=more):
-            seat = st.selectbox("Seat (the player's)", [None, 0, 1, 2, 3], key="f_seat",
-                                format_func=all_label, disabled=player_id is None,
-                                help="The seat the player sat in (0 = the first); needs a "
-                                "player")  # fmt: skip
-            opponent = id_choice("Opponent", opts.players, opts.n_players, key="f_opponent",
-                                 kept="the most active")  # fmt: skip
-            n_players = st.selectbox("Players at the table", [None, 2, 3, 4], key="f_players",
-                                     format_func=all_label)  # fmt: skip
-            outcome = st.selectbox("Outcome", [None, *data.OUTCOMES], key="f_outcome",
-                                   format_func=all_label)  # fmt: skip
-            tier = st.selectbox(terms.text("炒 tier"), [None, 1, 2, 3, 4], key="f_tier",
-                                format_func=tier_label,
-                                help=terms.text("Games where a loser (the player, when one "
-                                                "is chosen) was caught at this 炒"))  # fmt: skip
+        seat = opponent = n_players = outcome = tier = None
+        if not ddz:  # the more filters are Big Two's (seat 0-3, 炒 tier)
+            seat, opponent, n_players, outcome, tier = _more_filters(opts, player_id)
         st.button("Clear filters", key="f_clear", on_click=_clear_filters)
         _saved_choice()
         _zone_choice()
@@ -97,6 +85,27 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
     st.session_state[FILTERS_KEY] = filters
     _to_link()
     return filters
+
+
+def _more_filters(opts: data.FilterOptions, player_id: str | None) -> tuple[Any, ...]:
+    """The "More filters" of the Big Two pages: seat, opponent, players, outcome, 炒 tier."""
+    more = any(st.session_state.get(k) is not None for k in MORE_KEYS)
+    with st.expander("More filters", expanded=more):
+        seat = st.selectbox("Seat (the player's)", [None, 0, 1, 2, 3], key="f_seat",
+                            format_func=all_label, disabled=player_id is None,
+                            help="The seat the player sat in (0 = the first); needs a "
+                            "player")  # fmt: skip
+        opponent = id_choice("Opponent", opts.players, opts.n_players, key="f_opponent",
+                             kept="the most active")  # fmt: skip
+        n_players = st.selectbox("Players at the table", [None, 2, 3, 4], key="f_players",
+                                 format_func=all_label)  # fmt: skip
+        outcome = st.selectbox("Outcome", [None, *data.OUTCOMES], key="f_outcome",
+                               format_func=all_label)  # fmt: skip
+        tier = st.selectbox(terms.text("炒 tier"), [None, 1, 2, 3, 4], key="f_tier",
+                            format_func=tier_label,
+                            help=terms.text("Games where a loser (the player, when one "
+                                            "is chosen) was caught at this 炒"))  # fmt: skip
+    return seat, opponent, n_players, outcome, tier
 
 
 def tier_label(value: int | None) -> str:

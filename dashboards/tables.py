@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboards import terms
+from dashboards import ddz_data, terms
 
 TZ_KEY = "f_tz"
 #: The one precision of every time shown: to the minute.
@@ -94,6 +94,7 @@ LABELS: dict[str, str] = {
     "data_type": "type",
     "step": "step",
     "timed_games": "timed games",
+    **ddz_data.LABELS,  # the Dou Dizhu pages' headers
 }
 
 #: Score columns (money, or − penalty points): one format, the unit in the header.

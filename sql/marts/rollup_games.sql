@@ -3,8 +3,8 @@
 -- games of that cell counted, the range of their start times and the match's last game, so
 -- that the overview's counts and the sidebar's filter options read a few rows per match
 -- instead of every game. Exact under a ruleset, match or period filter (whole UTC days); a
--- player filter needs the games themselves. Reads the warehouse table `games` as stored (its
--- game_number may be NULL, which stg_games reads as 1).
+-- player filter needs the games themselves. Reads the Big Two games of the warehouse table
+-- `games` as stored (its game_number may be NULL, which stg_games reads as 1).
 with games_dated as (
     select
         game_id,
@@ -16,6 +16,7 @@ with games_dated as (
         full_info,
         bao_seat
     from games
+    where coalesce(game_kind, 'big2') = 'big2'  -- Dou Dizhu games: stg_ddz_games
 )
 
 select

@@ -1,4 +1,4 @@
--- Grain: one row: the headline counts of the filtered games (games, players, matches, period,
+-- Grain: one row: the headline counts of the filtered Big Two games (games, players, matches, period,
 -- partial-information games, games with 包牌) and the import health (batches, rejects).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
 -- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =

@@ -1,0 +1,78 @@
+"""Farmer cooperation audit (Dou Dizhu): the ranked list of farmers who feed the landlord (pass
+though able to beat a landlord down to one or two cards) or beat their partner's play, and the
+evidence: each event's game, step (= action_index + 1, the replayer's), the cards, a replay link
+at that step. Like the 頂大 audit page for Big Two.
+
+From ``ddz_coop_players`` (ranked over the whole warehouse: the z statistic needs the whole
+sample; the sidebar's ruleset and player filters keep rows) and ``ddz_coop_actions`` (the
+evidence, under the sidebar filters).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboards import data, ddz_data, ddz_ui, ui
+
+st.title("🤝 Farmer cooperation audit")
+if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS, *ddz_data.COOP_MARTS):
+    st.stop()
+
+f = ui.current_filters()
+ui.filters_caption(f)
+st.caption(
+    "The two farmers play together against the landlord (地主): a farmer should not beat its "
+    "partner's play, and must not let the landlord out. Per farmer's turn holding a beating "
+    "play: **feed** = passed on the landlord's play while the landlord holds 1 or 2 cards; "
+    "**baseline** = passed on it otherwise (the player's own habit); **partner** = played over "
+    "the other farmer's play. feed z compares the feed rate with the player's baseline (a "
+    "two-proportion z statistic): a player who simply passes a lot is not a feeder."
+)
+
+ranked = data.query("dash_ddz_coop_players", ruleset=f.ruleset, player_id=f.player_id,
+                    limit=data.TABLE_ROWS)  # fmt: skip
+if ranked.empty:
+    st.info("No farmer's turn with a beating play in these games (the audit needs the deal).")
+    st.stop()
+
+st.subheader("Feeding the landlord, most suspect first")
+rate = {k: st.column_config.NumberColumn(ui.label(k), format="%.3f")
+        for k in ("feed_rate", "baseline_rate", "partner_beat_rate")}  # fmt: skip
+rate["feed_z"] = st.column_config.NumberColumn("feed z", format="%+.2f")
+ui.table(ranked, column_config=rate, key="ddz_coop_ranked")
+top = ranked.iloc[0]
+if not data.missing(top["feed_z"]) and top["feed_z"] > 3:
+    st.error(
+        f"{top['player_id']} ({top['ruleset']}) let the landlord through {int(top['n_feeds'])} "
+        f"times of {int(top['n_feed_opportunities'])} (feed rate {top['feed_rate']:.2f}, against "
+        f"its own pass rate {top['baseline_rate']:.2f} otherwise: z = {top['feed_z']:+.1f}).",
+        icon="🚩",
+    )
+
+st.subheader("Evidence")
+labels = [f"#{int(r.feed_rank)} {r.player_id} ({r.ruleset})" for r in ranked.itertuples()]
+chosen = st.selectbox("Player", range(len(labels)), format_func=lambda i: labels[i],
+                      key="ddz_coop_player")  # fmt: skip
+signal = st.radio(
+    "Signal",
+    ["feed", "partner"],
+    format_func={
+        "feed": "fed the landlord (passed, landlord on 1-2 cards)",
+        "partner": "beat the partner's play",
+    }.__getitem__,
+    horizontal=True,
+    key="ddz_coop_signal",
+)
+who = str(ranked.iloc[chosen]["player_id"])
+evidence = data.query("dash_ddz_coop_evidence", f, player=who, signal=signal)
+if evidence.empty:
+    st.write(f"No such event of {who} in the filtered games.")
+else:
+    st.caption(
+        f"{len(evidence):,} events of {who} (at most 1,000, in play order); table play = the "
+        "play let through or beaten, hand = the farmer's hand then. ▶ replay opens the replayer "
+        "at that step."
+    )
+    shown = ddz_ui.with_replay_links(evidence.assign(step=evidence["action_index"] + 1),
+                                     step="step")  # fmt: skip
+    ui.table(shown, column_config={"replay": ui.REPLAY_LINK}, key="ddz_coop_evidence")

@@ -1,0 +1,73 @@
+"""Dou Dizhu leaderboard: the filtered games at a glance, player standings (score, landlord and
+farmer records, rank-ladder title) and the win rates of each role by the bid and by the hand
+strength at bidding.
+
+From ``ddz_game_scores``, ``ddz_stats_player_games`` and ``rank_ladder`` (``big2 build``) under
+the sidebar filters; Big Two games never appear here.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+
+from dashboards import data, ddz_data, ui
+
+st.title("🏆 Dou Dizhu leaderboard")
+if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS):
+    st.stop()
+
+f = ui.current_filters()
+ui.filters_caption(f)
+c = ddz_data.counts(f)
+if not c["n_games"]:
+    st.info("No Dou Dizhu game matches the filters (or none is imported yet).", icon="🀄")
+    st.stop()
+
+m = st.columns(5)
+m[0].metric("Dou Dizhu games", f"{c['n_games']:,}")
+m[1].metric("Void deals (荒牌)", f"{c['n_void']:,}", help="Every seat passed: dealt again")
+m[2].metric("Players", f"{c['n_players']:,}")
+m[3].metric("Matches", f"{c['n_matches']:,}")
+m[4].metric("Springs / anti-springs", f"{c['n_springs']:,} / {c['n_anti_springs']:,}")
+
+st.subheader("Standings")
+st.caption(
+    "Score: money, each game under its own ruleset (bid × stake × 2^(bombs + rockets), spring "
+    "and cap as the ruleset says; each farmer pays or is paid the amount, the landlord the "
+    "rest); win % as landlord (地主) and as farmer (農民); title: the rank ladder for that score."
+)
+board = ddz_data.standings(f)
+pct = {
+    k: st.column_config.ProgressColumn(ui.label(k), min_value=0, max_value=100, format="%.1f")
+    for k in ("win_pct", "landlord_win_pct", "farmer_win_pct")
+}
+ui.table(board, column_config=pct, unit="money", key="ddz_lb_standings")
+
+st.subheader("Win rates by role")
+rates = ddz_data.win_rates(f)
+if rates.empty:
+    st.write("No game played out in this selection.")
+    st.stop()
+rates = rates.assign(role=rates["role"].map(ddz_data.ROLE_WORDS).fillna(rates["role"]))
+left, right = st.columns(2)
+for col, dim, title in ((left, "bid", "By the winning bid"),
+                        (right, "hand_strength", "By hand strength at bidding")):  # fmt: skip
+    cell: pd.DataFrame = rates[rates["dimension"] == dim]
+    with col:
+        st.markdown(f"**{title}**")
+        if cell.empty:
+            st.write("No full-information game (the hands are not in the logs).")
+            continue
+        fig = px.bar(cell, x="value", y="win_pct", color="role", barmode="group", height=320,
+                     hover_data=["games", "wins"], color_discrete_sequence=ui.PALETTE)  # fmt: skip
+        fig.update_layout(xaxis_title=ui.label(dim), yaxis_title="win %", yaxis_range=[0, 100])
+        st.plotly_chart(fig, key=f"ddz_lb_{dim}")
+        ui.table(cell.drop(columns=["dimension"]).rename(columns={"value": dim}),
+                 key=f"ddz_lb_rates_{dim}")  # fmt: skip
+st.caption(
+    "Hand strength (docs/stats.md, Dou Dizhu): in the dealt hand, without the kitty, bombs + "
+    "the rocket + 2s + jokers; strong ≥ 4, weak ≤ 1. A landlord's win % is its own; a farmer's "
+    f"is the farmers' side's. {data.TABLE_ROWS:,} players at most in the standings."
+)

@@ -1,0 +1,112 @@
+"""Dou Dizhu player: one player's games, roles and bids; win rates by bid and by hand strength;
+bidding discipline (bid against hand strength, beside everyone's); the strategy stats beside the
+other players'; the games with replay links.
+
+From ``ddz_stats_player_games``, ``ddz_game_scores``, ``stg_ddz_seats`` (``big2 build``) under
+the sidebar filters.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboards import data, ddz_data, ddz_ui, ui
+
+st.title("👤 Dou Dizhu player")
+if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS):
+    st.stop()
+
+f = ui.current_filters()
+players = ddz_data.players(f)
+if not players:
+    st.info("No Dou Dizhu game matches the filters.", icon="🀄")
+    st.stop()
+if f.player_id in players:
+    st.session_state["ddz_pl_player"] = f.player_id
+player = st.selectbox("Player", players, key="ddz_pl_player",
+                      help="The sidebar's player filter picks too")  # fmt: skip
+if player is None:
+    st.stop()
+ui.filters_caption(f)
+
+#: Rates shown, in order: (column, label).
+RATES = (
+    ("win_rate", "win rate"),
+    ("landlord_share", "landlord share (games as 地主)"),
+    ("landlord_win_rate", "landlord win rate"),
+    ("farmer_win_rate", "farmer win rate"),
+    ("bid_rate", "bid rate (auctions spoken in)"),
+    ("strong_pass_rate", "strong hands passed (strength ≥ 4)"),
+    ("weak_bid_rate", "weak hands bid (strength ≤ 1)"),
+    ("bomb_use_rate", "bombs and rockets played ÷ held"),
+    ("voluntary_pass_rate", "voluntary pass rate"),
+    ("partner_beat_rate", "partner beat rate (farmer)"),
+    ("feed_rate", "feed rate (farmer, landlord on 1-2 cards)"),
+)
+
+stats = data.query("dash_ddz_player_stats", f, player=player).set_index("who")
+if "player" not in stats.index:
+    st.info(f"{player} played out none of the Dou Dizhu games the filters select.")
+    st.stop()
+me = stats.loc["player"]
+c = st.columns(5)
+c[0].metric("Games", f"{int(me['n_games']):,}")
+c[1].metric("Wins", f"{int(me['n_wins']):,}")
+c[2].metric("As landlord", f"{int(me['n_landlord']):,}",
+            delta=f"{int(me['n_landlord_wins']):,} won", delta_color="off")  # fmt: skip
+c[3].metric("As farmer", f"{int(me['n_farmer']):,}",
+            delta=f"{int(me['n_farmer_wins']):,} won", delta_color="off")  # fmt: skip
+c[4].metric("Score", f"{me['score']:,.0f}", help="Money, each game under its own ruleset")
+
+st.subheader("Strategy stats")
+st.caption(
+    "Each stat is actions ÷ opportunities (docs/stats.md, Dou Dizhu) over the filtered games, "
+    "beside every other seat of the same games."
+)
+others = stats.loc["others"] if "others" in stats.index else None
+rows = [
+    {"stat": name, "player_rate": me[col], "others_rate": None if others is None else others[col]}
+    for col, name in RATES
+]
+ui.table(
+    pd.DataFrame(rows),
+    column_config={
+        "player_rate": st.column_config.NumberColumn("player", format="%.3f"),
+        "others_rate": st.column_config.NumberColumn("other players", format="%.3f"),
+    },
+    key="ddz_pl_stats",
+)
+
+st.subheader("Win rates by bid and by hand strength")
+rates = ddz_data.win_rates(f, player)
+rates = rates.assign(role=rates["role"].map(ddz_data.ROLE_WORDS).fillna(rates["role"]))
+left, right = st.columns(2)
+with left:
+    st.markdown("**By the winning bid**")
+    ui.table(rates[rates["dimension"] == "bid"].drop(columns=["dimension"])
+             .rename(columns={"value": "bid"}), key="ddz_pl_by_bid")  # fmt: skip
+with right:
+    st.markdown("**By hand strength at bidding**")
+    ui.table(rates[rates["dimension"] == "hand_strength"].drop(columns=["dimension"])
+             .rename(columns={"value": "hand_strength"}), key="ddz_pl_by_strength")  # fmt: skip
+
+st.subheader("Bidding discipline")
+st.caption(
+    "Per hand strength of the hands the player spoke with (void deals included: passing a "
+    "hand is a decision too): how often it bid, its average bid (0 = passed), how often it bid "
+    "the top (3 分, or 叫地主), beside everyone's bid rate with such a hand; then its record "
+    "as landlord with it. Bidding weak hands and passing strong ones shows here."
+)
+bidding = data.query("dash_ddz_bidding", f, player=player)
+if bidding.empty:
+    st.write("No auction with a known hand in these games.")
+else:
+    rate = {k: st.column_config.NumberColumn(ui.label(k), format="%.2f")
+            for k in ("bid_rate", "avg_bid", "top_bid_rate", "all_bid_rate")}  # fmt: skip
+    ui.table(bidding, column_config=rate, key="ddz_pl_bidding")
+
+st.subheader("Games")
+games = data.query("dash_ddz_player_games", f, player=player)
+ui.table(ddz_ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK},
+         unit="money", key="ddz_pl_games")  # fmt: skip

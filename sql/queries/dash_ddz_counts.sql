@@ -1,0 +1,23 @@
+-- Grain: one row: the headline counts of the filtered Dou Dizhu games (stg_ddz_games): games,
+-- played out, void deals (荒牌), players, matches, springs and anti-springs, the period.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- all; a period's days are UTC days).
+with fg as (
+    select g.* from stg_ddz_games g
+    where ($ruleset is null or g.ruleset = $ruleset)
+      and ($match_id is null or g.match_id = $match_id)
+      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
+      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
+      and ($player_id is null
+           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+)
+select
+    (select count(*) from fg) as n_games,
+    (select count(*) from fg where is_scored) as n_played_out,
+    (select count(*) from fg where not is_scored) as n_void,
+    (select count(distinct s.player_id) from stg_ddz_seats s join fg using (game_id)) as n_players,
+    (select count(distinct match_key) from fg) as n_matches,
+    (select count(*) from fg where spring = 'spring') as n_springs,
+    (select count(*) from fg where spring = 'anti_spring') as n_anti_springs,
+    (select min(started_ts) from fg) as first_game,
+    (select max(started_ts) from fg) as last_game

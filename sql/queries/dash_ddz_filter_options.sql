@@ -1,0 +1,22 @@
+-- Grain: one row: the sidebar's choices from the Dou Dizhu games and their seats:
+-- the rulesets, the $limit most recent matches and most active players (lists), how many of
+-- each there are, the first and last UTC day.
+-- Parameters: $limit.
+with gk as (select * from games where game_kind = 'doudizhu'),
+matches as (
+    select match_id, count(*) over () as n from gk
+    where match_id is not null
+    group by 1 order by max(try_cast(started_at as timestamptz)) desc nulls last, 1 limit $limit
+),
+players as (
+    select player_id, count(*) over () as n from seats semi join gk using (game_id)
+    group by 1 order by count(*) desc, 1 limit $limit
+)
+select
+    (select list(distinct ruleset order by ruleset) from gk) as rulesets,
+    (select list(match_id order by match_id) from matches) as matches,
+    (select max(n) from matches) as n_matches,
+    (select list(player_id order by player_id) from players) as players,
+    (select max(n) from players) as n_players,
+    (select min(timezone('UTC', try_cast(started_at as timestamptz)))::date from gk) as first,
+    (select max(timezone('UTC', try_cast(started_at as timestamptz)))::date from gk) as last

@@ -1,0 +1,60 @@
+-- Grain: one row per side (who = 'player': $player; 'others': every other seat) of the
+-- filtered, played-out Dou Dizhu games: the strategy stats of ddz_stats_players summed over
+-- the filtered games (docs/stats.md, "Dou Dizhu": each rate is actions ÷ opportunities).
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- all; a period's days are UTC days), $player.
+with fg as (
+    select g.* from stg_ddz_games g
+    where ($ruleset is null or g.ruleset = $ruleset)
+      and ($match_id is null or g.match_id = $match_id)
+      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
+      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
+      and ($player_id is null
+           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+),
+sums as (
+    select
+        case when p.player_id = $player then 'player' else 'others' end as who,
+        count(*) as n_games,
+        count(*) filter (where is_winner) as n_wins,
+        count(*) filter (where is_landlord) as n_landlord,
+        count(*) filter (where is_landlord and is_winner) as n_landlord_wins,
+        count(*) filter (where not is_landlord) as n_farmer,
+        count(*) filter (where not is_landlord and is_winner) as n_farmer_wins,
+        count(*) filter (where is_asked) as n_asked,
+        count(*) filter (where has_bid) as n_bids,
+        count(*) filter (where is_strong_asked) as n_strong_asked,
+        count(*) filter (where is_strong_passed) as n_strong_passed,
+        count(*) filter (where is_weak_asked) as n_weak_asked,
+        count(*) filter (where is_weak_bid) as n_weak_bids,
+        sum(n_bombs_held + n_rockets_held) as n_bombs_held,
+        sum(n_bombs_played + n_rockets_played) as n_bombs_played,
+        sum(n_could_beat) as n_could_beat,
+        sum(n_voluntary_passes) as n_voluntary_passes,
+        sum(n_partner_follows) as n_partner_follows,
+        sum(n_partner_beats) as n_partner_beats,
+        sum(n_feed_opportunities) as n_feed_opportunities,
+        sum(n_feeds) as n_feeds,
+        sum(score) as score
+    from ddz_stats_player_games p
+    semi join fg using (game_id)
+    group by 1
+)
+select
+    who,
+    n_games,
+    n_wins / nullif(n_games, 0) as win_rate,
+    n_landlord / nullif(n_games, 0) as landlord_share,
+    n_landlord_wins / nullif(n_landlord, 0) as landlord_win_rate,
+    n_farmer_wins / nullif(n_farmer, 0) as farmer_win_rate,
+    n_bids / nullif(n_asked, 0) as bid_rate,
+    n_strong_passed / nullif(n_strong_asked, 0) as strong_pass_rate,
+    n_weak_bids / nullif(n_weak_asked, 0) as weak_bid_rate,
+    n_bombs_played / nullif(n_bombs_held, 0) as bomb_use_rate,
+    n_voluntary_passes / nullif(n_could_beat, 0) as voluntary_pass_rate,
+    n_partner_beats / nullif(n_partner_follows, 0) as partner_beat_rate,
+    n_feeds / nullif(n_feed_opportunities, 0) as feed_rate,
+    score / nullif(n_games, 0) as score_per_game,
+    * exclude (who, n_games)
+from sums
+order by who desc

@@ -1,0 +1,52 @@
+-- Grain: one row per Dou Dizhu player of the filtered games (ddz_game_scores): games played
+-- out, wins, as landlord and as farmer (games, wins, win %), score (money, every game by its
+-- own ruleset), the rank-ladder title for it (rank_ladder, as ddz_player_standings) and the
+-- rank by score; the first $limit by rank, then id.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
+-- all; a period's days are UTC days), $limit.
+with fg as (
+    select g.* from stg_ddz_games g
+    where ($ruleset is null or g.ruleset = $ruleset)
+      and ($match_id is null or g.match_id = $match_id)
+      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
+      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
+      and ($player_id is null
+           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+),
+totals as (
+    select
+        sc.player_id,
+        count(*) filter (where sc.is_scored) as games,
+        count(*) filter (where sc.is_winner) as wins,
+        count(*) filter (where sc.is_landlord) as landlord_games,
+        count(*) filter (where sc.is_landlord and sc.is_winner) as landlord_wins,
+        count(*) filter (where sc.is_scored and not sc.is_landlord) as farmer_games,
+        count(*) filter (where sc.is_scored and not sc.is_landlord and sc.is_winner)
+            as farmer_wins,
+        sum(sc.score) as score
+    from ddz_game_scores sc
+    semi join fg using (game_id)
+    group by sc.player_id
+),
+titled as (
+    select t.player_id, max_by(r.title, r.min_score) as title
+    from totals t join rank_ladder r on r.min_score <= greatest(t.score, 0)
+    group by t.player_id
+)
+select
+    rank() over (order by t.score desc) as rank,
+    t.player_id,
+    t.games,
+    t.wins,
+    100.0 * t.wins / nullif(t.games, 0) as win_pct,
+    t.landlord_games,
+    t.landlord_wins,
+    100.0 * t.landlord_wins / nullif(t.landlord_games, 0) as landlord_win_pct,
+    t.farmer_games,
+    t.farmer_wins,
+    100.0 * t.farmer_wins / nullif(t.farmer_games, 0) as farmer_win_pct,
+    t.score,
+    ti.title
+from totals t left join titled ti using (player_id)
+order by rank, t.player_id
+limit $limit

@@ -1,0 +1,80 @@
+"""The Dou Dizhu pages in a real browser (as ``test_browser.py``: ``big2 dashboard`` on a free
+port, Debian's chromium through Playwright, 1400×1000, screenshots in ``tests/artifacts/ddz_*``)
+on a mixed warehouse: ``big2 simulate --ruleset ddz`` games with a planted feeder, and the
+sample Big Two logs, ingested and built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pipeline.ingest import ingest
+from pipeline.sqlbuild import build
+from pipeline.warehouse import Warehouse
+from tests.browser.test_browser import SAMPLES, TIMEOUT_MS, _big2, _check, _nav, _step, dashboard
+from tests.browser.test_browser import browser as browser  # the chromium fixture
+
+FEEDER = "sim-5-p2-random"
+
+
+@pytest.fixture(scope="module")
+def ddz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The dashboard's URL and one played-out Dou Dizhu game's log line."""
+    base = tmp_path_factory.mktemp("browser-ddz")
+    log = base / "ddz.jsonl"
+    cmd = [*_big2(), "simulate", "-r", "ddz", "--games", "40", "--feeder", "2", "--seed", "5",
+           "--workers", "1", "--out", str(log)]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=os.environ)
+    assert done.returncode == 0, done.stderr
+    wh = Warehouse(base / "warehouse")
+    ingest([str(log), str(SAMPLES / "games.jsonl")], wh)
+    build(wh)
+    lines = [json.loads(s) for s in log.read_text(encoding="utf-8").splitlines()]
+    game = next(ln for ln in lines if ln["result"]["outcome"] == "played_out")
+    with dashboard(wh.root, base / "dashboard.log") as url:
+        yield url, game
+
+
+@pytest.fixture
+def page(browser: Any, ddz_server: tuple[str, dict[str, Any]]) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, base_url=ddz_server[0])
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def test_ddz_pages(page: Any) -> None:
+    page.goto("/")
+    _check(page, "ddz_big2_overview", "big2-replay", "Recent games")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Dou Dizhu 斗地主", exact=True).click()
+    _check(page, "ddz_leaderboard", "Dou Dizhu leaderboard", "Standings", "Win rates by role",
+           charts=2)  # fmt: skip
+    assert "game=ddz" in page.url
+
+    _nav(page, "Player")
+    _check(page, "ddz_player", "Dou Dizhu player", "Strategy stats", "Bidding discipline", "Games")
+
+    _nav(page, "Farmer cooperation")
+    _check(page, "ddz_coop", "Farmer cooperation audit", "most suspect first", "Evidence", FEEDER)
+
+
+def test_ddz_replayer(page: Any, ddz_server: tuple[str, dict[str, Any]]) -> None:
+    game = ddz_server[1]
+    page.goto(f"/ddz_replayer?game_id={game['game_id']}&game=ddz")
+    _check(page, "ddz_replayer_deal", "Dou Dizhu replayer", "Step 0 /", "Kitty 底牌", "face down")
+    page.get_by_role("button", name="Next ▶").click()
+    _step(page, 1)
+    _check(page, "ddz_replayer_auction", "Step 1 /", "Auction")
+    page.get_by_role("button", name="Last ⏭").click()
+    n = len(game["actions"])
+    _step(page, n)
+    _check(page, "ddz_replayer_end", "Result", "Who paid whom", "地主 landlord", "農民 farmer")

@@ -1,0 +1,270 @@
+"""The Dou Dizhu dashboards under Streamlit's AppTest, on a real mixed warehouse: Dou Dizhu
+games simulated by ``big2 simulate --ruleset ddz`` (a farmer planted at seat 2 who feeds the
+landlord, as the demo) and ``ddz-2p``, Big Two games by ``big2 simulate``, and the sample logs
+(their rejects), ingested and built as ``big2 ingest`` does.
+
+- the game selector lists each game's pages and keeps ``?game=ddz`` in the URL; the Big Two
+  pages count Big Two games only;
+- the leaderboard, player and cooperation pages show the marts' values (the planted feeder
+  ranks first, its feeds as evidence with the replayer's steps);
+- the replayer draws the auction, the kitty, the roles and the jokers, and its last step
+  shows the engine's scores (the log's declared result) and who paid whom.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from pipeline.ingest import ingest
+from pipeline.sqlbuild import build
+from pipeline.warehouse import Warehouse
+from tests.test_dashboard import (
+    APP,
+    SAMPLE_FILES,
+    SAMPLES,
+    Use,
+    frame_with,
+    headers,
+    metric,
+    texts,
+)
+from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
+
+DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
+             "views/ddz_coop.py"]  # fmt: skip
+BIG2 = str(Path(sys.executable).with_name("big2"))
+FEEDER = "sim-5-p2-random"  # `big2 simulate -r ddz --feeder 2 --seed 5`: seat 2's player
+
+
+def simulate(out: Path, seed: int, *args: str) -> None:
+    cmd = [BIG2, "simulate", "--seed", str(seed), "--workers", "1", "--out", str(out), *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=os.environ)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("ddzdash-logs")
+    paths = {"ddz": root / "ddz.jsonl", "ddz2": root / "ddz2.jsonl", "big2": root / "big2.jsonl"}
+    simulate(paths["ddz"], 5, "--ruleset", "ddz", "--games", "60", "--feeder", "2")
+    simulate(paths["ddz2"], 6, "--ruleset", "ddz-2p", "--games", "10")
+    simulate(paths["big2"], 7, "--games", "20")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) -> Warehouse:
+    wh = Warehouse(tmp_path_factory.mktemp("ddzdash") / "warehouse")
+    ingest([*map(str, logs.values()), *(str(SAMPLES / n) for n in SAMPLE_FILES)], wh)
+    build(wh)
+    return wh
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(s) for s in path.read_text(encoding="utf-8").splitlines()]
+
+
+def ddz_app(page: str | None = None, **query: str) -> AppTest:
+    """The app with Dou Dizhu chosen (``?game=ddz``), on ``page``."""
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    at.query_params["game"] = "ddz"
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    if page is not None and page != "views/ddz_leaderboard.py":
+        at.switch_page(page)
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def one(wh: Warehouse, sql: str) -> tuple:
+    row = wh.connect().execute(sql).fetchone()
+    assert row is not None, sql
+    return tuple(row)
+
+
+@pytest.mark.parametrize("page", DDZ_PAGES)
+def test_every_ddz_page_runs_with_the_filters(page: str, mixed_wh: Warehouse, use: Use) -> None:
+    use(mixed_wh.root)
+    at = ddz_app(page)
+    assert at.sidebar.radio(key="f_game").value == "ddz"
+    assert "f_ruleset" in {w.key for w in at.sidebar.selectbox}
+    assert "Import some games" not in texts(at)
+    for table in headers(at):  # readable headers, one step numbering, scores in money
+        assert "action_index" not in table, page
+        for column, config in table.items():
+            shown = str(config["label"])
+            assert "_" not in shown, (page, column, shown)
+            if column == "score":
+                assert shown == "score (money)", (page, shown)
+            if column == "started_at":
+                assert shown == "started (UTC)", (page, shown)
+
+
+def test_selector_switches_the_pages_and_big_two_counts_big_two(
+    mixed_wh: Warehouse, use: Use
+) -> None:
+    use(mixed_wh.root)
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    at.run()
+    assert at.sidebar.radio(key="f_game").value == "big2"
+    assert "game" not in at.query_params
+    n_big2, n_ddz = one(mixed_wh, "select count(*) filter (where game_kind = 'big2'), "
+                        "count(*) filter (where game_kind = 'doudizhu') from games")  # fmt: skip
+    assert n_big2 > 0 and n_ddz > 0
+    assert metric(at, "Games") == f"{n_big2:,}"  # the Big Two overview counts Big Two games
+    at.sidebar.radio(key="f_game").set_value("ddz").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params["game"] in ("ddz", ["ddz"])
+    assert "Dou Dizhu leaderboard" in texts(at)
+    assert metric(at, "Dou Dizhu games") == f"{n_ddz:,}"
+    ruleset = at.sidebar.selectbox(key="f_ruleset")  # the Dou Dizhu games' rulesets, from (all)
+    assert ruleset.value is None and {"ddz", "ddz-2p"} <= set(ruleset.options)
+    assert "hk" not in ruleset.options
+    ruleset.select("ddz-2p").run()
+    (n_2p,) = one(mixed_wh, "select count(*) from games where ruleset = 'ddz-2p'")
+    assert metric(at, "Dou Dizhu games") == f"{n_2p:,}" and 0 < n_2p < n_ddz
+    at.sidebar.radio(key="f_game").set_value("big2").run()
+    assert "game" not in at.query_params and metric(at, "Games") == f"{n_big2:,}"
+    at.switch_page("views/leaderboard.py").run()  # from a Big Two page other than the first
+    at.sidebar.radio(key="f_game").set_value("ddz").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Dou Dizhu leaderboard" in texts(at)
+
+
+def test_leaderboard_is_the_marts(mixed_wh: Warehouse, use: Use) -> None:
+    use(mixed_wh.root)
+    at = ddz_app()
+    board = frame_with(at, "player_id", "landlord_win_pct")
+    con = mixed_wh.connect()
+    want = con.execute(
+        "select player_id, n_games, n_wins, n_landlord, n_landlord_wins, total_score "
+        "from ddz_player_standings order by overall_rank, player_id"
+    ).df()
+    got = board[["player_id", "games", "wins", "landlord_games", "landlord_wins", "score"]]
+    assert got.to_numpy().tolist() == want.to_numpy().tolist()
+    assert set(board["player_id"]) == set(want["player_id"])  # no Big Two player here
+    big2_players = {r[0] for r in con.execute(
+        "select distinct player_id from stg_seats").fetchall()}  # fmt: skip
+    assert not big2_players & set(board["player_id"])
+    rates = frame_with(at, "role", "bid", "win_pct")
+    ll = rates[rates["role"].str.startswith("地主")]
+    (n_ll_bid3,) = one(mixed_wh, "select count(*) from ddz_stats_player_games "
+                       "where is_landlord and bid = 3")  # fmt: skip
+    assert int(ll.loc[ll["bid"] == 3, "games"].iloc[0]) == n_ll_bid3
+
+
+def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:
+    use(mixed_wh.root)
+    at = ddz_app("views/ddz_player.py")
+    at.selectbox(key="ddz_pl_player").select(FEEDER).run()
+    assert not at.exception
+    n, n_ll, feed = one(mixed_wh, "select n_games, n_landlord, feed_rate from ddz_stats_players "
+                        f"where player_id = '{FEEDER}' and ruleset = 'ddz'")  # fmt: skip
+    assert metric(at, "Games") == f"{n:,}" and metric(at, "As landlord") == f"{n_ll:,}"
+    stats = frame_with(at, "stat", "player_rate")
+    got = stats.set_index("stat")["player_rate"]
+    assert got["feed rate (farmer, landlord on 1-2 cards)"] == pytest.approx(feed)
+    bidding = frame_with(at, "hand_strength", "bid_rate", "all_bid_rate")
+    (n_hands,) = one(mixed_wh, "select sum(n_hands) from ddz_bidding "
+                     f"where player_id = '{FEEDER}'")  # fmt: skip
+    assert bidding["hands"].sum() == n_hands
+    games = frame_with(at, "replay", "role", "max_bid")
+    assert len(games) == n and games["replay"].str.contains("game=ddz").all()
+
+
+def test_cooperation_audit_ranks_the_planted_feeder_first(
+    mixed_wh: Warehouse, use: Use, logs: dict[str, Path]
+) -> None:
+    use(mixed_wh.root)
+    at = ddz_app("views/ddz_coop.py")
+    ranked = frame_with(at, "feed_rank", "player_id", "feed_z")
+    assert ranked.iloc[0]["player_id"] == FEEDER and ranked.iloc[0]["feed_rank"] == 1
+    assert FEEDER in " ".join(str(e.value) for e in at.error)  # the red flag names it
+    evidence = frame_with(at, "replay", "step", "table_play", "hand")
+    assert "action_index" not in evidence.columns
+    # every row is one of the simulator's planted feeds (ground truth in the log's truth)
+    con = mixed_wh.connect()
+    got = con.execute(
+        "select game_id, action_index from ddz_coop_actions "
+        f"where player_id = '{FEEDER}' and signal = 'feed' and is_event"
+    ).fetchall()
+    assert len(evidence) == len(got) > 0
+    first = evidence.iloc[0]
+    assert f"game_id={first['game_id']}" in first["replay"]
+    assert f"step={int(first['step'])}" in first["replay"]
+    truth = {ln["game_id"]: ln["truth"] for ln in lines(logs["ddz"])}
+    fed = truth[first["game_id"]]["feed_opportunities"]
+    assert fed, truth[first["game_id"]]  # the simulator logged the planted feed there
+
+
+def test_replayer_draws_the_auction_kitty_roles_and_ends_with_the_engine_scores(
+    mixed_wh: Warehouse, use: Use, logs: dict[str, Path]
+) -> None:
+    use(mixed_wh.root)
+    game = next(
+        ln
+        for ln in lines(logs["ddz"])
+        if ln["result"]["outcome"] == "played_out" and "BJ" in " ".join(ln["deal"]["hands"])
+    )
+    gid = game["game_id"]
+    at = ddz_app("views/ddz_replayer.py", game_id=gid, step="1")
+    assert at.selectbox(key="ddz_replayer_game").value == gid
+    shown = texts(at)
+    assert "Step 1" in shown and "bids" in shown and "Auction" in shown
+    first = game["actions"][0]
+    assert f"seat {first['seat']}" in shown
+    assert "face down until the auction ends" in shown  # the kitty before the landlord takes it
+    assert 'ddz-bj" title="小王 black joker">BJ' in shown  # the joker drawn as a joker
+    at.button(key="ddz_rp_last").click().run()
+    assert not at.exception
+    shown = texts(at)
+    landlord = game["result"]["landlord"]
+    assert "地主 landlord" in shown and "農民 farmer" in shown
+    assert "face down" not in shown
+    scores = frame_with(at, "seat", "player_id", "score")
+    assert scores["score"].tolist() == game["result"]["scores"]  # the engine's own amounts
+    assert scores.loc[scores["role"] == "landlord", "seat"].tolist() == [landlord]
+    paid = frame_with(at, "payer", "receiver", "amount")
+    assert paid["amount"].tolist() == [game["result"]["amount"]] * (len(game["seats"]) - 1)
+    ids = [s["player_id"] for s in game["seats"]]
+    payer = paid["payer"] if game["result"]["landlord_won"] else paid["receiver"]
+    assert set(payer) == set(ids) - {ids[landlord]}
+    assert f"×{game['result']['multiplier']}" in [str(m.value) for m in at.metric]
+
+
+def test_replayer_a_two_player_game_shows_the_set_aside_cards(
+    mixed_wh: Warehouse, use: Use, logs: dict[str, Path]
+) -> None:
+    use(mixed_wh.root)
+    game = next(ln for ln in lines(logs["ddz2"]) if ln["result"]["outcome"] == "played_out")
+    at = ddz_app("views/ddz_replayer.py", game_id=game["game_id"])
+    at.button(key="ddz_rp_last").click().run()
+    assert "Set aside" in texts(at)
+    scores = frame_with(at, "seat", "player_id", "score")
+    assert scores["score"].tolist() == game["result"]["scores"]
+
+
+def test_replayer_unknown_game_is_a_message(mixed_wh: Warehouse, use: Use) -> None:
+    use(mixed_wh.root)
+    at = ddz_app("views/ddz_replayer.py", game_id="[x](http://e.vil)")
+    assert any("No Dou Dizhu game" in str(w.value) for w in at.warning)
+    assert pd.notna(at.selectbox(key="ddz_replayer_game").value)
+
+
+def test_the_jokers_are_the_engines() -> None:
+    """The dashboards import no rules engine: their joker ids must be the engine's."""
+    from dashboards import ddz_ui
+    from pipeline.doudizhu import cards
+
+    assert (ddz_ui.BLACK_JOKER, ddz_ui.RED_JOKER) == (cards.BLACK_JOKER, cards.RED_JOKER)
+    assert ddz_ui.cards_html(cards.mask_of(cards.parse_cards("RJ 3d BJ"))).count("joker") == 2
