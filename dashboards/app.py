@@ -45,6 +45,7 @@ DDZ_PAGES = {
             "views/ddz_replayer.py", title="Hand replayer", icon="🃏", url_path=ddz_ui.REPLAYER_PATH
         ),
         st.Page("views/ddz_coop.py", title="Farmer cooperation", icon="🤝", url_path="ddz_coop"),
+        st.Page("views/report.py", title="Report", icon="📋", url_path="ddz_report"),
     ],
 }
 SHARED = {

@@ -12,7 +12,6 @@ build`` (``big2 ingest`` runs it) and say so when it has not run (:func:`marts_b
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -29,7 +28,6 @@ from dashboards.frames import WINNINGS_BY as WINNINGS_BY
 from dashboards.frames import FilterOptions as FilterOptions
 from dashboards.frames import Filters as Filters
 from dashboards.frames import RescoreOptions as RescoreOptions
-from dashboards.frames import SqlResult as SqlResult
 from dashboards.frames import State as State
 from dashboards.frames import hands_after as hands_after
 from dashboards.frames import leak_table as leak_table
@@ -46,8 +44,7 @@ AUDIT_MARTS = ("audit_obligations", "collusion_ranking", "collusion_evidence")
 ROLLUPS = True
 ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
                 "rollup_leak_winners", "rollup_stats_player_days")  # fmt: skip
-#: SQL explorer limits; options in a selection list; rows in a per-player table.
-MAX_ROWS, TIMEOUT_S = 10_000, 10.0
+#: Options in a selection list; rows in a per-player table.
 OPTION_LIMIT = 1000
 TABLE_ROWS = 1000
 #: Rate figures: a game's time is the time to the player's next game when that starts at most
@@ -190,22 +187,6 @@ def _by(f: Filters, query: str) -> str:
 def overview(f: Filters) -> dict[str, Any]:
     """Headline counts for the filtered games plus import health."""
     return cast(dict[str, Any], query("dash_overview", f).iloc[0].to_dict())
-
-
-def run_sql(sql: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S) -> SqlResult:
-    """One ad-hoc query on ``big2 sql``'s sandbox (:func:`reading.run_adhoc`), not cached."""
-    started = time.perf_counter()
-    try:
-        names, rows, cut = reading.run_adhoc(warehouse(), sql, max_rows=max_rows,
-                                             timeout_s=timeout_s)  # fmt: skip
-    except reading.SqlTimeout as err:
-        raise QueryError(
-            "E_SQL_TIMEOUT", f"stopped after the time limit of {timeout_s:g} s"
-        ) from err
-    except (reading.SqlRefused, duckdb.Error) as err:
-        raise QueryError("E_SQL_QUERY", getattr(err, "message", str(err))) from err
-    out = pd.DataFrame.from_records(rows, columns=names)
-    return SqlResult(out, truncated=cut, seconds=time.perf_counter() - started)
 
 
 @cached

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboards import data, terms
+from dashboards.sidebar import FILTER_KEYS as FILTER_KEYS
 from dashboards.sidebar import all_label as all_label
 from dashboards.sidebar import current_filters as current_filters
 from dashboards.sidebar import filters_caption as filters_caption

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, terms, ui
+from dashboards import adhoc, data, terms, ui
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse, reading
@@ -353,19 +353,19 @@ def test_sql_explorer_cannot_read_files_outside_the_warehouse(
     outside = tmp_path / "secret.csv"
     outside.write_text("a\n1\n")
     with pytest.raises(data.QueryError):
-        data.run_sql(f"select * from read_csv('{outside}')")
+        adhoc.run_sql(f"select * from read_csv('{outside}')")
     with pytest.raises(data.QueryError):
-        data.run_sql("select * from read_text('/etc/passwd')")
-    assert data.run_sql("select count(*) from games").frame.iloc[0, 0] > 0
+        adhoc.run_sql("select * from read_text('/etc/passwd')")
+    assert adhoc.run_sql("select count(*) from games").frame.iloc[0, 0] > 0
 
 
 def test_run_sql_time_limit(fixture_wh: Warehouse, use: Use) -> None:
     use(fixture_wh.root)
     slow = "select count(*) from range(100000000000) a"
     with pytest.raises(data.QueryError, match="time limit"):
-        data.run_sql(slow, timeout_s=0.2)
+        adhoc.run_sql(slow, timeout_s=0.2)
     with pytest.raises(data.QueryError, match="exactly one"):
-        data.run_sql("select 1; select 2")
+        adhoc.run_sql("select 1; select 2")
 
 
 def test_marts_missing_are_announced(no_marts_wh: Warehouse, use: Use) -> None:
@@ -649,7 +649,7 @@ def test_build_succeeds_while_the_dashboard_is_serving(
     for page in PAGES:  # every page has run its queries (and cached them)
         app(page)
     assert not data.standings(data.NO_FILTERS).empty
-    assert data.run_sql("select count(*) from games").frame.iloc[0, 0] > 0
+    assert adhoc.run_sql("select count(*) from games").frame.iloc[0, 0] > 0
     # another process writes: `big2 build` needs the file to itself
     cli = [sys.executable, "-m", "pipeline.cli", "build", "--warehouse", str(wh.root)]
     done = subprocess.run(cli, capture_output=True, text=True, timeout=300, cwd=ROOT)

@@ -9,7 +9,7 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import data, ddz_data, ui
 from pipeline.errors import Big2Error
 from pipeline.report import Report, Section, Selection, assemble, fetch_report, render_html
 from pipeline.warehouse import reading
@@ -32,7 +32,7 @@ def _frame(section: Section) -> pd.DataFrame:
     return pd.DataFrame(list(section.rows), columns=list(section.columns))
 
 
-opts = data.filter_options()
+opts = ddz_data.filter_options() if ddz_data.chosen() else data.filter_options()  # the game's
 f = ui.current_filters()
 by = st.radio("Report on", ["A match", "A day"], horizontal=True, key="rep_by")
 cols = st.columns(3)

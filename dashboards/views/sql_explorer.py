@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import adhoc, data, ui
 
 st.title("🔎 SQL explorer")
 if not ui.require_games(allow_empty=True):
@@ -41,17 +41,17 @@ with cat_col:
 with query_col:
     sql = st.text_area("Query (one SELECT)", value=EXAMPLE, height=160, key="sql_text")
     c1, c2, c3 = st.columns([1, 1, 2])
-    max_rows = c1.number_input("Row limit", 1, data.MAX_ROWS, 1000, step=100, key="sql_rows")
-    timeout = c2.number_input("Time limit (s)", 1.0, data.TIMEOUT_S, 5.0, key="sql_timeout")
+    max_rows = c1.number_input("Row limit", 1, adhoc.MAX_ROWS, 1000, step=100, key="sql_rows")
+    timeout = c2.number_input("Time limit (s)", 1.0, adhoc.TIMEOUT_S, 5.0, key="sql_timeout")
     run = c3.button("Run ▶", type="primary", key="sql_run", shortcut="Ctrl+Enter")
     st.caption(
         "Read-only: one SELECT (or EXPLAIN [ANALYZE] of one) on the warehouse's tables, no other "
-        f"file, as `big2 sql`; at most {data.MAX_ROWS:,} rows and {data.TIMEOUT_S:g} s."
+        f"file, as `big2 sql`; at most {adhoc.MAX_ROWS:,} rows and {adhoc.TIMEOUT_S:g} s."
     )
     if run or "sql_result" in st.session_state:
         if run:
             try:
-                st.session_state["sql_result"] = data.run_sql(
+                st.session_state["sql_result"] = adhoc.run_sql(
                     sql, max_rows=int(max_rows), timeout_s=float(timeout)
                 )
                 st.session_state.pop("sql_error", None)

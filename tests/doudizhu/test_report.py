@@ -270,6 +270,7 @@ def test_report_page_shows_the_dou_dizhu_sections(
     monkeypatch.setenv("BIG2_WAREHOUSE", str(whs[0].root))
     at = AppTest.from_file(str(ROOT / "dashboards" / "app.py"), default_timeout=60)
     at.run()
+    at.sidebar.radio(key="f_game").set_value("ddz").run()  # the Dou Dizhu matches to choose from
     at.switch_page("views/report.py")
     at.run()
     at.selectbox(key="rep_match").set_value("ddz-004").run()
