@@ -56,11 +56,23 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench dashboards
 	$(BIN)/mypy
 
-## test: set up, lint, type-check, then the whole test suite on the compiled hot path, and the
-## doctests on the Python sources (a compiled module has no source for doctest to collect)
-test: lint native-check compiled native
-	$(BIN)/python -m pytest -m "not slow" -q tests
+## test: set up; then two lanes side by side (`make -j2`: the CI machine has 2 CPUs): lint, then
+## the mypyc build (both run mypy on one .mypy_cache, so one after the other), beside native-check,
+## then the native release build; then the whole test suite on the compiled hot path, over
+## TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests on one process,
+## so its module fixtures are built once), then the doctests on the Python sources (a compiled
+## module has no source for doctest to collect). docs/benchmarks.md: "Test suite wall time".
+TEST_WORKERS ?= 2
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-lane-python test-lane-rust
+	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
+
+.PHONY: test-lane-python test-lane-rust
+test-lane-python: lint
+	@$(MAKE) --no-print-directory compiled
+test-lane-rust: native-check
+	@$(MAKE) --no-print-directory native
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
 bench: compiled native
