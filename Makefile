@@ -11,8 +11,9 @@ CARGO  ?= $(shell command -v cargo 2>/dev/null || for d in "$$CARGO_HOME/bin" "$
             test -x "$$d/cargo" && echo "$$d/cargo" && break; done)
 NATIVE_STAMP := $(VENV)/.native
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs)
-# maturin and cargo find rustc and each other on PATH; pyo3 builds against the venv's Python
-RUST_ENV = PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
+# maturin and cargo find rustc and each other on PATH; pyo3 builds against the venv's Python;
+# no MAKEFLAGS: under `make test`'s -j2 cargo would try make's jobserver (not passed to it) and warn
+RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,11 +51,20 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench dashboards
 	$(BIN)/mypy
 
-## test: set up, lint, type-check, then the whole test suite on the native core, and the
-## doctests on the pure Python path
-test: lint native-check native
-	$(BIN)/python -m pytest -m "not slow" -q tests
+## test: set up; then two lanes side by side (`make -j2`: the CI machine has 2 CPUs): lint (ruff,
+## mypy) beside native-check, then the native release build; then the whole test suite on the
+## native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
+## on one process, so its module fixtures are built once), then the doctests on the pure Python
+## path. docs/benchmarks.md: "Test suite wall time".
+TEST_WORKERS ?= 2
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint test-lane-rust
+	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
+
+.PHONY: test-lane-rust
+test-lane-rust: native-check
+	@$(MAKE) --no-print-directory native
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
 bench: native
