@@ -2,16 +2,10 @@
 -- filtered Dou Dizhu games (full information; void deals included, as the ddz_bidding mart):
 -- hands, bid rate, average bid, top-bid rate (3, or called), as landlord and its win %; beside
 -- everyone's bid rate with that strength (the yardstick of bidding discipline).
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
--- all; a period's days are UTC days), $player.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
+-- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
 with fg as (
-    select g.* from stg_ddz_games g
-    where ($ruleset is null or g.ruleset = $ruleset)
-      and ($match_id is null or g.match_id = $match_id)
-      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
-      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
-      and ($player_id is null
-           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+    select * from dash_ddz_filtered_games($ruleset, $match_id, $player_id, $date_from, $date_to)
 ),
 hands as (
     select

@@ -1,15 +1,9 @@
 -- Grain: one row: the headline counts of the filtered Dou Dizhu games (stg_ddz_games): games,
 -- played out, void deals (荒牌), players, matches, springs and anti-springs, the period.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
--- all; a period's days are UTC days).
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
+-- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days).
 with fg as (
-    select g.* from stg_ddz_games g
-    where ($ruleset is null or g.ruleset = $ruleset)
-      and ($match_id is null or g.match_id = $match_id)
-      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
-      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
-      and ($player_id is null
-           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+    select * from dash_ddz_filtered_games($ruleset, $match_id, $player_id, $date_from, $date_to)
 )
 select
     (select count(*) from fg) as n_games,

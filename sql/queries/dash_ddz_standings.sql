@@ -2,16 +2,10 @@
 -- out, wins, as landlord and as farmer (games, wins, win %), score (money, every game by its
 -- own ruleset), the rank-ladder title for it (rank_ladder, as ddz_player_standings) and the
 -- rank by score; the first $limit by rank, then id.
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
--- all; a period's days are UTC days), $limit.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
+-- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $limit.
 with fg as (
-    select g.* from stg_ddz_games g
-    where ($ruleset is null or g.ruleset = $ruleset)
-      and ($match_id is null or g.match_id = $match_id)
-      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
-      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
-      and ($player_id is null
-           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+    select * from dash_ddz_filtered_games($ruleset, $match_id, $player_id, $date_from, $date_to)
 ),
 totals as (
     select

@@ -2,16 +2,10 @@
 -- (ddz_stats_player_games, as the ddz_win_rates mart): dimension 'bid' = the game's winning bid,
 -- 'hand_strength' = the seat's hand strength at bidding (full information only); games, wins,
 -- win % of the seats of that role; of one player ($player) or everyone (null).
--- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters; null =
--- all; a period's days are UTC days), $player.
+-- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
+-- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
 with fg as (
-    select g.* from stg_ddz_games g
-    where ($ruleset is null or g.ruleset = $ruleset)
-      and ($match_id is null or g.match_id = $match_id)
-      and ($date_from is null or timezone('UTC', g.started_ts) >= $date_from::date)
-      and ($date_to is null or timezone('UTC', g.started_ts) < $date_to::date + 1)
-      and ($player_id is null
-           or g.game_id in (select game_id from stg_ddz_seats where player_id = $player_id))
+    select * from dash_ddz_filtered_games($ruleset, $match_id, $player_id, $date_from, $date_to)
 ),
 seats as (
     select p.role, p.bid, p.hand_strength, p.is_winner
