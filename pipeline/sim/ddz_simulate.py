@@ -28,9 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +39,7 @@ from pipeline.sim.bots import SimError
 from pipeline.sim.ddz_bots import make_ddz_bot
 from pipeline.sim.ddz_play import GENERATOR, log_line, play_game
 from pipeline.sim.play import BASE_TIMESTAMP
+from pipeline.sim.simulate import in_match_order
 
 YEAR_SECONDS = 365 * 86_400
 
@@ -142,24 +141,6 @@ def play_match(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
 def match_lines(cfg: DdzSimConfig, match: int) -> list[str]:
     """One whole match as JSON lines (what worker processes send back)."""
     return [dumps(line) for line in play_match(cfg, match)]
-
-
-def in_match_order(
-    cfg: DdzSimConfig, work: Callable[[DdzSimConfig, int], list[Any]], workers: int
-) -> Iterator[list[Any]]:
-    """``work(cfg, k)`` for every match, in match order, in ``workers`` processes."""
-    if workers <= 1 or cfg.n_matches <= 1:
-        for k in range(cfg.n_matches):
-            yield work(cfg, k)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: deque[Future[list[Any]]] = deque()
-        for k in range(cfg.n_matches):
-            pending.append(pool.submit(work, cfg, k))
-            while len(pending) >= 4 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
 
 
 def simulate_lines(cfg: DdzSimConfig, *, workers: int = 1) -> Iterator[list[dict[str, Any]]]:

@@ -30,7 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from pipeline import native
 from pipeline.big2.rules import Ruleset, load_ruleset
@@ -208,10 +208,19 @@ def match_lines(cfg: SimConfig, match: int) -> list[str]:
     return match_lines_python(cfg, match) if lines is None else lines
 
 
+class _Matches(Protocol):
+    @property
+    def n_matches(self) -> int: ...
+
+
+C = TypeVar("C", bound=_Matches)
+
+
 def in_match_order(
-    cfg: SimConfig, work: Callable[[SimConfig, int], list[Any]], workers: int
+    cfg: C, work: Callable[[C, int], list[Any]], workers: int
 ) -> Iterator[list[Any]]:
-    """``work(cfg, k)`` for every match, in match order, in ``workers`` processes."""
+    """``work(cfg, k)`` for every match of a run of either game (``cfg.n_matches``), in match
+    order, in ``workers`` processes."""
     if workers <= 1 or cfg.n_matches <= 1:
         for k in range(cfg.n_matches):
             yield work(cfg, k)
