@@ -898,21 +898,14 @@ def _wrapped(lines: Sequence[str], width: int) -> list[str]:
     return out
 
 
-def hand_history(data: GameData, width: int = 80) -> str:
-    """The game as a readable hand history: the deal, each trick's plays and passes with seat
-    and player, 頂大 obligations, the result and who paid whom; lines longer than ``width``
-    columns continue on the next. A Dou Dizhu game: :func:`ddz_hand_history`."""
-    if is_ddz(data):
-        return ddz_hand_history(data, width)
+def _history_head(data: GameData, kind: str) -> tuple[dict[int, str], list[str]]:
+    """A hand history's seats (seat → who) and its opening lines: the game (``kind`` after its
+    id), match, ruleset, source, and the "Deal" heading."""
     g = data.game
     who = {int(s["seat"]): _who(s["player_id"], s["name"]) for s in data.seats}
-
-    def seat(n: Any) -> str:
-        return f"seat {int(n)} {who.get(int(n), '?')}"
-
     ruleset = g["ruleset"] + ("" if g["overrides"] in (None, "{}") else f" {g['overrides']}")
     lines = [
-        f"Game {g['game_id']}",
+        f"Game {g['game_id']}{kind}",
         f"match {g['match_id'] or '—'} game {g['game_number']} · {g['players']} players · "
         f"started {g['started_at'] or '—'}",
         f"ruleset {ruleset}",
@@ -920,6 +913,21 @@ def hand_history(data: GameData, width: int = 80) -> str:
         "",
         "Deal" + ("" if g["full_info"] else " (partial information: only the plays are known)"),
     ]
+    return who, lines
+
+
+def hand_history(data: GameData, width: int = 80) -> str:
+    """The game as a readable hand history: the deal, each trick's plays and passes with seat
+    and player, 頂大 obligations, the result and who paid whom; lines longer than ``width``
+    columns continue on the next. A Dou Dizhu game: :func:`ddz_hand_history`."""
+    if is_ddz(data):
+        return ddz_hand_history(data, width)
+    g = data.game
+    who, lines = _history_head(data, "")
+
+    def seat(n: Any) -> str:
+        return f"seat {int(n)} {who.get(int(n), '?')}"
+
     if g.get("info_level") == "result":
         lines[-1] = "Seats (result only: a score sheet's line, no deal and no plays)"
     for s in data.seats:
@@ -995,21 +1003,11 @@ def ddz_hand_history(data: GameData, width: int = 80) -> str:
     反春, bid × multiplier) and who paid whom; lines longer than ``width`` continue on the next.
     """
     g = data.game
-    who = {int(s["seat"]): _who(s["player_id"], s["name"]) for s in data.seats}
+    who, lines = _history_head(data, " (Dou Dizhu)")
 
     def seat(n: Any) -> str:
         return f"seat {int(n)} {who.get(int(n), '?')}"
 
-    ruleset = g["ruleset"] + ("" if g["overrides"] in (None, "{}") else f" {g['overrides']}")
-    lines = [
-        f"Game {g['game_id']} (Dou Dizhu)",
-        f"match {g['match_id'] or '—'} game {g['game_number']} · {g['players']} players · "
-        f"started {g['started_at'] or '—'}",
-        f"ruleset {ruleset}",
-        f"source {g['source_file']}:{g['source_line']}",
-        "",
-        "Deal" + ("" if g["full_info"] else " (partial information: only the plays are known)"),
-    ]
     for s in data.seats:
         hand = s["deal_text"] if s["deal_text"] else "—"
         lines.append(f"  {seat(s['seat'])}: {hand}")
