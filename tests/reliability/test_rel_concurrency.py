@@ -229,11 +229,13 @@ def test_verify_during_an_import_says_it_runs_and_exits_0(built: Warehouse, tmp_
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A real 16 MiB filesystem (tmpfs; needs root), unmounted afterwards."""
+    """A real 32 MiB filesystem (tmpfs; needs root), unmounted afterwards: room for two
+    warehouse.duckdb files of a small warehouse (a build writes the new one beside the old, ~8
+    MiB each with both games' marts), not for much more."""
     mnt = tmp_path / "disk"
     mnt.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)],
+        ["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mnt)],
         capture_output=True,
         check=False,
     )

@@ -1,7 +1,7 @@
 """Sandbox attempts (issue 11 items 1, 2, 4 and 8): no reader can harm the warehouse.
 
 Every attempt goes through both ad-hoc SQL paths, ``big2 sql`` and the dashboards' SQL explorer
-(``dashboards.data.run_sql``), one implementation in :mod:`pipeline.warehouse.reading`; each is
+(``dashboards.adhoc.run_sql``), one implementation in :mod:`pipeline.warehouse.reading`; each is
 refused with a message and, after each, every file under the warehouse (``warehouse.duckdb``
 included) has the same sha256. Then: the bounds of ``big2 sql`` (a time limit, streamed output
 in bounded memory), the dashboard server's Host and Origin guard on a real server, the replayer's
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dashboards import data
+from dashboards import adhoc, data
 from pipeline.cli import app
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
@@ -153,7 +153,7 @@ def refused_by_cli(wh: Warehouse, sql: str) -> str:
 
 def refused_by_explorer(sql: str) -> str:
     with pytest.raises(data.QueryError) as err:
-        data.run_sql(sql)
+        adhoc.run_sql(sql)
     return str(err.value)
 
 
@@ -202,9 +202,9 @@ def test_reads_still_work(wh: Warehouse, before: dict[str, str]) -> None:
         result = runner.invoke(app, ["sql", sql, "-w", str(wh.root), "--format", "csv"])
         assert result.exit_code == 0, (sql, result.output)
         assert shown in result.output, (sql, result.output)
-        assert not data.run_sql(sql).frame.empty, sql
+        assert not adhoc.run_sql(sql).frame.empty, sql
     games = wh.files(Table.GAMES)[0].as_posix()
-    assert data.run_sql(f"select count(*) from read_parquet('{games}')").frame.iloc[0, 0] > 0
+    assert adhoc.run_sql(f"select count(*) from read_parquet('{games}')").frame.iloc[0, 0] > 0
     assert digests(wh.root) == before
 
 
@@ -299,16 +299,16 @@ def test_fuzz_of_statement_kinds(
     )
     if kind == "read":
         assert reading.check_query(sql) == sql
-        data.run_sql(sql)
+        adhoc.run_sql(sql)
     elif kind == "file":
         assert reading.check_query(sql) == sql
         with pytest.raises(data.QueryError, match="disabled by configuration"):
-            data.run_sql(sql)
+            adhoc.run_sql(sql)
     else:
         with pytest.raises(reading.SqlRefused):
             reading.check_query(sql)
         with pytest.raises(data.QueryError):
-            data.run_sql(sql)
+            adhoc.run_sql(sql)
     assert digests(wh.root) == before, sql
 
 
