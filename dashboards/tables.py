@@ -117,12 +117,18 @@ TERM_COLUMNS = {"tier_name", "tier"}
 
 
 def label(name: str) -> str:
-    """The header of column ``name``: :data:`LABELS`, else the name with spaces.
+    """The header of column ``name``: :data:`LABELS`, else the name read out: a count's
+    ``n_`` dropped, ``_pct`` as %, spaces for underscores.
 
     >>> label("violated_then_out"), label("n_base_actions"), label("some_new_column")
     ('violated, then next went out', 'baseline actions', 'some new column')
+    >>> label("n_pairs"), label("everyone_win_pct")
+    ('pairs', 'everyone win %')
     """
-    return terms.text(LABELS.get(name, name.replace("_", " ")))
+    if name in LABELS:
+        return terms.text(LABELS[name])
+    text = name.removeprefix("n_").replace("_pct", " %")
+    return terms.text(text.replace("_", " "))
 
 
 def display_zone() -> str:
