@@ -220,7 +220,24 @@ def _visible(page: Any, *columns: str) -> None:
     """Each named column (a header, or the start of one: ``score`` for ``score (unit)``;
     ``"ended/players"``: the ``players`` of the table with an ``ended`` column) is whole in the
     viewport of a table of the page; no number of any table is cut at its right edge; no
-    metric is cut."""
+    metric is cut. Streamlit draws a page's tables one after another after a rerun: the check
+    is repeated until it holds or ``VISIBLE_WAIT_S`` has passed (then its failure is raised)."""
+    deadline = time.monotonic() + VISIBLE_WAIT_S
+    while True:
+        try:
+            _visible_now(page, columns)
+            return
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(250)
+
+
+#: How long :func:`_visible` waits for the tables of a page to be drawn.
+VISIBLE_WAIT_S = 15.0
+
+
+def _visible_now(page: Any, columns: tuple[str, ...]) -> None:
     tables = page.evaluate(TABLES_JS)
     for column in columns:
         anchor, _, name = column.rpartition("/")
