@@ -19,16 +19,13 @@ This module holds no UI: progress goes to a callback, the summary is returned.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import gc
 import glob
 import gzip
 import io
-import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from collections import Counter, deque
@@ -53,6 +50,8 @@ from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 from pipeline.warehouse.tables import not_stored
+from pipeline.workers import pool as worker_pool
+from pipeline.workers import warm as warm_workers
 
 CHUNK_GAMES = 2000
 #: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
@@ -87,22 +86,15 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(signal.Signals(signum).name)
 
 
-#: Linux prctl(2) option: the signal a process gets when its parent dies.
-PR_SET_PDEATHSIG = 1
+#: What the import's worker processes import before their first chunk.
+WORKER_MODULES = ("pipeline.ingest",)
 
 
-def _worker_init(parent: int | None) -> None:
-    """Pool initializer: a worker dies with the main process (``PR_SET_PDEATHSIG`` on Linux,
-    so a SIGKILLed import leaves no worker behind) and leaves SIGINT / SIGTERM to it.
-    ``parent``: the main process's pid when workers are forked from it (else None)."""
+def _worker_init() -> None:
+    """Pool initializer: a worker leaves SIGINT / SIGTERM to the main process (it dies with
+    it: :func:`pipeline.workers.die_with`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent is not None and os.getppid() != parent:  # it died before prctl took effect
-        os._exit(1)
 
 
 #: Set when a pool was stopped part-way (a worker died, a signal): see :func:`pool_was_stopped`.
@@ -140,12 +132,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 @contextlib.contextmanager
 def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """Worker processes that die with this one; stopped at once when the import fails."""
-    forked = multiprocessing.get_start_method() == "fork"
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        initializer=_worker_init,
-        initargs=(os.getpid() if forked else None,),
-    )
+    pool = worker_pool(workers, preload=WORKER_MODULES, initializer=_worker_init)
     try:
         yield pool
     except BaseException:
@@ -567,6 +554,8 @@ def ingest(
     if workers is None:
         workers = (os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else 1
     summary = IngestSummary(workers=workers)
+    if workers > 1:
+        warm_workers(WORKER_MODULES)
     started = time.perf_counter()
     done_bytes = 0
     caps: dict[str, _RejectCap] = {}

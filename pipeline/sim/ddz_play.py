@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from pipeline.doudizhu.cards import FULL_DECK, N_CARDS, format_cards
@@ -40,6 +39,7 @@ from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Action, ActionType, Game, GameResult, Outcome, Phase, deal
 from pipeline.sim.bots import SimError
 from pipeline.sim.ddz_bots import DdzBot, DdzTurn, legal_bids, make_ddz_bot
+from pipeline.workers import pool as worker_pool
 
 GENERATOR = "pipeline.sim.ddz"
 #: A game gives up after this many void deals in a row (never reached by the bots here).
@@ -281,7 +281,7 @@ def simulate(
         for t in tasks:
             yield from _chunk(*t)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers, preload=["pipeline.sim.ddz_play"]) as pool:
         for chunk in pool.map(_chunk, *zip(*tasks, strict=True)):
             yield from chunk
 

@@ -26,7 +26,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -41,6 +41,7 @@ from pipeline.sim.bots import (
     make_bot,
 )
 from pipeline.sim.play import BASE_TIMESTAMP, PlayedGame, Reason, play_game
+from pipeline.workers import pool as worker_pool
 
 YEAR_SECONDS = 365 * 86_400
 GENERATOR = "pipeline.sim"
@@ -225,7 +226,7 @@ def in_match_order(
         for k in range(cfg.n_matches):
             yield work(cfg, k)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers, preload=["pipeline.sim.simulate"]) as pool:
         pending: deque[Future[list[Any]]] = deque()
         for k in range(cfg.n_matches):
             pending.append(pool.submit(work, cfg, k))

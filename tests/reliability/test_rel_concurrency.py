@@ -68,8 +68,8 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
-def workers_of(pid: int) -> list[int]:
-    """The pool workers of a ``big2`` process (its children, not multiprocessing's helpers)."""
+def children_of(pid: int) -> list[tuple[int, bytes]]:
+    """The child processes of ``pid`` with their command lines."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -77,8 +77,20 @@ def workers_of(pid: int) -> list[int]:
             cmdline = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == pid and b"resource_tracker" not in cmdline:
-            out.append(int(stat.parent.name))
+        if int(fields[1]) == pid:
+            out.append((int(stat.parent.name), cmdline))
+    return out
+
+
+def workers_of(pid: int) -> list[int]:
+    """The pool workers of a ``big2`` process: the children of its forkserver (not
+    multiprocessing's helpers, the forkserver and the resource tracker)."""
+    out = []
+    for child, cmdline in children_of(pid):
+        if b"forkserver" in cmdline:
+            out.extend(worker for worker, _ in children_of(child))
+        elif b"resource_tracker" not in cmdline:
+            out.append(child)
     return out
 
 
