@@ -28,9 +28,19 @@ FORBIDDEN = (
     "pipeline.logs",
 )
 
-#: Each game package's adapter to the seam (pipeline.games): the one module of the package
-#: that reads log records (docs/architecture.md).
-ADAPTERS = sorted(PIPELINE.glob("*/game.py"))
+#: Each game package's adapter to the seam (pipeline.games) and to the log format: the named
+#: modules of the package that read or write log records (docs/architecture.md, "What may
+#: import what"). Its ``game`` module is the one the seam registers; Big Two's log format
+#: (the parser, ``LogAction``) is its own module beside it.
+ADAPTER_MODULES = {
+    "big2": ("game", "logformat"),
+    "doudizhu": ("game",),
+}
+ADAPTERS = sorted(
+    PIPELINE / package / f"{name}.py"
+    for package, names in ADAPTER_MODULES.items()
+    for name in names
+)
 
 PURE_MODULES = sorted(
     {
@@ -228,6 +238,12 @@ def test_a_game_adapter_reads_records_but_stays_below_storage(path: Path) -> Non
         violations(imports, (*FORBIDDEN, "pipeline.sim", "pipeline.replay", "pipeline.ingest"))
         == []
     )
+
+
+def test_the_adapter_set_is_named_and_exists() -> None:
+    """Every module of the adapter set exists, and every game package has its ``game``."""
+    assert all(path.is_file() for path in ADAPTERS), ADAPTERS
+    assert all("game" in names for names in ADAPTER_MODULES.values())
 
 
 def test_every_registered_game_has_its_adapter() -> None:

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipeline.big2.combos import Play, classify
+from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.rules import (
     HUANLE_MIN_PLAYS,
     HUANLE_TABLE,
@@ -36,7 +37,6 @@ from pipeline.big2.state import Action, Game, GameResult, LegalMoves, Outcome, n
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.games import Replayed, check_seat_count
 from pipeline.logs.model import GameRecord
-from pipeline.logs.records import record_from_obj
 
 
 def _seats_text(values: tuple[int, ...] | None) -> str:
