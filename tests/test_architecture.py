@@ -33,7 +33,7 @@ FORBIDDEN = (
 #: import what"). Its ``game`` module is the one the seam registers; Big Two's log format
 #: (the parser, ``LogAction``) is its own module beside it.
 ADAPTER_MODULES = {
-    "big2": ("game", "logformat"),
+    "big2": ("game", "logformat", "logwriter"),
     "doudizhu": ("game",),
 }
 ADAPTERS = sorted(
