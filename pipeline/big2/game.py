@@ -93,7 +93,8 @@ def sheet_result(record: GameRecord, rs: Ruleset) -> GameResult:
     information level ``result``): exactly one winner at 0 cards, each count within the
     deal, the 包牌 seat a seat of the game. Raises :class:`ReplayError` with the code.
 
-    >>> from pipeline.logs.scoresheet import SheetRules, parse_scorer_text
+    >>> from pipeline.big2.scoresheet import parse_scorer_text
+    >>> from pipeline.logs.scoresheet import SheetRules
     >>> rec = next(parse_scorer_text("a b c d\\n0 3 1t 14", "x.txt", SheetRules()))
     >>> try:
     ...     sheet_result(rec, load_ruleset("hk"))

@@ -48,21 +48,6 @@ class SeatInfo:
     balance: float | None = None  # starting bankroll balance for the match, when given
 
 
-@dataclass(frozen=True, slots=True)
-class SheetResult:
-    """A result-only game (information level ``result``): what a score sheet writes down.
-
-    ``cards_left`` one count per seat, the winner at 0 (ignored for a redeal);
-    ``bao_seat`` the seat that takes on all losses (包牌, or a winner who did not call the
-    last card), when marked; ``redeal`` a reshuffle, no result (scored as nothing).
-    """
-
-    cards_left: tuple[int, ...]
-    bao_seat: int | None = None
-    redeal: bool = False
-    notes: str | None = None
-
-
 #: The three information levels of a game (docs/log-format.md): the deal, the plays, the result.
 INFO_LEVELS = ("full", "partial", "result")
 
@@ -93,7 +78,7 @@ class GameRecord:
     format_version: int = 1
     tournament_kind: str | None = None  # e.g. "knockout" (晉級賽) or "points" (積分賽)
     tournament_round: int | None = None
-    sheet: SheetResult | None = None  # a result-only game (a score sheet): no actions
+    sheet: Any = None  # a result-only game: its sheet line (Big Two: big2.scoresheet.SheetResult)
     source: Source | None = field(default=None, compare=False)  # where the record was read
     raw: str = field(default="", compare=False, repr=False)  # the record as read (for rejects)
 
