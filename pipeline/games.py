@@ -6,7 +6,8 @@ dispatch in :mod:`pipeline.logs.jsonl`, :mod:`pipeline.replay`) reach that game 
 Each game is one package beside the other (``pipeline/big2/``, ``pipeline/doudizhu/``) that
 implements the interface in its ``game`` module; :data:`GAMES` says where, and the module is
 imported on first use (so this module imports no game, and a game costs nothing until a log
-asks for it).
+asks for it). A score sheet names no ``game_kind``: :data:`SHEETS` registers each sheet shape
+with the game whose sheets they are, as :data:`GAMES` does each game.
 
 >>> game_for("big2").kind
 'big2'

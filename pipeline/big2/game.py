@@ -1,8 +1,9 @@
 """Big Two behind the game seam (:class:`pipeline.games.Game`): the ruleset loader, the log
 record's parser, the record replay, legal moves and the classifier.
 
-The one module of the engine package that sees log records (:mod:`pipeline.logs.model`,
-:mod:`pipeline.logs.records`, the Big Two log format); the engine itself (rules, combos,
+One of the engine package's adapter modules, with :mod:`pipeline.big2.logformat` (the log
+parser), :mod:`pipeline.big2.logwriter` and :mod:`pipeline.big2.scoresheet`: the only modules
+of the package that see log records (:mod:`pipeline.logs`); the engine itself (rules, combos,
 moves, state) stays pure. :func:`replay_record` builds the ruleset (preset + overrides) and
 the :class:`~pipeline.big2.state.Game` (full deal or partial information), applies every
 action with :meth:`~pipeline.big2.state.Game.do` and cross-checks the declared result; a log
