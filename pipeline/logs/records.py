@@ -97,10 +97,16 @@ def content_hash(obj: Any) -> str:
 
 
 def schema_error(path: str, why: str, action_index: int | None = None) -> LogFormatError:
+    """An ``E_SCHEMA`` error at a field path (``action_index`` when one action is at fault)."""
     return LogFormatError("E_SCHEMA", f"{path}: {why}", path=path, action_index=action_index)
 
 
 def type_name(value: Any) -> str:
+    """How a message names a JSON value's type.
+
+    >>> type_name(None), type_name(3), type_name([1]), type_name({})
+    ('null', 'a number', 'a list', 'an object')
+    """
     if value is None:
         return "null"
     return {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(
@@ -116,6 +122,8 @@ def whole_number(
     minimum: int = 0,
     maximum: int | None = None,
 ) -> int:
+    """A whole number within ``minimum`` … ``maximum``, else ``E_SCHEMA`` (not a whole number,
+    below the minimum) or ``E_NUMBER_RANGE`` (above the maximum) at ``path``."""
     if isinstance(value, bool) or not isinstance(value, int):
         if (
             maximum is not None
@@ -156,6 +164,7 @@ def shortened(value: Any) -> str:
 def opt_whole_number(
     value: Any, path: str, *, minimum: int = 0, maximum: int | None = None
 ) -> int | None:
+    """:func:`whole_number`, or None for a missing value."""
     return None if value is None else whole_number(value, path, minimum=minimum, maximum=maximum)
 
 
@@ -226,18 +235,21 @@ def _opt_str(value: Any, path: str) -> str | None:
 
 
 def as_list(value: Any, path: str, action_index: int | None = None) -> list[Any]:
+    """A JSON list, else ``E_SCHEMA`` at ``path``."""
     if not isinstance(value, list):
         raise schema_error(path, f"expected a list, got {type_name(value)}", action_index)
     return value
 
 
 def as_object(value: Any, path: str, action_index: int | None = None) -> Mapping[str, Any]:
+    """A JSON object, else ``E_SCHEMA`` at ``path``."""
     if not isinstance(value, dict):
         raise schema_error(path, f"expected an object, got {type_name(value)}", action_index)
     return value
 
 
 def no_unknown(obj: Mapping[str, Any], known: frozenset[str], path: str, index: int | None) -> None:
+    """``E_SCHEMA`` naming the first key of ``obj`` not in ``known`` (and the known keys)."""
     if obj.keys() <= known:
         return
     extra = [k for k in obj if k not in known]
@@ -340,6 +352,14 @@ _RULESET_WANTED = 'a preset name (e.g. "hk") or an object {"preset": name, "over
 
 
 def read_ruleset(value: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """The envelope's ``ruleset`` (a preset name, or ``{"preset": …, "overrides": {…}}``) as
+    the preset and its sorted overrides (lists as tuples); raises ``E_SCHEMA`` /
+    ``E_NUMBER_RANGE``. Every game's envelope reads it; the native core resolves its
+    rulesets with it too.
+
+    >>> read_ruleset({"preset": "hk", "overrides": {"tiers": [1, 2]}})
+    ('hk', (('tiers', (1, 2)),))
+    """
     if isinstance(value, str) and value:
         return value, ()
     if not isinstance(value, dict):
