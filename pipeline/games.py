@@ -6,7 +6,8 @@ dispatch in :mod:`pipeline.logs.jsonl`, :mod:`pipeline.replay`) reach that game 
 Each game is one package beside the other (``pipeline/big2/``, ``pipeline/doudizhu/``) that
 implements the interface in its ``game`` module; :data:`GAMES` says where, and the module is
 imported on first use (so this module imports no game, and a game costs nothing until a log
-asks for it).
+asks for it). A score sheet names no ``game_kind``: :data:`SHEETS` registers each sheet shape
+with the game whose sheets they are, as :data:`GAMES` does each game.
 
 >>> game_for("big2").kind
 'big2'
@@ -20,8 +21,9 @@ pipeline.errors.ReplayError: E_GAME_KIND: game_kind 'chess' cannot be replayed y
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from importlib import import_module
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from pipeline.errors import ReplayError
@@ -30,6 +32,14 @@ from pipeline.errors import ReplayError
 GAMES: dict[str, str] = {
     "big2": "pipeline.big2.game:GAME",
     "doudizhu": "pipeline.doudizhu.game:GAME",
+}
+
+#: The score-sheet shapes (files of result-only games, which name no ``game_kind``): the
+#: ``--format`` name → ``"module:attribute"`` of the game's :class:`SheetShape`, in the order
+#: the log reader tries them on a file whose shape its content tells.
+SHEETS: dict[str, str] = {
+    "sheet": "pipeline.big2.scoresheet:CSV_SHEET",
+    "scorer": "pipeline.big2.scoresheet:SCORER",
 }
 
 
@@ -83,11 +93,24 @@ class Game(Protocol):
         """Constant tables the game's SQL reads: name → (column definitions, rows)."""
 
 
+class SheetShape(Protocol):
+    """A score-sheet shape as the log reader sees it: told by a file's name and content, read
+    into the game's records (and a reject per line that cannot be read)."""
+
+    def looks_like(self, path: Path) -> bool:
+        """Whether a file is of this shape (its name, then its first lines)."""
+
+    def read(self, path: Path, rules: Any) -> Iterator[Any]:
+        """A record or a reject per game; ``rules`` the preset and overrides of a sheet
+        that names none (``pipeline.logs.scoresheet.SheetRules``)."""
+
+
 #: The game of the stored games written before ``game_kind`` was a column value other than
 #: Big Two's (their ``game_kind`` reads NULL), and of a preset name no game knows.
 DEFAULT_KIND = "big2"
 
 _LOADED: dict[str, Game] = {}
+_SHEETS_LOADED: dict[str, SheetShape] = {}
 
 
 def check_seat_count(seats: int, ruleset_name: str, players: int) -> None:
@@ -122,6 +145,19 @@ def find_game(kind: object) -> Game | None:
         module, _, attribute = where.partition(":")
         game = _LOADED[kind] = getattr(import_module(module), attribute)
     return game
+
+
+def sheet_shape(name: str) -> SheetShape:
+    """The score-sheet shape ``name`` of :data:`SHEETS` (its game's module imported on first use).
+
+    >>> sheet_shape("scorer").looks_like(Path("club.csv"))
+    False
+    """
+    shape = _SHEETS_LOADED.get(name)
+    if shape is None:
+        module, _, attribute = SHEETS[name].partition(":")
+        shape = _SHEETS_LOADED[name] = getattr(import_module(module), attribute)
+    return shape
 
 
 def kinds() -> tuple[str, ...]:

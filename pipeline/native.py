@@ -42,12 +42,14 @@ from typing import Any
 
 import orjson
 
+from pipeline.big2.logformat import LogAction, record_from_obj
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import ActionRecord, ActionType, Claim, GameResult, Outcome, new_tuple
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs.jsonl import parse_line
-from pipeline.logs.model import LogAction, Reject, Source
-from pipeline.logs.records import _ruleset, content_hash, record_from_obj
+from pipeline.logs.model import Reject, Source
+from pipeline.logs.records import content_hash
+from pipeline.logs.records import read_ruleset as _ruleset
 from pipeline.replay import ReplayedGame, replay
 
 MODULE = "big2_native"

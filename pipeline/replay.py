@@ -7,7 +7,8 @@ or, for a log that cannot be replayed, a :class:`Reject` carrying the engine's c
 and action index. :func:`replay_strict` raises instead. Nothing here knows a game's rules.
 
 >>> from pipeline.sim.sample import sample_game
->>> from pipeline.logs.records import content_hash, record_from_obj
+>>> from pipeline.big2.logformat import record_from_obj
+>>> from pipeline.logs.records import content_hash
 >>> from pipeline.logs.model import Source
 >>> obj = sample_game(seed=1, game_id="doc-1")
 >>> record = record_from_obj(obj, source=Source("doc", 1), raw="", content_hash=content_hash(obj))

@@ -28,9 +28,19 @@ FORBIDDEN = (
     "pipeline.logs",
 )
 
-#: Each game package's adapter to the seam (pipeline.games): the one module of the package
-#: that reads log records (docs/architecture.md).
-ADAPTERS = sorted(PIPELINE.glob("*/game.py"))
+#: Each game package's adapter to the seam (pipeline.games) and to the log format: the named
+#: modules of the package that read or write log records (docs/architecture.md, "What may
+#: import what"). Its ``game`` module is the one the seam registers; Big Two's log format
+#: (the parser, ``LogAction``) is its own module beside it.
+ADAPTER_MODULES = {
+    "big2": ("game", "logformat", "logwriter", "scoresheet"),
+    "doudizhu": ("game",),
+}
+ADAPTERS = sorted(
+    PIPELINE / package / f"{name}.py"
+    for package, names in ADAPTER_MODULES.items()
+    for name in names
+)
 
 PURE_MODULES = sorted(
     {
@@ -129,10 +139,20 @@ def test_relative_imports_are_resolved() -> None:
 #: stay below (docs/architecture.md, "What may import what").
 STORAGE = ("duckdb", "pyarrow", "pandas", "pipeline.warehouse", "pipeline.ingest")
 
+#: The game packages (each one implementation of pipeline.games.Game).
+GAME_PACKAGES = ("pipeline.big2", "pipeline.doudizhu")
+
 #: Per package or module under pipeline/: the modules it must not import.
 LAYERS: dict[str, tuple[str, ...]] = {
-    # the readers parse logs; the simulator plays games and writes logs with them
-    "pipeline.logs": (*STORAGE, "pipeline.sim", "pipeline.replay", "pipeline.report"),
+    # the readers parse logs (a game's own lines through pipeline.games, never a game package);
+    # the simulator plays games and writes logs with them
+    "pipeline.logs": (
+        *STORAGE,
+        "pipeline.sim",
+        "pipeline.replay",
+        "pipeline.report",
+        *GAME_PACKAGES,
+    ),
     "pipeline.replay": (*STORAGE, "pipeline.sim", "pipeline.report"),
     "pipeline.sim": (*STORAGE, "pipeline.replay", "pipeline.report"),
     # the seam knows no game; the layers that reach a game through it import no engine
@@ -182,20 +202,35 @@ def test_logs_never_imports_sim() -> None:
     assert violations(imported_modules(old_sample, "pipeline.logs"), ("pipeline.sim",))
 
 
-#: The modules above the engines that reach a game only through pipeline.games.
+#: The modules above the engines that reach a game only through pipeline.games (and every
+#: module of pipeline.logs: LAYERS, test_the_log_readers_import_no_game_package).
 GENERIC = [
     "pipeline/replay.py",
-    "pipeline/logs/reader.py",
-    "pipeline/logs/jsonl.py",
     "pipeline/games.py",
     "pipeline/warehouse/tables.py",
 ]
-GAME_PACKAGES = ("pipeline.big2", "pipeline.doudizhu")
 
 
 @pytest.mark.parametrize("name", GENERIC)
 def test_the_generic_layers_import_no_game(name: str) -> None:
     assert violations(imports_of(PIPELINE.parent / name), GAME_PACKAGES) == []
+
+
+def test_the_log_readers_import_no_game_package() -> None:
+    """``pipeline.logs`` holds no game's log format: Big Two's parser, writer and score
+    sheets are its adapter modules (:data:`ADAPTER_MODULES`); the readers reach a game's
+    parser and sheets through ``pipeline.games`` only."""
+    logs = sorted(PIPELINE.glob("logs/**/*.py"))
+    assert {module_name(p) for p in logs} >= {"pipeline.logs.records", "pipeline.logs.reader"}
+    bad = {module_name(p): violations(imports_of(p), GAME_PACKAGES) for p in logs}
+    assert {name: found for name, found in bad.items() if found} == {}
+
+
+def test_only_the_adapter_set_of_an_engine_imports_the_logs() -> None:
+    """The engine modules but the named adapter set import nothing of ``pipeline.logs``."""
+    engine = {*PIPELINE.glob("big2/**/*.py"), *PIPELINE.glob("doudizhu/**/*.py")}
+    readers = {p for p in engine if violations(imports_of(p), ("pipeline.logs",))}
+    assert readers <= set(ADAPTERS), sorted(map(module_name, readers - set(ADAPTERS)))
 
 
 def test_every_game_has_its_row_filling_beside_the_tables() -> None:
@@ -222,18 +257,26 @@ def test_the_seam_imports_only_the_errors() -> None:
 
 @pytest.mark.parametrize("path", ADAPTERS, ids=module_name)
 def test_a_game_adapter_reads_records_but_stays_below_storage(path: Path) -> None:
-    allowed_logs = ("pipeline.logs.model", "pipeline.logs.records")
-    imports = {m for m in imports_of(path) if not m.startswith(allowed_logs)}
+    """An adapter module may read and write log records (``pipeline.logs``), nothing above."""
+    imports = {m for m in imports_of(path) if m != "pipeline.logs"}
+    imports = {m for m in imports if not m.startswith("pipeline.logs.")}
     assert (
         violations(imports, (*FORBIDDEN, "pipeline.sim", "pipeline.replay", "pipeline.ingest"))
         == []
     )
 
 
-def test_every_registered_game_has_its_adapter() -> None:
-    from pipeline.games import GAMES
+def test_the_adapter_set_is_named_and_exists() -> None:
+    """Every module of the adapter set exists, and every game package has its ``game``."""
+    assert all(path.is_file() for path in ADAPTERS), ADAPTERS
+    assert all("game" in names for names in ADAPTER_MODULES.values())
 
-    for kind, where in GAMES.items():
+
+def test_every_registered_game_has_its_adapter() -> None:
+    """Each registered game and each score-sheet shape (pipeline.games) is an adapter module."""
+    from pipeline.games import GAMES, SHEETS
+
+    for kind, where in {**GAMES, **SHEETS}.items():
         module = where.partition(":")[0]
         assert (PIPELINE.parent / (module.replace(".", "/") + ".py")) in ADAPTERS, kind
 

@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
+from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.rules import LastCardCall, Ruleset, load_ruleset
 from pipeline.big2.state import Action, ActionType, Block, Game, LastCall
 from pipeline.errors import IllegalPlayError, LogFormatError
 from pipeline.logs import read_log
-from pipeline.logs.model import GameRecord
-from pipeline.logs.records import Source, content_hash, record_from_obj
+from pipeline.logs.model import GameRecord, Source
+from pipeline.logs.records import content_hash
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse.tables import SCHEMAS, Table, game_tables
 from tests.engine_helpers import fixed_deal, run

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pickle
 
 from pipeline.big2.combos import classify
+from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.rules import load_ruleset
 from pipeline.logs.model import Source
-from pipeline.logs.records import content_hash, record_from_obj
+from pipeline.logs.records import content_hash
 from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.sample import sample_game
 

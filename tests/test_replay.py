@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.state import ActionType, Outcome
 from pipeline.errors import ReplayError
 from pipeline.logs import read_log
 from pipeline.logs.model import GameRecord, Reject, Source
-from pipeline.logs.records import content_hash, record_from_obj
+from pipeline.logs.records import content_hash
 from pipeline.replay import ReplayedGame, replay, replay_strict
 from pipeline.sim.sample import good_games, sample_game, to_partial, write_samples
 

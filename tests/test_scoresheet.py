@@ -16,10 +16,11 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.big2.scoresheet import fry_tiers
 from pipeline.cli import app
 from pipeline.ingest import ingest
 from pipeline.logs.reader import log_shape
-from pipeline.logs.scoresheet import SheetRules, fry_tiers
+from pipeline.logs.scoresheet import SheetRules
 from pipeline.sqlbuild import build, ruleset_json, run_tests
 from pipeline.warehouse import Warehouse
 

@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.playout import deal
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import ActionType, Block, Game, Outcome
 from pipeline.cli import app
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
-from pipeline.logs.records import content_hash, record_from_obj
+from pipeline.logs.records import content_hash
 from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.bots import BotName, Turn, make_bot
 from pipeline.sim.ladder import place_scores

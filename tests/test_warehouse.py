@@ -17,10 +17,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.big2.logformat import LogAction
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import Action, ActionRecord, ActionType, Game
 from pipeline.cards import format_cards, mask_of
-from pipeline.logs.model import GameRecord, LogAction, Reject, SeatInfo, Source
+from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source
 from pipeline.replay import ReplayedGame
 from pipeline.warehouse import (
     SCHEMAS,
@@ -471,7 +472,8 @@ def test_verify_finds_an_orphan_and_a_bad_manifest_line(two_batches: Warehouse) 
 
 # ----- with the real log reader and replay ------------------------------------------------
 def test_sample_games_through_replay_into_the_warehouse(tmp_path: Path) -> None:
-    from pipeline.logs.records import content_hash, record_from_obj
+    from pipeline.big2.logformat import record_from_obj
+    from pipeline.logs.records import content_hash
     from pipeline.replay import replay
     from pipeline.sim.sample import sample_game
 

@@ -1,8 +1,9 @@
 """Big Two behind the game seam (:class:`pipeline.games.Game`): the ruleset loader, the log
 record's parser, the record replay, legal moves and the classifier.
 
-The one module of the engine package that sees log records (:mod:`pipeline.logs.model`,
-:mod:`pipeline.logs.records`, the Big Two log format); the engine itself (rules, combos,
+One of the engine package's adapter modules, with :mod:`pipeline.big2.logformat` (the log
+parser), :mod:`pipeline.big2.logwriter` and :mod:`pipeline.big2.scoresheet`: the only modules
+of the package that see log records (:mod:`pipeline.logs`); the engine itself (rules, combos,
 moves, state) stays pure. :func:`replay_record` builds the ruleset (preset + overrides) and
 the :class:`~pipeline.big2.state.Game` (full deal or partial information), applies every
 action with :meth:`~pipeline.big2.state.Game.do` and cross-checks the declared result; a log
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipeline.big2.combos import Play, classify
+from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.rules import (
     HUANLE_MIN_PLAYS,
     HUANLE_TABLE,
@@ -36,7 +38,6 @@ from pipeline.big2.state import Action, Game, GameResult, LegalMoves, Outcome, n
 from pipeline.errors import Big2Error, ReplayError
 from pipeline.games import Replayed, check_seat_count
 from pipeline.logs.model import GameRecord
-from pipeline.logs.records import record_from_obj
 
 
 def _seats_text(values: tuple[int, ...] | None) -> str:
@@ -93,7 +94,8 @@ def sheet_result(record: GameRecord, rs: Ruleset) -> GameResult:
     information level ``result``): exactly one winner at 0 cards, each count within the
     deal, the 包牌 seat a seat of the game. Raises :class:`ReplayError` with the code.
 
-    >>> from pipeline.logs.scoresheet import SheetRules, parse_scorer_text
+    >>> from pipeline.big2.scoresheet import parse_scorer_text
+    >>> from pipeline.logs.scoresheet import SheetRules
     >>> rec = next(parse_scorer_text("a b c d\\n0 3 1t 14", "x.txt", SheetRules()))
     >>> try:
     ...     sheet_result(rec, load_ruleset("hk"))

@@ -9,9 +9,8 @@ empty, or ``doudizhu`` with the Dou Dizhu columns: kitty, set-aside and face-up 
 bidder and the declared result).
 
 Each game is turned into the same object as a JSON Lines game and checked by its game's parser
-(:func:`pipeline.games.find_game`, as for JSON Lines; Big Two:
-:func:`~pipeline.logs.records.record_from_obj`); its content hash is that object's, so a game
-hashes the same in either shape. The actions CSV is streamed game by game; the games
+(:func:`pipeline.logs.records.parse_game`, through :mod:`pipeline.games`, as for JSON Lines);
+its content hash is that object's, so a game hashes the same in either shape. The actions CSV is streamed game by game; the games
 CSV (one short row per game) is read into memory first.
 
 >>> games_csv_for(Path("logs/day1.csv")).name, is_games_csv(Path("logs/day1.games.csv"))
@@ -31,10 +30,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from pipeline.errors import E_CSV_COLUMN, E_GAME_TOO_LONG, LogFormatError
-from pipeline.games import find_game
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
 from pipeline.logs.model import GameRecord, Reject, Source, file_label
-from pipeline.logs.records import MAX_ACTIONS, check_surrogates, content_hash, record_from_obj
+from pipeline.logs.records import MAX_ACTIONS, check_surrogates, parse_game
 
 ACTION_COLUMNS = ("game_id", "seq", "seat", "action", "cards", "ts")
 OPTIONAL_ACTION_COLUMNS = ("claim", "drawn", "value", "kind")
@@ -499,10 +497,7 @@ class _CsvReader:
                 _action_obj(values, i, kind) for i, (_, values, _) in enumerate(group.rows)
             ]
             # the game_kind picks the game's parser, as for JSON Lines (pipeline.games)
-            game = find_game(kind)
-            parse = record_from_obj if game is None else game.parse_record
-            record: GameRecord = parse(obj, source=source, raw=raw, content_hash=content_hash(obj))
-            return record
+            return parse_game(obj, source=source, raw=raw)
         except LogFormatError as err:
             return Reject(source, gid, err.context.get("action_index"), err.code, err.message, raw)
 

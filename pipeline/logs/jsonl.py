@@ -24,9 +24,8 @@ from typing import IO, Any, cast
 import orjson
 
 from pipeline.errors import LogFormatError
-from pipeline.games import find_game
 from pipeline.logs.model import GameRecord, Reject, Source, file_label
-from pipeline.logs.records import check_surrogates, content_hash, escaped, record_from_obj
+from pipeline.logs.records import check_surrogates, escaped, parse_game
 
 DEFAULT_MAX_LINE_BYTES = 1 << 20  # 1 MiB
 RAW_PREFIX_BYTES = 4096  # how much of an over-long line a reject keeps
@@ -91,12 +90,8 @@ def parse_line(text: str, source: Source) -> GameRecord | Reject:
     try:
         if checked:
             check_surrogates(obj)
-        # the envelope's game_kind picks the game's parser (pipeline.games); a kind with no
-        # game registered is read by the log format's own reader, which names the problem
-        game = find_game(obj.get("game_kind"))
-        parse = record_from_obj if game is None else game.parse_record
-        record: GameRecord = parse(obj, source=source, raw=text, content_hash=content_hash(obj))
-        return record
+        # the envelope's game_kind picks the game's parser (pipeline.games)
+        return parse_game(obj, source=source, raw=text)
     except LogFormatError as err:
         return Reject(
             source,

@@ -1,17 +1,17 @@
 """Typed game records, as parsed from any log shape (JSON Lines, CSV) before replay.
 
-These are plain data: cards are already parsed into canonical ids / masks
-(:mod:`pipeline.cards`), seats are 0-based and numbered in counter-clockwise order.
-Nothing here knows the rules; :mod:`pipeline.replay` feeds a record to the engine.
+These are plain data, the same for every game: cards are already parsed into the game's
+canonical ids / masks, seats are 0-based and numbered in counter-clockwise order. Nothing here
+imports a game: each game's parser (:mod:`pipeline.games`) fills a :class:`GameRecord` with its
+own actions and declared result (Big Two's: :mod:`pipeline.big2.logformat`), and
+:mod:`pipeline.replay` feeds a record to its game.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
-
-from pipeline.big2.state import ActionType, Claim
+from typing import Any
 
 
 def file_label(path: str | os.PathLike[str]) -> str:
@@ -48,44 +48,6 @@ class SeatInfo:
     balance: float | None = None  # starting bankroll balance for the match, when given
 
 
-class LogAction(NamedTuple):
-    """One action as logged.
-
-    Immutable; a named tuple rather than a dataclass because one is built per action on the
-    parse hot path (several times cheaper to create).
-    """
-
-    seat: int
-    type: ActionType
-    cards: int = 0  # mask; 0 for a pass
-    claim: Claim | None = None
-    drawn: int | None = None  # stock_13: the card drawn after a pass, when logged
-    ts: float | None = None  # seconds since the Unix epoch, when logged
-
-
-@dataclass(frozen=True, slots=True)
-class DeclaredResult:
-    """The result the log claims; the replay cross-checks it."""
-
-    winner: int | None = None
-    cards_left: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SheetResult:
-    """A result-only game (information level ``result``): what a score sheet writes down.
-
-    ``cards_left`` one count per seat, the winner at 0 (ignored for a redeal);
-    ``bao_seat`` the seat that takes on all losses (包牌, or a winner who did not call the
-    last card), when marked; ``redeal`` a reshuffle, no result (scored as nothing).
-    """
-
-    cards_left: tuple[int, ...]
-    bao_seat: int | None = None
-    redeal: bool = False
-    notes: str | None = None
-
-
 #: The three information levels of a game (docs/log-format.md): the deal, the plays, the result.
 INFO_LEVELS = ("full", "partial", "result")
 
@@ -96,11 +58,11 @@ class GameRecord:
 
     game_id: str
     content_hash: str  # sha256 of the game's canonical JSON: duplicate / conflict detection
-    game_kind: str  # "big2" (later "doudizhu")
+    game_kind: str  # the game (pipeline.games): "big2", "doudizhu"
     ruleset: str
     overrides: tuple[tuple[str, Any], ...]
     seats: tuple[SeatInfo, ...]
-    actions: tuple[LogAction, ...]
+    actions: tuple[Any, ...]  # the game's logged actions (Big Two: big2.logformat.LogAction)
     match_id: str | None = None
     game_number: int = 1
     table_id: str | None = None
@@ -111,12 +73,12 @@ class GameRecord:
     start_counts: tuple[int, ...] | None = None  # partial info: cards each seat started with
     previous_winner: int | None = None
     first_leader: int | None = None
-    declared: DeclaredResult | None = None
+    declared: Any = None  # the result the log claims (Big Two: big2.logformat.DeclaredResult)
     truth: dict[str, Any] | None = field(default=None, compare=False)  # simulator ground truth
     format_version: int = 1
     tournament_kind: str | None = None  # e.g. "knockout" (晉級賽) or "points" (積分賽)
     tournament_round: int | None = None
-    sheet: SheetResult | None = None  # a result-only game (a score sheet): no actions
+    sheet: Any = None  # a result-only game: its sheet line (Big Two: big2.scoresheet.SheetResult)
     source: Source | None = field(default=None, compare=False)  # where the record was read
     raw: str = field(default="", compare=False, repr=False)  # the record as read (for rejects)
 

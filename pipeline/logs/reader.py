@@ -1,5 +1,6 @@
 """Pick the reader for a log file by its name (JSON Lines or CSV, plain or gzip) or, for the
-score sheets of :mod:`pipeline.logs.scoresheet`, by its content; ``--format`` names it.
+score sheets (:mod:`pipeline.logs.scoresheet`, each a game's shape), by its content;
+``--format`` names it.
 
 >>> log_shape(Path("day1.jsonl.gz")), log_shape(Path("day1.csv")), log_shape(Path("games.csv"))
 ('jsonl', 'csv', None)
@@ -14,35 +15,28 @@ from pipeline.errors import LogFormatError
 from pipeline.logs.csv_logs import is_games_csv, read_csv
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, read_jsonl
 from pipeline.logs.model import GameRecord, Reject
-from pipeline.logs.scoresheet import (
-    SCORER,
-    SHEET,
-    SheetRules,
-    looks_like_scorer,
-    looks_like_sheet_csv,
-    read_scorer,
-    read_sheet_csv,
-)
+from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules, read_sheet, sheet_shape_of
 
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz")
 #: The shapes ``--format`` may name.
-LOG_FORMATS = ("jsonl", "csv", SHEET, SCORER)
+LOG_FORMATS = ("jsonl", "csv", *SHEET_SHAPES)
 
 
 def log_shape(path: Path, log_format: str | None = None) -> str | None:
-    """``"jsonl"``, ``"csv"`` (an actions CSV), ``"sheet"`` (a CSV score sheet, told by its
-    header), ``"scorer"`` (a big-two-scorer ``.txt``, told by its content), or None (a games
-    CSV or not a log). ``log_format`` (``--format``) names the shape instead."""
+    """``"jsonl"``, ``"csv"`` (an actions CSV), a score sheet's shape (``"sheet"``: a CSV score
+    sheet, told by its header; ``"scorer"``: a big-two-scorer ``.txt``, told by its content),
+    or None (a games CSV or not a log). ``log_format`` (``--format``) names the shape instead."""
     if log_format is not None:
         return log_format
     name = path.name.lower()
     if name.endswith(JSONL_SUFFIXES):
         return "jsonl"
+    sheet = sheet_shape_of(path)
+    if sheet is not None:
+        return sheet
     if name.endswith(CSV_SUFFIXES) and not is_games_csv(path):
-        return SHEET if looks_like_sheet_csv(path) else "csv"
-    if looks_like_scorer(path):
-        return SCORER
+        return "csv"
     return None
 
 
@@ -61,10 +55,8 @@ def read_log(
     """
     path = Path(path)
     shape = log_shape(path, log_format)
-    if shape == SHEET:
-        return read_sheet_csv(path, rules or SheetRules())
-    if shape == SCORER:
-        return read_scorer(path, rules or SheetRules())
+    if shape in SHEET_SHAPES:
+        return read_sheet(shape, path, rules or SheetRules())
     if shape == "jsonl":
         return read_jsonl(path, max_line_bytes=max_line_bytes)
     if shape == "csv":

@@ -1,374 +1,47 @@
-"""Score sheets: games recorded only by their result (information level ``result``).
+"""Score sheets, whatever their game: files of games recorded only by their result
+(information level ``result``), which name no ``game_kind`` and often no rules.
 
-Two shapes are read (docs/log-format.md "Score sheets"):
+Each shape belongs to a game, registered in :data:`pipeline.games.SHEETS` (Big Two's CSV score
+sheet and big-two-scorer text: :mod:`pipeline.big2.scoresheet`); :func:`sheet_shape_of` tells a
+file's shape by asking each in turn, :func:`read_sheet` hands the file to its game's reader.
+:class:`SheetRules` are the rules a sheet that names none is stored with (``big2 ingest
+--ruleset PRESET --set key=value``).
 
-- the **big-two-scorer text format** (``scorer``): a date line ``YYYY-MM-DD``, ``F=<threshold>``
-  (×2 from that many cards, ×3 at 13), a line of player names, then one line per game of
-  one loss per player, a ``t`` suffix marking the player who takes on all losses; ``#``
-  comments anywhere. A names line starts a session; each (date, session) is a match.
-- the **CSV score sheet** (``sheet``): header ``date,match,players,cards_left,bao_seat,notes``
-  (optional ``redeal``, ``ruleset``, ``overrides``), one row per game, names and counts
-  separated by spaces, ``bao_seat`` a player's name or 0-based seat.
-
-Neither shape has to name its rules: they come from :class:`SheetRules` (``big2 ingest
---ruleset PRESET --set key=value``), and the scorer's ``F=`` lines set the 炒 tiers. A player
-is their name, so a name seen on many days is one player. Every line that cannot be read is
-a :class:`Reject` with file and line; :func:`pipeline.big2.game.sheet_result` checks a read game against its
-ruleset at replay.
-
->>> rules = SheetRules()
->>> items = list(parse_scorer_text("a b c d\\n0 11 12 13\\n3t 0 1 2 # x\\n", "s.txt", rules))
->>> [(r.game_id, r.sheet.cards_left, r.sheet.bao_seat) for r in items]
-[('s:undated:1#1', (0, 11, 12, 13), None), ('s:undated:1#2', (3, 0, 1, 2), 0)]
->>> dict(items[0].overrides)["multiplier_tiers"]
-[[0, 1], [10, 2], [13, 3]]
+>>> from pathlib import Path
+>>> SHEET_SHAPES, sheet_shape_of(Path("day1.jsonl")), SheetRules().preset is None
+(('sheet', 'scorer'), None, True)
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.big2.rules import DEFAULT_PRESET
-from pipeline.errors import LogFormatError, ReplayError
-from pipeline.logs.jsonl import open_log
-from pipeline.logs.model import GameRecord, Reject, SeatInfo, SheetResult, Source, file_label
-from pipeline.logs.records import content_hash
+from pipeline.games import SHEETS, sheet_shape
+from pipeline.logs.model import GameRecord, Reject
 
-#: ``--format`` values of the score sheets.
-SCORER = "scorer"
-SHEET = "sheet"
-SHEET_COLUMNS = ("date", "match", "players", "cards_left")
-OPTIONAL_SHEET_COLUMNS = (
-    "bao_seat", "notes", "redeal", "ruleset", "overrides", "game_id",
-    "tournament_id", "tournament_kind", "tournament_round",
-)  # fmt: skip
-#: The scorer's default fry threshold (no ``F=`` line) and its triple-fry count.
-DEFAULT_FRY = 10
-TRIPLE_FRY = 13
-SCORER_SUFFIXES = (".txt",)
-
-_DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})\s*")
-_FRY = re.compile(r"\s*F\s*=\s*(\d+)\s*")
-_NAME = re.compile(r"[^\s#*0-9][^\s#*]*")
-_LOSS = re.compile(r"(\d+)(t?)")
-_TRUE = {"1", "true", "yes", "y", "redeal"}
+#: ``--format`` values of the score sheets, in the order a file's content is tried.
+SHEET_SHAPES = tuple(SHEETS)
 
 
 @dataclass(frozen=True, slots=True)
 class SheetRules:
-    """The rules of a score sheet that names none: a preset and overrides (``--ruleset``,
-    ``--set``), stored with each game like any log's ruleset."""
+    """The rules of a score sheet that names none: a preset (None: the sheet's game's
+    default) and overrides (``--ruleset``, ``--set``), stored with each game like any log's
+    ruleset."""
 
-    preset: str = DEFAULT_PRESET
+    preset: str | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
 
 
-def fry_tiers(threshold: int) -> list[list[int]]:
-    """The scorer's 炒 rule as ``multiplier_tiers``: ×2 from ``threshold`` cards, ×3 at 13
-    (a threshold above 13 turns frying off, as in the scorer).
-
-    >>> fry_tiers(10), fry_tiers(8), fry_tiers(13), fry_tiers(1000)
-    ([[0, 1], [10, 2], [13, 3]], [[0, 1], [8, 2], [13, 3]], [[0, 1], [13, 3]], [[0, 1]])
-    """
-    if threshold > TRIPLE_FRY:
-        return [[0, 1]]
-    if threshold == TRIPLE_FRY:
-        return [[0, 1], [TRIPLE_FRY, 3]]
-    return [[0, 1], [threshold, 2], [TRIPLE_FRY, 3]]
+def sheet_shape_of(path: Path) -> str | None:
+    """The first score-sheet shape a file reads as (its name, then its content), or None."""
+    return next((name for name in SHEET_SHAPES if sheet_shape(name).looks_like(path)), None)
 
 
-def _strip_comment(line: str) -> str:
-    return line.split("#", 1)[0].strip()
-
-
-def looks_like_scorer(path: Path) -> bool:
-    """Whether a ``.txt`` file reads as the big-two-scorer format: its first line that is
-    not blank or a comment is one of the format's forms, and a names line and a losses line
-    come within its first 200 lines (the other lines may be wrong: each is a reject)."""
-    if not path.name.lower().endswith(SCORER_SUFFIXES):
-        return False
-    forms: set[str] = set()
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for _, line in zip(range(200), fh, strict=False):
-                text = _strip_comment(line)
-                if not text:
-                    continue
-                tokens = text.split()
-                if _DATE.fullmatch(text) or _FRY.fullmatch(text):
-                    forms.add("header")
-                elif all(_NAME.fullmatch(t) for t in tokens):
-                    forms.add("names")
-                elif all(_LOSS.fullmatch(t) for t in tokens):
-                    forms.add("losses")
-                elif not forms:
-                    return False
-                if {"names", "losses"} <= forms:
-                    return True
-    except OSError:
-        return False
-    return False
-
-
-def looks_like_sheet_csv(path: Path) -> bool:
-    """Whether a ``.csv`` file is a CSV score sheet: its header has the sheet's columns."""
-    try:
-        with open_log(path) as fh:
-            head = fh.readline(1 << 16).decode("utf-8", "replace").removeprefix("\ufeff")
-    except (OSError, EOFError, LogFormatError):  # not readable: no sheet (read_log says why)
-        return False
-    columns = {c.strip() for c in head.strip().split(",")}
-    return set(SHEET_COLUMNS) <= columns and "seq" not in columns
-
-
-def _record(
-    *,
-    game_id: str,
-    match_id: str,
-    game_number: int,
-    date: str | None,
-    names: tuple[str, ...],
-    sheet: SheetResult,
-    preset: str,
-    overrides: tuple[tuple[str, Any], ...],
-    source: Source,
-    raw: str,
-    tournament: tuple[str | None, str | None, int | None] = (None, None, None),
-) -> GameRecord:
-    canonical: dict[str, Any] = {
-        "game_id": game_id,
-        "match_id": match_id,
-        "date": date,
-        "names": list(names),
-        "cards_left": list(sheet.cards_left),
-        "bao": sheet.bao_seat,
-        "redeal": sheet.redeal,
-        "ruleset": preset,
-        "overrides": {k: v for k, v in overrides},
-    }
-    if tournament != (None, None, None):
-        canonical["tournament"] = list(tournament)
-    return GameRecord(
-        game_id=game_id,
-        content_hash=content_hash(canonical),
-        game_kind="big2",
-        ruleset=preset,
-        overrides=overrides,
-        seats=tuple(SeatInfo(i, name, name) for i, name in enumerate(names)),
-        actions=(),
-        match_id=match_id,
-        game_number=game_number,
-        started_at=date,
-        tournament_id=tournament[0],
-        tournament_kind=tournament[1],
-        tournament_round=tournament[2],
-        sheet=sheet,
-        source=source,
-        raw=raw,
-    )
-
-
-def _reject(file: str, line: int, code: str, message: str, raw: str) -> Reject:
-    return Reject(Source(file, line), None, None, code, message, raw)
-
-
-def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameRecord | Reject]:
-    """The games of a big-two-scorer file's text, a reject for each line that cannot be read."""
-    stem = Path(file).name.removesuffix(".gz").rsplit(".", 1)[0]
-    user = dict(rules.overrides)
-    date: str | None = None
-    fry: int | None = None
-    names: tuple[str, ...] | None = None
-    match_id = ""
-    number = 0
-    sessions: dict[str, int] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        body = _strip_comment(line)
-        if not body:
-            continue
-        if m := _DATE.fullmatch(body):
-            date, names = m.group(1), None
-            continue
-        if m := _FRY.fullmatch(body):
-            value = int(m.group(1))
-            if value < 1:
-                yield _reject(
-                    file, lineno, "E_SHEET_FRY", f"fry threshold {value} is below 1", line
-                )
-            else:
-                fry = value
-            continue
-        tokens = body.split()
-        if all(_NAME.fullmatch(t) for t in tokens):
-            if len(tokens) < 2 or len(set(tokens)) != len(tokens):
-                dupes = sorted({t for t in tokens if tokens.count(t) > 1})
-                why = f"duplicate player names {dupes}" if dupes else "one name is no table"
-                yield _reject(file, lineno, "E_SHEET_NAMES", why, line)
-                names = None
-                continue
-            names = tuple(tokens)
-            day = date or "undated"
-            sessions[day] = sessions.get(day, 0) + 1
-            match_id = f"{stem}:{day}:{sessions[day]}"
-            number = 0
-            continue
-        losses = [_LOSS.fullmatch(t) for t in tokens]
-        if not all(losses):
-            yield _reject(
-                file,
-                lineno,
-                "E_SHEET_LINE",
-                "not a date, F=<threshold>, names or losses line (a loss is a count of cards, "
-                f"optionally suffixed t): {body!r}",
-                line,
-            )
-            continue
-        if names is None:
-            yield _reject(
-                file, lineno, "E_SHEET_NO_NAMES", "losses before any line of player names", line
-            )
-            continue
-        if len(tokens) != len(names):
-            yield _reject(
-                file,
-                lineno,
-                "E_SHEET_LINE",
-                f"{len(tokens)} losses for {len(names)} players ({' '.join(names)})",
-                line,
-            )
-            continue
-        takes = [i for i, m in enumerate(losses) if m is not None and m.group(2)]
-        if len(takes) > 1:
-            yield _reject(
-                file, lineno, "E_SHEET_BAO", "more than one player takes on all losses (t)", line
-            )
-            continue
-        number += 1
-        overrides = dict(user)
-        if fry is not None or "multiplier_tiers" not in overrides:
-            overrides["multiplier_tiers"] = fry_tiers(DEFAULT_FRY if fry is None else fry)
-        sheet = SheetResult(
-            cards_left=tuple(int(m.group(1)) for m in losses if m is not None),
-            bao_seat=takes[0] if takes else None,
-        )
-        yield _record(
-            game_id=f"{match_id}#{number}",
-            match_id=match_id,
-            game_number=number,
-            date=date,
-            names=names,
-            sheet=sheet,
-            preset=rules.preset,
-            overrides=tuple(sorted(overrides.items())),
-            source=Source(file, lineno),
-            raw=line,
-        )
-
-
-def read_scorer(path: str | Path, rules: SheetRules) -> Iterator[GameRecord | Reject]:
-    """Stream a big-two-scorer file (read whole: score sheets are small)."""
-    with open_log(path) as fh:
-        text = fh.read().decode("utf-8", "replace").removeprefix("\ufeff")
-    yield from parse_scorer_text(text, file_label(path), rules)
-
-
-def _csv_row(
-    row: dict[str, str], lineno: int, file: str, rules: SheetRules, numbers: dict[str, int]
-) -> GameRecord:
-    """One CSV score-sheet row as a record (raises :class:`ReplayError` on a bad cell)."""
-    names = tuple(row.get("players", "").split())
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise ReplayError(
-            "E_SHEET_NAMES", f"players {row.get('players', '')!r}: need 2+ distinct names"
-        )
-    date = (row.get("date") or "").strip() or None
-    if date is not None and not _DATE.fullmatch(date):
-        raise ReplayError("E_SHEET_LINE", f"date {date!r} is not YYYY-MM-DD")
-    match_id = (
-        row.get("match") or ""
-    ).strip() or f"{Path(file).name.split('.')[0]}:{date or 'undated'}"
-    redeal = (row.get("redeal") or "").strip().lower() in _TRUE
-    counts_text = (row.get("cards_left") or "").split()
-    if not redeal and not all(t.isdigit() for t in counts_text):
-        raise ReplayError("E_SHEET_LINE", f"cards_left {row.get('cards_left')!r} is not counts")
-    counts = tuple(int(t) for t in counts_text) if counts_text else ()
-    if not redeal and len(counts) != len(names):
-        raise ReplayError("E_SHEET_LINE", f"{len(counts)} counts for {len(names)} players")
-    bao_text = (row.get("bao_seat") or "").strip()
-    bao: int | None = None
-    if bao_text:
-        if bao_text in names:
-            bao = names.index(bao_text)
-        elif bao_text.isdigit():
-            bao = int(bao_text)
-        else:
-            raise ReplayError(
-                "E_SHEET_BAO", f"bao_seat {bao_text!r} is no player of {' '.join(names)}"
-            )
-    preset = (row.get("ruleset") or "").strip() or rules.preset
-    overrides = dict(rules.overrides)
-    if (row.get("overrides") or "").strip():
-        try:
-            extra = json.loads(row["overrides"])
-        except ValueError as err:
-            raise ReplayError("E_SHEET_LINE", f"overrides {row['overrides']!r}: {err}") from None
-        if not isinstance(extra, dict):
-            raise ReplayError("E_SHEET_LINE", f"overrides {row['overrides']!r} is no JSON object")
-        overrides.update(extra)
-    round_text = (row.get("tournament_round") or "").strip()
-    if round_text and not round_text.isdigit():
-        raise ReplayError("E_SHEET_LINE", f"tournament_round {round_text!r} is not a number")
-    tournament = (
-        (row.get("tournament_id") or "").strip() or None,
-        (row.get("tournament_kind") or "").strip() or None,
-        int(round_text) if round_text else None,
-    )
-    numbers[match_id] = numbers.get(match_id, 0) + 1
-    number = numbers[match_id]
-    notes = (row.get("notes") or "").strip() or None
-    return _record(
-        game_id=(row.get("game_id") or "").strip() or f"{match_id}#{number}",
-        match_id=match_id,
-        game_number=number,
-        date=date,
-        names=names,
-        sheet=SheetResult(counts, bao, redeal, notes),
-        preset=preset,
-        overrides=tuple(sorted(overrides.items())),
-        source=Source(file, lineno),
-        raw=",".join(row.get(k) or "" for k in row),
-        tournament=tournament,
-    )
-
-
-def read_sheet_csv(path: str | Path, rules: SheetRules) -> Iterator[GameRecord | Reject]:
-    """Stream a CSV score sheet: a record per row, a reject per row that cannot be read."""
-    file = file_label(path)
-    with open_log(path) as fh:
-        text = fh.read().decode("utf-8", "replace").removeprefix("\ufeff")
-    reader = csv.DictReader(io.StringIO(text))
-    header = [c.strip() for c in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [c for c in SHEET_COLUMNS if c not in header]
-    if missing:
-        yield _reject(
-            file, 1, "E_SHEET_HEADER", f"score sheet header lacks {', '.join(missing)}", text[:200]
-        )
-        return
-    numbers: dict[str, int] = {}
-    for row in reader:
-        lineno = reader.line_num
-        if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
-            continue
-        try:
-            yield _csv_row(row, lineno, file, rules, numbers)
-        except ReplayError as err:
-            raw = ",".join(v if isinstance(v, str) else "" for v in row.values())
-            yield _reject(file, lineno, err.code, err.message, raw)
+def read_sheet(shape: str, path: Path, rules: SheetRules) -> Iterator[GameRecord | Reject]:
+    """Stream a score sheet of ``shape``: a record per game, a reject per line it cannot read."""
+    items: Iterator[GameRecord | Reject] = sheet_shape(shape).read(path, rules)
+    return items

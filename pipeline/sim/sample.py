@@ -2,7 +2,7 @@
 
 Every game here is played by the simulator (:mod:`pipeline.sim.play`) with ``random`` bots (each
 move uniform among the legal ones) and turned into a log object by
-:func:`pipeline.logs.writer.game_log`, the one way a played game becomes a log, so the
+:func:`pipeline.big2.logwriter.game_log`, the one way a played game becomes a log, so the
 samples replay cleanly by construction. ``python -m pipeline.sim.sample data/samples``
 rewrites the sample files; the output depends only on the seeds.
 
@@ -27,8 +27,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pipeline.big2.logwriter import GameMeta, Notation, game_log
 from pipeline.big2.rules import load_ruleset
-from pipeline.logs.writer import GameMeta, Notation, dumps, game_log, seats_of
+from pipeline.logs.writer import dumps, seats_of
 from pipeline.sim.bots import RandomBot
 from pipeline.sim.play import play_game
 

@@ -33,8 +33,9 @@ from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 from pipeline import native
+from pipeline.big2.logwriter import GameMeta, Notation, game_log
 from pipeline.big2.rules import Ruleset, load_ruleset
-from pipeline.logs.writer import GameMeta, LogWriter, Notation, dumps, game_log, seats_of, utc
+from pipeline.logs.writer import LogWriter, dumps, seats_of, utc
 from pipeline.sim.bots import (
     BotName,
     SimError,

@@ -8,7 +8,8 @@ fields are named as the actions columns read them, so they are appended as rows 
 :func:`pipeline.cards.format_cards`'s. The Dou Dizhu columns stay NULL.
 
 >>> from pipeline.sim.sample import sample_game
->>> from pipeline.logs.records import content_hash, record_from_obj
+>>> from pipeline.big2.logformat import record_from_obj
+>>> from pipeline.logs.records import content_hash
 >>> from pipeline.logs.model import Source
 >>> from pipeline.replay import replay
 >>> from pipeline.warehouse.tables import Table

@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import native
+from pipeline.big2.logwriter import Notation
 from pipeline.big2.rules import load_ruleset
-from pipeline.logs.writer import Notation
 from pipeline.sim.simulate import SimConfig, match_lines, match_lines_native, match_lines_python
 from tests.native.test_differential import OPTIONS
 

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import pyarrow as pa
 import pytest
 
+from pipeline.big2.logformat import record_from_obj
 from pipeline.cards import N_CARDS
 from pipeline.ingest import IngestSummary, process_chunk
 from pipeline.ingest import ingest as run_ingest
@@ -37,7 +38,6 @@ from pipeline.logs.records import (
     TS_MAX,
     TS_MIN,
     content_hash,
-    record_from_obj,
 )
 from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.sample import _csv_rows, dumps, sample_game, to_partial
