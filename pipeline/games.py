@@ -21,7 +21,7 @@ pipeline.errors.ReplayError: E_GAME_KIND: game_kind 'chess' cannot be replayed y
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from importlib import import_module
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -51,6 +51,23 @@ class Replayed(NamedTuple):
     ruleset: Any
     actions: tuple[Any, ...]
     result: Any
+
+
+class CsvColumns(NamedTuple):
+    """A game's own columns of the CSV logs (docs/log-format.md) and how they become the
+    game object: the CSV reader reads the shared columns itself and leaves these to the game,
+    so it knows no game. A column of another game on a row is ``E_SCHEMA``, naming it."""
+
+    #: The game's name in messages ("Big Two").
+    title: str
+    #: The games-CSV columns only this game has.
+    game_columns: tuple[str, ...]
+    #: The actions-CSV columns only this game has.
+    action_columns: tuple[str, ...]
+    #: ``fill(cell, obj)``: this game's columns of one games-CSV row (``cell(name)`` the
+    #: stripped text, empty when absent) into the JSON Lines game object ``obj``, as a line of
+    #: this game has them; raises ``LogFormatError``.
+    fill: Callable[[Callable[[str], str], dict[str, Any]], None]
 
 
 class Game(Protocol):
@@ -91,6 +108,10 @@ class Game(Protocol):
 
     def sql_seeds(self) -> dict[str, tuple[str, list[tuple[Any, ...]]]]:
         """Constant tables the game's SQL reads: name → (column definitions, rows)."""
+
+    @property
+    def csv(self) -> CsvColumns:
+        """The game's own CSV log columns and how its games-CSV row is read."""
 
 
 class SheetShape(Protocol):

@@ -208,7 +208,7 @@ def test_huge_line_is_never_read_whole(good: list[dict[str, Any]]) -> None:
 def test_line_exactly_at_the_cap_is_read(good: list[dict[str, Any]]) -> None:
     line = dumps(good[0]).encode()
     items = list(read_jsonl_stream(io.BytesIO(line + b"\n"), "mem", max_line_bytes=len(line)))
-    assert [type(i) for i in items] == [GameRecord]
+    assert [isinstance(i, GameRecord) for i in items] == [True]
     items = list(read_jsonl_stream(io.BytesIO(line + b"\n"), "mem", max_line_bytes=len(line) - 1))
     assert [i.code for i in items if isinstance(i, Reject)] == ["E_LINE_TOO_LONG"]
 

@@ -17,11 +17,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.big2.logformat import LogAction
+from pipeline.big2.logformat import Big2Record, LogAction
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import Action, ActionRecord, ActionType, Game
 from pipeline.cards import format_cards, mask_of
-from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source
+from pipeline.logs.model import Reject, SeatInfo, Source
 from pipeline.replay import ReplayedGame
 from pipeline.warehouse import (
     SCHEMAS,
@@ -77,7 +77,7 @@ def random_game(
             game.do(Action(la.seat, la.type, la.cards))
     assert game.result is not None
     gid = game_id or f"g{seed}"
-    record = GameRecord(
+    record = Big2Record(
         game_id=gid,
         content_hash=hashlib.sha256(
             f"{gid}|{seed}|{preset}|{partial}|{content}".encode()

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pipeline.big2.combos import Play, classify
-from pipeline.big2.logformat import record_from_obj
+from pipeline.big2.logformat import CSV, Big2Record, record_from_obj
 from pipeline.big2.rules import (
     HUANLE_MIN_PLAYS,
     HUANLE_TABLE,
@@ -36,7 +36,7 @@ from pipeline.big2.rules import (
 )
 from pipeline.big2.state import Action, Game, GameResult, LegalMoves, Outcome, new_tuple
 from pipeline.errors import Big2Error, ReplayError
-from pipeline.games import Replayed, check_seat_count
+from pipeline.games import CsvColumns, Replayed, check_seat_count
 from pipeline.logs.model import GameRecord
 
 
@@ -66,7 +66,7 @@ def _overrides_text(record: GameRecord) -> str:
     return text if len(text) <= 200 else text[:200] + "…"
 
 
-def _build_game(record: GameRecord, rs: Ruleset) -> Game:
+def _build_game(record: Big2Record, rs: Ruleset) -> Game:
     check_seat_count(len(record.seats), rs.name, rs.players)
     game = Game(
         rs,
@@ -150,10 +150,13 @@ def sheet_result(record: GameRecord, rs: Ruleset) -> GameResult:
 def replay_record(record: GameRecord) -> Replayed:
     """Replay a Big Two record; raise a named error (``action_index`` in its context when
     one action is at fault) for a log the rules do not accept."""
+    if record.sheet is None and not isinstance(record, Big2Record):
+        raise TypeError(f"a Big Two replay of a {type(record).__name__}, not a Big2Record")
     try:
         rs = load_ruleset(record.ruleset, dict(record.overrides))
         if record.sheet is not None:  # information level "result": no actions to replay
             return Replayed(rs, (), sheet_result(record, rs))
+        assert isinstance(record, Big2Record)
         game = _build_game(record, rs)
     except Big2Error:
         raise
@@ -250,6 +253,10 @@ class Big2:
         ]
         ladder.append((len(RANK_LADDER), TOP_TITLE, load_ruleset().rank_ladder_top))
         return {"rank_ladder": ("level integer, title varchar, min_score bigint", ladder)}
+
+    @property
+    def csv(self) -> CsvColumns:
+        return CSV
 
 
 #: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).

@@ -25,7 +25,7 @@ E_BAD_CARD 0
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -42,6 +42,8 @@ from pipeline.cards import (
     parse_cards,
 )
 from pipeline.errors import E_GAME_TOO_LONG, E_TS_ORDER, CardParseError, LogFormatError
+from pipeline.games import CsvColumns
+from pipeline.logs.csv_logs import int_cell, ints_cell
 from pipeline.logs.model import GameRecord, Source
 from pipeline.logs.records import (
     ENVELOPE_KEYS,
@@ -72,6 +74,18 @@ class LogAction(NamedTuple):
     claim: Claim | None = None
     drawn: int | None = None  # stock_13: the card drawn after a pass, when logged
     ts: float | None = None  # seconds since the Unix epoch, when logged
+
+
+@dataclass(frozen=True, slots=True)
+class Big2Record(GameRecord):
+    """One Big Two game from a log: the envelope's fields are :class:`GameRecord`'s
+    (``hands`` the deal, one mask per seat, None for partial information; ``actions`` its
+    :class:`LogAction` records), plus what only Big Two's deal and opening need."""
+
+    stock: tuple[int, ...] = ()  # undealt cards in draw order (3-player stock / leftover)
+    start_counts: tuple[int, ...] | None = None  # partial info: cards each seat started with
+    previous_winner: int | None = None
+    first_leader: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +354,7 @@ def _result(value: Any, n_seats: int) -> DeclaredResult | None:
     return DeclaredResult(winner=winner, cards_left=left)
 
 
-def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) -> GameRecord:
+def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) -> Big2Record:
     """Check one game object against the log format and build its record (raises on a problem)."""
     envelope = read_envelope(obj, TOP_KEYS)
     top: Mapping[str, Any] = obj
@@ -365,7 +379,7 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         )
     actions = tuple(_action(a, i) for i, a in enumerate(logged))
     _check_ts_order(actions)
-    return GameRecord(
+    return Big2Record(
         **envelope,
         content_hash=content_hash,
         actions=actions,
@@ -378,3 +392,30 @@ def record_from_obj(obj: Any, *, source: Source, raw: str, content_hash: str) ->
         source=source,
         raw=raw,
     )
+
+
+def _csv_fill(cell: Callable[[str], str], obj: dict[str, Any]) -> None:
+    """Big Two's columns of a games-CSV row (docs/log-format.md) into its game object."""
+    for name in ("previous_winner", "first_leader"):
+        if cell(name):
+            obj[name] = int_cell(cell(name), f"games.{name}")
+    if cell("hands"):
+        obj["deal"] = {"hands": cell("hands").split("|"), "stock": cell("stock")}
+    if cell("start_counts"):
+        obj["start_counts"] = ints_cell(cell("start_counts"), "games.start_counts")
+    result: dict[str, Any] = {}
+    if cell("winner"):
+        result["winner"] = int_cell(cell("winner"), "games.winner")
+    if cell("cards_left"):
+        result["cards_left"] = ints_cell(cell("cards_left"), "games.cards_left")
+    if result:
+        obj["result"] = result
+
+
+#: Big Two's own CSV log columns (:class:`pipeline.games.CsvColumns`).
+CSV = CsvColumns(
+    title="Big Two",
+    game_columns=("stock", "start_counts", "previous_winner", "first_leader", "cards_left"),
+    action_columns=("claim", "drawn"),
+    fill=_csv_fill,
+)

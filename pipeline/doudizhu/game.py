@@ -27,7 +27,7 @@ E_UNFINISHED the log ends after 2 action(s) with no winner (cards left [18, 17, 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,8 @@ from pipeline.errors import (
     LogFormatError,
     ReplayError,
 )
-from pipeline.games import Replayed, check_seat_count
+from pipeline.games import CsvColumns, Replayed, check_seat_count
+from pipeline.logs.csv_logs import bool_cell, int_cell, number_cell
 from pipeline.logs.model import GameRecord
 from pipeline.logs.records import ENVELOPE_KEYS, action_ts, read_envelope
 
@@ -367,6 +368,62 @@ class DouDizhu:
 
     def sql_seeds(self) -> dict[str, tuple[str, list[tuple[Any, ...]]]]:
         return {}
+
+    @property
+    def csv(self) -> CsvColumns:
+        return CSV
+
+
+def _csv_fill(cell: Callable[[str], str], obj: dict[str, Any]) -> None:
+    """Dou Dizhu's columns of a games-CSV row (docs/log-format.md) into its game object: the
+    deal, the first bidder and the declared result, as the JSON Lines line has them."""
+    if cell("hands"):
+        deal: dict[str, Any] = {"hands": cell("hands").split("|"), "kitty": cell("kitty")}
+        for name in ("set_aside", "face_up_card"):
+            if cell(name):
+                deal[name] = cell(name)
+        obj["deal"] = deal
+    else:
+        for name in ("kitty", "set_aside", "face_up_card"):
+            if cell(name):
+                raise LogFormatError(
+                    "E_SCHEMA",
+                    f"games.{name}: {cell(name)!r} without the hands (a deal is whole or absent)",
+                    path=f"games.{name}",
+                )
+    if cell("first_bidder"):
+        obj["first_bidder"] = int_cell(cell("first_bidder"), "games.first_bidder")
+    result: dict[str, Any] = {}
+    for name in ("outcome", "spring"):
+        if cell(name):
+            result[name] = cell(name)
+    for name in ("landlord", "base", "winner", "bombs", "rockets", "multiplier"):
+        if cell(name):
+            result[name] = int_cell(cell(name), f"games.{name}")
+    if cell("landlord_won"):
+        result["landlord_won"] = bool_cell(cell("landlord_won"), "games.landlord_won")
+    if cell("amount"):
+        result["amount"] = number_cell(cell("amount"), "games.amount")
+    if cell("scores"):
+        texts = cell("scores").split("|")
+        result["scores"] = [number_cell(t, f"games.scores[{k}]") for k, t in enumerate(texts)]
+    if result:
+        obj["result"] = result
+
+
+DDZ_GAME_COLUMNS = (
+    "kitty", "set_aside", "face_up_card", "first_bidder", "outcome", "landlord", "base",
+    "landlord_won", "bombs", "rockets", "spring", "multiplier", "amount", "scores",
+)  # fmt: skip
+#: Dou Dizhu's own CSV log columns (:class:`pipeline.games.CsvColumns`): the deal's kitty,
+#: set-aside and face-up cards, the first bidder, and the declared result beside ``winner``
+#: (``scores`` one number per seat separated by ``|``).
+CSV = CsvColumns(
+    title="Dou Dizhu",
+    game_columns=DDZ_GAME_COLUMNS,
+    action_columns=("value", "kind"),
+    fill=_csv_fill,
+)
 
 
 #: The registered game (:data:`pipeline.games.GAMES`).

@@ -24,36 +24,51 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
 from pipeline.errors import E_CSV_COLUMN, E_GAME_TOO_LONG, LogFormatError
+from pipeline.games import DEFAULT_KIND, CsvColumns, find_game, game_for, kinds
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
 from pipeline.logs.model import GameRecord, Reject, Source, file_label
 from pipeline.logs.records import MAX_ACTIONS, check_surrogates, parse_game
 
 ACTION_COLUMNS = ("game_id", "seq", "seat", "action", "cards", "ts")
-OPTIONAL_ACTION_COLUMNS = ("claim", "drawn", "value", "kind")
 GAME_COLUMNS = ("game_id", "ruleset", "players")
-#: The games-CSV columns of a Dou Dizhu game (``game_kind = doudizhu``), empty on Big Two rows:
-#: the deal's kitty, set-aside and face-up cards, the first bidder, and the declared result
-#: beside ``winner`` (``scores`` one number per seat separated by ``|``).
-DDZ_DEAL_COLUMNS = ("kitty", "set_aside", "face_up_card", "first_bidder")
-DDZ_RESULT_COLUMNS = (
-    "outcome", "landlord", "base", "landlord_won", "bombs", "rockets", "spring", "multiplier",
-    "amount", "scores",
-)  # fmt: skip
-DDZ_GAME_COLUMNS = DDZ_DEAL_COLUMNS + DDZ_RESULT_COLUMNS
-#: The actions-CSV columns of one game only: a cell of the other game's is ``E_SCHEMA``.
-_ACTION_COLUMN_GAME = {"claim": "big2", "drawn": "big2", "value": "doudizhu", "kind": "doudizhu"}
-OPTIONAL_GAME_COLUMNS = (
+#: The optional games-CSV columns every game reads (``hands`` and ``winner`` through the
+#: game's own :attr:`pipeline.games.CsvColumns.fill`); each game adds its own columns.
+SHARED_GAME_COLUMNS = (
     "game_kind", "overrides", "match_id", "game_number", "table_id", "tournament_id",
-    "tournament_kind", "tournament_round", "started_at", "names", "hands", "stock",
-    "start_counts", "previous_winner", "first_leader", "winner", "cards_left",
-    *DDZ_GAME_COLUMNS,
+    "tournament_kind", "tournament_round", "started_at", "names", "hands", "winner",
 )  # fmt: skip
+
+
+@cache
+def _games_csv() -> tuple[CsvColumns, ...]:
+    return tuple(game_for(kind).csv for kind in kinds())
+
+
+def optional_game_columns() -> tuple[str, ...]:
+    """The shared optional games-CSV columns, then each registered game's own.
+
+    >>> optional_game_columns()[len(SHARED_GAME_COLUMNS):][:2]
+    ('stock', 'start_counts')
+    """
+    return SHARED_GAME_COLUMNS + tuple(c for g in _games_csv() for c in g.game_columns)
+
+
+def optional_action_columns() -> tuple[str, ...]:
+    """Each registered game's own actions-CSV columns.
+
+    >>> optional_action_columns()
+    ('claim', 'drawn', 'value', 'kind')
+    """
+    return tuple(c for g in _games_csv() for c in g.action_columns)
+
+
 _SURROGATE = re.compile("[\udc80-\udcff]")
 _TOO_LONG = "\x00too-long\x00"
 
@@ -131,7 +146,7 @@ def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> s
     )
 
 
-def _int_cell(text: str, path: str, action_index: int | None = None) -> int:
+def int_cell(text: str, path: str, action_index: int | None = None) -> int:
     try:
         return int(text)
     except ValueError:
@@ -143,14 +158,14 @@ def _int_cell(text: str, path: str, action_index: int | None = None) -> int:
         ) from None
 
 
-def _ints(text: str, path: str) -> list[int]:
-    return [_int_cell(t, f"{path}[{k}]") for k, t in enumerate(text.split("|"))]
+def ints_cell(text: str, path: str) -> list[int]:
+    return [int_cell(t, f"{path}[{k}]") for k, t in enumerate(text.split("|"))]
 
 
-def _number_cell(text: str, path: str) -> int | float:
+def number_cell(text: str, path: str) -> int | float:
     """A whole number, else a decimal one (a Dou Dizhu amount under a fractional stake).
 
-    >>> _number_cell("24", "games.amount"), _number_cell("-1.5", "games.scores[1]")
+    >>> number_cell("24", "games.amount"), number_cell("-1.5", "games.scores[1]")
     (24, -1.5)
     """
     try:
@@ -168,47 +183,10 @@ def _number_cell(text: str, path: str) -> int | float:
     return value
 
 
-def _bool_cell(text: str, path: str) -> bool:
+def bool_cell(text: str, path: str) -> bool:
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     raise LogFormatError("E_SCHEMA", f"{path}: expected true or false, got {text!r}", path=path)
-
-
-def _ddz_fields(cell: Callable[[str], str], obj: dict[str, Any]) -> None:
-    """The Dou Dizhu columns of a games-CSV row into the game object (deal, first bidder,
-    declared result), as the JSON Lines line has them."""
-    if cell("hands"):
-        deal: dict[str, Any] = {"hands": cell("hands").split("|"), "kitty": cell("kitty")}
-        for name in ("set_aside", "face_up_card"):
-            if cell(name):
-                deal[name] = cell(name)
-        obj["deal"] = deal
-    else:
-        for name in ("kitty", "set_aside", "face_up_card"):
-            if cell(name):
-                raise LogFormatError(
-                    "E_SCHEMA",
-                    f"games.{name}: {cell(name)!r} without the hands (a deal is whole or absent)",
-                    path=f"games.{name}",
-                )
-    if cell("first_bidder"):
-        obj["first_bidder"] = _int_cell(cell("first_bidder"), "games.first_bidder")
-    result: dict[str, Any] = {}
-    for name in ("outcome", "spring"):
-        if cell(name):
-            result[name] = cell(name)
-    for name in ("landlord", "base", "winner", "bombs", "rockets", "multiplier"):
-        if cell(name):
-            result[name] = _int_cell(cell(name), f"games.{name}")
-    if cell("landlord_won"):
-        result["landlord_won"] = _bool_cell(cell("landlord_won"), "games.landlord_won")
-    if cell("amount"):
-        result["amount"] = _number_cell(cell("amount"), "games.amount")
-    if cell("scores"):
-        texts = cell("scores").split("|")
-        result["scores"] = [_number_cell(t, f"games.scores[{k}]") for k, t in enumerate(texts)]
-    if result:
-        obj["result"] = result
 
 
 @dataclass(slots=True)
@@ -253,61 +231,49 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
     for name in ("match_id", "table_id", "tournament_id", "tournament_kind", "started_at"):
         if cell(name):
             obj[name] = cell(name)
-    for name in ("game_number", "tournament_round", "previous_winner", "first_leader"):
+    for name in ("game_number", "tournament_round"):
         if cell(name):
-            obj[name] = _int_cell(cell(name), f"games.{name}")
-    if kind == "doudizhu":
-        for name in ("stock", "start_counts", "previous_winner", "first_leader", "cards_left"):
+            obj[name] = int_cell(cell(name), f"games.{name}")
+    game = find_game(kind) or game_for(DEFAULT_KIND)
+    for other in _games_csv():
+        if other is game.csv:
+            continue
+        for name in other.game_columns:
             if cell(name):
                 raise LogFormatError(
                     "E_SCHEMA",
-                    f"games.{name}: a Big Two column, on Dou Dizhu game {cell('game_id')!r}",
+                    f"games.{name}: a {other.title} column, on {kind} game "
+                    f"{cell('game_id')!r} (set game_kind = {_kind_of(other)})",
                     path=f"games.{name}",
                 )
-        _ddz_fields(cell, obj)
-        return obj
-    for name in DDZ_GAME_COLUMNS:
-        if cell(name):
-            raise LogFormatError(
-                "E_SCHEMA",
-                f"games.{name}: a Dou Dizhu column, on {kind} game {cell('game_id')!r} "
-                "(set game_kind = doudizhu)",
-                path=f"games.{name}",
-            )
-    if cell("hands"):
-        obj["deal"] = {"hands": cell("hands").split("|"), "stock": cell("stock")}
-    if cell("start_counts"):
-        obj["start_counts"] = _ints(cell("start_counts"), "games.start_counts")
-    result: dict[str, Any] = {}
-    if cell("winner"):
-        result["winner"] = _int_cell(cell("winner"), "games.winner")
-    if cell("cards_left"):
-        result["cards_left"] = _ints(cell("cards_left"), "games.cards_left")
-    if result:
-        obj["result"] = result
+    game.csv.fill(cell, obj)
     return obj
+
+
+def _kind_of(csv: CsvColumns) -> str:
+    return next(kind for kind in kinds() if game_for(kind).csv is csv)
 
 
 def _action_obj(values: dict[str, str], index: int, kind: str) -> dict[str, Any]:
     path = f"actions[{index}]"
     out: dict[str, Any] = {
-        "seat": _int_cell(values["seat"].strip(), f"{path}.seat", index),
+        "seat": int_cell(values["seat"].strip(), f"{path}.seat", index),
         "action": values["action"].strip(),
     }
-    for name in ("cards", "claim", "drawn", "value", "kind"):
+    game = find_game(kind)
+    for name in ("cards", *optional_action_columns()):
         text = values.get(name, "").strip()
         if not text:
             continue
-        game = _ACTION_COLUMN_GAME.get(name)
-        if game is not None and kind in _ACTION_COLUMN_GAME.values() and game != kind:
+        if game is not None and name != "cards" and name not in game.csv.action_columns:
+            owner = next(g for g in _games_csv() if name in g.action_columns)
             raise LogFormatError(
                 "E_SCHEMA",
-                f"{path}.{name}: {text!r} in a {kind} game ({name} is a "
-                f"{'Dou Dizhu' if game == 'doudizhu' else 'Big Two'} column)",
+                f"{path}.{name}: {text!r} in a {kind} game ({name} is a {owner.title} column)",
                 path=f"{path}.{name}",
                 action_index=index,
             )
-        out[name] = _int_cell(text, f"{path}.value", index) if name == "value" else text
+        out[name] = int_cell(text, f"{path}.value", index) if name == "value" else text
     ts = values["ts"].strip()
     if ts:
         try:
@@ -379,7 +345,7 @@ class _CsvReader:
                 return
             missing = [c for c in GAME_COLUMNS if c not in header]
             unknown = [
-                c for c in header if c not in GAME_COLUMNS and c not in OPTIONAL_GAME_COLUMNS
+                c for c in header if c not in GAME_COLUMNS and c not in optional_game_columns()
             ]
             if missing:
                 yield self._reject(
@@ -396,7 +362,7 @@ class _CsvReader:
                     1,
                     None,
                     E_CSV_COLUMN,
-                    _unknown_columns("games", unknown, GAME_COLUMNS + OPTIONAL_GAME_COLUMNS),
+                    _unknown_columns("games", unknown, GAME_COLUMNS + optional_game_columns()),
                     _raw_text([header]),
                     file=gname,
                 )
@@ -519,7 +485,7 @@ class _CsvReader:
             unknown = [
                 c
                 for c in self.header
-                if c not in ACTION_COLUMNS and c not in OPTIONAL_ACTION_COLUMNS
+                if c not in ACTION_COLUMNS and c not in optional_action_columns()
             ]
             if missing:
                 yield self._reject(
@@ -535,7 +501,9 @@ class _CsvReader:
                     1,
                     None,
                     E_CSV_COLUMN,
-                    _unknown_columns("actions", unknown, ACTION_COLUMNS + OPTIONAL_ACTION_COLUMNS),
+                    _unknown_columns(
+                        "actions", unknown, ACTION_COLUMNS + optional_action_columns()
+                    ),
                     _raw_text([self.header]),
                 )
             group: _Group | None = None

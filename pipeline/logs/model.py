@@ -69,10 +69,6 @@ class GameRecord:
     tournament_id: str | None = None
     started_at: str | None = None  # ISO 8601 as logged
     hands: tuple[int, ...] | None = None  # full deal, one mask per seat; None = partial info
-    stock: tuple[int, ...] = ()  # undealt cards in draw order (3-player stock / leftover)
-    start_counts: tuple[int, ...] | None = None  # partial info: cards each seat started with
-    previous_winner: int | None = None
-    first_leader: int | None = None
     declared: Any = None  # the result the log claims (Big Two: big2.logformat.DeclaredResult)
     truth: dict[str, Any] | None = field(default=None, compare=False)  # simulator ground truth
     format_version: int = 1
