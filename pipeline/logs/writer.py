@@ -35,6 +35,8 @@ from pipeline.big2.state import ActionRecord, ActionType, Game
 from pipeline.cards import cards_of, format_card, format_cards
 
 FORMAT_VERSION = 1
+#: gzip level of :class:`LogWriter` (fast deflate: level 9 cost ~4x the native simulator's time)
+GZIP_LEVEL = 2
 
 
 class Notation(StrEnum):
@@ -185,7 +187,9 @@ class LogWriter:
         self._raw: IO[bytes] = self.path.open("wb")
         self._gz: gzip.GzipFile | None = None
         if self.path.name.endswith(".gz"):
-            self._gz = gzip.GzipFile(filename="", mode="wb", fileobj=self._raw, mtime=0)
+            self._gz = gzip.GzipFile(
+                filename="", mode="wb", fileobj=self._raw, mtime=0, compresslevel=GZIP_LEVEL
+            )
         target = self._raw if self._gz is None else self._gz
         self._out = io.TextIOWrapper(target, encoding="utf-8", newline="\n")
 
