@@ -24,11 +24,18 @@ and written as log lines) per CPU-second of this process, on the core
 games (default 20,000; the file of ``bench.ingest``), once on the core and once with
 ``BIG2_PURE_PYTHON=1``, each in a fresh process, alternating, three times; the median
 games/s of each and the load average around the runs.
+
+``native.simulate_file``: what ``big2 simulate --games N -o f.jsonl.gz`` (and ``-o f.jsonl``)
+end to end (the command itself, its default workers, bots and seed; the games/s it prints), each
+in a fresh process, on the core (``BIG2_BENCH_SIM_FILE_GAMES`` games, default 20,000) and
+with ``BIG2_PURE_PYTHON=1`` (a tenth of them), alternating, three times: the median games/s of
+each, how much of the plain file's rate the gzip file keeps, and the load average around the runs.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -207,4 +214,47 @@ def sim_rate() -> list[Figure]:
         figures.append((f"Python: {bot}-bot games per core-second", python_rate, "games/s"))
         if module is not None:
             figures.append((f"{bot}: native ÷ Python", rate / python_rate, "×"))
+    return figures
+
+
+def _simulate_rate(out: Path, n: int, *, pure: bool) -> float:
+    """``big2 simulate --games n -o out`` in a fresh process: the games/s it reports."""
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    if pure:
+        env[native.PURE_ENV] = "1"
+    cli = "from pipeline.cli import app; app()"
+    cmd = [sys.executable, "-c", cli, "simulate", "--games", str(n), "-o", str(out)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    match = re.search(r"\(([0-9,]+) games/s", done.stdout)
+    assert match is not None, done.stdout
+    return float(match.group(1).replace(",", ""))
+
+
+@benchmark("native.simulate_file")
+def simulate_file_rate() -> list[Figure]:
+    """`big2 simulate` end to end, games/s, into .jsonl.gz and .jsonl: native and Python."""
+    n = int(os.environ.get("BIG2_BENCH_SIM_FILE_GAMES", "20000"))
+    paths = [("Python", True, max(1, n // 10))]
+    if native.load_module() is not None:
+        paths.insert(0, ("native", False, n))
+    rates: dict[tuple[str, str], list[float]] = {}
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(3):
+            for name, pure, games in paths:
+                for ext in ("jsonl.gz", "jsonl"):
+                    rate = _simulate_rate(Path(tmp) / f"f.{ext}", games, pure=pure)
+                    rates.setdefault((name, ext), []).append(rate)
+    figures: list[Figure] = []
+    for name, _, games in paths:
+        gz, plain = (statistics.median(rates[name, ext]) for ext in ("jsonl.gz", "jsonl"))
+        figures.append(
+            (f"{name}: simulate -o .jsonl.gz, {games:,} games (median of 3)", gz, "games/s")
+        )
+        figures.append(
+            (f"{name}: simulate -o .jsonl, {games:,} games (median of 3)", plain, "games/s")
+        )
+        figures.append((f"{name}: .jsonl.gz rate ÷ .jsonl rate", gz / plain, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures

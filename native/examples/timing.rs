@@ -1,46 +1,124 @@
-//! Where one core's time goes: `cargo run --release --example timing -- LINES.jsonl RULESET.json`
-//! (a ruleset as `Ruleset.to_dict()` JSON): lines parsed per second, and parsed + replayed.
-
-use std::time::Instant;
+//! Where one core's time goes: `cargo run --release --example timing -- LINES.jsonl RULESET.json [ROUNDS]`
+//! (a ruleset as `Ruleset.to_dict()` JSON). Per round, in games per CPU-second of this thread
+//! (`CLOCK_THREAD_CPUTIME_ID`: time the machine gave to other programs is not counted): the
+//! lines parsed; the parsed records replayed; and both, line by line (what `validate_lines`
+//! runs). The last line is the median of the rounds. With `replay` after ROUNDS: only the
+//! replays, ROUNDS times over the records (for a profiler).
 
 use big2_native::combos::ComboRules;
-use big2_native::parse::parse_line;
+use big2_native::parse::{parse_line, Record};
 use big2_native::replay::replay;
 use big2_native::rules::Ruleset;
+
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+
+extern "C" {
+    fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+}
+
+/// CPU seconds of this thread (Linux `CLOCK_THREAD_CPUTIME_ID`).
+fn cpu_seconds() -> f64 {
+    let mut ts = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; clock 3 is CLOCK_THREAD_CPUTIME_ID on Linux.
+    let rc = unsafe { clock_gettime(3, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    ts.sec as f64 + ts.nsec as f64 * 1e-9
+}
+
+fn timed(mut f: impl FnMut() -> usize) -> (f64, usize) {
+    let start = cpu_seconds();
+    let n = f();
+    (cpu_seconds() - start, n)
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).expect("lines");
     let dict: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&args[2]).expect("ruleset")).expect("json");
+    let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(5);
+    // `replay` as a fourth argument: only the replay of parsed records, for a profiler
+    if args.get(4).is_some_and(|a| a == "replay") {
+        let rs = Ruleset::from_dict(&dict).expect("ruleset");
+        let cr = ComboRules::new(&rs);
+        let records: Vec<Record> = text.lines().filter_map(parse_line).collect();
+        let start = cpu_seconds();
+        let mut ok = 0;
+        for _ in 0..rounds {
+            for record in &records {
+                ok += usize::from(replay(record, &rs, &cr).is_ok());
+            }
+        }
+        let secs = cpu_seconds() - start;
+        println!(
+            "replay {:.0} games per CPU-second ({ok} ok)",
+            ok as f64 / secs
+        );
+        return;
+    }
     let rs = Ruleset::from_dict(&dict).expect("ruleset");
     let cr = ComboRules::new(&rs);
     let lines: Vec<&str> = text.lines().collect();
-    for _ in 0..2 {
-        let start = Instant::now();
-        let mut n = 0;
-        for _ in 0..10 {
-            for line in &lines {
-                n += parse_line(line).map_or(0, |r| r.actions.len());
+    let records: Vec<Record> = lines
+        .iter()
+        .map(|l| parse_line(l).expect("a common line"))
+        .collect();
+    let reps = 10;
+    let games = (reps * lines.len()) as f64;
+    let (mut p, mut r, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let (parse, actions) = timed(|| {
+            let mut n = 0;
+            for _ in 0..reps {
+                for line in &lines {
+                    n += parse_line(line).map_or(0, |r| r.actions.len());
+                }
             }
-        }
-        let parse = start.elapsed().as_secs_f64();
-        let start = Instant::now();
-        let mut ok = 0;
-        for _ in 0..10 {
-            for line in &lines {
-                let record = parse_line(line).expect("a common line");
-                ok += usize::from(replay(&record, &rs, &cr).is_ok());
-            }
-        }
-        let both = start.elapsed().as_secs_f64();
-        let games = 10.0 * lines.len() as f64;
-        println!(
-            "parse {:.0} games/s; parse + replay {:.0} games/s ({} ok, {} actions)",
-            games / parse,
-            games / both,
-            ok,
             n
+        });
+        let (only, ok_replay) = timed(|| {
+            let mut ok = 0;
+            for _ in 0..reps {
+                for record in &records {
+                    ok += usize::from(replay(record, &rs, &cr).is_ok());
+                }
+            }
+            ok
+        });
+        let (both, ok) = timed(|| {
+            let mut ok = 0;
+            for _ in 0..reps {
+                for line in &lines {
+                    let record = parse_line(line).expect("a common line");
+                    ok += usize::from(replay(&record, &rs, &cr).is_ok());
+                }
+            }
+            ok
+        });
+        assert_eq!(ok, ok_replay);
+        println!(
+            "parse {:.0} | replay {:.0} | parse + replay {:.0} games per CPU-second ({ok} ok, {actions} actions)",
+            games / parse,
+            games / only,
+            games / both,
         );
+        p.push(games / parse);
+        r.push(games / only);
+        b.push(games / both);
     }
+    println!(
+        "median of {rounds}: parse {:.0} | replay {:.0} | parse + replay {:.0} games per CPU-second",
+        median(p),
+        median(r),
+        median(b)
+    );
 }

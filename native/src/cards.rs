@@ -36,8 +36,31 @@ fn token_table() -> &'static HashMap<String, u8> {
     })
 }
 
+/// The two-byte ASCII entries of `token_table` (`3d`, `TD`, `dt` …) indexed by their bytes,
+/// 255 for none: the commonest tokens without hashing.
+fn short_table() -> &'static [[u8; 128]; 128] {
+    static TABLE: OnceLock<Box<[[u8; 128]; 128]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([[255u8; 128]; 128]);
+        for (text, &c) in token_table() {
+            if let [a, b] = text.as_bytes() {
+                if a.is_ascii() && b.is_ascii() {
+                    table[*a as usize][*b as usize] = c;
+                }
+            }
+        }
+        table
+    })
+}
+
 /// One common token as a card id (None: the Python parser decides).
 pub fn token_card(token: &str) -> Option<u8> {
+    if let [a, b] = token.as_bytes() {
+        if a.is_ascii() && b.is_ascii() {
+            let c = short_table()[*a as usize][*b as usize];
+            return (c != 255).then_some(c);
+        }
+    }
     token_table().get(token).copied()
 }
 
@@ -87,6 +110,25 @@ mod tests {
         assert_eq!(token_card("Td"), Some(28));
         assert_eq!(token_card("2S"), Some(51));
         assert_eq!(token_card("11x"), None);
+        assert_eq!(
+            (token_card("td"), token_card("TD"), token_card("tD")),
+            (Some(28), Some(28), None)
+        );
+        assert_eq!(
+            (token_card("3x"), token_card("d"), token_card("")),
+            (None, None, None)
+        );
+        // every two-byte ASCII text: the short table answers as the full table does
+        for a in 0..128u8 {
+            for b in 0..128u8 {
+                let text = String::from_utf8(vec![a, b]).unwrap();
+                assert_eq!(
+                    token_card(&text),
+                    token_table().get(&text).copied(),
+                    "{text:?}"
+                );
+            }
+        }
         assert_eq!(fast_ids("3d 3d"), None);
         assert_eq!(format_cards(mask_of(&fast_ids("10d 2s").unwrap())), "10♦2♠");
         assert_eq!(format_cards(0), "");

@@ -330,6 +330,76 @@ pub fn bombs_from(hand: u64, cr: &ComboRules) -> Vec<Play> {
     out
 }
 
+/// Whether the hand holds a play of `top`'s size that beats it (`can_beat` for four- and
+/// five-card tops, bombs of another size aside): the candidates `beating_plays` classifies
+/// (the same kinds left out below a five-card top), up to the first that beats; no
+/// allocation once the thread's scratch list has grown.
+pub(crate) fn any_beating_same_size(hand: u64, top: &Play, cr: &ComboRules) -> bool {
+    thread_local! {
+        static CANDIDATES: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let floor = if top.size == 5 && !top.is_bomb {
+        (top.order >> 40, Some(top))
+    } else {
+        (0, None)
+    };
+    CANDIDATES.with(|scratch| {
+        let mut masks = scratch.borrow_mut();
+        masks.clear();
+        candidate_masks(hand, cr, Some(top.size), floor, &mut masks);
+        masks
+            .iter()
+            .any(|&m| classify(m, cr).is_ok_and(|p| p.beats(top)))
+    })
+}
+
+/// Whether the hand holds a bomb for which `found` holds (`bombs_from`, without the list).
+pub(crate) fn any_bomb(hand: u64, cr: &ComboRules, mut found: impl FnMut(&Play) -> bool) -> bool {
+    let rs = &cr.rs;
+    if !rs.bombs || hand.count_ones() < 4 {
+        return false;
+    }
+    let mut check = |m: u64| classify(m, cr).is_ok_and(|p| found(&p));
+    for rank in 0..13 {
+        let quad = 15u64 << (rank * 4);
+        if hand & quad == quad {
+            match rs.four_of_a_kind {
+                FourOfAKind::Alone => {
+                    if check(quad) {
+                        return true;
+                    }
+                }
+                FourOfAKind::WithKicker => {
+                    let mut rest = hand & !quad;
+                    while rest != 0 {
+                        let low = rest & rest.wrapping_neg();
+                        if check(quad | low) {
+                            return true;
+                        }
+                        rest ^= low;
+                    }
+                }
+                FourOfAKind::Off => {}
+            }
+        }
+    }
+    for &seq in &cr.straights {
+        let mut ranks = 0u64;
+        for r in 0..13 {
+            if seq >> r & 1 == 1 {
+                ranks |= 1 << (r * 4);
+            }
+        }
+        for suit in 0..4u32 {
+            let m = ranks << suit;
+            if hand & m == m && check(m) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The hand's plays that beat `top` (`beating_plays`), in its order.
 pub fn beating_plays(hand: u64, top: &Play, cr: &ComboRules) -> Vec<Play> {
     let floor = if top.size == 5 && !top.is_bomb {

@@ -313,7 +313,7 @@ impl<'a> Game<'a> {
             } else {
                 None
             },
-            history: Vec::with_capacity(64),
+            history: Vec::with_capacity(96),
             lean: false,
             result: None,
             step: if clockwise { n - 1 } else { 1 },
@@ -648,13 +648,14 @@ impl<'a> Game<'a> {
     }
 
     fn verify_first_play(&self, seat: usize, play: &Play, low: u32) -> Result<(), EngineError> {
-        let text = format_cards(play.mask);
+        let text = || format_cards(play.mask); // only for a reject's message
         let rule = self.rs.first_play;
         if rule == FirstPlay::Contain && play.mask >> low & 1 == 0 {
             return Err(self.fail(
                 "E_FIRST_PLAY_LOWEST",
                 format!(
-                    "seat {seat} opened with {text} without {}",
+                    "seat {seat} opened with {} without {}",
+                    text(),
                     format_cards(1 << low)
                 ),
             ));
@@ -663,7 +664,8 @@ impl<'a> Game<'a> {
             return Err(self.fail(
                 "E_FIRST_PLAY_SINGLE",
                 format!(
-                    "seat {seat} opened with {text}; the opening play must be {} alone",
+                    "seat {seat} opened with {}; the opening play must be {} alone",
+                    text(),
                     format_cards(1 << low)
                 ),
             ));
@@ -981,7 +983,7 @@ impl<'a> Game<'a> {
             self.turn = self.top_seat;
             self.top = None;
             self.top_seat = None;
-            self.locked = vec![false; self.n];
+            self.locked.fill(false);
             self.passes = 0;
             self.trick += 1;
         }
