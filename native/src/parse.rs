@@ -38,6 +38,30 @@ pub struct Record {
     pub declared_left: Option<Vec<u32>>,
     pub has_declared: bool,
     pub actions: Vec<Action>,
+    /// Each action's `ts` as logged (seconds), or None.
+    pub ts: Vec<Option<f64>>,
+    /// The metadata the games and seats rows hold, as the Python reader stores it.
+    pub meta: Meta,
+}
+
+/// A seat of the `seats` list.
+#[derive(Debug, Clone)]
+pub struct SeatMeta {
+    pub player_id: String,
+    pub name: Option<String>,
+    pub balance: Option<f64>,
+}
+
+/// The game's metadata as `record_from_obj` gives it (`started_at` in its stored form).
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub match_id: Option<String>,
+    pub table_id: Option<String>,
+    pub tournament_id: Option<String>,
+    pub tournament_kind: Option<String>,
+    pub tournament_round: Option<u64>,
+    pub started_at: Option<String>,
+    pub seats: Vec<SeatMeta>,
 }
 
 /// Whether every number inside an override value is within ±2**53 (`_freeze`).
@@ -121,6 +145,49 @@ fn started_at_ok(text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `started_at` as the Python reader stores it (`_started_at`): as logged when it names a
+/// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (microseconds,
+/// six digits, only when not zero). Only for a text `started_at_ok` accepted.
+fn started_at_stored(text: &str) -> String {
+    let rest = &text[19..];
+    let (frac, zone) = match rest.strip_prefix('.') {
+        Some(f) => {
+            let n = f.bytes().take_while(u8::is_ascii_digit).count();
+            (&f[..n], &f[n..])
+        }
+        None => ("", rest),
+    };
+    if !zone.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = text[..19].to_owned();
+    if !frac.is_empty() {
+        let micro: u32 = format!("{frac:0<6}").parse().unwrap_or(0);
+        if micro != 0 {
+            out.push_str(&format!(".{micro:06}"));
+        }
+    }
+    out.push_str("+00:00");
+    out
+}
+
+/// Whether the line holds a run of 19 or more digits (anywhere): a number at the edge of
+/// 64 bits, which the readers may read otherwise than serde; the Python reader reads it.
+fn long_digit_run(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        if b.is_ascii_digit() {
+            run += 1;
+            if run >= 19 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
 }
 
 /// Cards as the log writes them (one string, or a list of one-card strings), read straight
@@ -350,6 +417,9 @@ fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
 
 /// A game line → its record, or `None` for the Python reader to decide.
 pub fn parse_line(text: &str) -> Option<Record> {
+    if long_digit_run(text) {
+        return None;
+    }
     let raw: RawGame = serde_json::from_str(text).ok()?;
     if raw.format_version != 1 || raw.game_kind != "big2" || raw.game_id.is_empty() {
         return None; // a doudizhu line: the Python replay names it (E_GAME_KIND)
@@ -406,6 +476,7 @@ pub fn parse_line(text: &str) -> Option<Record> {
         return None;
     }
     let mut actions = Vec::with_capacity(raw.actions.len());
+    let mut times = Vec::with_capacity(raw.actions.len());
     let mut last = TS_MIN;
     for a in raw.actions {
         let (a, ts) = action(a)?;
@@ -416,6 +487,7 @@ pub fn parse_line(text: &str) -> Option<Record> {
             last = ts;
         }
         actions.push(a);
+        times.push(ts);
     }
     let texts = [
         &raw.match_id,
@@ -444,6 +516,24 @@ pub fn parse_line(text: &str) -> Option<Record> {
         }
     };
     let _ = raw.truth;
+    let text = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
+    let meta = Meta {
+        match_id: text(raw.match_id),
+        table_id: text(raw.table_id),
+        tournament_id: text(raw.tournament_id),
+        tournament_kind: text(raw.tournament_kind),
+        tournament_round: raw.tournament_round,
+        started_at: raw.started_at.as_deref().map(started_at_stored),
+        seats: raw
+            .seats
+            .into_iter()
+            .map(|s| SeatMeta {
+                player_id: s.player_id.into_owned(),
+                name: s.name.map(Cow::into_owned),
+                balance: s.balance,
+            })
+            .collect(),
+    };
     Some(Record {
         game_id: raw.game_id,
         game_kind: "big2".to_owned(),
@@ -460,6 +550,8 @@ pub fn parse_line(text: &str) -> Option<Record> {
         declared_left,
         has_declared,
         actions,
+        ts: times,
+        meta,
     })
 }
 
@@ -474,6 +566,22 @@ mod tests {
         assert!(started_at_ok("2026-11-01T12:07:00Z"));
         assert!(!started_at_ok("2026-02-30T20:00:00"));
         assert!(!started_at_ok("2100-01-01T00:00:00"));
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00"),
+            "2026-11-01T20:00:00+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00.120"),
+            "2026-11-01T20:00:00.120000+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00.000"),
+            "2026-11-01T20:00:00+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00Z"),
+            "2026-11-01T20:00:00Z"
+        );
     }
 
     #[test]
