@@ -173,18 +173,39 @@ fn started_at_stored(text: &str) -> String {
     out
 }
 
-/// Whether the line holds a run of 19 or more digits (anywhere): a number at the edge of
-/// 64 bits, which the readers may read otherwise than serde; the Python reader reads it.
-fn long_digit_run(text: &str) -> bool {
-    let mut run = 0;
-    for b in text.bytes() {
-        if b.is_ascii_digit() {
-            run += 1;
-            if run >= 19 {
-                return true;
+/// Whether the line holds a number serde may read otherwise than orjson: one with more than
+/// 15 digits (its significand may not fit a double exactly: serde's fast reading may then be a
+/// unit off in the last place, and an integer may be at the edge of 64 bits) or with an
+/// exponent (`1e-300`). A number of at most 15 digits and no exponent is read exactly (one
+/// rounding, Clinger's fast path). Such a line is the Python reader's.
+fn risky_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
             }
-        } else {
-            run = 0;
+            b'-' | b'0'..=b'9' => {
+                let mut digits = 0;
+                while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    match b[i] {
+                        b'e' | b'E' => return true,
+                        b'0'..=b'9' => digits += 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if digits > 15 {
+                    return true;
+                }
+            }
+            _ => i += 1,
         }
     }
     false
@@ -417,7 +438,7 @@ fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
 
 /// A game line → its record, or `None` for the Python reader to decide.
 pub fn parse_line(text: &str) -> Option<Record> {
-    if long_digit_run(text) {
+    if risky_number(text) {
         return None;
     }
     let raw: RawGame = serde_json::from_str(text).ok()?;
@@ -592,6 +613,11 @@ mod tests {
         let r = parse_line(line).unwrap();
         assert_eq!((r.actions.len(), r.actions[0].cards, r.n_seats), (2, 1, 2));
         assert!(parse_line(&line.replace("\"3d\"", "\"3x\"")).is_none());
+        assert!(risky_number(r#"{"a": "x\"", "ts": 1785000012.3456789}"#));
+        assert!(risky_number(r#"{"ts": 1.5e-7}"#));
+        assert!(!risky_number(
+            r#"{"a": "1e5 12345678901234567", "ts": 1785000012.125}"#
+        ));
         assert!(
             parse_line(&line.replace("\"seat\":1,\"action\"", "\"seat\":1.0,\"action\"")).is_none()
         );
