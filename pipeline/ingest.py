@@ -49,6 +49,7 @@ from pipeline.logs.model import file_label
 from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
+from pipeline.warehouse.core_rows import core_tables, merged
 from pipeline.warehouse.tables import not_stored
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
@@ -361,12 +362,16 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
     are replayed by :func:`pipeline.native.replay_game` (the native core when it is built,
     else Python; the same rows either way), parsed records (CSV) by the Python engine."""
     rows = RowBuffer(batch_id)
+    core = native.core_rows()  # the core builds the rows of the lines it reads (None: Python)
     codes: list[str] = []
     repeats: list[ReplayedGame] = []
     with _no_gc():
         for item in items:
             if isinstance(item, tuple):  # a JSON line: on the native core when it is built
-                done = native.replay_game(item[1], item[0])
+                got = False if core is None else core.add(item[1], item[0])
+                if got is True:
+                    continue
+                done = got if isinstance(got, Reject) else native.replay_game(item[1], item[0])
             else:
                 done = item if isinstance(item, Reject) else replay(item)
             if not isinstance(done, Reject):  # a game kind with no row filling (tables.ROWS)
@@ -374,9 +379,13 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
             if isinstance(done, Reject):
                 rows.add_reject(done)
                 codes.append(done.code)
-            elif not rows.add_game(done):
+            elif (core is not None and not core.claim(done.record.game_id)) or not rows.add_game(
+                done
+            ):
                 repeats.append(done)
     tables = rows.take()  # a game whose rows cannot be built is a reject there (rows.failed)
+    if core is not None:
+        tables = merged(core_tables(core.take(), batch_id), tables)
     codes.extend(reject.code for reject in rows.failed)
     return ChunkResult(file, tables, len(items), codes, repeats)
 

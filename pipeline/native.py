@@ -109,24 +109,25 @@ def replay_line_python(text: str, source: Source) -> GameFacts | Reject:
     return done if isinstance(done, Reject) else facts_of(done)
 
 
-def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str]:
-    """For the core: ``(True, the ruleset's to_dict() as JSON, "")``, or ``(False, code,
-    message)``: the reject :func:`pipeline.replay.replay` gives for this preset and overrides.
+def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str, str, str]:
+    """For the core: ``(True, the ruleset's to_dict() as JSON, "", its name, its overrides as
+    the games row stores them)``, or ``(False, code, message, "", "")``: the reject
+    :func:`pipeline.replay.replay` gives for this preset and overrides.
 
-    >>> resolve_ruleset("hk", '{"bomb": true}')[1:]
+    >>> resolve_ruleset("hk", '{"bomb": true}')[1:3]
     ('E_RULESET_KEY', "override: unknown ruleset key 'bomb' (did you mean 'bombs'?)")
-    >>> ok, text, _ = resolve_ruleset("taiwan", "{}")
-    >>> ok, json.loads(text)["suit_order"]
-    (True, 'taiwan')
+    >>> ok, text, _, name, overrides = resolve_ruleset("taiwan", '{"players": 3}')
+    >>> ok, json.loads(text)["suit_order"], name, overrides
+    (True, 'taiwan', 'taiwan', '{"players": 3}')
     """
     try:
         name, overrides = _ruleset({"preset": preset, "overrides": orjson.loads(overrides_json)})
     except LogFormatError as err:  # pragma: no cover - the core sends only what the reader takes
-        return False, err.code, err.message
+        return False, err.code, err.message, "", ""
     try:
         rs = load_ruleset(name, dict(overrides))
     except Big2Error as err:
-        return False, err.code, err.message
+        return False, err.code, err.message, "", ""
     except (TypeError, ValueError, OverflowError) as err:  # as pipeline.replay.replay words it
         text = ", ".join(f"{key}={value!r}" for key, value in overrides)
         text = text if len(text) <= 200 else text[:200] + "…"
@@ -134,8 +135,13 @@ def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str]:
             False,
             "E_RULESET_VALUE",
             f"ruleset overrides {text} cannot be read ({type(err).__name__}: {err})",
+            "",
+            "",
         )
-    return True, json.dumps(rs.to_dict()), ""
+    # the games row's ``overrides``: pipeline.warehouse.tables.overrides_json (this module
+    # reaches no storage module), the same text
+    stored = json.dumps(dict(rs.overrides), sort_keys=True, ensure_ascii=False)
+    return True, json.dumps(rs.to_dict()), "", rs.name, stored
 
 
 def replay_game_python(text: str, source: Source) -> ReplayedGame | Reject:
@@ -281,6 +287,53 @@ class NativeReplayer:
 
 
 _REPLAYER: NativeReplayer | None = None
+
+#: One column as the core hands it over: (length, null count, validity bitmap or None,
+#: the buffers after the validity, the children's columns).
+CoreColumn = tuple[int, int, bytes | None, list[bytes], list[Any]]
+
+
+class CoreRows:
+    """A chunk's rows built by the core (:meth:`add`), for the lines it reads and replays
+    itself: each table's stored columns as Arrow buffers (:meth:`take`), no Python object per
+    game or action. ``pipeline.warehouse.core_rows`` wraps them as Arrow tables."""
+
+    def __init__(self, replayer: NativeReplayer) -> None:
+        self.core = replayer.core
+        self.core.rows_take()  # nothing left over from a chunk that stopped half-way
+
+    def add(self, text: str, source: Source) -> bool | Reject:
+        """One decoded game line: True when the core built its rows; its :class:`Reject`;
+        False when the line is for Python (the reader's line, or a game id the chunk holds
+        already: its repeat is replayed by :func:`replay_game`)."""
+        got = self.core.rows_add(text, source.file, source.line)
+        if got is True:
+            return True
+        if not got:
+            return False
+        _, game_id, action_index, code, message = got
+        return Reject(source, game_id, action_index, code, message, text)
+
+    def claim(self, game_id: str) -> bool:
+        """For a game whose rows Python builds: False when the chunk holds its id already (a
+        repeat), else True (the chunk holds it now)."""
+        claimed: bool = self.core.rows_claim(game_id)
+        return claimed
+
+    def take(self) -> list[tuple[str, list[tuple[str, CoreColumn]]]]:
+        """The rows added since the last take, ``[(table, [(column, buffers)])]``."""
+        taken: list[tuple[str, list[tuple[str, CoreColumn]]]] = self.core.rows_take()
+        return taken
+
+
+def core_rows() -> CoreRows | None:
+    """A rows builder on the core for one chunk, or None on the pure Python path."""
+    global _REPLAYER
+    if _MODULE is None:
+        return None
+    if _REPLAYER is None:
+        _REPLAYER = NativeReplayer(_MODULE)
+    return CoreRows(_REPLAYER)
 
 
 def _json(value: Any) -> str:

@@ -11,6 +11,7 @@ pub mod moves;
 pub mod parse;
 pub mod pyrand;
 pub mod replay;
+pub mod rows;
 pub mod rules;
 pub mod sim;
 pub mod state;

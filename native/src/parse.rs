@@ -38,6 +38,30 @@ pub struct Record {
     pub declared_left: Option<Vec<u32>>,
     pub has_declared: bool,
     pub actions: Vec<Action>,
+    /// Each action's `ts` as logged (seconds), or None.
+    pub ts: Vec<Option<f64>>,
+    /// The metadata the games and seats rows hold, as the Python reader stores it.
+    pub meta: Meta,
+}
+
+/// A seat of the `seats` list.
+#[derive(Debug, Clone)]
+pub struct SeatMeta {
+    pub player_id: String,
+    pub name: Option<String>,
+    pub balance: Option<f64>,
+}
+
+/// The game's metadata as `record_from_obj` gives it (`started_at` in its stored form).
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub match_id: Option<String>,
+    pub table_id: Option<String>,
+    pub tournament_id: Option<String>,
+    pub tournament_kind: Option<String>,
+    pub tournament_round: Option<u64>,
+    pub started_at: Option<String>,
+    pub seats: Vec<SeatMeta>,
 }
 
 /// Whether every number inside an override value is within ±2**53 (`_freeze`).
@@ -121,6 +145,70 @@ fn started_at_ok(text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `started_at` as the Python reader stores it (`_started_at`): as logged when it names a
+/// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (microseconds,
+/// six digits, only when not zero). Only for a text `started_at_ok` accepted.
+fn started_at_stored(text: &str) -> String {
+    let rest = &text[19..];
+    let (frac, zone) = match rest.strip_prefix('.') {
+        Some(f) => {
+            let n = f.bytes().take_while(u8::is_ascii_digit).count();
+            (&f[..n], &f[n..])
+        }
+        None => ("", rest),
+    };
+    if !zone.is_empty() {
+        return text.to_owned();
+    }
+    let mut out = text[..19].to_owned();
+    if !frac.is_empty() {
+        let micro: u32 = format!("{frac:0<6}").parse().unwrap_or(0);
+        if micro != 0 {
+            out.push_str(&format!(".{micro:06}"));
+        }
+    }
+    out.push_str("+00:00");
+    out
+}
+
+/// Whether the line holds a number serde may read otherwise than orjson: one with more than
+/// 15 digits (its significand may not fit a double exactly: serde's fast reading may then be a
+/// unit off in the last place, and an integer may be at the edge of 64 bits) or with an
+/// exponent (`1e-300`). A number of at most 15 digits and no exponent is read exactly (one
+/// rounding, Clinger's fast path). Such a line is the Python reader's.
+fn risky_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let mut digits = 0;
+                while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    match b[i] {
+                        b'e' | b'E' => return true,
+                        b'0'..=b'9' => digits += 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if digits > 15 {
+                    return true;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    false
 }
 
 /// Cards as the log writes them (one string, or a list of one-card strings), read straight
@@ -350,6 +438,9 @@ fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
 
 /// A game line → its record, or `None` for the Python reader to decide.
 pub fn parse_line(text: &str) -> Option<Record> {
+    if risky_number(text) {
+        return None;
+    }
     let raw: RawGame = serde_json::from_str(text).ok()?;
     if raw.format_version != 1 || raw.game_kind != "big2" || raw.game_id.is_empty() {
         return None; // a doudizhu line: the Python replay names it (E_GAME_KIND)
@@ -406,6 +497,7 @@ pub fn parse_line(text: &str) -> Option<Record> {
         return None;
     }
     let mut actions = Vec::with_capacity(raw.actions.len());
+    let mut times = Vec::with_capacity(raw.actions.len());
     let mut last = TS_MIN;
     for a in raw.actions {
         let (a, ts) = action(a)?;
@@ -416,6 +508,7 @@ pub fn parse_line(text: &str) -> Option<Record> {
             last = ts;
         }
         actions.push(a);
+        times.push(ts);
     }
     let texts = [
         &raw.match_id,
@@ -444,6 +537,24 @@ pub fn parse_line(text: &str) -> Option<Record> {
         }
     };
     let _ = raw.truth;
+    let text = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
+    let meta = Meta {
+        match_id: text(raw.match_id),
+        table_id: text(raw.table_id),
+        tournament_id: text(raw.tournament_id),
+        tournament_kind: text(raw.tournament_kind),
+        tournament_round: raw.tournament_round,
+        started_at: raw.started_at.as_deref().map(started_at_stored),
+        seats: raw
+            .seats
+            .into_iter()
+            .map(|s| SeatMeta {
+                player_id: s.player_id.into_owned(),
+                name: s.name.map(Cow::into_owned),
+                balance: s.balance,
+            })
+            .collect(),
+    };
     Some(Record {
         game_id: raw.game_id,
         game_kind: "big2".to_owned(),
@@ -460,6 +571,8 @@ pub fn parse_line(text: &str) -> Option<Record> {
         declared_left,
         has_declared,
         actions,
+        ts: times,
+        meta,
     })
 }
 
@@ -474,6 +587,22 @@ mod tests {
         assert!(started_at_ok("2026-11-01T12:07:00Z"));
         assert!(!started_at_ok("2026-02-30T20:00:00"));
         assert!(!started_at_ok("2100-01-01T00:00:00"));
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00"),
+            "2026-11-01T20:00:00+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00.120"),
+            "2026-11-01T20:00:00.120000+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00.000"),
+            "2026-11-01T20:00:00+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00Z"),
+            "2026-11-01T20:00:00Z"
+        );
     }
 
     #[test]
@@ -484,6 +613,11 @@ mod tests {
         let r = parse_line(line).unwrap();
         assert_eq!((r.actions.len(), r.actions[0].cards, r.n_seats), (2, 1, 2));
         assert!(parse_line(&line.replace("\"3d\"", "\"3x\"")).is_none());
+        assert!(risky_number(r#"{"a": "x\"", "ts": 1785000012.3456789}"#));
+        assert!(risky_number(r#"{"ts": 1.5e-7}"#));
+        assert!(!risky_number(
+            r#"{"a": "1e5 12345678901234567", "ts": 1785000012.125}"#
+        ));
         assert!(
             parse_line(&line.replace("\"seat\":1,\"action\"", "\"seat\":1.0,\"action\"")).is_none()
         );

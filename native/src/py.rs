@@ -1,35 +1,40 @@
 //! The PyO3 bindings: thin. `pipeline/native.py` is the only Python module that imports them.
 //!
 //! `Core(resolver)` replays game lines. `resolver(preset, overrides_json)` is called once per
-//! distinct ruleset and answers `(True, json.dumps(ruleset.to_dict()), "")` or
-//! `(False, code, message)` (the Python ruleset loader's reject). Each call answers `None`
+//! distinct ruleset and answers `(True, json.dumps(ruleset.to_dict()), "", name, overrides)` or
+//! `(False, code, message, "", "")` (the Python ruleset loader's reject); the last two of an
+//! accepted ruleset are its name and overrides as the games row stores them. Each call answers `None`
 //! when the line is for the Python reader to read (see `parse.rs`).
 
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
 use crate::parse::{parse_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
+use crate::rows::{content_hash, ChunkRows, Column, LineInfo};
 use crate::rules::Ruleset;
 use crate::sim::{match_lines, BotKind, Notation, Planted, RunSpec};
 use crate::state::ActionRecord;
 
-enum Resolved {
-    Ok(Box<(Ruleset, ComboRules)>),
-    Err(String, String),
+/// A resolved ruleset: the engine's, and its name and overrides as the games row stores them.
+struct Resolved {
+    rules: Result<Box<(Ruleset, ComboRules)>, (String, String)>,
+    name: String,
+    overrides: String,
 }
 
 #[pyclass(module = "big2_native")]
 struct Core {
     resolver: PyObject,
     rulesets: HashMap<String, Resolved>,
+    rows: ChunkRows,
 }
 
-type Outcome = Option<Result<(Record, Replayed), (String, Rejected)>>;
+type Outcome = Option<Result<(Record, Replayed, String), (String, Rejected)>>;
 
 impl Core {
     fn run(&mut self, py: Python<'_>, text: &str) -> PyResult<Outcome> {
@@ -41,32 +46,53 @@ impl Core {
             let answer = self
                 .resolver
                 .call1(py, (record.preset.as_str(), record.overrides.as_str()))?;
-            let (ok, payload, message): (bool, String, String) = answer.extract(py)?;
-            let resolved = if ok {
+            let (ok, payload, message, name, overrides): (bool, String, String, String, String) =
+                answer.extract(py)?;
+            let rules = if ok {
                 let dict: serde_json::Value = serde_json::from_str(&payload)
                     .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
                 let rs =
                     Ruleset::from_dict(&dict).map_err(pyo3::exceptions::PyValueError::new_err)?;
                 let cr = ComboRules::new(&rs);
-                Resolved::Ok(Box::new((rs, cr)))
+                Ok(Box::new((rs, cr)))
             } else {
-                Resolved::Err(payload, message)
+                Err((payload, message))
+            };
+            let resolved = Resolved {
+                rules,
+                name,
+                overrides,
             };
             self.rulesets.insert(key.clone(), resolved);
         }
-        let done = match &self.rulesets[&key] {
-            Resolved::Err(code, message) => Err(Rejected {
+        let done = match &self.rulesets[&key].rules {
+            Err((code, message)) => Err(Rejected {
                 code: code.clone(),
                 message: message.clone(),
                 action_index: None,
             }),
-            Resolved::Ok(both) => replay(&record, &both.0, &both.1),
+            Ok(both) => replay(&record, &both.0, &both.1),
         };
         Ok(Some(match done {
-            Ok(replayed) => Ok((record, replayed)),
+            Ok(replayed) => Ok((record, replayed, key)),
             Err(rejected) => Err((record.game_id, rejected)),
         }))
     }
+}
+
+fn column_tuple(py: Python<'_>, col: Column) -> PyResult<PyObject> {
+    let validity = col.validity.map(|v| PyBytes::new(py, &v).unbind());
+    let buffers: Vec<Py<PyBytes>> = col
+        .buffers
+        .iter()
+        .map(|b| PyBytes::new(py, b).unbind())
+        .collect();
+    let children = col
+        .children
+        .into_iter()
+        .map(|c| column_tuple(py, c))
+        .collect::<PyResult<Vec<_>>>()?;
+    (col.len, col.nulls, validity, buffers, children).into_py_any(py)
 }
 
 fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
@@ -112,7 +138,69 @@ impl Core {
         Core {
             resolver,
             rulesets: HashMap::new(),
+            rows: ChunkRows::default(),
         }
+    }
+
+    /// A decoded game line into the core's rows buffer: `True` (its rows are in the buffer),
+    /// `False` (the buffer holds its game id already: Python replays it as a repeat), `None`
+    /// (the Python reader's line, or rows Python builds), or the reject tuple.
+    fn rows_add(
+        &mut self,
+        py: Python<'_>,
+        text: &str,
+        file: &str,
+        line: i64,
+    ) -> PyResult<PyObject> {
+        match self.run(py, text)? {
+            None => Ok(py.None()),
+            Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
+            Some(Ok((record, done, key))) => {
+                if self.rows.holds(&record.game_id) {
+                    return false.into_py_any(py);
+                }
+                let Some(hash) = content_hash(text) else {
+                    return Ok(py.None());
+                };
+                let rs = &self.rulesets[&key];
+                let Ok(both) = &rs.rules else {
+                    return Ok(py.None());
+                };
+                let info = LineInfo {
+                    file,
+                    line,
+                    ruleset: &rs.name,
+                    overrides: &rs.overrides,
+                    players: both.0.players,
+                };
+                if self.rows.add(&record, &done, &hash, &info) {
+                    true.into_py_any(py)
+                } else {
+                    Ok(py.None())
+                }
+            }
+        }
+    }
+
+    /// Whether the rows buffer did not hold this game id (it does now): for a game whose
+    /// rows Python builds, so that the chunk holds each game once.
+    fn rows_claim(&mut self, game_id: &str) -> bool {
+        self.rows.claim(game_id)
+    }
+
+    /// The buffered rows as `[(table, [(column, buffers)])]`, each column's buffers
+    /// `(length, null_count, validity or None, [buffers], [children])`; the buffer empties.
+    fn rows_take(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let tables = self.rows.take();
+        let mut out = Vec::with_capacity(tables.len());
+        for (table, columns) in tables {
+            let cols = columns
+                .into_iter()
+                .map(|(name, col)| Ok((name, column_tuple(py, col)?)))
+                .collect::<PyResult<Vec<_>>>()?;
+            out.push((table, cols));
+        }
+        out.into_py_any(py)
     }
 
     /// A decoded game line → `None` (the Python reader's line), `("reject", game_id,
@@ -121,7 +209,7 @@ impl Core {
         match self.run(py, text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
-            Some(Ok((record, done))) => {
+            Some(Ok((record, done, _))) => {
                 let res = &done.result;
                 let cards_left = PyTuple::new(py, &res.cards_left)?;
                 let final_hands = match &res.final_hands {
@@ -155,7 +243,7 @@ impl Core {
         match self.run(py, text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
-            Some(Ok((record, done))) => {
+            Some(Ok((record, done, _))) => {
                 ("ok", record.game_id, done.result.winner, done.actions.len()).into_py_any(py)
             }
         }

@@ -236,7 +236,7 @@ def test_the_sample_files_give_the_same_answers(core: native.NativeReplayer) -> 
 def test_a_ruleset_is_resolved_once(core: native.NativeReplayer) -> None:
     calls: list[tuple[str, str]] = []
 
-    def counting(preset: str, overrides: str) -> tuple[bool, str, str]:
+    def counting(preset: str, overrides: str) -> tuple[bool, str, str, str, str]:
         calls.append((preset, overrides))
         return native.resolve_ruleset(preset, overrides)
 

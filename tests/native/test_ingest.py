@@ -54,7 +54,8 @@ def _lines(n: int) -> list[str]:
 
 def _ingest(files: list[Path], wh: Path, *, pure: bool) -> str:
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
-    env["PYTHONPATH"] = str(ROOT)
+    # the worktree first; a build of the core put on PYTHONPATH by hand stays on it
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
     if pure:
         env[native.PURE_ENV] = "1"
     cmd = [sys.executable, "-m", "pipeline.cli", "ingest", *map(str, files), "-w", str(wh)]

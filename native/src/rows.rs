@@ -1,0 +1,727 @@
+//! The warehouse rows of replayed games, built as Arrow column buffers (issue 15).
+//!
+//! For a game line the core read and replayed, [`ChunkRows::add`] appends its games, seats,
+//! actions and tricks rows as `pipeline.warehouse.tables.COLUMNS` stores them (the stored
+//! columns; the `*_text` columns and `batch_id` are Python's), and [`ChunkRows::take`] hands
+//! each column over as the buffers of an Arrow array (validity bitmap, values / offsets and
+//! data, a list's child), which Python wraps with `pa.Array.from_buffers` (no per-row Python
+//! object). [`content_hash`] is `pipeline.logs.records.content_hash`: sha256 of the game's
+//! JSON as `orjson.dumps(obj, option=OPT_SORT_KEYS)` writes it.
+
+use std::collections::HashSet;
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::Formatter;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::parse::Record;
+use crate::replay::Replayed;
+use crate::state::ActionType;
+
+/// One Arrow array as buffers: its length, null count, validity bitmap (None: no nulls), its
+/// buffers after the validity (values; or offsets and data) and its children (a list's values).
+pub struct Column {
+    pub len: usize,
+    pub nulls: usize,
+    pub validity: Option<Vec<u8>>,
+    pub buffers: Vec<Vec<u8>>,
+    pub children: Vec<Column>,
+}
+
+#[derive(Default)]
+struct Bits {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Bits {
+    fn push(&mut self, on: bool) {
+        if self.len.is_multiple_of(8) {
+            self.bytes.push(0);
+        }
+        if on {
+            *self.bytes.last_mut().expect("a byte") |= 1 << (self.len % 8);
+        }
+        self.len += 1;
+    }
+}
+
+#[derive(Default)]
+struct Valid {
+    bits: Bits,
+    nulls: usize,
+}
+
+impl Valid {
+    fn push(&mut self, on: bool) {
+        self.nulls += usize::from(!on);
+        self.bits.push(on);
+    }
+
+    fn finish(self) -> (usize, usize, Option<Vec<u8>>) {
+        let len = self.bits.len;
+        let bitmap = (self.nulls > 0).then_some(self.bits.bytes);
+        (len, self.nulls, bitmap)
+    }
+}
+
+/// An integer (or float, or timestamp) column of `W` bytes per value.
+#[derive(Default)]
+struct Fixed<const W: usize> {
+    data: Vec<u8>,
+    valid: Valid,
+}
+
+impl<const W: usize> Fixed<W> {
+    fn push_int(&mut self, v: Option<i64>) {
+        self.data
+            .extend_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
+        self.valid.push(v.is_some());
+    }
+
+    fn finish(self) -> Column {
+        let (len, nulls, validity) = self.valid.finish();
+        Column {
+            len,
+            nulls,
+            validity,
+            buffers: vec![self.data],
+            children: vec![],
+        }
+    }
+}
+
+type I8 = Fixed<1>;
+type I16 = Fixed<2>;
+type I32 = Fixed<4>;
+type I64 = Fixed<8>;
+
+#[derive(Default)]
+struct F64(Fixed<8>);
+
+impl F64 {
+    fn push(&mut self, v: Option<f64>) {
+        self.0
+            .data
+            .extend_from_slice(&v.unwrap_or(0.0).to_le_bytes());
+        self.0.valid.push(v.is_some());
+    }
+}
+
+#[derive(Default)]
+struct Bool {
+    data: Bits,
+    valid: Valid,
+}
+
+impl Bool {
+    fn push(&mut self, v: Option<bool>) {
+        self.data.push(v.unwrap_or(false));
+        self.valid.push(v.is_some());
+    }
+
+    fn finish(self) -> Column {
+        let (len, nulls, validity) = self.valid.finish();
+        Column {
+            len,
+            nulls,
+            validity,
+            buffers: vec![self.data.bytes],
+            children: vec![],
+        }
+    }
+}
+
+struct Str {
+    offsets: Vec<u8>,
+    data: Vec<u8>,
+    valid: Valid,
+}
+
+impl Default for Str {
+    fn default() -> Str {
+        Str {
+            offsets: 0i32.to_le_bytes().to_vec(),
+            data: Vec::new(),
+            valid: Valid::default(),
+        }
+    }
+}
+
+impl Str {
+    fn push(&mut self, v: Option<&str>) {
+        if let Some(text) = v {
+            self.data.extend_from_slice(text.as_bytes());
+        }
+        self.offsets
+            .extend_from_slice(&(self.data.len() as i32).to_le_bytes());
+        self.valid.push(v.is_some());
+    }
+
+    fn finish(self) -> Column {
+        let (len, nulls, validity) = self.valid.finish();
+        Column {
+            len,
+            nulls,
+            validity,
+            buffers: vec![self.offsets, self.data],
+            children: vec![],
+        }
+    }
+}
+
+/// A list column (never null), its values a child column.
+struct List<C> {
+    offsets: Vec<u8>,
+    n: i32,
+    len: usize,
+    values: C,
+}
+
+impl<C: Default> Default for List<C> {
+    fn default() -> List<C> {
+        List {
+            offsets: 0i32.to_le_bytes().to_vec(),
+            n: 0,
+            len: 0,
+            values: C::default(),
+        }
+    }
+}
+
+impl<C> List<C> {
+    fn close(&mut self, items: usize) {
+        self.n += items as i32;
+        self.offsets.extend_from_slice(&self.n.to_le_bytes());
+        self.len += 1;
+    }
+
+    fn finish_with(self, values: impl FnOnce(C) -> Column) -> Column {
+        Column {
+            len: self.len,
+            nulls: 0,
+            validity: None,
+            buffers: vec![self.offsets],
+            children: vec![values(self.values)],
+        }
+    }
+}
+
+fn int<T: TryInto<i64>>(v: T) -> Option<i64> {
+    v.try_into().ok()
+}
+
+fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
+    v.and_then(int)
+}
+
+#[derive(Default)]
+struct Games {
+    game_id: Str,
+    content_hash: Str,
+    game_kind: Str,
+    ruleset: Str,
+    overrides: Str,
+    match_id: Str,
+    game_number: I32,
+    table_id: Str,
+    tournament_id: Str,
+    started_at: Str,
+    players: I8,
+    outcome: Str,
+    winner: I8,
+    claim: Str,
+    first_leader: I8,
+    n_tricks: I16,
+    n_actions: I32,
+    bao_seat: I8,
+    bao_unknown_seat: I8,
+    full_info: Bool,
+    source_file: Str,
+    source_line: I64,
+    tournament_kind: Str,
+    tournament_round: I32,
+    info_level: Str,
+}
+
+#[derive(Default)]
+struct Seats {
+    game_id: Str,
+    seat: I8,
+    player_id: Str,
+    name: Str,
+    balance: F64,
+    deal_mask: I64,
+    final_hand_mask: I64,
+    cards_left: I8,
+    is_winner: Bool,
+}
+
+#[derive(Default)]
+struct Actions {
+    game_id: Str,
+    action_index: I16,
+    seat: I8,
+    action_type: Str,
+    cards_mask: I64,
+    kind: Str,
+    rank_key: I64,
+    trick: I16,
+    is_lead: Bool,
+    top_before_mask: I64,
+    cards_left: List<I8>,
+    hand_before_mask: I64,
+    beating_play_existed: Bool,
+    highest_single: I8,
+    next_seat: I8,
+    next_on_one: Bool,
+    obligation: Str,
+    block: Str,
+    block_reason: Str,
+    ends_trick: Bool,
+    wins_game: Bool,
+    drawn: I8,
+    claim: Str,
+    unchecked: List<Str>,
+    ts: I64,
+    think_seconds: F64,
+    last_call: Str,
+}
+
+#[derive(Default)]
+struct Tricks {
+    game_id: Str,
+    trick: I16,
+    leader: I8,
+    winner: I8,
+    n_actions: I16,
+    n_plays: I16,
+    lead_kind: Str,
+    ends_game: Bool,
+}
+
+/// What Python knows of a line and its ruleset: where it was read, and the ruleset's name and
+/// overrides as the games row stores them (`rs.name`, `overrides_json(rs)`).
+pub struct LineInfo<'a> {
+    pub file: &'a str,
+    pub line: i64,
+    pub ruleset: &'a str,
+    pub overrides: &'a str,
+    pub players: usize,
+}
+
+/// One trick of a game: (trick, first move, last play, moves, plays, ends the game).
+struct Trick {
+    trick: u32,
+    first: usize,
+    last_play: usize,
+    moves: i64,
+    plays: i64,
+    ends_game: bool,
+}
+
+/// The tricks of a game as `tricks_table` finds them, or None when a trick does not open with
+/// a play (Python's row builder refuses the game: its line goes to Python).
+fn tricks_of(done: &Replayed) -> Option<Vec<Trick>> {
+    let mut out: Vec<Trick> = Vec::new();
+    for (i, a) in done.actions.iter().enumerate() {
+        let is_play = a.kind == ActionType::Play;
+        if !is_play && a.kind != ActionType::Pass {
+            continue;
+        }
+        match out.last_mut() {
+            Some(t) if t.trick == a.trick => {
+                t.moves += 1;
+                if is_play {
+                    t.plays += 1;
+                    t.last_play = i;
+                }
+                t.ends_game |= a.wins_game;
+            }
+            _ => {
+                if !is_play {
+                    return None;
+                }
+                out.push(Trick {
+                    trick: a.trick,
+                    first: i,
+                    last_play: i,
+                    moves: 1,
+                    plays: 1,
+                    ends_game: a.wins_game,
+                });
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Seconds from epoch milliseconds, as `think_seconds` reads them.
+fn seconds(ms: i64) -> f64 {
+    ms as f64 / 1000.0
+}
+
+/// The rows of a chunk's games, and the game ids it holds (a chunk holds a game once).
+#[derive(Default)]
+pub struct ChunkRows {
+    ids: HashSet<String>,
+    games: Games,
+    seats: Seats,
+    actions: Actions,
+    tricks: Tricks,
+}
+
+impl ChunkRows {
+    /// Whether the chunk holds this game id already; if not, it does now (a game whose rows
+    /// Python builds).
+    pub fn claim(&mut self, game_id: &str) -> bool {
+        self.ids.insert(game_id.to_owned())
+    }
+
+    pub fn holds(&self, game_id: &str) -> bool {
+        self.ids.contains(game_id)
+    }
+
+    /// Append a replayed game's rows; false (nothing appended) when Python must build them.
+    pub fn add(&mut self, r: &Record, done: &Replayed, hash: &str, info: &LineInfo<'_>) -> bool {
+        let Some(tricks) = tricks_of(done) else {
+            return false;
+        };
+        if self.ids.contains(&r.game_id) || r.ts.len() != done.actions.len() {
+            return false;
+        }
+        self.ids.insert(r.game_id.clone());
+        let gid = Some(r.game_id.as_str());
+        let res = &done.result;
+        let n = done.actions.len();
+        let g = &mut self.games;
+        g.game_id.push(gid);
+        g.content_hash.push(Some(hash));
+        g.game_kind.push(Some(r.game_kind.as_str()));
+        g.ruleset.push(Some(info.ruleset));
+        g.overrides.push(Some(info.overrides));
+        g.match_id.push(r.meta.match_id.as_deref());
+        g.game_number.push_int(int(r.game_number));
+        g.table_id.push(r.meta.table_id.as_deref());
+        g.tournament_id.push(r.meta.tournament_id.as_deref());
+        g.started_at.push(r.meta.started_at.as_deref());
+        g.players.push_int(int(info.players));
+        g.outcome.push(Some(res.outcome.as_str()));
+        g.winner.push_int(opt(res.winner));
+        g.claim.push(res.claim.map(|c| c.as_str()));
+        g.first_leader.push_int(opt(res.first_leader));
+        let n_tricks = done
+            .actions
+            .iter()
+            .rev()
+            .find(|a| a.kind == ActionType::Play)
+            .map_or(0, |a| a.trick);
+        g.n_tricks.push_int(int(n_tricks));
+        g.n_actions.push_int(int(n));
+        g.bao_seat.push_int(opt(res.bao_seat));
+        g.bao_unknown_seat.push_int(opt(res.bao_unknown_seat));
+        g.full_info.push(Some(r.hands.is_some()));
+        g.source_file.push(Some(info.file));
+        g.source_line.push_int(Some(info.line));
+        g.tournament_kind.push(r.meta.tournament_kind.as_deref());
+        g.tournament_round.push_int(opt(r.meta.tournament_round));
+        g.info_level
+            .push(Some(if r.hands.is_some() { "full" } else { "partial" }));
+
+        let s = &mut self.seats;
+        for seat in 0..info.players {
+            let meta = r.meta.seats.get(seat);
+            s.game_id.push(gid);
+            s.seat.push_int(int(seat));
+            s.player_id.push(meta.map(|m| m.player_id.as_str()));
+            s.name.push(meta.and_then(|m| m.name.as_deref()));
+            s.balance.push(meta.and_then(|m| m.balance));
+            s.deal_mask.push_int(
+                r.hands
+                    .as_ref()
+                    .and_then(|h| h.get(seat))
+                    .and_then(|&m| int(m)),
+            );
+            let final_hand = res.final_hands.as_ref().and_then(|h| h.get(seat).copied());
+            s.final_hand_mask.push_int(final_hand.and_then(int));
+            s.cards_left
+                .push_int(res.cards_left.get(seat).and_then(|&c| int(c)));
+            s.is_winner.push(Some(res.winner == Some(seat)));
+        }
+
+        let x = &mut self.actions;
+        let mut previous: Option<Option<i64>> = None;
+        for (a, ts) in done.actions.iter().zip(&r.ts) {
+            x.game_id.push(gid);
+            x.action_index.push_int(int(a.action_index));
+            x.seat.push_int(int(a.seat));
+            x.action_type.push(Some(a.kind.as_str()));
+            x.cards_mask.push_int(int(a.cards));
+            x.kind.push(a.play_kind.map(|k| k.as_str()));
+            x.rank_key.push_int(opt(a.rank_key));
+            x.trick.push_int(int(a.trick));
+            x.is_lead.push(Some(a.is_lead));
+            x.top_before_mask.push_int(int(a.top_before));
+            for &c in &a.cards_left {
+                x.cards_left.values.push_int(int(c));
+            }
+            x.cards_left.close(a.cards_left.len());
+            x.hand_before_mask.push_int(opt(a.hand_before));
+            x.beating_play_existed.push(a.beating_play_existed);
+            x.highest_single.push_int(opt(a.highest_single));
+            x.next_seat.push_int(int(a.next_seat));
+            x.next_on_one.push(Some(a.next_on_one));
+            x.obligation.push(a.obligation.map(|o| o.as_str()));
+            x.block.push(a.block.map(|b| b.as_str()));
+            let reason = a.block_reason.as_str();
+            x.block_reason.push((!reason.is_empty()).then_some(reason));
+            x.ends_trick.push(Some(a.ends_trick));
+            x.wins_game.push(Some(a.wins_game));
+            x.drawn.push_int(opt(a.drawn));
+            x.claim.push(a.claim.map(|c| c.as_str()));
+            let names = a.unchecked.names();
+            for name in names {
+                x.unchecked.values.push(Some(name));
+            }
+            x.unchecked.close(names.len());
+            // ts_ms: round(ts * 1000) half to even, as pyarrow's round
+            let ms = ts.map(|t| (t * 1000.0).round_ties_even() as i64);
+            x.ts.push_int(ms);
+            let think = match (previous, ms) {
+                (Some(Some(before)), Some(now)) => Some(seconds(now) - seconds(before)),
+                _ => None,
+            };
+            x.think_seconds.push(think);
+            previous = Some(ms);
+            x.last_call.push(a.last_call.map(|c| c.as_str()));
+        }
+
+        let t = &mut self.tricks;
+        for k in &tricks {
+            let first = &done.actions[k.first];
+            t.game_id.push(gid);
+            t.trick.push_int(int(k.trick));
+            t.leader.push_int(int(first.seat));
+            t.winner.push_int(int(done.actions[k.last_play].seat));
+            t.n_actions.push_int(Some(k.moves));
+            t.n_plays.push_int(Some(k.plays));
+            t.lead_kind.push(first.play_kind.map(|p| p.as_str()));
+            t.ends_game.push(Some(k.ends_game));
+        }
+        true
+    }
+
+    /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each
+    /// column by its name; the buffer empties (its game ids too).
+    pub fn take(&mut self) -> Vec<(&'static str, Vec<(&'static str, Column)>)> {
+        let ChunkRows {
+            games: g,
+            seats: s,
+            actions: x,
+            tricks: t,
+            ..
+        } = std::mem::take(self);
+        let games = vec![
+            ("game_id", g.game_id.finish()),
+            ("content_hash", g.content_hash.finish()),
+            ("game_kind", g.game_kind.finish()),
+            ("ruleset", g.ruleset.finish()),
+            ("overrides", g.overrides.finish()),
+            ("match_id", g.match_id.finish()),
+            ("game_number", g.game_number.finish()),
+            ("table_id", g.table_id.finish()),
+            ("tournament_id", g.tournament_id.finish()),
+            ("started_at", g.started_at.finish()),
+            ("players", g.players.finish()),
+            ("outcome", g.outcome.finish()),
+            ("winner", g.winner.finish()),
+            ("claim", g.claim.finish()),
+            ("first_leader", g.first_leader.finish()),
+            ("n_tricks", g.n_tricks.finish()),
+            ("n_actions", g.n_actions.finish()),
+            ("bao_seat", g.bao_seat.finish()),
+            ("bao_unknown_seat", g.bao_unknown_seat.finish()),
+            ("full_info", g.full_info.finish()),
+            ("source_file", g.source_file.finish()),
+            ("source_line", g.source_line.finish()),
+            ("tournament_kind", g.tournament_kind.finish()),
+            ("tournament_round", g.tournament_round.finish()),
+            ("info_level", g.info_level.finish()),
+        ];
+        let seats = vec![
+            ("game_id", s.game_id.finish()),
+            ("seat", s.seat.finish()),
+            ("player_id", s.player_id.finish()),
+            ("name", s.name.finish()),
+            ("balance", s.balance.0.finish()),
+            ("deal_mask", s.deal_mask.finish()),
+            ("final_hand_mask", s.final_hand_mask.finish()),
+            ("cards_left", s.cards_left.finish()),
+            ("is_winner", s.is_winner.finish()),
+        ];
+        let actions = vec![
+            ("game_id", x.game_id.finish()),
+            ("action_index", x.action_index.finish()),
+            ("seat", x.seat.finish()),
+            ("action_type", x.action_type.finish()),
+            ("cards_mask", x.cards_mask.finish()),
+            ("kind", x.kind.finish()),
+            ("rank_key", x.rank_key.finish()),
+            ("trick", x.trick.finish()),
+            ("is_lead", x.is_lead.finish()),
+            ("top_before_mask", x.top_before_mask.finish()),
+            ("cards_left", x.cards_left.finish_with(I8::finish)),
+            ("hand_before_mask", x.hand_before_mask.finish()),
+            ("beating_play_existed", x.beating_play_existed.finish()),
+            ("highest_single", x.highest_single.finish()),
+            ("next_seat", x.next_seat.finish()),
+            ("next_on_one", x.next_on_one.finish()),
+            ("obligation", x.obligation.finish()),
+            ("block", x.block.finish()),
+            ("block_reason", x.block_reason.finish()),
+            ("ends_trick", x.ends_trick.finish()),
+            ("wins_game", x.wins_game.finish()),
+            ("drawn", x.drawn.finish()),
+            ("claim", x.claim.finish()),
+            ("unchecked", x.unchecked.finish_with(Str::finish)),
+            ("ts", x.ts.finish()),
+            ("think_seconds", x.think_seconds.0.finish()),
+            ("last_call", x.last_call.finish()),
+        ];
+        let tricks = vec![
+            ("game_id", t.game_id.finish()),
+            ("trick", t.trick.finish()),
+            ("leader", t.leader.finish()),
+            ("winner", t.winner.finish()),
+            ("n_actions", t.n_actions.finish()),
+            ("n_plays", t.n_plays.finish()),
+            ("lead_kind", t.lead_kind.finish()),
+            ("ends_game", t.ends_game.finish()),
+        ];
+        vec![
+            ("games", games),
+            ("seats", seats),
+            ("actions", actions),
+            ("tricks", tricks),
+        ]
+    }
+}
+
+/// A float as orjson writes it: Python's `repr` digits (the shortest that read back), fixed
+/// notation from 1e-4 to below 1e16 (`1.0`, `0.0001`), else `1e+16`, `1.5e-7`.
+pub fn py_float(x: f64) -> String {
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_owned();
+    }
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').expect("an exponent");
+    let exp: i32 = exp.parse().expect("an exponent");
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let mut out = String::from(sign);
+    if (-4..16).contains(&exp) {
+        if exp >= 0 {
+            let whole = exp as usize + 1;
+            if digits.len() <= whole {
+                out.push_str(&digits);
+                out.extend(std::iter::repeat_n('0', whole - digits.len()));
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..whole]);
+                out.push('.');
+                out.push_str(&digits[whole..]);
+            }
+        } else {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
+            out.push_str(&digits);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if exp < 0 { '-' } else { '+' });
+        out.push_str(&exp.abs().to_string());
+    }
+    out
+}
+
+/// serde_json's compact layout with orjson's floats.
+struct OrjsonFormat;
+
+impl Formatter for OrjsonFormat {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
+        w.write_all(py_float(value).as_bytes())
+    }
+}
+
+struct HashWriter(Sha256);
+
+impl io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `content_hash` of a game line: sha256 (hex) of its JSON with sorted keys, no spaces, UTF-8
+/// kept, as orjson writes it; None when the line is not JSON serde reads.
+pub fn content_hash(text: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    let mut ser = serde_json::Serializer::with_formatter(HashWriter(Sha256::new()), OrjsonFormat);
+    value.serialize(&mut ser).ok()?;
+    let digest = ser.into_inner().0.finalize();
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_as_orjson() {
+        let cases = [
+            (1e16, "1e+16"),
+            (1.5e-7, "1.5e-7"),
+            (123456789.123, "123456789.123"),
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-5"),
+            (2.5e15, "2500000000000000.0"),
+            (-0.0, "-0.0"),
+            (5e-324, "5e-324"),
+            (1.2345678901234569e23, "1.2345678901234569e+23"),
+            (-1785000000.125, "-1785000000.125"),
+        ];
+        for (x, text) in cases {
+            assert_eq!(py_float(x), text);
+        }
+    }
+
+    #[test]
+    fn hash_as_python() {
+        // hashlib.sha256(orjson.dumps({"b": 1, "a": [1.5, "é\n"]}, option=OPT_SORT_KEYS))
+        let h = content_hash(r#"{"b": 1, "a": [1.5, "é\n"]}"#).unwrap();
+        let mut s = Sha256::new();
+        s.update("{\"a\":[1.5,\"é\\n\"],\"b\":1}".as_bytes());
+        let want: String = s.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(h, want);
+    }
+}

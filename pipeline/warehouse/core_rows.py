@@ -1,0 +1,87 @@
+"""The warehouse rows the native core built (:class:`pipeline.native.CoreRows`) as Arrow tables.
+
+The core hands each stored column over as the buffers of an Arrow array (validity bitmap,
+values or offsets and data, a list's child); they are wrapped with ``pa.Array.from_buffers``
+into the table's schema (:data:`pipeline.warehouse.tables.SCHEMAS`), no Python object per row.
+``batch_id`` is the chunk's; a column the core does not fill (Dou Dizhu's) is NULL.
+
+TEMPORARY (issue 15, until the ``*_text`` columns become view expressions): the card-text
+columns are filled here from the core's mask and card columns by the game's printer, as
+:class:`pipeline.warehouse.tables.RowBuffer` fills them; once the stored schema has no
+``*_text`` column this step does nothing and goes.
+
+>>> from pipeline import native
+>>> rows = native.core_rows()
+>>> rows is None or core_tables(rows.take(), "b1") == {}
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from pipeline.native import CoreColumn
+from pipeline.warehouse.rows_big2 import Big2Rows
+from pipeline.warehouse.tables import COLUMNS, PRINTER, SCHEMAS, Table
+
+
+def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
+    """One column's buffers from the core as an Arrow array of ``type_`` (no copy).
+
+    >>> column_array(pa.int8(), (3, 1, bytes([0b101]), [bytes([1, 0, 3])], [])).to_pylist()
+    [1, None, 3]
+    >>> offsets = (0).to_bytes(4, "little") + (2).to_bytes(4, "little")
+    >>> column_array(pa.string(), (1, 0, None, [offsets, b"hi"], [])).to_pylist()
+    ['hi']
+    """
+    length, nulls, validity, buffers, children = col
+    kids = [column_array(type_.value_type, child) for child in children]
+    bufs = [None if validity is None else pa.py_buffer(validity), *map(pa.py_buffer, buffers)]
+    return pa.Array.from_buffers(type_, length, bufs, null_count=nulls, children=kids or None)
+
+
+def _table(table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: str) -> pa.Table:
+    schema = SCHEMAS[table]
+    built: dict[str, pa.Array] = {
+        name: column_array(schema.field(name).type, col) for name, col in columns
+    }
+    n = len(next(iter(built.values())))
+    printer = Big2Rows.printer
+    out: list[pa.Array] = []
+    for column in COLUMNS[table]:
+        arr: Any = built.get(column.name)
+        if arr is None and column.name == "batch_id":
+            arr = pa.array([batch_id] * n, pa.string())
+        elif arr is None and all(s in built or s == PRINTER for s in column.sources):
+            # TEMPORARY: a *_text column from its mask (see the module's docstring)
+            arr = column.build(
+                column.type, *(printer if s == PRINTER else built[s] for s in column.sources)
+            )
+        elif arr is None:
+            arr = pa.nulls(n, column.type)
+        built[column.name] = arr
+        out.append(arr)
+    return pa.Table.from_arrays(out, schema=schema)
+
+
+def core_tables(
+    taken: Sequence[tuple[str, Sequence[tuple[str, CoreColumn]]]], batch_id: str
+) -> dict[Table, pa.Table]:
+    """The tables of :meth:`pipeline.native.CoreRows.take` (those with rows)."""
+    out: dict[Table, pa.Table] = {}
+    for name, columns in taken:
+        if columns and columns[0][1][0]:
+            table = Table(name)
+            out[table] = _table(table, columns, batch_id)
+    return out
+
+
+def merged(first: dict[Table, pa.Table], second: dict[Table, pa.Table]) -> dict[Table, pa.Table]:
+    """Two chunks' tables as one (``first``'s rows, then ``second``'s)."""
+    out = dict(first)
+    for table, rows in second.items():
+        out[table] = pa.concat_tables([out[table], rows]) if table in out else rows
+    return out

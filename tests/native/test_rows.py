@@ -1,0 +1,211 @@
+"""The core builds the warehouse rows itself (issue 15): a chunk's games, seats, actions and
+tricks rows from the core's column buffers equal, row for row, the rows the Python reader,
+engine and row builder make of the same lines; the rejects too (codes and messages).
+
+Hypothesis draws chunks of simulated games (every preset and rare option, every notation,
+full and partial information), with metadata the rows carry (match, table and tournament
+fields, ``started_at`` in its shapes, names, balances, ``truth`` objects and times that the
+content hash and ``ts`` read), mutated copies, repeats and conflicts; each chunk goes through
+:func:`pipeline.ingest.process_chunk` on the core and in pure Python, in this process.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline import native
+from pipeline.ingest import process_chunk
+from pipeline.logs.model import Source
+from pipeline.warehouse import Table
+from tests.native.test_differential import MUTATIONS, OPTIONS, _game, _mutate
+
+MODULE = native.load_module()
+pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+
+_STARTED = [
+    None,
+    "2026-11-01T20:00:00",
+    "2026-11-01T20:00:00+08:00",
+    "2026-11-01T20:00:00Z",
+    "2026-11-01T20:00:00.120",
+    "2026-11-01T20:00:00.000",
+    "2026-11-01T20:00:00.123456-05:30",
+]
+_TEXTS = st.one_of(st.none(), st.text(min_size=1, max_size=8))
+_NUMBERS = st.one_of(
+    st.integers(-(2**53), 2**53),
+    st.floats(-(2.0**53), 2.0**53, allow_nan=False),
+    st.sampled_from([1e16, 1.5e-7, 0.1, -0.0, 1e-5, 2.5e15, 123456789.123]),
+)
+_TRUTH = st.one_of(
+    st.none(),
+    st.dictionaries(
+        st.text(max_size=4),
+        st.one_of(_NUMBERS, st.text(max_size=6), st.booleans(), st.none(), st.lists(_NUMBERS)),
+        max_size=4,
+    ),
+)
+
+
+def _with_meta(game: dict[str, Any], meta: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    g = {**game}
+    for key in ("match_id", "table_id", "tournament_id", "tournament_kind"):
+        if meta[key] is not None:
+            g[key] = meta[key]
+    if meta["tournament_round"] is not None:
+        g["tournament_round"] = meta["tournament_round"]
+    if meta["started_at"] is not None:
+        g["started_at"] = meta["started_at"]
+    if meta["truth"] is not None:
+        g["truth"] = meta["truth"]
+    seats = []
+    for s in g["seats"]:
+        seat = {**s}
+        if meta["name"] is not None:
+            seat["name"] = meta["name"] if rng.random() < 0.7 else None
+        if meta["balance"] is not None and rng.random() < 0.7:
+            seat["balance"] = meta["balance"]
+        seats.append(seat)
+    g["seats"] = seats
+    if meta["jitter"]:  # times with a fraction of a millisecond: ts_ms rounds them
+        actions = [dict(a) for a in g["actions"]]
+        for a in actions:
+            if "ts" in a:
+                a["ts"] = a["ts"] + meta["jitter"]
+        g["actions"] = actions
+    return g
+
+
+_META = st.fixed_dictionaries(
+    {
+        "match_id": _TEXTS,
+        "table_id": _TEXTS,
+        "tournament_id": _TEXTS,
+        "tournament_kind": _TEXTS,
+        "tournament_round": st.one_of(st.none(), st.integers(1, 2**31 - 1)),
+        "started_at": st.sampled_from(_STARTED),
+        "name": _TEXTS,
+        "balance": st.one_of(st.none(), _NUMBERS),
+        "truth": _TRUTH,
+        "jitter": st.sampled_from([0, 0.0005, 0.0015, 0.123456789]),
+    }
+)
+
+
+def _chunk(lines: list[str]) -> list[Any]:
+    return [(Source("rows.jsonl", k + 1), line) for k, line in enumerate(lines)]
+
+
+def _run(monkeypatch: pytest.MonkeyPatch, lines: list[str], *, core: bool) -> Any:
+    monkeypatch.setattr(native, "_MODULE", MODULE if core else None)
+    monkeypatch.setattr(native, "_REPLAYER", None)
+    return process_chunk("rows.jsonl", _chunk(lines), "b1")
+
+
+def _sorted_rows(table: pa.Table) -> list[tuple[Any, ...]]:
+    rows = [tuple(r.values()) for r in table.to_pylist()]
+    return sorted(rows, key=repr)
+
+
+def _same(mine: Any, reference: Any) -> None:
+    assert set(mine.tables) == set(reference.tables)
+    for table, rows in reference.tables.items():
+        got = mine.tables[table]
+        assert got.schema == rows.schema, table
+        assert _sorted_rows(got) == _sorted_rows(rows), table
+    assert mine.reject_codes == reference.reject_codes
+    assert [r.record.game_id for r in mine.repeats] == [r.record.game_id for r in reference.repeats]
+    assert [r.record.content_hash for r in mine.repeats] == [
+        r.record.content_hash for r in reference.repeats
+    ]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seeds=st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+    option=st.integers(0, len(OPTIONS) - 1),
+    notation=st.sampled_from(["compact", "pretty", "list"]),
+    partial=st.booleans(),
+    meta=_META,
+    how=st.sampled_from(MUTATIONS),
+)
+def test_a_chunk_gives_the_same_rows_on_the_core_and_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+    seeds: list[int],
+    option: int,
+    notation: str,
+    partial: bool,
+    meta: dict[str, Any],
+    how: str,
+) -> None:
+    rng = random.Random(seeds[0])
+    lines = []
+    for k, seed in enumerate(seeds):
+        game = _with_meta(_game(seed, (option + k) % len(OPTIONS), notation, partial), meta, rng)
+        game["game_id"] = f"g{k}-{seed}"
+        lines.append(orjson.dumps(game).decode())
+        bad = _mutate(game, how, rng)
+        bad["game_id"] = f"{game['game_id']}-{how}"
+        lines.append(orjson.dumps(bad).decode())
+    first = orjson.loads(lines[0])
+    lines += [
+        lines[0],  # a repeat
+        orjson.dumps({**first, "match_id": "other"}).decode(),  # a conflict (same id)
+        orjson.dumps({**first, "game_id": "spaced"}, option=orjson.OPT_INDENT_2).decode(),
+        lines[0].replace('"game_id":', '"game_id":"dup","game_id":', 1),  # a repeated key
+    ]
+    with monkeypatch.context() as m:
+        mine = _run(m, lines, core=True)
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
+
+
+def test_the_core_builds_the_rows_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison is not vacuous: on the core, common lines never reach the Python
+    reader or row builder; their rows come whole from the core's buffers."""
+    import pipeline.ingest
+    import pipeline.replay
+
+    def no_python(*args: Any) -> Any:
+        raise AssertionError("Python built a game the core reads")
+
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed % 2 == 1) for seed in range(40)]
+    lines = [orjson.dumps(g).decode() for g in games]
+    monkeypatch.setattr(pipeline.replay, "game_for", no_python)
+    monkeypatch.setattr(native, "replay_game", no_python)
+    monkeypatch.setattr(pipeline.ingest.RowBuffer, "add_game", no_python)
+    result = _run(monkeypatch, lines, core=True)
+    stored = result.tables[Table.GAMES]
+    assert stored.num_rows + len(result.reject_codes) == 40 and stored.num_rows >= 30
+    assert result.tables[Table.TRICKS].num_rows > 100
+    hashes = stored["content_hash"].to_pylist()
+    from pipeline.logs.records import content_hash
+
+    by_id = {g["game_id"]: content_hash(g) for g in games}
+    assert hashes == [by_id[gid] for gid in stored["game_id"].to_pylist()]
+
+
+def test_a_line_the_core_does_not_read_still_gives_its_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line with a number at the edge of 64 bits (in ``truth``) goes to Python whole."""
+    game = _game(3, 0, "compact", False)
+    game["truth"] = {"big": 2**70, "edge": 2**63 + 1}
+    lines = [orjson.dumps({k: v for k, v in game.items() if k != "truth"}).decode()]
+    lines.append(__import__("json").dumps({**game, "game_id": "big"}))
+    with monkeypatch.context() as m:
+        mine = _run(m, lines, core=True)
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
+    assert mine.tables[Table.GAMES].num_rows == 2
