@@ -200,6 +200,19 @@ def test_a_chunk_hands_back_no_rows_only_its_part(tmp_path: Path) -> None:
     assert count(wh, "select count(*) from games") == 50
 
 
+def test_a_reimport_writes_no_part_file(tmp_path: Path) -> None:
+    """The workers leave out the games the warehouse holds: a re-import writes no games."""
+    log = tmp_path / "g.jsonl"
+    write_games(log, 12)
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(log)], wh, workers=1)
+    again = ingest([str(log)], wh, workers=2).total()
+    assert (again.stored, again.duplicate) == (0, 12)
+    last = wh.entries()[-1]
+    assert last.files == () and last.counts["duplicates"] == 12
+    assert not list((tmp_path / "wh").glob("*/*.tmp"))  # nor the games index it read
+
+
 #: The rows a mixed import stored before workers wrote their own part files (the import
 #: as of commit b47eca8, one Parquet file per table per batch): row counts and a digest of
 #: each table's sorted rows without ``batch_id``, the paths of the temporary folder cut off.

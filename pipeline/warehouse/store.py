@@ -1486,8 +1486,8 @@ class Batch:
             return None if r["source_file"] is None else Source(r["source_file"], r["source_line"])
 
         verdicts = self._admit(part.keys, lambda i: str(row(i)["game_id"]), source, lambda _: None)
-        for verdict in verdicts:
-            counts[verdict] += 1
+        for verdict in Added:
+            counts[verdict] += verdicts.count(verdict)
         if counts[Added.STORED] < len(verdicts):
             assert games is not None
             ids = games["game_id"].to_pylist()
@@ -1681,6 +1681,7 @@ class Batch:
 
     def _drop_known(self) -> None:
         if self._spec is not None and self._spec.known:
+            _WORKER_KNOWN.pop(self._spec.known, None)  # with one worker, this process read it
             Path(self._spec.known).unlink(missing_ok=True)
 
     def abort(self) -> None:
