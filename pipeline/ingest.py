@@ -3,9 +3,13 @@
 The work is cut into chunks of one file's lines (JSON Lines) or parsed records (CSV), at
 most ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text. A chunk is turned into Arrow rows by
 :func:`process_chunk`, in this process or in worker processes (``workers > 1``), with at
-most two chunks in flight per worker so that memory stays flat whatever the file size. The
-main process only reads lines and hands the rows to one :class:`pipeline.warehouse.Batch`,
-which detects duplicates and conflicts and commits everything at the end, or nothing.
+most two chunks in flight per worker so that memory stays flat whatever the file size. Each
+chunk writes its own Parquet part files into the batch's temporary area, leaving out the
+games the warehouse holds already (:func:`pipeline.warehouse.store.write_part`), and hands
+back only counts, the keys of the games it wrote, those it left out, and its rejects. The
+main process reads lines and hands each chunk's part to one :class:`pipeline.warehouse.Batch`,
+which decides new / duplicate / conflict (a game twice in one import: the part's files are
+rewritten without it) and commits everything at the end, or nothing.
 
 Memory stays bounded whatever the input holds: the first ``max_rejects_per_file`` rejects of
 a file are stored in full, the rest are counted by code into one ``E_TOO_MANY_REJECTS`` row
@@ -50,6 +54,7 @@ from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 from pipeline.warehouse.core_rows import core_tables, merged
+from pipeline.warehouse.store import Part, PartSpec, write_part
 from pipeline.warehouse.tables import not_stored
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
@@ -244,10 +249,11 @@ class Progress:
 
 @dataclass
 class ChunkResult:
-    """What a worker hands back for one chunk."""
+    """What a worker hands back for one chunk: no games rows, those are in its part files."""
 
     file: str
-    tables: dict[Table, pa.Table]
+    part: Part
+    rejects: pa.Table | None
     read: int
     reject_codes: list[str]
     repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
@@ -357,10 +363,30 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResult:
-    """Parse and replay one chunk into warehouse rows (runs in a worker process). JSON lines
-    are replayed by :func:`pipeline.native.replay_game` (the native core when it is built,
-    else Python; the same rows either way), parsed records (CSV) by the Python engine."""
+@dataclass(slots=True)
+class ChunkRows:
+    """One chunk's warehouse rows (:func:`chunk_rows`), before they are written."""
+
+    tables: dict[Table, pa.Table]
+    reject_codes: list[str]
+    repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
+
+
+def process_chunk(file: str, items: list[ChunkItem], spec: PartSpec, number: int) -> ChunkResult:
+    """Parse and replay one chunk into warehouse rows (:func:`chunk_rows`) and write them as
+    part ``number`` of the batch (runs in a worker process, or in the import's own with one
+    worker)."""
+    done = chunk_rows(items, spec.batch_id)
+    part = write_part(spec, number, done.tables)
+    rejects = done.tables.get(Table.REJECTS)
+    return ChunkResult(file, part, rejects, len(items), done.reject_codes, done.repeats)
+
+
+def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
+    """One chunk's warehouse rows. JSON lines are read and replayed by the native core when
+    it is built (it builds their rows itself: :func:`pipeline.native.core_rows`), else, line
+    by line, by :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python
+    engine; the same rows either way."""
     rows = RowBuffer(batch_id)
     core = native.core_rows()  # the core builds the rows of the lines it reads (None: Python)
     codes: list[str] = []
@@ -387,7 +413,7 @@ def process_chunk(file: str, items: list[ChunkItem], batch_id: str) -> ChunkResu
     if core is not None:
         tables = merged(core_tables(core.take(), batch_id), tables)
     codes.extend(reject.code for reject in rows.failed)
-    return ChunkResult(file, tables, len(items), codes, repeats)
+    return ChunkRows(tables, codes, repeats)
 
 
 class _Counted(io.RawIOBase):
@@ -595,12 +621,11 @@ def ingest(
 
         def absorb(result: ChunkResult) -> None:
             fs = summary.files.setdefault(result.file, FileSummary(result.file))
-            tables = result.tables
-            rejects = tables.get(Table.REJECTS)
+            counts = batch.add_part(result.part)
+            rejects = result.rejects
             if rejects is not None and rejects.num_rows:
                 cap = caps.setdefault(result.file, _RejectCap(max_rejects_per_file))
-                tables = {**tables, Table.REJECTS: cap.admit(rejects)}
-            counts = batch.add_rows(tables)
+                batch.add_rows({Table.REJECTS: cap.admit(rejects)})
             for game in result.repeats:
                 counts[batch.add_game(game)] += 1
             fs.read += result.read
@@ -612,13 +637,14 @@ def ingest(
                 summary.reasons["E_CONFLICT"] += counts[Added.CONFLICT]
             show(result.file)
 
+        spec = batch.part_spec()
         if workers <= 1:
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
                 for chunk in _chunks(
                     path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
                 ):
-                    absorb(process_chunk(str(path), chunk, batch.batch_id))
+                    absorb(process_chunk(str(path), chunk, spec, batch.new_part()))
                 done_bytes += sizes[path]
         else:
             with _pool(workers) as pool:
@@ -628,7 +654,8 @@ def ingest(
                     for chunk in _chunks(
                         path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
                     ):
-                        pending.append(pool.submit(process_chunk, str(path), chunk, batch.batch_id))
+                        number = batch.new_part()
+                        pending.append(pool.submit(process_chunk, str(path), chunk, spec, number))
                         while len(pending) >= 2 * workers:
                             absorb(pending.popleft().result())
                     done_bytes += sizes[path]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -16,7 +17,7 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.ingest import IngestError, expand_paths, ingest
 from pipeline.sim.sample import bad_lines, dumps, sample_game
-from pipeline.warehouse import Warehouse
+from pipeline.warehouse import Added, Warehouse
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -177,3 +178,126 @@ def test_summary_names_each_file(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "a.jsonl" in result.output and "b.jsonl" in result.output
     assert "E_SCHEMA" in result.output
+
+
+def test_a_chunk_hands_back_no_rows_only_its_part(tmp_path: Path) -> None:
+    """What a worker sends the main process for a chunk: counts, the games' 24-byte keys,
+    its part files' names; the rows are in the part files (they were ~10 KB a game)."""
+    import pickle
+
+    from pipeline.ingest import process_chunk
+    from pipeline.logs.model import Source
+
+    log = tmp_path / "g.jsonl"
+    write_games(log, 50)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    items: list[Any] = [(Source(str(log), i + 1), line) for i, line in enumerate(lines)]
+    wh = Warehouse(tmp_path / "wh")
+    with wh.batch() as batch:
+        result = process_chunk(str(log), items, batch.part_spec(), batch.new_part())
+        assert len(pickle.dumps(result)) < 50 * 100
+        assert batch.add_part(result.part)[Added.STORED] == 50
+    assert count(wh, "select count(*) from games") == 50
+
+
+def test_a_reimport_writes_no_part_file(tmp_path: Path) -> None:
+    """The workers leave out the games the warehouse holds: a re-import writes no games."""
+    log = tmp_path / "g.jsonl"
+    write_games(log, 12)
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(log)], wh, workers=1)
+    again = ingest([str(log)], wh, workers=2).total()
+    assert (again.stored, again.duplicate) == (0, 12)
+    last = wh.entries()[-1]
+    assert last.files == () and last.counts["duplicates"] == 12
+    assert not list((tmp_path / "wh").glob("*/*.tmp"))  # nor the games index it read
+
+
+#: The rows a mixed import stored before workers wrote their own part files (the import
+#: as of commit b47eca8, one Parquet file per table per batch): row counts and a digest of
+#: each table's sorted rows without ``batch_id``, the paths of the temporary folder cut off.
+#: Regenerate only if the rows are meant to change: ``python tests/test_ingest.py``.
+GOLDEN = ROOT / "tests" / "data" / "ingest_mixed_golden.json"
+
+
+def write_mixed(folder: Path) -> list[list[str]]:
+    """The imports of the mixed test, in order: simulated games and copies of the samples
+    (rejects, a CSV pair, a score sheet), the same again (all duplicates) with two files
+    that repeat and contradict each other's games and the stored ones (in one chunk, across
+    chunks of 7 games, across files)."""
+    import shutil
+
+    sim = folder / "sim.jsonl"
+    write_games(sim, 30)
+    samples = folder / "samples"
+    shutil.copytree(SAMPLES, samples)
+    mixed, more = folder / "mixed.jsonl", folder / "more.jsonl"
+    with mixed.open("w", encoding="utf-8") as fh:
+        lines = [sample_game(seed=3, game_id="g3"), sample_game(seed=99, game_id="g5")]
+        lines += [sample_game(seed=i, game_id=f"n{i}") for i in range(100, 115)]
+        lines.insert(6, sample_game(seed=101, game_id="n101"))  # in the chunk of its first
+        lines.insert(12, sample_game(seed=7, game_id="n100"))  # a conflict, another chunk
+        lines.append(sample_game(seed=100, game_id="n100"))  # and a duplicate
+        fh.write("".join(dumps(g) + "\n" for g in lines) + "{oops\n")
+    with more.open("w", encoding="utf-8") as fh:
+        lines = [sample_game(seed=i, game_id=f"n{i}") for i in (103, 104, 120, 121)]
+        lines += [sample_game(seed=8, game_id="n105"), sample_game(seed=8, game_id="g1")]
+        fh.write("".join(dumps(g) + "\n" for g in lines))
+    return [[str(sim), str(samples)], [str(sim), str(samples), str(mixed), str(more)]]
+
+
+def warehouse_digest(wh: Warehouse, folder: Path) -> dict[str, object]:
+    """Per table its row count and the sha256 of its sorted rows, ``batch_id`` left out and
+    ``folder`` cut from every text."""
+    import hashlib
+
+    out: dict[str, object] = {}
+    cut = str(folder.resolve())
+    with wh.connect() as con:
+        for table in ("games", "seats", "actions", "tricks", "rejects"):
+            cols = [r[0] for r in con.execute(f"describe {table}").fetchall()]
+            keep = ", ".join(f'"{c}"' for c in cols if c != "batch_id")
+            rows = con.execute(f"select {keep} from {table}").fetchall()
+            texts = sorted(json.dumps([str(v).replace(cut, "<tmp>") for v in r]) for r in rows)
+            digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
+            out[table] = [len(rows), digest]
+    return out
+
+
+def mixed_import(folder: Path, workers: int) -> dict[str, object]:
+    """Run the mixed imports into a new warehouse; their summaries and the rows stored."""
+    imports = write_mixed(folder)
+    wh = Warehouse(folder / "wh")
+    summaries = []
+    for paths in imports:
+        summary = ingest(paths, wh, workers=workers)
+        files = {
+            Path(f.file).name: [f.read, f.stored, f.duplicate, f.rejected]
+            for f in summary.files.values()
+        }
+        summaries.append({"files": files, "reasons": dict(sorted(summary.reasons.items()))})
+    assert wh.verify() == []
+    return {"summaries": summaries, "tables": warehouse_digest(wh, folder)}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_mixed_import_stores_the_rows_it_stored_before_part_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 7)  # read in this process
+    got = mixed_import(tmp_path, workers)
+    assert got == json.loads(GOLDEN.read_text(encoding="utf-8"))
+    with Warehouse(tmp_path / "wh").connect() as con:
+        n = con.execute("select count(*) from games where game_id like 'n%'").fetchone()
+    assert n == (17,)  # n100-n114, n120 and n121 once each: the repeats left out
+
+
+if __name__ == "__main__":  # regenerate GOLDEN (from the import it must match)
+    import tempfile
+
+    import pipeline.ingest
+
+    pipeline.ingest.CHUNK_GAMES = 7
+    with tempfile.TemporaryDirectory() as tmp:
+        result = mixed_import(Path(tmp), 1)
+    GOLDEN.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -33,7 +33,7 @@ from pipeline.warehouse import (
     game_tables,
 )
 from pipeline.warehouse.known import KnownGames
-from pipeline.warehouse.store import CONFLICT_CODE, ENV_VAR, MANIFEST, resolve_dir
+from pipeline.warehouse.store import CONFLICT_CODE, ENV_VAR, MANIFEST, resolve_dir, write_part
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -295,6 +295,61 @@ def test_rows_built_elsewhere_are_deduplicated(tmp_path: Path, games: list[Repla
             "select file, line, game_id from rejects where code = ?", [CONFLICT_CODE]
         ).fetchall()
         assert conflict == [("games.jsonl", 3, "g2")]
+
+
+def test_part_files_a_worker_wrote_are_deduplicated_then_committed(
+    tmp_path: Path, games: list[ReplayedGame]
+) -> None:
+    """The import's path: each chunk writes its part files (leaving out the stored games);
+    the batch judges the rest against its own games and rewrites a part holding a repeat."""
+    wh = Warehouse(tmp_path)
+    with wh.batch() as batch:
+        batch.add_game(games[0])
+    with wh.batch() as batch:
+        spec = batch.part_spec()
+        assert Path(spec.known).is_file()  # the stored games, for the workers to read
+        first = write_part(
+            spec, batch.new_part(), game_tables([games[0], games[1]], batch_id=spec.batch_id)
+        )
+        assert [g.game_id for g in first.stored] == ["g0"] and len(first.keys) == 1
+        assert batch.add_part(first) == {Added.STORED: 1, Added.DUPLICATE: 1, Added.CONFLICT: 0}
+        other = random_game(1, content="other")  # g1 again, other content, and g3 new
+        second = write_part(
+            spec, batch.new_part(), game_tables([other, games[3]], batch_id=spec.batch_id)
+        )
+        assert len(second.keys) == 2  # not stored before the batch: the batch decides
+        assert batch.add_part(second) == {Added.STORED: 1, Added.DUPLICATE: 0, Added.CONFLICT: 1}
+        third = write_part(
+            spec, batch.new_part(), game_tables([games[1]], batch_id=spec.batch_id)
+        )  # g1 a third time
+        assert batch.add_part(third) == {Added.STORED: 0, Added.DUPLICATE: 1, Added.CONFLICT: 0}
+        assert not list(tmp_path.glob("*/*.part-00003.*"))  # nothing left of that part
+        summary = batch.commit()
+    assert (summary.stored, summary.duplicates, summary.conflicts) == (2, 2, 1)
+    names = sorted(f.path for f in summary.files)
+    assert "games/batch-" + summary.batch_id + ".part-00002.parquet" in names
+    assert not list(tmp_path.glob("*/*.tmp")) and wh.verify() == []
+    with wh.connect() as con:
+        assert con.execute("select game_id from games order by 1").fetchall() == [
+            ("g0",),
+            ("g1",),
+            ("g3",),
+        ]
+        n_actions = sum(len(g.actions) for g in (games[0], games[1], games[3]))
+        assert con.execute("select count(*) from actions").fetchone() == (n_actions,)
+        conflict = con.execute("select game_id from rejects where code = ?", [CONFLICT_CODE])
+        assert conflict.fetchall() == [("g1",)]
+
+
+def test_an_aborted_batch_deletes_its_part_files(tmp_path: Path, games: list[ReplayedGame]) -> None:
+    wh = Warehouse(tmp_path)
+    with pytest.raises(RuntimeError), wh.batch() as batch:
+        spec = batch.part_spec()
+        batch.add_part(write_part(spec, batch.new_part(), game_tables(games[:2])))
+        write_part(spec, batch.new_part(), game_tables(games[2:4]))  # never handed in
+        raise RuntimeError("stop")
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_file() and p.name != ".lock") == []
+    assert wh.entries() == []
 
 
 def test_exception_inside_a_batch_aborts_it(tmp_path: Path, games: list[ReplayedGame]) -> None:

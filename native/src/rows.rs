@@ -610,7 +610,7 @@ impl ChunkRows {
 }
 
 /// A float as orjson writes it: Python's `repr` digits (the shortest that read back), fixed
-/// notation from 1e-4 to below 1e16 (`1.0`, `0.0001`), else `1e+16`, `1.5e-7`.
+/// notation from 1e-5 to below 1e16 (`1.0`, `0.00001`), else `1e+16`, `9.99e-6`.
 pub fn py_float(x: f64) -> String {
     if x == 0.0 {
         return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_owned();
@@ -624,7 +624,7 @@ pub fn py_float(x: f64) -> String {
     };
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
     let mut out = String::from(sign);
-    if (-4..16).contains(&exp) {
+    if (-5..16).contains(&exp) {
         if exp >= 0 {
             let whole = exp as usize + 1;
             if digits.len() <= whole {
@@ -703,7 +703,8 @@ mod tests {
             (1.0, "1.0"),
             (0.1, "0.1"),
             (0.0001, "0.0001"),
-            (0.00001, "1e-5"),
+            (0.00001, "0.00001"),
+            (9.99e-6, "9.99e-6"),
             (2.5e15, "2500000000000000.0"),
             (-0.0, "-0.0"),
             (5e-324, "5e-324"),

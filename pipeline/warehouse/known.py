@@ -16,6 +16,9 @@ a chunk of ids at once.
 >>> known.add(["g2"], ["cd" * 32])
 >>> known.lookup(["g2"])
 ['cdcdcdcdcdcdcdcd']
+>>> verdicts, stored = known.judge(game_keys(["g1", "g2", "g3"], ["ab" * 32, "ef" * 32, "00" * 32]))
+>>> verdicts.tolist(), f"{int(stored[1]):016x}"
+([1, 2, 0], 'cdcdcdcdcdcdcdcd')
 >>> seen = KnownRejects()
 >>> seen.add([reject_key("a.jsonl", 3, "E_JSON", "invalid JSON")])
 >>> reject_key("a.jsonl", 3, "E_JSON", "invalid JSON") in seen, len(seen)
@@ -26,9 +29,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
+#: What :meth:`KnownGames.judge` says of a game: a new id, an id known with the same content
+#: hash (a duplicate), an id known with another (a conflict).
+NEW, SAME, OTHER = 0, 1, 2
 
 #: The small level is merged into the large one past this size or an eighth of the large one.
 MERGE_AT = 65_536
@@ -50,10 +58,34 @@ def _prefixes(content_hashes: Sequence[str]) -> U64:
     return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
 
 
+def game_keys(game_ids: Sequence[str], content_hashes: Sequence[str]) -> U64:
+    """The keys of games, one row each: the two words of the id's digest and the content
+    hash's first 64 bits (a ``(n, 3)`` array, 24 bytes a game: what an import worker hands
+    back for the games it wrote, instead of their ids and hashes).
+
+    >>> game_keys(["g1"], ["ab" * 32]).shape
+    (1, 3)
+    """
+    hi, lo = _id_keys(game_ids)
+    return np.stack([hi, lo, _prefixes(content_hashes)], axis=1)
+
+
+def hex_prefix(prefix: int | np.uint64) -> str:
+    """A content hash's first 64 bits as the 16 hex digits a conflict message quotes.
+
+    >>> hex_prefix(0xAB)
+    '00000000000000ab'
+    """
+    return f"{int(prefix):016x}"
+
+
 class _Level:
     """Keys sorted by their high word, with the low word and the content prefix alongside."""
 
-    def __init__(self, hi: U64, lo: U64, prefix: U64) -> None:
+    def __init__(self, hi: U64, lo: U64, prefix: U64, *, ordered: bool = False) -> None:
+        if ordered:  # sorted already (a saved level)
+            self.hi, self.lo, self.prefix = hi, lo, prefix
+            return
         order = np.argsort(hi, kind="stable")
         self.hi, self.lo, self.prefix = hi[order], lo[order], prefix[order]
 
@@ -98,25 +130,66 @@ class KnownGames:
     def __len__(self) -> int:
         return len(self._large) + len(self._small)
 
-    def lookup(self, game_ids: Sequence[str]) -> list[str | None]:
-        """Per id: the first 16 hex digits of its stored content hash, or None for a new id."""
-        hi, lo = _id_keys(game_ids)
-        out = np.zeros(len(game_ids), np.uint64)
-        found = np.zeros(len(game_ids), np.bool_)
+    def _find(self, hi: U64, lo: U64) -> tuple[U64, npt.NDArray[np.bool_]]:
+        out = np.zeros(len(hi), np.uint64)
+        found = np.zeros(len(hi), np.bool_)
         self._large.find(hi, lo, out, found)
         self._small.find(hi, lo, out, found)
-        return [f"{int(v):016x}" if f else None for v, f in zip(out, found, strict=True)]
+        return out, found
+
+    def lookup(self, game_ids: Sequence[str]) -> list[str | None]:
+        """Per id: the first 16 hex digits of its stored content hash, or None for a new id."""
+        out, found = self._find(*_id_keys(game_ids))
+        return [hex_prefix(v) if f else None for v, f in zip(out, found, strict=True)]
+
+    def judge(self, keys: U64) -> tuple[npt.NDArray[np.int8], U64]:
+        """The one rule for games (:func:`game_keys` rows): per game ``NEW``, ``SAME`` (its id
+        is known with this content hash: a duplicate) or ``OTHER`` (known with another: a
+        conflict), and the known content prefix (0 for a new id). Vectorised: an import's
+        workers judge their chunks against the warehouse's games, its batch each chunk's
+        new games against those of the batch (:class:`pipeline.warehouse.store.Batch`)."""
+        keys = keys.reshape(-1, 3)
+        known, found = self._find(keys[:, 0], keys[:, 1])
+        verdicts = np.where(found, np.where(known == keys[:, 2], SAME, OTHER), NEW)
+        return verdicts.astype(np.int8), known
 
     def add(self, game_ids: Sequence[str], content_hashes: Sequence[str]) -> None:
         """Remember new games (ids not known yet: the caller checked with :meth:`lookup`)."""
-        if not game_ids:
+        if game_ids:
+            self.add_keys(game_keys(game_ids, content_hashes))
+
+    def add_keys(self, keys: U64) -> None:
+        """:meth:`add` for :func:`game_keys` rows."""
+        keys = keys.reshape(-1, 3)
+        if not len(keys):
             return
-        hi, lo = _id_keys(game_ids)
-        self._small = self._small.merged(_Level(hi, lo, _prefixes(content_hashes)))
+        self._small = self._small.merged(_Level(keys[:, 0], keys[:, 1], keys[:, 2]))
         if len(self._small) >= max(MERGE_AT, len(self._large) // 8):
             self._large = self._large.merged(self._small)
             empty = np.empty(0, np.uint64)
             self._small = _Level(empty, empty, empty)
+
+    def save(self, path: Path) -> None:
+        """Write the index to ``path`` (one sorted ``(3, n)`` array, NumPy's ``.npy``): what
+        :meth:`load` maps read-only in another process. Not fsynced: a batch's scratch file."""
+        level = self._large.merged(self._small) if len(self._small) else self._large
+        with path.open("wb") as fh:
+            np.save(fh, np.stack([level.hi, level.lo, level.prefix]))
+
+    @classmethod
+    def load(cls, path: Path) -> KnownGames:
+        """An index :meth:`save` wrote, memory-mapped read-only (processes share its pages).
+
+        >>> import tempfile
+        >>> path = Path(tempfile.mkdtemp()) / "known.npy"
+        >>> KnownGames(["g1"], ["ab" * 32]).save(path)
+        >>> KnownGames.load(path).lookup(["g1", "g2"])
+        ['abababababababab', None]
+        """
+        data = np.load(path, mmap_mode="r")
+        out = cls()
+        out._large = _Level(data[0], data[1], data[2], ordered=True)
+        return out
 
 
 def reject_key(file: str | None, line: int | None, code: str, message: str) -> bytes:

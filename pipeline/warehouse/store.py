@@ -5,15 +5,18 @@ environment variable or an argument moves it)::
 
     manifest.jsonl                 one JSON line per committed import batch
     ledger.jsonl                   append-only: every file a batch ever committed
-    games/batch-<id>.parquet       one file per table per batch (tables with rows only)
+    games/batch-<id>.parquet       per table per batch (tables with rows only): one file,
+    games/batch-<id>.part-<n>.parquet                  and one per chunk its workers wrote
     seats/ actions/ tricks/ rejects/
     quarantine/<table>/            files set aside, never deleted (orphans, repaired batches)
     warehouse.duckdb               views over the manifest's files and the marts, as built
     .lock                          held by the one import running
     .build.lock                    held by the one writer of warehouse.duckdb
 
-An import is one :class:`Batch`. Its rows stream into ``<table>/batch-<id>.parquet.tmp``;
-:meth:`Batch.commit` closes and fsyncs them, renames them to their final names, then
+An import is one :class:`Batch`. Its workers write their chunks' rows as part files
+``<table>/batch-<id>.part-<n>.parquet.tmp`` (:func:`write_part`), the rows it adds itself
+stream into ``<table>/batch-<id>.parquet.tmp``; :meth:`Batch.commit` closes and fsyncs
+them, renames them to their final names (without ``.tmp``), then
 appends the batch's manifest line (with each file's sha256 and row count) and fsyncs it,
 then records the files in the ledger. Readers only see files named in the manifest, so a
 process killed at any point leaves the warehouse readable with the earlier batches; files it
@@ -62,6 +65,7 @@ from types import TracebackType
 from typing import IO, Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
@@ -69,7 +73,15 @@ import pyarrow.parquet as pq
 
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
-from pipeline.warehouse.known import KnownGames, KnownRejects, reject_key
+from pipeline.warehouse.known import (
+    NEW,
+    U64,
+    KnownGames,
+    KnownRejects,
+    game_keys,
+    hex_prefix,
+    reject_key,
+)
 from pipeline.warehouse.tables import (
     SCHEMAS,
     RejectLike,
@@ -593,7 +605,8 @@ class Warehouse:
     def clean_orphans(self) -> list[Path]:
         """Clear the orphan files (only while holding the import lock); the paths cleared.
 
-        A ``.parquet.tmp`` file is deleted: the manifest never names one. Any other orphan is
+        A ``.tmp`` file (a batch's Parquet being written, its part files, the games index its
+        workers read) is deleted: the manifest never names one. Any other orphan is
         moved to ``quarantine/<table>/``, never deleted, and a file the ledger says was
         committed is left where it is (:meth:`damage` reports it, the import refuses).
         """
@@ -603,7 +616,7 @@ class Warehouse:
             rel = path.relative_to(self.root).as_posix()
             if rel in ledger:
                 continue
-            if path.name.endswith(".parquet.tmp"):
+            if path.name.endswith(".tmp"):
                 path.unlink(missing_ok=True)
             else:
                 self._quarantine(path)
@@ -1016,7 +1029,7 @@ class Warehouse:
                     "E_ORPHAN_FILE",
                     f"{rel} is in no committed batch "
                     "(left by an interrupted import; the next import deletes it if it is a "
-                    "`.parquet.tmp`, else moves it to quarantine/)",
+                    "`.tmp`, else moves it to quarantine/)",
                     rel,
                 )
                 for rel in orphans
@@ -1141,11 +1154,133 @@ def _writer_options(table: Table) -> dict[str, Any]:
     return options
 
 
+@dataclass(frozen=True, slots=True)
+class PartSpec:
+    """What an import worker needs to write part files of a batch (picklable, small): the
+    warehouse root, the batch id, and the games index the batch started with (a ``.npy``
+    file, :meth:`KnownGames.save`; ``""`` when the warehouse held no game)."""
+
+    root: str
+    batch_id: str
+    known: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartFile:
+    """One Parquet part file of a batch, written but not committed (``path`` + ``.tmp``)."""
+
+    table: str
+    path: str  # the committed name, relative to the root
+    sha256: str
+    rows: int
+    bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game a worker found in the warehouse already (same id): a duplicate when ``known``
+    (the stored content prefix) equals ``digest``, else a conflict; what the batch needs to
+    count it and to write the conflict's reject."""
+
+    game_id: str
+    digest: str  # 16 hex digits
+    known: str
+    source: Source | None
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """What a worker hands back for the games of one chunk (:func:`write_part`): its files,
+    the keys of the games written (:func:`game_keys` rows, in the order of the games rows)
+    and the games it left out because the warehouse holds them."""
+
+    number: int
+    files: tuple[PartFile, ...]
+    keys: U64
+    stored: tuple[StoredGame, ...] = ()
+
+
+#: The tables of a part file (the rejects stay with the batch: they are deduplicated there).
+PART_TABLES = (Table.GAMES, Table.SEATS, Table.ACTIONS, Table.TRICKS)
+
+#: The games index a worker process read last (path → index): read once per batch.
+_WORKER_KNOWN: dict[str, KnownGames] = {}
+
+
+def _part_rel(table: Table | str, batch_id: str, number: int) -> str:
+    return f"{Table(table).value}/batch-{batch_id}.part-{number:05d}.parquet"
+
+
+def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
+    """Write one Parquet file whole and fsync it; its sha256 and size."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(rows, path, **_writer_options(table))
+    with path.open("rb") as f:
+        os.fsync(f.fileno())
+    return sha256_file(path), path.stat().st_size
+
+
+def _spec_known(spec: PartSpec) -> KnownGames | None:
+    if not spec.known:
+        return None
+    known = _WORKER_KNOWN.get(spec.known)
+    if known is None:
+        _WORKER_KNOWN.clear()
+        known = _WORKER_KNOWN[spec.known] = KnownGames.load(Path(spec.known))
+    return known
+
+
+def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) -> Part:
+    """Write the games, seats, actions and tricks rows of one chunk as part ``number`` of a
+    batch (in an import worker, or in the import's own process: the same way): the games the
+    warehouse holds already are left out (judged against the batch's games index, the one
+    rule :meth:`KnownGames.judge`) and handed back for the batch to count; the rest go to
+    ``<table>/batch-<id>.part-<n>.parquet.tmp``, fsynced, which only :meth:`Batch.commit`
+    renames and names in the manifest."""
+    games = tables.get(Table.GAMES)
+    if games is None or not games.num_rows:
+        return Part(number, (), np.empty((0, 3), np.uint64))
+    cols = games.select(["game_id", "content_hash"])
+    ids, hashes = (c.to_pylist() for c in cols.columns)
+    keys = game_keys(ids, hashes)
+    stored: list[StoredGame] = []
+    wanted: pa.Array | None = None
+    known = _spec_known(spec)
+    if known is not None:
+        verdicts, prefixes = known.judge(keys)
+        new = verdicts == NEW
+        if not new.all():
+            files = games["source_file"].to_pylist()
+            lines = games["source_line"].to_pylist()
+            for i in np.flatnonzero(~new).tolist():
+                src = None if files[i] is None else Source(files[i], lines[i] or 0)
+                stored.append(StoredGame(ids[i], hashes[i][:16], hex_prefix(prefixes[i]), src))
+            keys = keys[new]
+            wanted = pa.array([g for g, n in zip(ids, new.tolist(), strict=True) if n], pa.string())
+    root = Path(spec.root)
+    out: list[PartFile] = []
+    for table in PART_TABLES:
+        rows = tables.get(table)
+        if rows is None or not rows.num_rows:
+            continue
+        if wanted is not None:
+            rows = rows.filter(pc.is_in(rows["game_id"], value_set=wanted))
+            if not rows.num_rows:
+                continue
+        rows = rows.select(SCHEMAS[table].names).cast(SCHEMAS[table])
+        rel = _part_rel(table, spec.batch_id, number)
+        digest, size = _write_file(root / (rel + ".tmp"), table, rows)
+        out.append(PartFile(table.value, rel, digest, rows.num_rows, size))
+    return Part(number, tuple(out), keys, tuple(stored))
+
+
 class Batch:
     """One import: add games and rejects, then :meth:`commit` (all visible) or :meth:`abort`.
 
     Rows are buffered and written as row groups every ``flush_every`` games, so memory does
     not grow with the batch. Duplicate detection covers the warehouse and the batch itself.
+    An import's workers write their own part files instead (:meth:`part_spec`,
+    :func:`write_part`, :meth:`add_part`): the batch then handles only their games' keys.
     """
 
     def __init__(
@@ -1180,6 +1315,9 @@ class Batch:
             self._release()
             raise
         self._rows = RowBuffer(self.batch_id)
+        self._spec: PartSpec | None = None
+        self._parts: list[PartFile] = []
+        self._part_numbers = 0
         self._writers: dict[Table, pq.ParquetWriter] = {}
         self._counts: dict[Table, int] = {t: 0 for t in Table}
         self.stored = self.duplicates = self.conflicts = 0
@@ -1211,8 +1349,8 @@ class Batch:
         record = game.record
         src = source if source is not None else record.source
         (verdict,) = self._admit(
-            [record.game_id],
-            [record.content_hash],
+            game_keys([record.game_id], [record.content_hash]),
+            lambda _: record.game_id,
             lambda _: src,
             lambda _: raw if raw is not None else record.raw,
         )
@@ -1244,7 +1382,9 @@ class Batch:
             def source(i: int) -> Source | None:
                 return None if files[i] is None else Source(files[i], lines[i] or 0)
 
-            verdicts = self._admit(ids, hashes, source, lambda _: None)
+            if len(set(ids)) != len(ids):
+                raise WarehouseError("E_BATCH_ROWS", "add_rows: the games table repeats a game id")
+            verdicts = self._admit(game_keys(ids, hashes), ids.__getitem__, source, lambda _: None)
             for verdict in verdicts:
                 counts[verdict] += 1
             if counts[Added.STORED] < len(ids):
@@ -1265,36 +1405,112 @@ class Batch:
 
     def _admit(
         self,
-        ids: Sequence[str],
-        hashes: Sequence[str],
+        keys: U64,
+        game_id: Callable[[int], str],
         source: Callable[[int], Source | None],
         raw: Callable[[int], str | bytes | None],
     ) -> list[Added]:
-        """The one door for games: per game id, whether it is new (remembered now), a
-        duplicate (stored with the same content hash) or a conflict (stored with another:
-        its ``E_CONFLICT`` reject is added, from ``source(i)`` and ``raw(i)``); counted."""
-        if len(set(ids)) != len(ids):
-            raise WarehouseError("E_BATCH_ROWS", "add_rows: the games table repeats a game id")
-        verdicts: list[Added] = []
-        new_ids: list[str] = []
-        new_hashes: list[str] = []
-        for i, (gid, digest, known) in enumerate(
-            zip(ids, hashes, self._known.lookup(ids), strict=True)
-        ):
-            if known is None:
-                verdicts.append(Added.STORED)
-                new_ids.append(gid)
-                new_hashes.append(digest)
-            elif known == digest[:16]:
-                verdicts.append(Added.DUPLICATE)
-                self.duplicates += 1
-            else:
-                verdicts.append(Added.CONFLICT)
-                self.conflicts += 1
-                self.add_reject(self._conflict(gid, known, digest, source(i), raw(i)))
-        self._known.add(new_ids, new_hashes)
-        self.stored += len(new_ids)
-        return verdicts
+        """The one door for games (:func:`game_keys` rows, no id twice): per game, whether it
+        is new (remembered now), a duplicate (stored with the same content hash) or a
+        conflict (stored with another: its ``E_CONFLICT`` reject is added, from
+        ``game_id(i)``, ``source(i)`` and ``raw(i)``); counted. The verdict is
+        :meth:`KnownGames.judge`'s; a game with no id in the batch costs no Python step."""
+        verdicts, known = self._known.judge(keys)
+        new = verdicts == NEW
+        self._known.add_keys(keys[new])
+        out = [Added.STORED] * len(new)
+        for i in np.flatnonzero(~new).tolist():
+            digest = hex_prefix(keys[i, 2])
+            out[i] = self._settle(
+                StoredGame(game_id(i), digest, hex_prefix(known[i]), source(i)), raw(i)
+            )
+        self.stored += out.count(Added.STORED)
+        return out
+
+    def _settle(self, game: StoredGame, raw: str | bytes | None) -> Added:
+        """Count a game whose id is stored already: a duplicate, or a conflict (its reject)."""
+        if game.known == game.digest:
+            self.duplicates += 1
+            return Added.DUPLICATE
+        self.conflicts += 1
+        self.add_reject(self._conflict(game.game_id, game.known, game.digest, game.source, raw))
+        return Added.CONFLICT
+
+    # ----- part files written by workers --------------------------------------------------
+    def part_spec(self) -> PartSpec:
+        """What a worker needs to write this batch's part files (:func:`write_part`); the
+        first call saves the warehouse's games index where the workers read it (a ``.tmp``
+        file in ``games/``, deleted by the commit, or as an orphan by the next import)."""
+        self._check_open()
+        if self._spec is None:
+            known = ""
+            if len(self._known):
+                path = self.warehouse.root / f"{Table.GAMES.value}/batch-{self.batch_id}.known.tmp"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._known.save(path)
+                known = path.as_posix()
+            self._spec = PartSpec(self.warehouse.root.as_posix(), self.batch_id, known)
+        return self._spec
+
+    def new_part(self) -> int:
+        """A part number not used yet in this batch."""
+        self._part_numbers += 1
+        return self._part_numbers
+
+    def add_part(self, part: Part) -> dict[Added, int]:
+        """Take a part :func:`write_part` wrote: its games found in the warehouse are counted
+        (duplicates, conflicts with their rejects), the others go through :meth:`_admit`
+        against the batch's own games. When some of them were in the batch already (a game
+        twice in one import), their rows are removed from the part's files here (rare); else
+        the files are taken as they are, for :meth:`commit` to rename. Returns how many
+        games were stored / duplicate / conflicting, as :meth:`add_rows`."""
+        self._check_open()
+        self._parts.extend(part.files)  # the batch's now: deleted by an abort
+        counts = dict.fromkeys(Added, 0)
+        for game in part.stored:
+            counts[self._settle(game, None)] += 1
+        if not len(part.keys):
+            return counts
+        games: pa.Table | None = None
+
+        def row(i: int) -> dict[str, Any]:
+            nonlocal games
+            if games is None:
+                path = self._part_tmp(part, Table.GAMES)
+                columns = ["game_id", "source_file", "source_line"]
+                games = pq.read_table(path, columns=columns, memory_map=False)
+            return {c: games[c][i].as_py() for c in games.column_names}
+
+        def source(i: int) -> Source | None:
+            r = row(i)
+            return None if r["source_file"] is None else Source(r["source_file"], r["source_line"])
+
+        verdicts = self._admit(part.keys, lambda i: str(row(i)["game_id"]), source, lambda _: None)
+        for verdict in Added:
+            counts[verdict] += verdicts.count(verdict)
+        if counts[Added.STORED] < len(verdicts):
+            assert games is not None
+            ids = games["game_id"].to_pylist()
+            drop = [g for g, v in zip(ids, verdicts, strict=True) if v is not Added.STORED]
+            self._drop_games(part, pa.array(drop, pa.string()))
+        return counts
+
+    def _part_tmp(self, part: Part, table: Table) -> Path:
+        return self.warehouse.root / (_part_rel(table, self.batch_id, part.number) + ".tmp")
+
+    def _drop_games(self, part: Part, drop: pa.Array) -> None:
+        """Rewrite a part's files without the rows of the games ``drop``."""
+        for f in part.files:
+            table = Table(f.table)
+            path = self.warehouse.root / (f.path + ".tmp")
+            rows = pq.read_table(path, memory_map=False)
+            rows = rows.filter(pc.invert(pc.is_in(rows["game_id"], value_set=drop)))
+            self._parts.remove(f)
+            if not rows.num_rows:
+                path.unlink()
+                continue
+            digest, size = _write_file(path, table, rows.cast(SCHEMAS[table]))
+            self._parts.append(PartFile(f.table, f.path, digest, rows.num_rows, size))
 
     def _add_reject_rows(self, rejects: pa.Table) -> None:
         """:meth:`add_reject` for a table of rows: one look-up for them all, the new rows
@@ -1410,6 +1626,7 @@ class Batch:
                         bytes=final.stat().st_size,
                     )
                 )
+            files.extend(self._commit_parts())
             entry = BatchEntry(
                 batch_id=self.batch_id,
                 committed_at=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -1433,6 +1650,7 @@ class Batch:
             self.abort()
             raise
         self._release()
+        self._drop_known()
         views_error: str | None = None
         try:
             wh.refresh_views()
@@ -1448,6 +1666,23 @@ class Batch:
             files=tuple(files),
             views_error=views_error,
         )
+
+    def _commit_parts(self) -> list[ManifestFile]:
+        """Rename the part files to their committed names (fsynced by their writers: one
+        folder fsync per table here), by table then part; their manifest entries."""
+        order = {t.value: i for i, t in enumerate(Table)}
+        parts = sorted(self._parts, key=lambda f: (order[f.table], f.path))
+        root = self.warehouse.root
+        for f in parts:
+            os.replace(root / (f.path + ".tmp"), root / f.path)
+        for folder in sorted({(root / f.path).parent for f in parts}):
+            _fsync_dir(folder)
+        return [ManifestFile(f.table, f.path, f.sha256, f.rows, f.bytes) for f in parts]
+
+    def _drop_known(self) -> None:
+        if self._spec is not None and self._spec.known:
+            _WORKER_KNOWN.pop(self._spec.known, None)  # with one worker, this process read it
+            Path(self._spec.known).unlink(missing_ok=True)
 
     def abort(self) -> None:
         """Drop what this batch wrote; the warehouse is as before.
@@ -1466,6 +1701,11 @@ class Batch:
             for table in Table:
                 self._tmp(table).unlink(missing_ok=True)
                 (self.warehouse.root / self._rel(table)).unlink(missing_ok=True)
+                # part files, also those of chunks not handed in (their workers are stopped)
+                folder = self.warehouse.root / table.value
+                for path in folder.glob(f"batch-{self.batch_id}.part-*"):
+                    path.unlink(missing_ok=True)
+        self._drop_known()
         self._writers.clear()
         self._release()
 

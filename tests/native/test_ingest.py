@@ -100,8 +100,10 @@ def test_ingest_gives_the_same_rows_on_the_core_and_in_python(tmp_path: Path) ->
         assert rs[table] == py[table], table
 
 
-def test_ingest_replays_on_the_core_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ingest_replays_on_the_core_itself(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """With the core on, a chunk of common-shape lines never reaches the Python engine."""
+    import pyarrow.parquet as pq
+
     import pipeline.replay
     from pipeline.ingest import process_chunk
     from pipeline.logs.model import Source
@@ -116,10 +118,14 @@ def test_ingest_replays_on_the_core_itself(monkeypatch: pytest.MonkeyPatch) -> N
     items: list[Any] = [
         (Source("c.jsonl", k + 1), orjson.dumps(g).decode()) for k, g in enumerate(games)
     ]
-    result = process_chunk("c.jsonl", items, "b1")
-    stored = result.tables[Table.GAMES]
+    with Warehouse(tmp_path).batch() as batch:  # the chunk writes its rows as part files
+        result = process_chunk("c.jsonl", items, batch.part_spec(), batch.new_part())
+        tables = {
+            Table(f.table): pq.read_table(tmp_path / (f.path + ".tmp")) for f in result.part.files
+        }
+    stored = tables[Table.GAMES]
     assert stored.num_rows + len(result.reject_codes) == 40 and stored.num_rows >= 30
     assert set(result.reject_codes) <= {"E_PARTIAL_COUNTS"}  # the core's own reject
     kept = set(stored["game_id"].to_pylist())
     n = sum(len(g["actions"]) for g in games if g["game_id"] in kept)
-    assert result.tables[Table.ACTIONS].num_rows == n
+    assert tables[Table.ACTIONS].num_rows == n

@@ -6,7 +6,7 @@ Hypothesis draws chunks of simulated games (every preset and rare option, every 
 full and partial information), with metadata the rows carry (match, table and tournament
 fields, ``started_at`` in its shapes, names, balances, ``truth`` objects and times that the
 content hash and ``ts`` read), mutated copies, repeats and conflicts; each chunk goes through
-:func:`pipeline.ingest.process_chunk` on the core and in pure Python, in this process.
+:func:`pipeline.ingest.chunk_rows` on the core and in pure Python, in this process.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline import native
-from pipeline.ingest import process_chunk
+from pipeline.ingest import chunk_rows
 from pipeline.logs.model import Source
 from pipeline.warehouse import Table
 from tests.native.test_differential import MUTATIONS, OPTIONS, _game, _mutate
@@ -106,7 +106,7 @@ def _chunk(lines: list[str]) -> list[Any]:
 def _run(monkeypatch: pytest.MonkeyPatch, lines: list[str], *, core: bool) -> Any:
     monkeypatch.setattr(native, "_MODULE", MODULE if core else None)
     monkeypatch.setattr(native, "_REPLAYER", None)
-    return process_chunk("rows.jsonl", _chunk(lines), "b1")
+    return chunk_rows(_chunk(lines), "b1")
 
 
 def _sorted_rows(table: pa.Table) -> list[tuple[Any, ...]]:

@@ -28,7 +28,7 @@ import pytest
 
 from pipeline.big2.logformat import record_from_obj
 from pipeline.cards import N_CARDS
-from pipeline.ingest import IngestSummary, process_chunk
+from pipeline.ingest import IngestSummary, chunk_rows
 from pipeline.ingest import ingest as run_ingest
 from pipeline.logs.model import Source
 from pipeline.logs.records import (
@@ -509,11 +509,11 @@ def test_a_game_whose_rows_cannot_be_built_is_a_reject_and_the_chunk_lands(
     assert wh.verify() == []
 
 
-def test_process_chunk_counts_a_row_build_failure_as_a_reject(good: list[Game], base: Game) -> None:
-    """process_chunk's rows: a record that replays but cannot be stored is a counted reject."""
+def test_a_chunk_counts_a_row_build_failure_as_a_reject(good: list[Game], base: Game) -> None:
+    """A chunk's rows: a record that replays but cannot be stored is a counted reject."""
     bad = replayed(base, game_number=2**31).record
     ok = [replayed(dict(good[k % 2], game_id=f"ok-{k}")).record for k in range(4)]
-    result = process_chunk("made.jsonl", [ok[0], ok[1], bad, ok[2], ok[3]], "b1")
+    result = chunk_rows([ok[0], ok[1], bad, ok[2], ok[3]], "b1")
     assert result.reject_codes == ["E_ROW_BUILD"]
     assert result.tables[Table.GAMES].num_rows == 4
     assert result.tables[Table.REJECTS]["game_id"].to_pylist() == ["bad"]
