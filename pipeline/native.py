@@ -48,8 +48,7 @@ from pipeline.big2.state import ActionRecord, ActionType, Claim, GameResult, Out
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
-from pipeline.logs.records import content_hash
-from pipeline.logs.records import read_ruleset as _ruleset
+from pipeline.logs.records import content_hash, read_ruleset
 from pipeline.replay import ReplayedGame, replay
 
 MODULE = "big2_native"
@@ -121,7 +120,7 @@ def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str, s
     (True, 'taiwan', 'taiwan', '{"players": 3}')
     """
     try:
-        name, overrides = _ruleset({"preset": preset, "overrides": orjson.loads(overrides_json)})
+        name, overrides = read_ruleset({"preset": preset, "overrides": orjson.loads(overrides_json)})
     except LogFormatError as err:  # pragma: no cover - the core sends only what the reader takes
         return False, err.code, err.message, "", ""
     try:
