@@ -120,7 +120,9 @@ def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str, s
     (True, 'taiwan', 'taiwan', '{"players": 3}')
     """
     try:
-        name, overrides = read_ruleset({"preset": preset, "overrides": orjson.loads(overrides_json)})
+        name, overrides = read_ruleset(
+            {"preset": preset, "overrides": orjson.loads(overrides_json)}
+        )
     except LogFormatError as err:  # pragma: no cover - the core sends only what the reader takes
         return False, err.code, err.message, "", ""
     try:
