@@ -19,13 +19,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pyarrow as pa
 
 from pipeline.native import CoreColumn
 from pipeline.warehouse.rows_big2 import Big2Rows
-from pipeline.warehouse.tables import COLUMNS, PRINTER, SCHEMAS, Table
+from pipeline.warehouse.tables import COLUMNS, PRINTER, SCHEMAS, Table, build_columns
 
 
 def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
@@ -45,26 +44,13 @@ def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
 
 def _table(table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: str) -> pa.Table:
     schema = SCHEMAS[table]
-    built: dict[str, pa.Array] = {
-        name: column_array(schema.field(name).type, col) for name, col in columns
-    }
+    built = {name: column_array(schema.field(name).type, col) for name, col in columns}
     n = len(next(iter(built.values())))
-    printer = Big2Rows.printer
-    out: list[pa.Array] = []
-    for column in COLUMNS[table]:
-        arr: Any = built.get(column.name)
-        if arr is None and column.name == "batch_id":
-            arr = pa.array([batch_id] * n, pa.string())
-        elif arr is None and all(s in built or s == PRINTER for s in column.sources):
-            # TEMPORARY: a *_text column from its mask (see the module's docstring)
-            arr = column.build(
-                column.type, *(printer if s == PRINTER else built[s] for s in column.sources)
-            )
-        elif arr is None:
-            arr = pa.nulls(n, column.type)
-        built[column.name] = arr
-        out.append(arr)
-    return pa.Table.from_arrays(out, schema=schema)
+    # the columns the core does not build: batch_id, NULL for another game's, and (TEMPORARY,
+    # see the module's docstring) each *_text column from its mask, by the row builder's rule
+    inputs = {"batch_id": [batch_id] * n, PRINTER: Big2Rows.printer}
+    arrays = build_columns(COLUMNS[table], inputs, n, built=built)
+    return pa.Table.from_arrays(list(arrays.values()), schema=schema)
 
 
 def core_tables(

@@ -185,30 +185,39 @@ class Column:
 
 
 def build_columns(
-    columns: Sequence[Column], inputs: Mapping[str, Any], rows: int | None = None
+    columns: Sequence[Column],
+    inputs: Mapping[str, Any],
+    rows: int | None = None,
+    *,
+    built: Mapping[str, pa.Array] | None = None,
 ) -> dict[str, pa.Array]:
     """Each column's array, in order; an input named like a column built before is that
     column (``cards_text`` reads the ``cards_mask`` array), else the buffered input. With
     ``rows``, a column whose inputs a game does not buffer is ``rows`` NULLs (a column of
-    another game).
+    another game). ``built``: columns already made elsewhere (the native core's), kept as
+    they are.
 
     >>> double = lambda type_, n: pc.cast(pc.multiply(n, 2), type_)
     >>> cols = (Column("n", pa.int8()), Column("twice", pa.int16(), double, ("n",)))
     >>> build_columns(cols, {"n": [1, 2]})["twice"].to_pylist()
     [2, 4]
+    >>> build_columns(cols, {}, built={"n": pa.array([3], pa.int8())})["twice"].to_pylist()
+    [6]
     >>> build_columns((Column("other", pa.int8()),), {}, rows=2)["other"].to_pylist()
     [None, None]
     """
-    built: dict[str, pa.Array] = {}
+    made = dict(built or {})
+    out: dict[str, pa.Array] = {}
     for col in columns:
-        sources = col.sources
-        if rows is not None and not all(n in built or n in inputs for n in sources):
-            built[col.name] = pa.nulls(rows, col.type)
+        if col.name in made:
+            out[col.name] = made[col.name]
             continue
-        built[col.name] = col.build(
-            col.type, *(built[n] if n in built else inputs[n] for n in sources)
-        )
-    return built
+        sources = col.sources
+        if rows is not None and not all(n in out or n in inputs for n in sources):
+            out[col.name] = pa.nulls(rows, col.type)
+            continue
+        out[col.name] = col.build(col.type, *(out[n] if n in out else inputs[n] for n in sources))
+    return out
 
 
 def buffered_inputs(columns: Sequence[Column]) -> tuple[str, ...]:
