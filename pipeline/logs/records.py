@@ -69,20 +69,50 @@ _REQUIRED_KEYS = ("format_version", "game_kind", "game_id", "ruleset", "seats", 
 _SEAT_KEYS = frozenset({"seat", "player_id", "name", "balance"})
 
 
-def canonical_json(obj: Any) -> str:
-    """The canonical JSON text of a game: sorted keys, no spaces, UTF-8 kept.
+def json_float(value: float) -> str:
+    """A float as orjson writes it (the content hash's spelling): Python's shortest repr, but
+    fixed notation down to 1e-5, exponents without leading zeros, and null for NaN and
+    ±infinity.
 
-    >>> canonical_json({"b": 1, "a": [1, 2], "c": "♦3"})
-    '{"a":[1,2],"b":1,"c":"♦3"}'
+    >>> [json_float(v) for v in (0.1, 1e-05, 2.5e-05, 1e-06, 1e16, -0.0, float("nan"))]
+    ['0.1', '0.00001', '0.000025', '1e-6', '1e+16', '-0.0', 'null']
     """
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if not math.isfinite(value):
+        return "null"
+    text = repr(value)
+    mantissa, e, exponent = text.partition("e")
+    if not e:
+        return text
+    power = int(exponent)
+    if power == -5:  # 1e-05 <= |value| < 1e-04: orjson's fixed notation starts at 1e-5
+        sign, digits = ("-", mantissa[1:]) if mantissa.startswith("-") else ("", mantissa)
+        return f"{sign}0.0000{digits.replace('.', '')}"
+    return f"{mantissa}e{'+' if power > 0 else '-'}{abs(power)}"
+
+
+def canonical_json(obj: Any) -> str:
+    """The canonical JSON text of a game: sorted keys, no spaces, UTF-8 kept, floats as orjson
+    spells them (:func:`json_float`), so it is the text :func:`content_hash` hashes.
+
+    >>> canonical_json({"b": 1, "a": [1, 2.5e-05], "c": "♦3"})
+    '{"a":[1,0.000025],"b":1,"c":"♦3"}'
+    """
+    if isinstance(obj, bool) or obj is None or isinstance(obj, int | str):
+        return json.dumps(obj, ensure_ascii=False)
+    if isinstance(obj, float):
+        return json_float(obj)
+    if isinstance(obj, Mapping):
+        items = sorted(obj.items())
+        return "{" + ",".join(f"{canonical_json(k)}:{canonical_json(v)}" for k, v in items) + "}"
+    return "[" + ",".join(canonical_json(v) for v in obj) + "]"
 
 
 def content_hash(obj: Any) -> str:
     """sha256 (hex) of the canonical JSON of a game: whitespace and key order do not matter.
 
     orjson writes the same bytes as :func:`canonical_json` about 15 times faster; values it
-    cannot write (integers beyond 64 bits, lone surrogates) take the standard library's path.
+    cannot write (integers beyond 64 bits, lone surrogates) take that slower path, so a game
+    hashes the same whichever wrote it.
 
     >>> content_hash({"a": 1, "b": 2}) == content_hash({"b": 2, "a": 1})
     True
