@@ -235,7 +235,8 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
         if cell(name):
             obj[name] = int_cell(cell(name), f"games.{name}")
     game = find_game(kind) or game_for(DEFAULT_KIND)
-    for other in _games_csv():
+    for other_kind in kinds():
+        other = game_for(other_kind).csv
         if other is game.csv:
             continue
         for name in other.game_columns:
@@ -243,15 +244,11 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
                 raise LogFormatError(
                     "E_SCHEMA",
                     f"games.{name}: a {other.title} column, on {kind} game "
-                    f"{cell('game_id')!r} (set game_kind = {_kind_of(other)})",
+                    f"{cell('game_id')!r} (set game_kind = {other_kind})",
                     path=f"games.{name}",
                 )
     game.csv.fill(cell, obj)
     return obj
-
-
-def _kind_of(csv: CsvColumns) -> str:
-    return next(kind for kind in kinds() if game_for(kind).csv is csv)
 
 
 def _action_obj(values: dict[str, str], index: int, kind: str) -> dict[str, Any]:
