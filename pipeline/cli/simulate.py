@@ -5,6 +5,7 @@ with the other game (``E_SIM_OPTION``)."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -118,6 +119,14 @@ def simulate_command(
     match_games: Annotated[
         int, typer.Option(min=1, help="Games per match (same seats).")
     ] = config.DEFAULT_MATCH_GAMES,
+    id_prefix: Annotated[
+        str,
+        typer.Option(
+            metavar="TEXT",
+            help="What game, match, table and player ids start with (letters, digits, - _ .): "
+            "runs of the same seed under other rules need their own to be imported together.",
+        ),
+    ] = "sim",
     workers: Annotated[
         int | None, typer.Option(min=1, help="Worker processes (default: one per core).")
     ] = None,
@@ -134,6 +143,7 @@ def simulate_command(
     from pipeline.sim.simulate import SimConfig
 
     with domain_errors():
+        check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)
         if players is not None:
             settings["players"] = players
@@ -151,6 +161,7 @@ def simulate_command(
                 feeder=feeder,
                 feed_rate=feed_rate,
                 match_games=match_games,
+                id_prefix=id_prefix,
             )
             done = simulate_ddz_with_progress(ddz, out, workers=workers)
             rate = done.games / done.seconds if done.seconds else 0.0
@@ -176,6 +187,7 @@ def simulate_command(
                 ),
                 colluders=parse_seats_pair(colluders),
                 match_games=match_games,
+                id_prefix=id_prefix,
             )
             summary = simulate_with_progress(cfg, out, workers=workers)
             rate = summary.games / summary.seconds if summary.seconds else 0.0
@@ -232,6 +244,7 @@ def ddz_config(
     feeder: int | None,
     feed_rate: float | None,
     match_games: int,
+    id_prefix: str = "sim",
 ) -> DdzSimConfig:
     """The Dou Dizhu run of the options: ``--feed-rate`` needs a ``--feeder``, and without one
     defaults to :data:`pipeline.sim.config.DEFAULT_FEED_RATE`."""
@@ -253,7 +266,29 @@ def ddz_config(
         feeder=plant.feeder,
         feed_rate=plant.feed_rate,
         match_games=match_games,
+        id_prefix=id_prefix,
     )
+
+
+#: What ``--id-prefix`` may hold: the ids stay plain words in logs, SQL and file names.
+_ID_PREFIX = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+
+
+def check_id_prefix(prefix: str) -> None:
+    """``E_SIM_OPTION`` unless ``prefix`` is 1-40 letters, digits, ``-``, ``_`` or ``.``,
+    starting with a letter or digit.
+
+    >>> check_id_prefix("hk-2024")
+    >>> check_id_prefix("a b")
+    Traceback (most recent call last):
+    pipeline.sim.bots.SimError: E_SIM_OPTION: --id-prefix 'a b': 1-40 letters, digits, - _ or ., starting with a letter or digit
+    """
+    if not _ID_PREFIX.fullmatch(prefix):
+        raise SimError(
+            "E_SIM_OPTION",
+            f"--id-prefix {prefix!r}: 1-40 letters, digits, - _ or ., "
+            "starting with a letter or digit",
+        )
 
 
 def _progress_bar() -> RichProgress:
