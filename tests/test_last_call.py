@@ -19,7 +19,7 @@ import pytest
 from pipeline.big2.logformat import record_from_obj
 from pipeline.big2.rules import LastCardCall, Ruleset, load_ruleset
 from pipeline.big2.state import Action, ActionType, Block, Game, LastCall
-from pipeline.errors import IllegalPlayError, LogFormatError
+from pipeline.errors import IllegalPlayError, LogFormatError, RulesetError
 from pipeline.logs import read_log
 from pipeline.logs.model import GameRecord, Source
 from pipeline.logs.records import content_hash
@@ -406,3 +406,69 @@ def test_staging_reads_batches_written_before_last_call() -> None:
         got = con.execute(f"select count(*), count(last_call) from ({staging})").fetchone()
         assert got == (table.num_rows, expected)
         con.close()
+
+
+@pytest.mark.parametrize("settlement", ["place", "winner_takes_all", "penalty_points"])
+def test_a_winner_who_missed_the_call_takes_on_every_loss(tmp_path: Path, settlement: str) -> None:
+    # spec 1.6 missed_call_penalty = takes_all_losses: seat 1 goes out on ♥A without having
+    # called: it is charged the losers' penalties, the losers none, then the game is settled
+    # as usual: under place it pays that sum G to each other seat; under winner_takes_all each
+    # loser its own penalty (the spec's Decision); under penalty_points it is charged G points.
+    # The same game with the call is scored as usual.
+    from tests.marts_helpers import marts, rows, warehouse_of
+
+    overrides = {
+        "last_card_call": "required",
+        "missed_call_penalty": "takes_all_losses",
+        "settlement": settlement,
+    }
+    games = []
+    for call in (True, False):
+        obj = game_obj(call=call)
+        obj["ruleset"]["overrides"] = overrides
+        games.append(obj)
+    got = rows(
+        marts(warehouse_of(tmp_path, games)),
+        "select game_id, seat, penalty, penalty_charged, is_bao_payer, net, points "
+        "from mart_game_scores order by game_id, seat",
+    )
+    called = {r["seat"]: r for r in got if r["game_id"] == "call-True-True"}
+    missed = {r["seat"]: r for r in got if r["game_id"] == "call-True-False"}
+    penalties = {seat: r["penalty"] for seat, r in called.items()}
+    assert penalties == {seat: r["penalty"] for seat, r in missed.items()}
+    assert penalties[1] == 0 and all(penalties[s] > 0 for s in (0, 2, 3))
+    total = sum(penalties.values())
+    assert not any(r["is_bao_payer"] for r in called.values())
+    assert [s for s, r in missed.items() if r["is_bao_payer"]] == [1]
+    assert {s: r["penalty_charged"] for s, r in missed.items()} == {0: 0, 1: total, 2: 0, 3: 0}
+    if settlement == "place":
+        assert {s: r["net"] for s, r in called.items()} == {
+            s: total - 4 * p for s, p in penalties.items()
+        }
+        assert {s: r["net"] for s, r in missed.items()} == {
+            0: total,
+            1: -3 * total,
+            2: total,
+            3: total,
+        }
+    elif settlement == "winner_takes_all":
+        assert {s: r["net"] for s, r in called.items()} == {
+            0: -penalties[0],
+            1: total,
+            2: -penalties[2],
+            3: -penalties[3],
+        }
+        assert {s: r["net"] for s, r in missed.items()} == {
+            0: penalties[0],
+            1: -total,
+            2: penalties[2],
+            3: penalties[3],
+        }
+    else:
+        assert {s: r["points"] for s, r in called.items()} == penalties
+        assert {s: r["points"] for s, r in missed.items()} == {0: 0, 1: total, 2: 0, 3: 0}
+
+
+def test_the_missed_call_penalty_needs_the_call_required() -> None:
+    with pytest.raises(RulesetError, match="set last_card_call = required"):
+        load_ruleset("hk", {"missed_call_penalty": "takes_all_losses"})

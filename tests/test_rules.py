@@ -212,13 +212,14 @@ def test_parse_override_needs_key_equals_value(text: str) -> None:
 
 
 def test_enum_keys_are_all_covered() -> None:
-    assert len(ENUM_KEYS) == 13
+    assert len(ENUM_KEYS) == 14
     assert {
         "suit_order",
         "settlement",
         "must_block",
         "four_of_a_kind",
         "last_card_call",
+        "missed_call_penalty",
         "bao_place",
     } <= set(ENUM_KEYS)
 

@@ -134,6 +134,13 @@ class LastCardCall(RuleEnum):
     REQUIRED = "required"  # a play leaving one card not followed by the call: a fact, counted
 
 
+class MissedCallPenalty(RuleEnum):
+    """What a winner who went out without the last-card call pays (spec 1.6)."""
+
+    NONE = "none"  # nothing: the missed call is counted, not scored
+    TAKES_ALL_LOSSES = "takes_all_losses"  # charged the losers' penalties, the losers none
+
+
 class Settlement(RuleEnum):
     """How penalties turn into money or points (spec 1.7)."""
 
@@ -213,6 +220,7 @@ class Ruleset:
     # 頂大
     must_block: MustBlock = MustBlock.LIABILITY
     last_card_call: LastCardCall = LastCardCall.OFF
+    missed_call_penalty: MissedCallPenalty = MissedCallPenalty.NONE
     # scoring
     multiplier_tiers: tuple[tuple[int, int], ...] = TIER_TABLES["hk_8_10_13"]
     spade_two_doubles: bool = False
@@ -312,6 +320,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "first_play_must_contain_lowest": FirstPlay,
     "must_block": MustBlock,
     "last_card_call": LastCardCall,
+    "missed_call_penalty": MissedCallPenalty,
     "bonus_multipliers": BonusMultipliers,
     "settlement": Settlement,
     "bao_place": BaoPlace,
@@ -550,6 +559,15 @@ def _check_together(settings: Mapping[str, Any]) -> None:
     ...     print(err.code, err.message)  # doctest: +ELLIPSIS
     E_RULESET_VALUE four_of_a_kind = 'alone': with allow_four_card_quads = true the same ... set allow_four_card_quads = false
     """
+    if (
+        settings["missed_call_penalty"] == MissedCallPenalty.TAKES_ALL_LOSSES
+        and settings["last_card_call"] != LastCardCall.REQUIRED
+    ):
+        raise _bad(
+            "missed_call_penalty",
+            MissedCallPenalty.TAKES_ALL_LOSSES.value,
+            "a call is missed only where it is required; set last_card_call = required",
+        )
     if settings["four_of_a_kind"] == FourOfAKind.ALONE and settings["allow_four_card_quads"]:
         raise _bad(
             "four_of_a_kind",

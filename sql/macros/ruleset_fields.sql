@@ -7,6 +7,8 @@ create or replace macro ruleset_fields(params) as struct_pack(
     settlement := json_extract_string(params, '$.settlement'),
     -- 包牌 under place settlement (spec 1.6); rulesets stored before the parameter: net_losses
     bao_place := coalesce(json_extract_string(params, '$.bao_place'), 'net_losses'),
+    -- the last-card call's penalty (spec 1.6); rulesets stored before the parameter: none
+    missed_call_penalty := coalesce(json_extract_string(params, '$.missed_call_penalty'), 'none'),
     stake := (json_extract_string(params, '$.stake'))::double,
     multiplier_tiers := (json_extract(params, '$.multiplier_tiers'))::integer[][],
     mult_by_cards := (json_extract(params, '$.mult_by_cards'))::integer[],

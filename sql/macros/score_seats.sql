@@ -69,12 +69,35 @@ huanle as (
     group by hg.game_id
 ),
 
+missed_call_games as (
+    -- games whose ruleset charges a missed last-card call (spec 1.6 missed_call_penalty)
+    select g.game_id, g.winner
+    from game_facts as g
+    join rules as r on r.ruleset_id = g.ruleset_id
+    where r.missed_call_penalty = 'takes_all_losses'
+),
+
+missed_calls as (
+    -- those games whose winner went out without having called the last card: a play of its
+    -- left it one card with no call after (last_call = 'missing'), and it never called
+    select a.game_id
+    from stg_actions as a
+    join missed_call_games as m on m.game_id = a.game_id and m.winner = a.seat
+    where a.last_call is not null
+    group by a.game_id
+    having count(*) filter (where a.last_call = 'made') = 0
+),
+
 seat_rules as (
-    -- each seat with its game's facts and ruleset (the small rulesets table joined last)
+    -- each seat with its game's facts and ruleset (the small rulesets table joined last); the
+    -- seat that takes on every loss: the winner who missed its call, else the 包牌 violator
     select
         g.*,
         r.* exclude (ruleset_id),
-        case when r.must_block = 'liability' then g.logged_bao_seat end as bao_seat,
+        case
+            when mc.game_id is not null then g.winner
+            when r.must_block = 'liability' then g.logged_bao_seat
+        end as bao_seat,
         s.seat,
         s.player_id,
         s.name,
@@ -90,6 +113,7 @@ seat_rules as (
     join game_facts as g on g.game_id = s.game_id
     join rules as r on r.ruleset_id = g.ruleset_id
     left join huanle as h on h.game_id = s.game_id
+    left join missed_calls as mc on mc.game_id = s.game_id
 ),
 
 multipliers as (
@@ -176,8 +200,8 @@ losses as (
     -- place: the violator takes on every loser's cards, the game settled as if the others had
     -- none: a seat with penalty p gains n × p (its own part of the place settlement, undone),
     -- and the violator ends at −(n − 1) × the game's penalties, each other seat at +1 ×.
-    -- A winner who takes on all losses (a score sheet's winner who did not call the last card,
-    -- spec 1.6): charged the losers' penalties, the losers none, then settled as usual: under
+    -- A winner who takes on all losses (a winner who did not call the last card, spec 1.6
+    -- missed_call_penalty, or a score sheet's 0t): charged the losers' penalties, the losers none, then settled as usual: under
     -- place as all_cards; under winner_takes_all it pays each loser that loser's own penalty
     -- (Decision), so a loser is spared 2 × p; under penalty_points as any violator.
     select
