@@ -55,11 +55,12 @@ lint: $(STAMP)
 ## mypy) beside native-check, then the native release build; then the whole test suite on the
 ## native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
 ## on one process, so its module fixtures are built once), then the doctests on the pure Python
-## path. docs/benchmarks.md: "Test suite wall time".
+## path. docs/benchmarks.md: "Test suite wall time". `--durations` prints the slowest tests, so a
+## CI log shows what to trim when the suite nears its 15 minutes.
 TEST_WORKERS ?= 2
 test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target lint test-lane-rust
-	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile tests
+	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
 
 .PHONY: test-lane-rust
