@@ -484,7 +484,8 @@ def check_record_limits() -> list[str]:
     per_second = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[ts.unit]
     if not low <= TS_MIN * per_second <= TS_MAX * per_second <= high:
         problems.append(f"actions.ts ({ts}) cannot hold {TS_MIN:.0f}-{TS_MAX:.0f} s")
-    balance = np.finfo(_column_type(Table.SEATS, "balance").to_pandas_dtype())
+    # the float's numpy type from its width (to_pandas_dtype would import pandas: ~1.4 s)
+    balance = np.finfo(np.dtype(f"float{_column_type(Table.SEATS, 'balance').bit_width}"))
     if 2 ** (balance.nmant + 1) < BALANCE_MAX:  # the whole numbers a float holds exactly
         problems.append(f"seats.balance ({balance.dtype}) cannot hold {BALANCE_MAX:,} exactly")
     return problems
@@ -618,7 +619,7 @@ def _ints(values: Sequence[int | None], type_: pa.DataType) -> pa.Array:
 #: is found under the value; any other is added under itself).
 _ENUM_VALUES: list[str | None] = [None]
 _ENUM_CODE: dict[object, int] = {None: 0}
-_ENUM_TEXT: list[pa.Array] = [pa.array(_ENUM_VALUES, pa.string())]
+_ENUM_TEXT: list[pa.Array] = [pa.nulls(1, pa.string())]  # not pa.array: that imports pandas
 
 
 def _learn(values: Sequence[StrEnum | str | None]) -> None:
