@@ -151,8 +151,16 @@ def mart_exists(role: str) -> bool:
 @cached
 def rollups_fresh() -> bool:
     """The rollups are built and count every game and seat (an import since the last build
-    makes them stale: the detailed queries answer then)."""
-    return marts_built(*ROLLUP_MARTS) and bool(row("dash_rollups_fresh")["fresh"])
+    makes them stale: the detailed queries answer then, as they do when the SQL layers are
+    older than this check, E_SQL_NOT_BUILT)."""
+    if not marts_built(*ROLLUP_MARTS):
+        return False
+    try:
+        return bool(row("dash_rollups_fresh")["fresh"])
+    except QueryError as err:
+        if err.code != "E_SQL_NOT_BUILT":
+            raise
+        return False
 
 
 def rollup(f: Filters) -> bool:
