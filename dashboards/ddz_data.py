@@ -62,6 +62,37 @@ def standings(f: Filters, limit: int = data.TABLE_ROWS) -> pd.DataFrame:
     return data.query("dash_ddz_standings", f, limit=limit)
 
 
+#: The leaderboard's what-if caps (封顶): ``None`` keeps the preset's own, ``"none"`` lifts it.
+WHATIF_CAPS: tuple[int | str | None, ...] = (None, "none", 1, 2, 4, 8, 16, 32, 64)
+
+
+@data.cached
+def rescore_presets() -> list[str]:
+    """The Dou Dizhu presets the leaderboard can rescore as (the ``ddz_rulesets`` table)."""
+    return list(data.row("dash_ddz_rescore_options")["presets"] or [])
+
+
+def whatif_json(preset: str | None, cap: int | str | None = None) -> str | None:
+    """The what-if Dou Dizhu ruleset JSON: a preset, with another ``multiplier_cap`` when
+    given; ``None`` = the games' own rules.
+
+    >>> import json
+    >>> json.loads(whatif_json("ddz", 8))["multiplier_cap"], whatif_json(None, 8)
+    (8, None)
+    """
+    if preset is None:
+        return None
+    from pipeline.sqlbuild import ruleset_json  # the engine's presets, as `big2 rescore` uses
+
+    return ruleset_json(preset, {} if cap is None else {"multiplier_cap": cap})
+
+
+def standings_whatif(f: Filters, whatif: str, limit: int = data.TABLE_ROWS) -> pd.DataFrame:
+    """Per player: own rank and score beside the what-if ones (``whatif``, a Dou Dizhu ruleset
+    JSON, bound), the rank change and both titles."""
+    return data.query("dash_ddz_standings_whatif", f, whatif=whatif, limit=limit)
+
+
 def win_rates(f: Filters, player: str | None = None) -> pd.DataFrame:
     """Win % per role by the game's bid and by hand strength (of ``player``, or everyone)."""
     return data.query("dash_ddz_win_rates", f, player=player)

@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboards import ddz_data
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
@@ -161,6 +162,37 @@ def test_leaderboard_is_the_marts(mixed_wh: Warehouse, use: Use) -> None:
     (n_ll_bid3,) = one(mixed_wh, "select count(*) from ddz_stats_player_games "
                        "where is_landlord and bid = 3")  # fmt: skip
     assert int(ll.loc[ll["bid"] == 3, "games"].iloc[0]) == n_ll_bid3
+
+
+def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, use: Use) -> None:
+    # the what-if standings are ddz_rescore_players' (every game rescored), the rank change the
+    # own rank less the what-if one; a lower cap changes some score; the cap needs a preset
+    use(mixed_wh.root)
+    at = ddz_app()
+    assert at.selectbox(key="ddz_lb_cap").disabled
+    assert {"ddz (what-if)", "ddz-2p (what-if)"} <= set(at.selectbox(key="ddz_lb_preset").options)
+    at.selectbox(key="ddz_lb_preset").select("ddz").run()
+    at.selectbox(key="ddz_lb_cap").select(1).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "rescored as **ddz**, cap **1**" in texts(at)
+    board = frame_with(at, "player_id", "whatif_score", "whatif_rank", "rank_change")
+    con = mixed_wh.connect()
+    con.execute("set variable w = ?", [ddz_data.whatif_json("ddz", 1)])
+    want = con.execute(
+        "select player_id, own_score, own_rank, whatif_score, whatif_rank, whatif_title "
+        "from ddz_rescore_players(getvariable('w')) order by player_id"
+    ).df()
+    con.close()
+    got = board.sort_values("player_id").reset_index(drop=True)
+    assert got["player_id"].tolist() == want["player_id"].tolist() and len(got) > 0
+    assert got["score"].tolist() == want["own_score"].tolist()
+    assert got["whatif_score"].tolist() == want["whatif_score"].tolist()
+    assert got["whatif_rank"].tolist() == want["whatif_rank"].tolist()
+    assert (got["rank_change"] == got["rank"] - got["whatif_rank"]).all()
+    assert (got["score"] != got["whatif_score"]).any()  # a bomb or rocket paid more than ×1
+    at.selectbox(key="ddz_lb_preset").select(None).run()
+    assert at.selectbox(key="ddz_lb_cap").disabled
+    assert "whatif_score" not in frame_with(at, "player_id", "landlord_win_pct").columns
 
 
 def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:

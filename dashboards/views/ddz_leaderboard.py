@@ -1,9 +1,10 @@
 """Dou Dizhu leaderboard: the filtered games at a glance, player standings (score, landlord and
-farmer records, rank-ladder title) and the win rates of each role by the bid and by the hand
-strength at bidding.
+farmer records, rank-ladder title; what-if rescoring as a preset and cap) and the win rates of
+each role by the bid and by the hand strength at bidding.
 
 From ``ddz_game_scores``, ``ddz_stats_player_games`` and ``rank_ladder`` (``big2 build``) under
-the sidebar filters; Big Two games never appear here.
+the sidebar filters; the what-if from ``ddz_score_seats(whatif := $whatif)`` with the ruleset
+JSON bound. Big Two games never appear here.
 """
 
 from __future__ import annotations
@@ -33,17 +34,44 @@ m[3].metric("Matches", f"{c['n_matches']:,}")
 m[4].metric("Springs / anti-springs", f"{c['n_springs']:,} / {c['n_anti_springs']:,}")
 
 st.subheader("Standings")
-st.caption(
-    "Score: money, each game under its own ruleset (bid × stake × 2^(bombs + rockets), spring "
-    "and cap as the ruleset says; each farmer pays or is paid the amount, the landlord the "
-    "rest); win % as landlord (地主) and as farmer (農民); title: the rank ladder for that score."
+c1, c2 = st.columns(2)
+preset = c1.selectbox(
+    "Rescore as",
+    [None, *ddz_data.rescore_presets()],
+    format_func=lambda p: "the games' own rules" if p is None else f"{p} (what-if)",
+    key="ddz_lb_preset",
+    help="What-if: every filtered game scored under this preset's stake, spring and cap (the "
+    "bids, bombs, rockets and springs stay those played)",
 )
-board = ddz_data.standings(f)
+cap = c2.selectbox(
+    "Multiplier cap (封顶)",
+    ddz_data.WHATIF_CAPS,
+    format_func=lambda c: "the preset's own" if c is None else "no cap" if c == "none" else f"×{c}",
+    key="ddz_lb_cap",
+    disabled=preset is None,
+)
+whatif = ddz_data.whatif_json(preset, cap if preset is not None else None)
 pct = {
     k: st.column_config.ProgressColumn(ui.label(k), min_value=0, max_value=100, format="%.1f")
     for k in ("win_pct", "landlord_win_pct", "farmer_win_pct")
 }
-ui.table(board, column_config=pct, unit="money", key="ddz_lb_standings")
+if whatif is None:
+    st.caption(
+        "Score: money, each game under its own ruleset (bid × stake × 2^(bombs + rockets), "
+        "spring and cap as the ruleset says; each farmer pays or is paid the amount, the "
+        "landlord the rest); win % as landlord (地主) and as farmer (農民); title: the rank "
+        "ladder for that score."
+    )
+    ui.table(ddz_data.standings(f), column_config=pct, unit="money", key="ddz_lb_standings")
+else:
+    shown = f"**{preset}**" + ("" if cap is None else f", cap **{cap}**")
+    st.caption(
+        f"What-if: the filtered games rescored as {shown} (its stake, spring doubling and "
+        "multiplier cap; what was played stays), beside the score under the games' own rules; "
+        "rank change: places gained under the what-if."
+    )
+    ui.table(ddz_data.standings_whatif(f, whatif), column_config=pct, unit="money",
+             key="ddz_lb_standings")  # fmt: skip
 
 st.subheader("Win rates by role")
 rates = ddz_data.win_rates(f)
