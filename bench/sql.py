@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from bench import Figure, benchmark
 from pipeline import sqlbuild
 from pipeline.ingest import ingest
 from pipeline.sim.sample import sample_match
-from pipeline.warehouse import Warehouse
+from pipeline.warehouse import SCHEMAS, Table, Warehouse
 
 BASE_GAMES = 480
 TABLES = ("games", "seats", "actions", "tricks", "rejects")
@@ -63,23 +64,26 @@ def base_logs(n_games: int = BASE_GAMES) -> list[dict[str, Any]]:
 
 
 def replicated_db(path: Path, n_games: int, base: Warehouse) -> duckdb.DuckDBPyConnection:
-    """A DuckDB file with the warehouse tables of ``base`` replicated to ``n_games`` games: the
-    rows of its views (the card texts computed, as the staging views read them)."""
+    """A DuckDB file with the warehouse tables of ``base`` replicated to ``n_games`` games."""
     con = duckdb.connect(str(path))
     n_base = len(base.known_index())
     copies = max(1, -(-n_games // n_base))
-    with base.connect() as src:
-        for table in TABLES:
-            rows = src.sql(f"select * from {table}").to_arrow_table()
-            con.register("_base", rows)
-            select = ", ".join(
-                f"{c} || '#' || k as {c}" if c in ID_COLUMNS else c for c in rows.column_names
-            )
-            con.execute(
-                f"create or replace table {table} as select {select} "
-                f"from _base, range({copies}) as r(k)"
-            )
-            con.unregister("_base")
+    for table in TABLES:
+        files = [p.as_posix() for p in base.files(table)]
+        if not files:
+            con.register("_empty", pa.Table.from_pylist([], schema=SCHEMAS[Table(table)]))
+            con.execute(f"create or replace table {table} as select * from _empty")
+            con.unregister("_empty")
+            continue
+        listed = ", ".join(f"'{f}'" for f in files)
+        cols = [
+            r[0] for r in con.execute(f"describe select * from read_parquet([{listed}])").fetchall()
+        ]
+        select = ", ".join(f"{c} || '#' || k as {c}" if c in ID_COLUMNS else c for c in cols)
+        con.execute(
+            f"create or replace table {table} as select {select} "
+            f"from read_parquet([{listed}]), range({copies}) as r(k)"
+        )
     return con
 
 

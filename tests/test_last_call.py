@@ -393,10 +393,9 @@ def test_staging_reads_batches_written_before_last_call() -> None:
     # docs/warehouse.md: last_call is NULL in batches written before it (sql/staging/stg_actions).
     import duckdb
 
-    from pipeline.warehouse.store import viewed
     from tests.marts_helpers import SQL
 
-    tables = viewed(game_tables([replayed(game_obj(call=False))]))  # the views' columns
+    tables = game_tables([replayed(game_obj(call=False))])
     actions = tables[Table.ACTIONS]
     old = actions.drop_columns(["last_call"])
     staging = (SQL / "staging" / "stg_actions.sql").read_text(encoding="utf-8")

@@ -33,14 +33,7 @@ from pipeline.warehouse import (
     game_tables,
 )
 from pipeline.warehouse.known import KnownGames
-from pipeline.warehouse.store import (
-    CONFLICT_CODE,
-    ENV_VAR,
-    MANIFEST,
-    resolve_dir,
-    viewed,
-    write_part,
-)
+from pipeline.warehouse.store import CONFLICT_CODE, ENV_VAR, MANIFEST, resolve_dir, write_part
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,7 +109,7 @@ def games() -> list[ReplayedGame]:
 # ----- row builders -----------------------------------------------------------------------
 def test_rows_of_a_full_game(games: list[ReplayedGame]) -> None:
     g = games[0]
-    tables = viewed(game_tables([g], batch_id="b1"))  # as the views show them: the texts
+    tables = game_tables([g], batch_id="b1")
     game = tables[Table.GAMES].to_pylist()[0]
     seats = tables[Table.SEATS].to_pylist()
     actions = tables[Table.ACTIONS].to_pylist()
@@ -147,7 +140,7 @@ def test_rows_of_a_full_game(games: list[ReplayedGame]) -> None:
 
 def test_rows_of_a_partial_game() -> None:
     g = random_game(3, partial=True)
-    tables = viewed(game_tables([g]))
+    tables = game_tables([g])
     game = tables[Table.GAMES].to_pylist()[0]
     assert not game["full_info"]
     seats = tables[Table.SEATS].to_pylist()
@@ -159,7 +152,7 @@ def test_rows_of_a_partial_game() -> None:
 
 def test_rows_of_a_three_player_stock_game() -> None:
     g = random_game(11, overrides={"players": 3, "three_player_mode": "stock_13"})
-    tables = viewed(game_tables([g]))
+    tables = game_tables([g])
     game = tables[Table.GAMES].to_pylist()[0]
     assert game["players"] == 3 and json.loads(game["overrides"])["players"] == 3
     assert tables[Table.SEATS].num_rows == 3
@@ -557,15 +550,13 @@ def test_sample_games_through_replay_into_the_warehouse(tmp_path: Path) -> None:
 
 # ----- the docs ---------------------------------------------------------------------------
 def test_docs_describe_every_column() -> None:
-    """Every column of every view: the stored ones and those the views derive (the texts)."""
-    from pipeline.warehouse.tables import VIEW_NAMES
+    from pipeline.warehouse import SCHEMAS
 
     text = (ROOT / "docs" / "warehouse.md").read_text(encoding="utf-8")
     sections = {s.split("\n", 1)[0].strip("` "): s for s in text.split("\n## ")[1:]}
-    for table, names in VIEW_NAMES.items():
-        assert set(SCHEMAS[table].names) <= set(names)
+    for table, schema in SCHEMAS.items():
         section = sections[table.value]
-        missing = [n for n in names if f"`{n}`" not in section]
+        missing = [n for n in schema.names if f"`{n}`" not in section]
         assert not missing, f"{table.value}: undocumented columns {missing}"
 
 

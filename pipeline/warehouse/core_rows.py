@@ -3,9 +3,12 @@
 The core hands each stored column over as the buffers of an Arrow array (validity bitmap,
 values or offsets and data, a list's child); they are wrapped with ``pa.Array.from_buffers``
 into the table's schema (:data:`pipeline.warehouse.tables.SCHEMAS`), no Python object per row.
-``batch_id`` is the chunk's, ``game_kind`` (seats and actions: which printer the views' card
-texts use, :class:`pipeline.warehouse.tables.Derived`) is ``big2``; a column the core does not
-fill (Dou Dizhu's) is NULL, and so are the games' card texts (no Big Two game has a kitty).
+``batch_id`` is the chunk's; a column the core does not fill (Dou Dizhu's) is NULL.
+
+TEMPORARY (issue 15, until the ``*_text`` columns become view expressions): the card-text
+columns are filled here from the core's mask and card columns by the game's printer, as
+:class:`pipeline.warehouse.tables.RowBuffer` fills them; once the stored schema has no
+``*_text`` column this step does nothing and goes.
 
 >>> from pipeline import native
 >>> rows = native.core_rows()
@@ -21,14 +24,7 @@ import pyarrow as pa
 
 from pipeline.native import CoreColumn
 from pipeline.warehouse.rows_big2 import Big2Rows
-from pipeline.warehouse.tables import (
-    COLUMNS,
-    PRINTER,
-    SCHEMAS,
-    Table,
-    build_columns,
-    constant_text,
-)
+from pipeline.warehouse.tables import COLUMNS, PRINTER, SCHEMAS, Table, build_columns
 
 
 def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
@@ -50,13 +46,9 @@ def _table(table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: st
     schema = SCHEMAS[table]
     built = {name: column_array(schema.field(name).type, col) for name, col in columns}
     n = len(next(iter(built.values())))
-    # the columns the core does not build: batch_id, game_kind, NULL for another game's (and
-    # the games' card texts, by the row builder's rule: NULL for Big Two's NULL masks)
-    inputs = {
-        "batch_id": [batch_id] * n,
-        "game_kind": constant_text(Big2Rows.kind, n),
-        PRINTER: Big2Rows.printer,
-    }
+    # the columns the core does not build: batch_id, NULL for another game's, and (TEMPORARY,
+    # see the module's docstring) each *_text column from its mask, by the row builder's rule
+    inputs = {"batch_id": [batch_id] * n, PRINTER: Big2Rows.printer}
     arrays = build_columns(COLUMNS[table], inputs, n, built=built)
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
 

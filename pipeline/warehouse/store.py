@@ -83,16 +83,11 @@ from pipeline.warehouse.known import (
     reject_key,
 )
 from pipeline.warehouse.tables import (
-    CARD_TEXTS,
-    DERIVED,
     SCHEMAS,
-    SOURCE_SCHEMAS,
     RejectLike,
     ReplayedGameLike,
     RowBuffer,
     Table,
-    card_texts_table,
-    view_select,
 )
 
 ENV_VAR = "BIG2_WAREHOUSE"
@@ -282,48 +277,8 @@ def _append_line(path: Path, line: str) -> None:
     _fsync_dir(path.parent)
 
 
-def _parquet(paths: Sequence[str]) -> str:
-    """``read_parquet`` of these files (by column name: an older file lacks a newer column)."""
-    listed = ", ".join(_sql_str(p) for p in paths)
-    return f"read_parquet([{listed}], union_by_name = true)"
-
-
-def _column_names(path: str) -> set[str]:
-    """The columns of a Parquet file (its footer); none for a file that cannot be read (the
-    view's query reports it, as for any damaged file)."""
-    try:
-        return set(pq.read_schema(path).names)
-    except (OSError, pa.ArrowException):
-        return set()
-
-
 def _sql_str(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-def viewed(tables: Mapping[Table, pa.Table]) -> dict[Table, pa.Table]:
-    """Rows as the warehouse views show them (every :data:`~pipeline.warehouse.tables.LAYOUT`
-    column, the card texts computed), e.g. the stored rows a
-    :class:`~pipeline.warehouse.tables.RowBuffer` built.
-
-    >>> from pipeline.warehouse.tables import VIEW_NAMES
-    >>> seats = pa.Table.from_pylist([{"seat": 0, "deal_mask": 0b11, "game_kind": "big2"}],
-    ...                              schema=SCHEMAS[Table.SEATS])
-    >>> out = viewed({Table.SEATS: seats})[Table.SEATS]
-    >>> out.column_names == list(VIEW_NAMES[Table.SEATS]), out["deal_text"].to_pylist()
-    (True, ['3♦3♣'])
-    """
-    con = duckdb.connect()
-    try:
-        con.register(CARD_TEXTS, card_texts_table())
-        out: dict[Table, pa.Table] = {}
-        for table, rows in tables.items():
-            con.register("_rows", rows)
-            out[table] = con.sql(view_select(table, "_rows")).to_arrow_table()
-            con.unregister("_rows")
-        return out
-    finally:
-        con.close()
 
 
 #: Roots whose build lock this process holds (the lock is re-entrant within a process).
@@ -764,38 +719,28 @@ class Warehouse:
     def _create_views(
         self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry], *, temp: bool = False
     ) -> None:
-        """The base views (one per table, over exactly the manifest's files: each table's
-        :data:`~pipeline.warehouse.tables.LAYOUT`, the card texts of ``seats`` and ``actions``
-        computed over the look-up table :data:`~pipeline.warehouse.tables.CARD_TEXTS`, created
-        first, or read from a file that stores them) and the ``batches`` table; ``temp``: as
-        TEMP objects of this session only (a reader's overlay over a stale file, which it must
-        not write)."""
+        """The base views (one per table, over exactly the manifest's files) and the
+        ``batches`` table; ``temp``: as TEMP objects of this session only (a reader's overlay
+        over a stale file, which it must not write)."""
         kind = "temp " if temp else ""
-        con.register("_card_texts_arrow", card_texts_table())
-        con.execute(
-            f"create or replace {kind}table {CARD_TEXTS} as select * from _card_texts_arrow"
-        )
-        con.unregister("_card_texts_arrow")
         for table in Table:
+            con.register("_empty", pa.Table.from_pylist([], schema=SCHEMAS[table]))
+            con.execute(
+                f"create or replace {kind}table _empty_{table.value} as select * from _empty"
+            )
+            con.unregister("_empty")
             paths = [
                 (self.root / f.path).as_posix()
                 for e in entries
                 for f in e.files
                 if f.table == table.value
             ]
-            empties = {"": SCHEMAS[table]}
-            if DERIVED[table]:
-                empties["_stored"] = SOURCE_SCHEMAS[table]
-            for suffix, schema in empties.items():
-                con.register("_empty", pa.Table.from_pylist([], schema=schema))
-                con.execute(
-                    f"create or replace {kind}table _empty{suffix}_{table.value} as "
-                    "select * from _empty"
-                )
-                con.unregister("_empty")
-            con.execute(
-                f"create or replace {kind}view {table.value} as {self._view_select(table, paths)}"
-            )
+            if paths:
+                listed = ", ".join(_sql_str(p) for p in paths)
+                source = f"read_parquet([{listed}], union_by_name = true)"
+            else:
+                source = f"_empty_{table.value}"
+            con.execute(f"create or replace {kind}view {table.value} as select * from {source}")
         batches = [
             (e.batch_id, e.committed_at, json.dumps(e.counts), json.dumps(e.meta)) for e in entries
         ]
@@ -805,38 +750,6 @@ class Warehouse:
         )
         if batches:
             con.executemany("insert into batches values (?, ?, ?, ?)", batches)
-
-    @staticmethod
-    def _view_select(table: Table, paths: list[str]) -> str:
-        """A base view's ``select`` over its files (:func:`~pipeline.warehouse.tables.view_select`),
-        in the manifest's order, one part per run of files of one layout: the files without
-        stored texts with the texts computed, those written before the texts were derived
-        (each file's footer tells) with theirs as stored; a column no file of a part has
-        comes from the empty table of its schema."""
-        empty = f"_empty_{table.value}"
-        if not paths:
-            return view_select(table, empty)
-        if not DERIVED[table]:
-            return f"select * from {_parquet(paths)}"
-        texts = {d.name for d in DERIVED[table]}
-        runs: list[tuple[bool, list[str], set[str]]] = []
-        for path in paths:
-            names = _column_names(path)
-            stored = bool(texts & names)
-            if runs and runs[-1][0] == stored:
-                runs[-1][1].append(path)
-                runs[-1][2].update(names)
-            else:
-                runs.append((stored, [path], set(names)))
-        parts = []
-        for stored, run, names in runs:
-            source = _parquet(run)
-            if stored:
-                source = f"(select * from {source} union all by name select * from _empty_stored_{table.value})"
-            elif not set(SCHEMAS[table].names) <= names:
-                source = f"(select * from {source} union all by name select * from {empty})"
-            parts.append(view_select(table, source, stored_texts=stored))
-        return " union all ".join(parts)
 
     def _write_stamp(
         self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry], *, marts: bool

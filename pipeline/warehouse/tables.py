@@ -15,14 +15,9 @@ registered in :data:`ROWS` by ``game_kind`` like :data:`pipeline.games.GAMES` (B
 whose :class:`GameRows` buffers its games' inputs; :class:`RowBuffer` hands each replayed
 game to its game's buffer and turns them all into Arrow tables.
 
-A card set is stored as a ``*_mask`` ``int64`` (bit ``card`` set; the games' decks fit in 63
-bits) for fast SQL, a single card as its card id; its text for people (``*_text``, printed by
-the game's own printer, :class:`CardPrinter`) is stored in ``games`` only. In ``seats`` and
-``actions`` the texts are :class:`Derived` columns: the warehouse views compute them from the
-mask with constant look-up lists (:func:`card_texts_table`, :func:`mask_text_sql`), so the
-files keep what cannot be derived; :data:`LAYOUT` is each view's column order, :data:`COLUMNS`
-the stored ones. ``seats`` and ``actions`` store their game's ``game_kind`` (one dictionary
-value per file) so that a view knows which printer's lists to use.
+Card sets are stored twice: a ``*_mask`` ``int64`` (bit ``card`` set; the games' decks fit
+in 63 bits) for fast SQL, and a ``*_text`` printed by the game's own printer
+(:class:`CardPrinter`) for people.
 
 The buffer accepts anything shaped like :class:`pipeline.replay.ReplayedGame` (``record``,
 ``ruleset``, ``actions``, ``result``, of the game's own types) and like the parsers'
@@ -33,8 +28,6 @@ The buffer accepts anything shaped like :class:`pipeline.replay.ReplayedGame` (`
 ['games', 'seats', 'actions', 'tricks', 'rejects']
 >>> SCHEMAS[Table.SEATS].field("deal_mask").type
 DataType(int64)
->>> "deal_text" in SCHEMAS[Table.SEATS].names, VIEW_NAMES[Table.SEATS][5:9]
-(False, ('deal_mask', 'deal_text', 'final_hand_mask', 'final_hand_text'))
 >>> sorted(ROWS)
 ['big2', 'doudizhu']
 >>> rows = RowBuffer("b1")
@@ -199,7 +192,7 @@ def build_columns(
     built: Mapping[str, pa.Array] | None = None,
 ) -> dict[str, pa.Array]:
     """Each column's array, in order; an input named like a column built before is that
-    column (``think_seconds`` reads the ``action_index`` array), else the buffered input. With
+    column (``cards_text`` reads the ``cards_mask`` array), else the buffered input. With
     ``rows``, a column whose inputs a game does not buffer is ``rows`` NULLs (a column of
     another game). ``built``: columns already made elsewhere (the native core's), kept as
     they are.
@@ -232,7 +225,7 @@ def buffered_inputs(columns: Sequence[Column]) -> tuple[str, ...]:
     the card printer aside), in the order of first use.
 
     >>> buffered_inputs(COLUMNS[Table.SEATS])[-5:]
-    ('cards_left', 'is_winner', 'role', 'max_bid', 'game_kind')
+    ('final_hand_mask', 'cards_left', 'is_winner', 'role', 'max_bid')
     """
     made: set[str] = {PRINTER}
     out: dict[str, None] = {}
@@ -258,24 +251,6 @@ def _text_of_card(_type: pa.DataType, cards: pa.Array, printer: CardPrinter) -> 
     return printer.card_text(cards)
 
 
-def _strings(type_: pa.DataType, values: pa.Array | Sequence[str | None]) -> pa.Array:
-    return values if isinstance(values, pa.Array) else pa.array(values, type_)
-
-
-def constant_text(text: str, n: int) -> pa.Array:
-    """``n`` times ``text`` as an Arrow string array, built from its buffers (no Python
-    object per row).
-
-    >>> constant_text("big2", 3).to_pylist()
-    ['big2', 'big2', 'big2']
-    """
-    data = text.encode()
-    offsets = np.arange(n + 1, dtype=np.int32) * len(data)
-    return pa.Array.from_buffers(
-        pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)]
-    )
-
-
 def _empty_as_null(type_: pa.DataType, values: Sequence[str]) -> pa.Array:
     return _null_if_empty(pa.array(values, type_))
 
@@ -289,8 +264,7 @@ def _think_seconds(_type: pa.DataType, ms: pa.Array, action_index: pa.Array) -> 
 
 
 def _cards(name: str, source: str | None = None) -> tuple[Column, Column]:
-    """A card set stored twice (``games``): ``<name>_mask`` (from the input ``source``) and
-    its text."""
+    """A card set stored twice: ``<name>_mask`` (from the input ``source``) and its text."""
     mask = f"{name}_mask"
     return (
         Column(mask, pa.int64(), _int, (source or mask,)),
@@ -299,61 +273,22 @@ def _cards(name: str, source: str | None = None) -> tuple[Column, Column]:
 
 
 def _card(name: str) -> tuple[Column, Column]:
-    """One card stored as its card id (``<name>``) and its text (``games``)."""
+    """One card stored as its card id (``<name>``) and its text."""
     return (
         Column(name, pa.int8(), _int),
         Column(f"{name}_text", pa.string(), _text_of_card, (name, PRINTER)),
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Derived:
-    """A column of a warehouse view that is not stored: the text of the card mask (or, with
-    ``card``, the card id) in the stored column ``source``, by the row's game's printer
-    (:func:`mask_text_sql`, :func:`card_text_sql`). Batches written before it was derived
-    stored it under its name: the view reads those files' value (the same text:
-    tests/test_old_layout.py).
-
-    >>> Derived("drawn_text", "drawn", card=True).sql("t")
-    "case t.game_kind when 'big2' then _ct.big2_card[t.drawn + 1] when 'doudizhu' then _ct.doudizhu_card[t.drawn + 1] end"
-    """
-
-    name: str
-    source: str
-    card: bool = False
-
-    @property
-    def type(self) -> pa.DataType:
-        """The Arrow type of the column (a text)."""
-        return pa.string()
-
-    def sql(self, alias: str) -> str:
-        """The view's expression of the column over the stored columns of ``alias``."""
-        of = card_text_sql if self.card else mask_text_sql
-        return of(f"{alias}.{self.source}", f"{alias}.game_kind")
-
-
-def _derived_cards(name: str, source: str | None = None) -> tuple[Column, Derived]:
-    """A card set: ``<name>_mask`` stored (from the input ``source``), its text derived."""
-    mask = f"{name}_mask"
-    return Column(mask, pa.int64(), _int, (source or mask,)), Derived(f"{name}_text", mask)
-
-
-def _derived_card(name: str) -> tuple[Column, Derived]:
-    """One card: its card id (``<name>``) stored, its text derived."""
-    return Column(name, pa.int8(), _int), Derived(f"{name}_text", name, card=True)
-
-
 def _plain_columns(*spec: tuple[str, pa.DataType]) -> tuple[Column, ...]:
     return tuple(Column(name, type_) for name, type_ in spec)
 
 
-#: Every table's columns in the order of its view (``select *``), stored (:class:`Column`) or
-#: derived by the view (:class:`Derived`): the one definition that the schemas
-#: (:data:`SCHEMAS`), the row buffers (:class:`RowBuffer`, each game's :class:`GameRows`), the
-#: views (:func:`view_select`) and the column docs' check read. A column joins at the end of
-#: its table (older batches lack it: the views read it as NULL there).
-LAYOUT: dict[Table, tuple[Column | Derived, ...]] = {
+#: Every table's columns, in the order they are stored: the one definition that the schemas
+#: (:data:`SCHEMAS`), the row buffers (:class:`RowBuffer`, each game's :class:`GameRows`) and
+#: the column docs' check read. A column joins at the end of its table (older batches lack it:
+#: the views read it as NULL there).
+COLUMNS: dict[Table, tuple[Column, ...]] = {
     Table.GAMES: (
         *_plain_columns(
             ("batch_id", pa.string()),
@@ -403,16 +338,14 @@ LAYOUT: dict[Table, tuple[Column | Derived, ...]] = {
             ("name", pa.string()),
             ("balance", pa.float64()),
         ),
-        *_derived_cards("deal"),
-        *_derived_cards("final_hand"),
+        *_cards("deal"),
+        *_cards("final_hand"),
         *_plain_columns(
             ("cards_left", pa.int8()),
             ("is_winner", pa.bool_()),
             # Dou Dizhu
             ("role", pa.string()),
             ("max_bid", pa.int8()),
-            # which printer the view's texts use (NULL in batches that stored their texts)
-            ("game_kind", pa.string()),
         ),
     ),
     # inputs: the engine's action record fields (each game's module maps its own names),
@@ -422,16 +355,16 @@ LAYOUT: dict[Table, tuple[Column | Derived, ...]] = {
         Column("action_index", pa.int16(), _int),
         Column("seat", pa.int8(), _int),
         Column("action_type", pa.string(), _enum_text, ("type",)),
-        *_derived_cards("cards", "cards"),
+        *_cards("cards", "cards"),
         Column("kind", pa.string(), _enum_text),
         Column("rank_key", pa.int64(), _int),
         Column("trick", pa.int16(), _int),
         Column("is_lead", pa.bool_()),
-        *_derived_cards("top_before", "top_before"),
+        *_cards("top_before", "top_before"),
         Column("cards_left", pa.list_(pa.int8())),
-        *_derived_cards("hand_before", "hand_before"),
+        *_cards("hand_before", "hand_before"),
         Column("beating_play_existed", pa.bool_()),
-        *_derived_card("highest_single"),
+        *_card("highest_single"),
         Column("next_seat", pa.int8(), _int),
         Column("next_on_one", pa.bool_()),
         Column("obligation", pa.string(), _enum_text),
@@ -439,7 +372,7 @@ LAYOUT: dict[Table, tuple[Column | Derived, ...]] = {
         Column("block_reason", pa.string(), _empty_as_null),
         Column("ends_trick", pa.bool_()),
         Column("wins_game", pa.bool_()),
-        *_derived_card("drawn"),
+        *_card("drawn"),
         Column("claim", pa.string(), _enum_text),
         Column("unchecked", pa.list_(pa.string())),
         Column("ts", _TS, _timestamp, ("ts_ms",)),
@@ -454,8 +387,6 @@ LAYOUT: dict[Table, tuple[Column | Derived, ...]] = {
         Column("landlord", pa.int8(), _int),
         Column("multiplier", pa.int32(), _int),
         Column("ends_auction", pa.bool_()),
-        # which printer the view's texts use (NULL in batches that stored their texts)
-        Column("game_kind", pa.string(), _strings),
     ),
     # built in Arrow from the actions (tricks_table): the type is what the builder casts to
     Table.TRICKS: _plain_columns(
@@ -480,30 +411,11 @@ LAYOUT: dict[Table, tuple[Column | Derived, ...]] = {
     ),
 }
 
-#: Every table's stored columns, in the order they are stored (the Parquet files' schema).
-COLUMNS: dict[Table, tuple[Column, ...]] = {
-    table: tuple(c for c in layout if isinstance(c, Column)) for table, layout in LAYOUT.items()
-}
-#: The columns each view derives (not stored; stored by batches written before).
-DERIVED: dict[Table, tuple[Derived, ...]] = {
-    table: tuple(c for c in layout if isinstance(c, Derived)) for table, layout in LAYOUT.items()
-}
-#: Every view's column names, in ``select *`` order.
-VIEW_NAMES: dict[Table, tuple[str, ...]] = {
-    table: tuple(c.name for c in layout) for table, layout in LAYOUT.items()
-}
-
 SCHEMAS: dict[Table, pa.Schema] = {
     table: pa.schema([(c.name, c.type) for c in columns]) for table, columns in COLUMNS.items()
 }
-#: The columns of a batch written before the texts were derived: the stored ones, then the
-#: texts it stored (an empty table of this schema, read with such files, gives every column).
-SOURCE_SCHEMAS: dict[Table, pa.Schema] = {
-    table: pa.schema([*SCHEMAS[table], *((c.name, c.type) for c in DERIVED[table])])
-    for table in Table
-}
 #: What a game's actions buffer adds to its engine records' fields.
-ACTION_EXTRAS = ("game_id", "ts_ms", "game_kind")
+ACTION_EXTRAS = ("game_id", "ts_ms")
 #: The inputs the actions columns read from the engines' records (each game fills its own).
 ACTION_INPUTS = tuple(n for n in buffered_inputs(COLUMNS[Table.ACTIONS]) if n not in ACTION_EXTRAS)
 GAME_INPUTS = buffered_inputs(COLUMNS[Table.GAMES])
@@ -647,134 +559,6 @@ class CardPrinter:
         """The text of each card id in an Arrow array (null stays null)."""
         return pc.take(self._cards, cards)
 
-    def lookup_lists(self, bits: int) -> list[list[str | None]]:
-        """The view's look-up lists of this printer (:func:`card_texts_table`): list ``k``
-        holds, at index ``v``, the text of the cards ``v << bits * k`` (the cards of ids
-        ``bits * k`` to ``bits * (k + 1) - 1``, those below :attr:`n_cards`), joined by
-        :attr:`sep`; None for no card (``concat_ws`` skips it).
-
-        >>> p = CardPrinter(lambda m: " ".join(f"c{c}" for c in range(60) if m >> c & 1), 5, " ")
-        >>> p.lookup_lists(3)
-        [[None, 'c0', 'c1', 'c0 c1', 'c2', 'c0 c2', 'c1 c2', 'c0 c1 c2'], [None, 'c3', 'c4', 'c3 c4', None, 'c3', 'c4', 'c3 c4']]
-        """
-        deck = (1 << self.n_cards) - 1
-        return [
-            [(self.format_cards((v << (bits * k)) & deck) or None) for v in range(1 << bits)]
-            for k in range(-(-self.n_cards // bits))
-        ]
-
-    def card_list(self) -> list[str]:
-        """Each card id's text, in card id order."""
-        return [self.format_cards(1 << c) for c in range(self.n_cards)]
-
-
-#: The bits of a card mask each look-up list of the views covers (:func:`card_texts_table`):
-#: 6 lists of 512 texts cover 54 card ids. Measured (docs/warehouse.md): a list look-up costs
-#: DuckDB a copy of the list's entries per vector of rows, so lists of 8,192 texts (4 look-ups
-#: for 52 cards) read no faster than 6 of 512, and make a query that reads a text scan 32k texts.
-LOOKUP_BITS = 9
-#: The one-row table of the look-up lists the views read (created with them), and its alias.
-CARD_TEXTS = "_card_texts"
-_CT = "_ct"
-
-
-def _lookup_column(kind: str, k: int | str) -> str:
-    return f"{kind}_{k}"
-
-
-def card_texts_table() -> pa.Table:
-    """The views' card-text look-ups as one Arrow row: per stored game kind, its printer's
-    :meth:`CardPrinter.lookup_lists` (columns ``<kind>_0`` …) and each card's text
-    (``<kind>_card``). Built from the Python printers themselves, so the views' texts are
-    theirs byte for byte (tests/test_card_text_sql.py checks it).
-
-    >>> t = card_texts_table()
-    >>> t.num_rows, t.column_names[:2], t["big2_0"][0].as_py()[:4]
-    (1, ['big2_0', 'big2_1'], [None, '3♦', '3♣', '3♦3♣'])
-    >>> t["doudizhu_5"][0].as_py()[-1], t["doudizhu_card"][0].as_py()[-2:]
-    ('A♣ A♥ A♠ 2♦ 2♣ 2♥ 2♠ BJ RJ', ['BJ', 'RJ'])
-    """
-    return _card_texts()
-
-
-def _card_texts() -> pa.Table:
-    if _CARD_TEXTS:
-        return _CARD_TEXTS[0]
-    cols: dict[str, list[Any]] = {}
-    for kind in ROWS:
-        rows = rows_for(kind)
-        assert rows is not None
-        for k, texts in enumerate(rows.printer.lookup_lists(LOOKUP_BITS)):
-            cols[_lookup_column(kind, k)] = [texts]
-        cols[_lookup_column(kind, "card")] = [rows.printer.card_list()]
-    _CARD_TEXTS.append(pa.table({n: pa.array(v, pa.list_(pa.string())) for n, v in cols.items()}))
-    return _CARD_TEXTS[0]
-
-
-_CARD_TEXTS: list[pa.Table] = []
-
-
-def mask_text_sql(mask: str, kind: str) -> str:
-    """The SQL text of the card mask ``mask`` by the printer of the game ``kind`` (SQL
-    expressions), over :data:`CARD_TEXTS` joined as ``_ct``: one look-up per
-    :data:`LOOKUP_BITS` bits and one ``concat_ws`` (NULL for a NULL mask or another game).
-
-    >>> mask_text_sql("m", "g").split(" then ")[2][:48]
-    "concat_ws('', _ct.big2_0[(m & 511) + 1], _ct.big"
-    """
-    branches = []
-    for name in ROWS:
-        rows = rows_for(name)
-        assert rows is not None
-        printer = rows.printer
-        low = (1 << LOOKUP_BITS) - 1
-        parts = ", ".join(
-            f"{_CT}.{_lookup_column(name, k)}[({mask} & {low}) + 1]"
-            if k == 0
-            else f"{_CT}.{_lookup_column(name, k)}[(({mask} >> {LOOKUP_BITS * k}) & {low}) + 1]"
-            for k in range(-(-printer.n_cards // LOOKUP_BITS))
-        )
-        branches.append(f"when {kind} = '{name}' then concat_ws('{printer.sep}', {parts})")
-    return f"case when {mask} is null then null {' '.join(branches)} end"
-
-
-def card_text_sql(card: str, kind: str) -> str:
-    """The SQL text of the card id ``card`` by the printer of the game ``kind`` (SQL
-    expressions), over :data:`CARD_TEXTS` joined as ``_ct``.
-
-    >>> card_text_sql("c", "g")
-    "case g when 'big2' then _ct.big2_card[c + 1] when 'doudizhu' then _ct.doudizhu_card[c + 1] end"
-    """
-    branches = " ".join(
-        f"when '{name}' then {_CT}.{_lookup_column(name, 'card')}[{card} + 1]" for name in ROWS
-    )
-    return f"case {kind} {branches} end"
-
-
-def view_select(table: Table, source: str, *, stored_texts: bool = False) -> str:
-    """The ``select`` of a table's view over ``source`` (a relation with the stored columns
-    of :data:`SCHEMAS`; ``stored_texts``: of :data:`SOURCE_SCHEMAS`, a batch written before
-    the texts were derived): every column of :data:`LAYOUT` in order, the derived ones
-    computed (with :data:`CARD_TEXTS`) or read as stored. A table without derived columns
-    is ``select *``.
-
-    >>> view_select(Table.TRICKS, "t")
-    'select * from t'
-    >>> view_select(Table.SEATS, "s", stored_texts=True)[:52]
-    'select game_id, seat, player_id, name, balance, deal'
-    >>> view_select(Table.SEATS, "s").split(" from ")[-1]
-    's as _s cross join _card_texts as _ct'
-    """
-    if not DERIVED[table]:
-        return f"select * from {source}"
-    if stored_texts:
-        return f"select {', '.join(VIEW_NAMES[table])} from {source}"
-    listed = ", ".join(
-        f"{c.sql('_s')} as {c.name}" if isinstance(c, Derived) else f"_s.{c.name}"
-        for c in LAYOUT[table]
-    )
-    return f"select {listed} from {source} as _s cross join {CARD_TEXTS} as {_CT}"
-
 
 def _strip_suffix(texts: pa.Array, sep: str) -> pa.Array:
     """Each text without its one trailing ``sep`` (a text without one stays as it is)."""
@@ -898,7 +682,7 @@ class GameRows:
         "info_level",
     )  # fmt: skip
     ENVELOPE_SEATS: ClassVar[tuple[str, ...]] = (
-        "game_id", "seat", "player_id", "name", "balance", "deal_mask", "game_kind",
+        "game_id", "seat", "player_id", "name", "balance", "deal_mask",
     )  # fmt: skip
 
     def __init__(self, batch_id: str) -> None:
@@ -947,7 +731,6 @@ class GameRows:
             s["name"].append(None if si is None else si.name)
             s["balance"].append(None if si is None else si.balance)
             s["deal_mask"].append(hands[seat] if hands is not None and seat < len(hands) else None)
-            s["game_kind"].append(record.game_kind)
         g = self.games
         g["batch_id"].append(self.batch_id)
         g["game_id"].append(gid)
@@ -990,7 +773,6 @@ class GameRows:
         inputs = self.record_inputs()
         inputs["ts_ms"] = ts_ms(self.action_ts)
         inputs["game_id"] = self.action_game
-        inputs["game_kind"] = constant_text(self.kind, n)
         return n, inputs
 
     def tables(self) -> dict[Table, pa.Table]:
@@ -1006,10 +788,12 @@ class GameRows:
         )
         n_seats = len(self.seats["seat"])
         out[Table.SEATS] = _table(
-            Table.SEATS, build_columns(COLUMNS[Table.SEATS], self.seats, n_seats)
+            Table.SEATS,
+            build_columns(COLUMNS[Table.SEATS], {**self.seats, PRINTER: printer}, n_seats),
         )
         n_actions, inputs = self.action_inputs()
         if n_actions:
+            inputs[PRINTER] = printer
             actions = _table(
                 Table.ACTIONS, build_columns(COLUMNS[Table.ACTIONS], inputs, n_actions)
             )
@@ -1049,8 +833,8 @@ class RowBuffer:
     """Rows of the five tables, filled game by game; :meth:`take` hands them over as Arrow.
 
     Each game goes to the :class:`GameRows` of its ``game_kind``; adding a game only copies
-    references (the engines' records are tuples of plain values); the columns (the games'
-    card texts) and the tricks are computed in Arrow by :meth:`take`, game kind by game kind (a
+    references (the engines' records are tuples of plain values); the columns, the card
+    texts and the tricks are computed in Arrow by :meth:`take`, game kind by game kind (a
     mixed buffer's rows are grouped by kind, each kind's games in the order added). A caller
     takes every few thousand games so that memory stays flat.
     """
