@@ -80,7 +80,7 @@ PROGRESS_EVERY = 0.25
 PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
-_NEWLINES = re.compile(rb"\n+")
+_NOT_NEWLINE = re.compile(rb"[^\n]")
 
 #: A unit of work: raw JSON lines with their sources, or records a reader already parsed.
 ChunkItem = tuple[Source, str] | GameRecord | Reject
@@ -639,24 +639,35 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
         start, line = 0, 1  # the range's offset and first line number
         items = newlines = 0  # in the range so far
         pos = 0  # the block's offset
-        after_newline = True  # the block follows a newline (or starts the file)
+        at_start = True  # the scan stands at the start of a line
         while block := fh.read(SCAN_BYTES):
-            for match in _NEWLINES.finditer(block):
-                a, b = match.span()
-                newlines += b - a
-                items += 1 if a or not after_newline else 0
-                if items >= CHUNK_GAMES or pos + b - start >= CHUNK_BYTES:
-                    end = pos + b
-                    yield LineRange(str(path), start, end - start, line, True, st.st_dev, st.st_ino)
-                    start, line, items, newlines = end, line + newlines, 0, 0
-            pos += len(block)
-            after_newline = block.endswith(b"\n")
+            size, i = len(block), 0
+            while i < size:
+                if at_start and block[i] == 10:  # blank lines: skipped a run at a time
+                    blank = _NOT_NEWLINE.search(block, i)
+                    end = size if blank is None else blank.start()
+                    newlines += end - i
+                else:  # a line (bytes.find: no Python step per byte)
+                    end = block.find(b"\n", i) + 1
+                    if not end:
+                        at_start = False
+                        break
+                    newlines += 1
+                    items += 1
+                    at_start = True
+                i = end
+                if items >= CHUNK_GAMES or pos + i - start >= CHUNK_BYTES:
+                    yield LineRange(str(path), start, pos + i - start, line, True, *_file_id(st))
+                    start, line, items, newlines = pos + i, line + newlines, 0, 0
+            pos += size
             if on_read is not None:
                 on_read(pos)
         if pos > start:
-            yield LineRange(
-                str(path), start, pos - start, line, after_newline, st.st_dev, st.st_ino
-            )
+            yield LineRange(str(path), start, pos - start, line, at_start, *_file_id(st))
+
+
+def _file_id(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
 
 
 def _is_plain_jsonl(path: Path, log_format: str | None) -> bool:
