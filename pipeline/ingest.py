@@ -7,13 +7,14 @@ whole lines (:class:`LineRange`: path, offset, length, first line number), and t
 reads, decodes and processes its range itself (:func:`process_range`), with the same sources,
 rejects and caps as one reader of the whole file. A range is read as it was cut or not at all:
 a file replaced, shortened or shifted in between is ``E_FILE_CHANGED``, nothing committed.
-Gzip files, CSV and score sheets are read here and their lines or records sent to the workers. A chunk is turned into Arrow rows by
-:func:`process_chunk`, in this process or in worker processes (``workers > 1``), with at
-most two chunks in flight per worker so that memory stays flat whatever the file size. Each
+Gzip files, CSV and score sheets are read here and their lines or records sent to the workers.
+A chunk (or range) is turned into Arrow rows by :func:`process_chunk`, in this process or in
+worker processes (``workers > 1``), with at most two in flight per worker so that memory stays
+flat whatever the file size. Each
 chunk writes its own Parquet part files into the batch's temporary area, leaving out the
 games the warehouse holds already (:func:`pipeline.warehouse.store.write_part`), and hands
 back only counts, the keys of the games it wrote, those it left out, and its rejects. The
-main process reads lines and hands each chunk's part to one :class:`pipeline.warehouse.Batch`,
+main process hands each chunk's part to one :class:`pipeline.warehouse.Batch`,
 which decides new / duplicate / conflict (a game twice in one import: the part's files are
 rewritten without it) and commits everything at the end, or nothing.
 

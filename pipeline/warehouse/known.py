@@ -6,8 +6,8 @@ A game id is kept as its 128-bit BLAKE2b digest (two ``uint64``; two ids collidi
 reach, about 10^-25 for ten million games) and its content hash as its first 64 bits, the 16
 hex digits a conflict message quotes. Keys live in two sorted levels of NumPy arrays: a
 large one and a small one that takes each import chunk's new games and is merged into the
-large one when it passes an eighth of it, so a chunk costs O(chunk · log n) and memory stays
-near 24 B a game (a dict of id and hash strings takes about 200). Lookups and additions take
+large one when it passes an eighth of it (its keys inserted where they sort, one column at a
+time), so a chunk costs O(chunk · log n) and memory stays near 24 B a game (32 at a merge) (a dict of id and hash strings takes about 200). Lookups and additions take
 a chunk of ids at once.
 
 >>> known = KnownGames(["g1"], ["ab" * 32])
