@@ -7,13 +7,23 @@ hashed, replayed and written in full). ``N`` comes from ``BIG2_BENCH_INGEST_GAME
 
 Also reported: where one core's time goes, per game, over 5,000 games (parse + hash,
 replay, building rows), so the end-to-end figure can be read against its parts.
+
+``ingest.peak_rss`` (issue 15: peak RSS flat in the number of games): the same kind of file at
+``N`` and ``10 N`` games, each imported into a new warehouse by a fresh process, which
+reports its own peak RSS and its workers' (``ru_maxrss`` of itself and of its children, the
+forkserver and the workers it reaped), side by side with the ratio. ``N`` comes from
+``BIG2_BENCH_RSS_GAMES`` (default ``100000``, the issue's 100k and 1M; ``20000`` for a quick
+check), the workers from ``BIG2_BENCH_RSS_WORKERS`` (default ``2``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -86,6 +96,76 @@ def end_to_end() -> list[Figure]:
             figures.append(("input file bytes per game", log.stat().st_size / n, "B"))
             log.unlink()
     figures.extend(_breakdown())
+    return figures
+
+
+#: The importing process of ``ingest.peak_rss``: its peak RSS and its children's, as JSON.
+_RSS_CHILD = """
+import json, resource, sys, time
+from multiprocessing import forkserver
+from pipeline.ingest import ingest
+from pipeline.warehouse import Warehouse
+log, wh, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
+started = time.perf_counter()
+total = ingest([log], Warehouse(wh), workers=workers).total()
+seconds = time.perf_counter() - started
+time.sleep(0.5)  # the forkserver reaps the workers the pool stopped
+stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
+if stop is not None:
+    stop()  # and is reaped here: the workers' peak is then in RUSAGE_CHILDREN
+print(json.dumps({
+    "stored": total.stored,
+    "seconds": seconds,
+    "self_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    "children_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+}))
+"""
+
+
+def measure_rss(log: Path, warehouse: Path, workers: int) -> dict[str, float]:
+    """Import ``log`` into a new warehouse in a fresh process: games stored, seconds, and the
+    peak RSS (KiB) of that process (``self_kib``) and of its largest child (``children_kib``)."""
+    root = Path(__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", _RSS_CHILD, str(log), str(warehouse), str(workers)],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    got: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return got
+
+
+@benchmark("ingest.peak_rss")
+def peak_rss() -> list[Figure]:
+    """Peak RSS of the importing process and of its workers at N and 10 N games."""
+    n = int(os.environ.get("BIG2_BENCH_RSS_GAMES", "100000"))
+    workers = int(os.environ.get("BIG2_BENCH_RSS_WORKERS", "2"))
+    figures: list[Figure] = []
+    runs: dict[int, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for size in (n, 10 * n):
+            log = root / f"games-{size}.jsonl"
+            write_log(log, size)
+            runs[size] = got = measure_rss(log, root / f"wh-{size}", workers)
+            assert got["stored"] == size, got
+            shutil.rmtree(root / f"wh-{size}")
+            log.unlink()
+    label = f"{workers} worker{'s' if workers > 1 else ''}"
+    for key, what in (("self_kib", "importing process"), ("children_kib", "largest worker")):
+        small, large = runs[n][key] / 1024, runs[10 * n][key] / 1024
+        figures.append((f"peak RSS, {what}, {n:,} games ({label})", small, "MiB"))
+        figures.append((f"peak RSS, {what}, {10 * n:,} games ({label})", large, "MiB"))
+        figures.append((f"peak RSS, {what}: {10 * n:,} ÷ {n:,} games", large / small, "×"))
+    for size in (n, 10 * n):
+        rate = size / runs[size]["seconds"]
+        figures.append((f"ingest games per second, {size:,} games ({label})", rate, "games/s"))
     return figures
 
 

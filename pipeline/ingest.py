@@ -1,13 +1,20 @@
 """Import logs into the warehouse: read → parse → replay → rows, as one atomic batch.
 
 The work is cut into chunks of one file's lines (JSON Lines) or parsed records (CSV), at
-most ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text. A chunk is turned into Arrow rows by
-:func:`process_chunk`, in this process or in worker processes (``workers > 1``), with at
-most two chunks in flight per worker so that memory stays flat whatever the file size. Each
+most ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text. A plain (uncompressed) JSON Lines file
+is not read here: the main process only scans it for newlines and cuts it into byte ranges of
+whole lines (:class:`LineRange`: path, offset, length, first line number), and the worker
+reads, decodes and processes its range itself (:func:`process_range`), with the same sources,
+rejects and caps as one reader of the whole file. A range is read as it was cut or not at all:
+a file replaced, shortened or shifted in between is ``E_FILE_CHANGED``, nothing committed.
+Gzip files, CSV and score sheets are read here and their lines or records sent to the workers.
+A chunk (or range) is turned into Arrow rows by :func:`process_chunk`, in this process or in
+worker processes (``workers > 1``), with at most two in flight per worker so that memory stays
+flat whatever the file size. Each
 chunk writes its own Parquet part files into the batch's temporary area, leaving out the
 games the warehouse holds already (:func:`pipeline.warehouse.store.write_part`), and hands
 back only counts, the keys of the games it wrote, those it left out, and its rejects. The
-main process reads lines and hands each chunk's part to one :class:`pipeline.warehouse.Batch`,
+main process hands each chunk's part to one :class:`pipeline.warehouse.Batch`,
 which decides new / duplicate / conflict (a game twice in one import: the part's files are
 rewritten without it) and commits everything at the end, or nothing.
 
@@ -29,6 +36,7 @@ import glob
 import gzip
 import io
 import os
+import re
 import signal
 import threading
 import time
@@ -54,6 +62,7 @@ from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 from pipeline.warehouse.core_rows import core_tables, merged
+from pipeline.warehouse.known import game_keys
 from pipeline.warehouse.store import Part, PartSpec, write_part
 from pipeline.warehouse.tables import not_stored
 from pipeline.workers import pool as worker_pool
@@ -70,6 +79,9 @@ TOO_MANY_REJECTS = "E_TOO_MANY_REJECTS"
 PROGRESS_EVERY = 0.25
 #: Below this many bytes of input, worker processes cost more than they save.
 PARALLEL_MIN_BYTES = 4 << 20
+#: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
+SCAN_BYTES = 1 << 20
+_NOT_NEWLINE = re.compile(rb"[^\n]")
 
 #: A unit of work: raw JSON lines with their sources, or records a reader already parsed.
 ChunkItem = tuple[Source, str] | GameRecord | Reject
@@ -257,6 +269,24 @@ class ChunkResult:
     read: int
     reject_codes: list[str]
     repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
+    changed: str | None = None  # a range whose file changed since it was cut: why (no rows)
+
+
+@dataclass(frozen=True, slots=True)
+class LineRange:
+    """Whole lines of a plain JSON Lines file, which a worker reads itself (:func:`process_range`)
+    instead of being sent them: ``length`` bytes from ``offset``, the first of them line
+    ``first_line`` of the file. It ends with a newline (``ends_line``) or where the file ended
+    when it was cut; ``device`` and ``inode`` name the file that was cut (a file replaced since
+    is not read)."""
+
+    path: str
+    offset: int
+    length: int
+    first_line: int
+    ends_line: bool
+    device: int
+    inode: int
 
 
 def _named(path: Path) -> Path:
@@ -509,6 +539,143 @@ def _chunks(
             fh.close()
 
 
+def process_range(
+    span: LineRange, spec: PartSpec, number: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> ChunkResult:
+    """Read one range of a plain JSON Lines file (:func:`range_items`) and process its lines as
+    :func:`process_chunk` does: what a worker does with a range the main process cut. When the
+    file changed since the range was cut, nothing is written and ``changed`` says why."""
+    items = range_items(span, max_line_bytes)
+    if isinstance(items, str):
+        empty = Part(number, (), game_keys([], []))
+        return ChunkResult(span.path, empty, None, 0, [], [], changed=items)
+    return process_chunk(span.path, items, spec, number)
+
+
+class _Window(io.RawIOBase):
+    """At most ``left`` bytes of a binary file, from where it stands."""
+
+    def __init__(self, raw: IO[bytes], left: int) -> None:
+        self._raw = raw
+        self.left = left
+        self.last = b""  # the last byte read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        want = min(len(buffer), self.left)
+        if want <= 0:
+            return 0
+        n = cast(int, self._raw.readinto(memoryview(buffer)[:want]))  # type: ignore[attr-defined]
+        if n:
+            self.left -= n
+            self.last = bytes(buffer[n - 1 : n])
+        return n
+
+
+def range_items(
+    span: LineRange, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> list[ChunkItem] | str:
+    """The lines of one range as :func:`pipeline.logs.jsonl.iter_jsonl_lines` reads them (the
+    same sources, rejects and caps as reading the whole file), or why they cannot be trusted:
+    the file was replaced, shrank, or no longer has a newline where the range was cut.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
+    ...     _ = f.write(b'{"a": 1}\\n\\n[2]\\n'); f.flush()
+    ...     spans = list(_ranges(Path(f.name)))
+    ...     [(s.line, t) for s, t in range_items(spans[0])]  # type: ignore[union-attr]
+    [(1, '{"a": 1}'), (3, '[2]')]
+    """
+    try:
+        fd = os.open(span.path, os.O_RDONLY)
+    except OSError as err:
+        return f"it cannot be opened again ({err.strerror})"
+    with open(fd, "rb", buffering=0) as raw:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != (span.device, span.inode):
+            return "another file has replaced it"
+        if span.offset and os.pread(fd, 1, span.offset - 1) != b"\n":
+            return f"byte {span.offset - 1:,} is no longer the newline it was"
+        raw.seek(span.offset)
+        window = _Window(raw, span.length)
+        stream = io.BufferedReader(window, buffer_size=1 << 16)
+        items: list[ChunkItem] = list(
+            iter_jsonl_lines(
+                cast(IO[bytes], stream),
+                span.path,
+                max_line_bytes=max_line_bytes,
+                first_line=span.first_line,
+            )
+        )
+    if window.left:
+        return f"it is {window.left:,} bytes shorter than it was"
+    if span.ends_line and window.last != b"\n":
+        return f"byte {span.offset + span.length - 1:,} is no longer the newline it was"
+    return items
+
+
+def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterator[LineRange]:
+    """Cut a plain JSON Lines file into ranges of whole lines, like :func:`_chunks` cuts its
+    lines: a range ends at the newline of about its ``CHUNK_GAMES``-th non-blank line or past
+    ``CHUNK_BYTES`` (blank lines are not counted; lines of only spaces are). The file is read a
+    ``SCAN_BYTES`` block at a time for its newlines, not decoded; ``on_read`` gets the bytes
+    scanned so far.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
+    ...     _ = f.write(b"{}\\n" * 2500 + b"\\n" * 10 + b"[]"); f.flush()
+    ...     [(r.offset, r.length, r.first_line, r.ends_line) for r in _ranges(Path(f.name))]
+    [(0, 6000, 1, True), (6000, 1512, 2001, False)]
+    """
+    try:
+        fh = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
+    except OSError as err:
+        raise LogFormatError(
+            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
+        ) from None
+    with fh:
+        st = os.fstat(fh.fileno())
+        start, line = 0, 1  # the range's offset and first line number
+        items = newlines = 0  # in the range so far
+        pos = 0  # the block's offset
+        at_start = True  # the scan stands at the start of a line
+        while block := fh.read(SCAN_BYTES):
+            size, i = len(block), 0
+            while i < size:
+                if at_start and block[i] == 10:  # blank lines: skipped a run at a time
+                    blank = _NOT_NEWLINE.search(block, i)
+                    end = size if blank is None else blank.start()
+                    newlines += end - i
+                else:  # a line (bytes.find: no Python step per byte)
+                    end = block.find(b"\n", i) + 1
+                    if not end:
+                        at_start = False
+                        break
+                    newlines += 1
+                    items += 1
+                    at_start = True
+                i = end
+                if items >= CHUNK_GAMES or pos + i - start >= CHUNK_BYTES:
+                    yield LineRange(str(path), start, pos + i - start, line, True, *_file_id(st))
+                    start, line, items, newlines = pos + i, line + newlines, 0, 0
+            pos += size
+            if on_read is not None:
+                on_read(pos)
+        if pos > start:
+            yield LineRange(str(path), start, pos - start, line, at_start, *_file_id(st))
+
+
+def _file_id(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
+
+
+def _is_plain_jsonl(path: Path, log_format: str | None) -> bool:
+    """Whether a file is uncompressed JSON Lines: cut into ranges its workers read themselves."""
+    return log_shape(path, log_format) == "jsonl" and not path.name.endswith(".gz")
+
+
 @dataclass
 class _RejectCap:
     """One file's rejects: the first ``limit`` pass in full, the rest are counted by code."""
@@ -620,6 +787,14 @@ def ingest(
         summary.batch_id = batch.batch_id
 
         def absorb(result: ChunkResult) -> None:
+            if result.changed is not None:
+                raise IngestError(
+                    "E_FILE_CHANGED",
+                    f"{result.file!r} changed while it was imported ({result.changed}): "
+                    "nothing of this import was committed; run it again once the file is "
+                    "complete",
+                    path=result.file,
+                )
             fs = summary.files.setdefault(result.file, FileSummary(result.file))
             counts = batch.add_part(result.part)
             rejects = result.rejects
@@ -638,24 +813,32 @@ def ingest(
             show(result.file)
 
         spec = batch.part_spec()
+
+        def work(path: Path) -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
+            """A file's tasks: ranges a worker reads itself (plain JSON Lines), else chunks of
+            the lines or records read here (gzip, CSV, score sheets)."""
+            if _is_plain_jsonl(path, log_format):
+                for span in _ranges(path, reading(str(path))):
+                    yield process_range, (span, spec, batch.new_part(), max_line_bytes)
+                return
+            for chunk in _chunks(
+                path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
+            ):
+                yield process_chunk, (str(path), chunk, spec, batch.new_part())
+
         if workers <= 1:
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
-                for chunk in _chunks(
-                    path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
-                ):
-                    absorb(process_chunk(str(path), chunk, spec, batch.new_part()))
+                for task, args in work(path):
+                    absorb(task(*args))
                 done_bytes += sizes[path]
         else:
             with _pool(workers) as pool:
                 pending: deque[Future[ChunkResult]] = deque()
                 for path in files:
                     summary.files.setdefault(str(path), FileSummary(str(path)))
-                    for chunk in _chunks(
-                        path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules
-                    ):
-                        number = batch.new_part()
-                        pending.append(pool.submit(process_chunk, str(path), chunk, spec, number))
+                    for task, args in work(path):
+                        pending.append(pool.submit(task, *args))
                         while len(pending) >= 2 * workers:
                             absorb(pending.popleft().result())
                     done_bytes += sizes[path]

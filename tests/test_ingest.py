@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.ingest import IngestError, expand_paths, ingest
+from pipeline.logs.model import Source
 from pipeline.sim.sample import bad_lines, dumps, sample_game
 from pipeline.warehouse import Added, Warehouse
 
@@ -186,7 +188,6 @@ def test_a_chunk_hands_back_no_rows_only_its_part(tmp_path: Path) -> None:
     import pickle
 
     from pipeline.ingest import process_chunk
-    from pipeline.logs.model import Source
 
     log = tmp_path / "g.jsonl"
     write_games(log, 50)
@@ -211,6 +212,118 @@ def test_a_reimport_writes_no_part_file(tmp_path: Path) -> None:
     last = wh.entries()[-1]
     assert last.files == () and last.counts["duplicates"] == 12
     assert not list((tmp_path / "wh").glob("*/*.tmp"))  # nor the games index it read
+
+
+# ----- workers read their own ranges of a plain JSON Lines file ----------------------------
+def test_the_main_process_reads_no_line_of_a_plain_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With workers, a plain file's lines are read by the workers (each its own byte range),
+    not read here and sent to them: this process's line reader may not even work."""
+    import pipeline.ingest
+
+    def no_reading(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the main process read the lines of a plain file")
+
+    monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 7)
+    monkeypatch.setattr(pipeline.ingest, "iter_jsonl_lines", no_reading)
+    log = tmp_path / "g.jsonl"
+    write_games(log, 30)
+    with log.open("a") as fh:
+        fh.write("\n{oops\n" + dumps(sample_game(seed=3, game_id="g3")) + "\n")
+    wh = Warehouse(tmp_path / "wh")
+    total = ingest([str(log)], wh, workers=2).total()
+    assert (total.read, total.stored, total.duplicate, total.rejected) == (32, 30, 1, 1)
+    with wh.connect() as con:
+        assert con.execute("select line, code from rejects").fetchall() == [(32, "E_JSON")]
+        lines = con.execute("select source_line from games order by 1").fetchall()
+    assert [n for (n,) in lines] == list(range(1, 31))
+
+
+ODD_LINES = (
+    '\ufeff{"bom": 1}\n\n  \n\r\n{oops\r\n' + "x" * 300 + "\n\n\n\n" + "[1]\n" * 9 + "\n" * 40
+)
+
+
+@pytest.mark.parametrize("scan", [1, 2, 5, 64, 1 << 20])
+@pytest.mark.parametrize("games", [1, 3, 1000])
+def test_ranges_read_the_lines_the_whole_file_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scan: int, games: int
+) -> None:
+    """Cut anywhere (any scan block size, any chunk size), the ranges read the same lines,
+    sources and rejects as one reader of the whole file: a BOM, blank and CRLF lines, a line
+    over the cap, bytes that are not UTF-8, no newline at the end."""
+    from pipeline import ingest as ingest_module
+    from pipeline.logs.jsonl import iter_jsonl_lines
+
+    monkeypatch.setattr(ingest_module, "SCAN_BYTES", scan)
+    monkeypatch.setattr(ingest_module, "CHUNK_GAMES", games)
+    monkeypatch.setattr(ingest_module, "CHUNK_BYTES", 200)
+    log = tmp_path / "odd.jsonl"
+    log.write_bytes(ODD_LINES.encode() + b'{"bad": "\xff"}\n\n[2]')
+    with log.open("rb") as fh:
+        whole = list(iter_jsonl_lines(fh, str(log), max_line_bytes=100))
+    spans = list(ingest_module._ranges(log))
+    assert spans[0].offset == 0 and sum(s.length for s in spans) == log.stat().st_size
+    assert all(a.offset + a.length == b.offset for a, b in itertools.pairwise(spans))
+    got = []
+    for span in spans:
+        items = ingest_module.range_items(span, 100)
+        assert not isinstance(items, str), items
+        got.extend(items)
+    assert got == whole
+    assert len(whole) == 14 and whole[-1] == (Source(str(log), 61), "[2]")
+    codes = [(r.source.line, r.code) for r in whole if not isinstance(r, tuple)]
+    assert codes == [(6, "E_LINE_TOO_LONG"), (59, "E_ENCODING")]
+
+
+def test_a_file_changed_under_its_ranges_is_refused(tmp_path: Path) -> None:
+    """A range is read as it was cut, or not at all: a file replaced, shortened or shifted
+    since is named as changed (appended lines past the cut are not read)."""
+    from pipeline import ingest as ingest_module
+
+    log = tmp_path / "g.jsonl"
+    log.write_text("[1]\n" * 3000)
+    first, second = ingest_module._ranges(log)
+    with log.open("a") as fh:  # appended after the cut: the ranges read as before
+        fh.write("[2]\n")
+    assert len(ingest_module.range_items(second)) == 1000
+    log.write_text("[1]\n[10]\n" + "[1]\n" * 2998)  # shifted: the cut is mid-line now
+    assert "newline" in str(ingest_module.range_items(second))
+    with log.open("r+") as fh:
+        fh.truncate(100)
+    assert "shorter" in str(ingest_module.range_items(first))
+    other = tmp_path / "other.jsonl"
+    other.write_text("[1]\n" * 3000)
+    other.replace(log)
+    assert "replaced" in str(ingest_module.range_items(first))
+
+
+def test_an_import_of_a_file_changed_while_read_commits_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pipeline.ingest
+
+    monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 5)
+    log = tmp_path / "g.jsonl"
+    write_games(log, 12)
+    read_range = pipeline.ingest.process_range
+    calls = []
+
+    def shrinking(span: Any, *args: Any) -> Any:
+        calls.append(span)
+        if len(calls) == 2:
+            with log.open("r+") as fh:
+                fh.truncate(span.offset + 10)
+        return read_range(span, *args)
+
+    monkeypatch.setattr(pipeline.ingest, "process_range", shrinking)
+    wh = Warehouse(tmp_path / "wh")
+    with pytest.raises(IngestError) as caught:
+        ingest([str(log)], wh, workers=1)
+    assert caught.value.code == "E_FILE_CHANGED" and "shorter" in caught.value.message
+    assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
+    assert wh.verify() == []
 
 
 #: The rows a mixed import stored before workers wrote their own part files (the import

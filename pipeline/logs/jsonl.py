@@ -129,16 +129,25 @@ def _peek(fh: IO[bytes]) -> bytes:
 
 
 def iter_jsonl_lines(
-    fh: IO[bytes], name: str, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    fh: IO[bytes],
+    name: str,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    first_line: int = 1,
 ) -> Iterator[tuple[Source, str] | Reject]:
     """The non-blank lines of a JSON Lines stream, decoded, each with its source; or a reject
     for a line that is too long or not UTF-8, or for a stream that ends badly.
 
     Cheap (no JSON parsing), so that a caller may parse the lines elsewhere, e.g. in worker
-    processes, with :func:`parse_line`.
+    processes, with :func:`parse_line`. ``first_line``: the line number of the stream's first
+    line (a stream that starts part-way into a file, as an import worker reads its range).
+
+    >>> import io
+    >>> [(s.line, t) for s, t in iter_jsonl_lines(io.BytesIO(b'{}\\n\\n[]'), "m", first_line=7)]
+    [(7, '{}'), (9, '[]')]
     """
     name = file_label(name)
-    line_no = 0
+    line_no = first_line - 1
     try:
         while True:
             line = fh.readline(max_line_bytes + 1)

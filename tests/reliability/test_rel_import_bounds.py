@@ -214,6 +214,49 @@ def test_chunks_are_cut_by_bytes_too(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert sizes == [2, 2, 1]
 
 
+def test_the_ranges_are_cut_like_the_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain file's ranges (read by the workers themselves) are cut where its chunks are."""
+    from pipeline import ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "CHUNK_BYTES", 100)
+    log = tmp_path / "long.jsonl"
+    log.write_text("".join("x" * 60 + "\n" for _ in range(5)))
+    spans = list(ingest_module._ranges(log))
+    assert [(s.first_line, s.length // 61) for s in spans] == [(1, 2), (3, 2), (5, 1)]
+
+
+def test_the_games_index_grows_by_its_keys_not_by_copies_of_them() -> None:
+    """The batch's index of its games (24 bytes a game) takes each chunk's keys; merging its
+    levels once cost 77 bytes a game at the peak (a sort of the concatenation)."""
+    import tracemalloc
+
+    import numpy as np
+
+    from pipeline.warehouse.known import NEW, SAME, KnownGames
+
+    rng = np.random.default_rng(15)
+    known = KnownGames()
+    n, chunk = 600_000, 2000
+    tracemalloc.start()
+    try:
+        peak = 0
+        for _ in range(n // chunk):
+            keys = rng.integers(0, 2**63, size=(chunk, 3), dtype=np.uint64)
+            tracemalloc.reset_peak()
+            known.add_keys(keys)
+            peak = max(peak, tracemalloc.get_traced_memory()[1])
+    finally:
+        tracemalloc.stop()
+    assert len(known) == n
+    assert peak < 40 * n, f"{peak / n:.0f} bytes a game at the peak"
+    verdicts, _ = known.judge(keys)
+    assert (verdicts == SAME).all()
+    other = rng.integers(0, 2**63, size=(chunk, 3), dtype=np.uint64)
+    assert (known.judge(other)[0] == NEW).all()
+
+
 # ----- item 8: one file, one name -------------------------------------------------------
 def test_relative_and_absolute_paths_store_no_reject_twice(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
