@@ -32,6 +32,7 @@ runner = CliRunner()
 
 _MEASURE = """
 import json, sys
+import pandas, pyarrow.dataset  # libraries an import loads on first use: not growth per line
 from pipeline.ingest import ingest
 from pipeline.warehouse import Warehouse
 
