@@ -691,6 +691,43 @@ mod tests {
         );
     }
 
+    /// The tree's numbers read as `str::parse` (and serde) read them, to the bit.
+    #[test]
+    fn decimals_read_exactly() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..300_000 {
+            let total = 1 + (next() % 15) as usize;
+            let whole = (next() % (total as u64 + 1)) as usize;
+            let mut text = String::from(if round % 2 == 0 { "-" } else { "" });
+            let digit = |k: usize, x: u64| {
+                char::from(b'0' + (x % 10) as u8 + u8::from(k == 0 && x % 10 == 0))
+            };
+            if whole == 0 {
+                text.push('0');
+            } else {
+                for k in 0..whole {
+                    text.push(digit(k, next()));
+                }
+            }
+            if total > whole {
+                text.push('.');
+                for _ in whole..total {
+                    text.push(char::from(b'0' + (next() % 10) as u8));
+                }
+            }
+            let want: f64 = text.parse().unwrap();
+            assert_eq!(fast::decimal(&text).to_bits(), want.to_bits(), "{text}");
+            let serde: f64 = serde_json::from_str(&text).unwrap();
+            assert_eq!(serde.to_bits(), want.to_bits(), "{text}");
+        }
+    }
+
     /// The tree's typed reader answers as serde does wherever it answers: on a full line and
     /// on copies with one or two of its values, keys or brackets changed (nulls, wrong types,
     /// arrays for objects, repeated and unknown fields, negative and fractional numbers,

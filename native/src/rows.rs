@@ -708,6 +708,35 @@ pub fn tree_hash(tree: &mut Tree<'_>) -> Option<String> {
     Some(hex(&Sha256::digest(&out)))
 }
 
+/// A float as logged (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits) in orjson's spelling
+/// without reading it: a double holds any decimal of at most 15 digits apart from every other,
+/// so the shortest digits that read back are the logged ones without trailing zeros. Only for
+/// the fixed notation from 1 and from 0.0001 (`py_float`'s for any such value); false
+/// (nothing written) for a smaller value, which `py_float` spells.
+fn logged_float(n: &str, out: &mut Vec<u8>) -> bool {
+    let (sign, body) = match n.strip_prefix('-') {
+        Some(b) => ("-", b),
+        None => ("", n),
+    };
+    let (whole, frac) = body.split_once('.').unwrap_or((body, ""));
+    let frac = frac.trim_end_matches('0');
+    if whole == "0" {
+        let zeros = frac.len() - frac.trim_start_matches('0').len();
+        if frac.is_empty() || zeros > 3 {
+            return false; // zero, or below 0.0001 (py_float's fixed notation goes to 0.00001)
+        }
+    }
+    out.extend_from_slice(sign.as_bytes());
+    out.extend_from_slice(whole.as_bytes());
+    out.push(b'.');
+    out.extend_from_slice(if frac.is_empty() {
+        b"0"
+    } else {
+        frac.as_bytes()
+    });
+    true
+}
+
 fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     match t.node(i) {
         Node::Null => out.extend_from_slice(b"null"),
@@ -715,7 +744,9 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
         Node::False => out.extend_from_slice(b"false"),
         Node::Num(n) => {
             if n.contains('.') || n == "-0" {
-                out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+                if !logged_float(n, out) {
+                    out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+                }
             } else {
                 out.extend_from_slice(n.as_bytes());
             }
@@ -792,6 +823,55 @@ mod tests {
         s.update("{\"a\":[1.5,\"é\\n\"],\"b\":1}".as_bytes());
         let want: String = s.finalize().iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(h, want);
+    }
+
+    /// The logged spelling of a float is `py_float`'s, on every shape of decimal the tree holds.
+    #[test]
+    fn logged_floats_as_py_float() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut written = 0;
+        for round in 0..200_000 {
+            let whole_len = (next() % 15) as usize;
+            let frac_len = 1 + (next() % (15 - whole_len as u64)) as usize;
+            let mut text = String::new();
+            if round % 3 == 0 {
+                text.push('-');
+            }
+            if whole_len == 0 {
+                text.push('0');
+            } else {
+                text.push(char::from(b'1' + (next() % 9) as u8));
+                for _ in 1..whole_len {
+                    text.push(char::from(b'0' + (next() % 10) as u8));
+                }
+            }
+            text.push('.');
+            for k in 0..frac_len {
+                // runs of zeros, leading and trailing, often
+                let d = if next() % 3 == 0 || (round % 5 == 0 && k < 5) {
+                    0
+                } else {
+                    next() % 10
+                };
+                text.push(char::from(b'0' + d as u8));
+            }
+            let mut out = Vec::new();
+            if logged_float(&text, &mut out) {
+                let want = py_float(text.parse().unwrap());
+                assert_eq!(String::from_utf8(out).unwrap(), want, "{text}");
+                written += 1;
+            }
+        }
+        assert!(written > 100_000, "{written}");
+        for (text, spelled) in [("0.0001", true), ("0.00001", false), ("-0.0", false)] {
+            assert_eq!(logged_float(text, &mut Vec::new()), spelled, "{text}");
+        }
     }
 
     /// The hash from the tree is the hash from serde's `Value`, on lines with every kind of

@@ -26,8 +26,40 @@ fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
 /// holds them, it reads them exactly, as `str::parse` does; `-0` is `-0.0` both ways).
 fn f64_of(t: &Tree<'_>, i: u32) -> Option<f64> {
     match t.node(i) {
-        Node::Num(n) => n.parse().ok(),
+        Node::Num(n) => Some(decimal(n)),
         _ => None,
+    }
+}
+
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A number of the tree (`-?digits(.digits)?`, at most 15 digits) as the nearest double: its
+/// digits as an integer below 2**53 and a power of ten up to 1e15 are both exact, so one
+/// division rounds once, correctly (serde's reading of such a number, and `str::parse`'s).
+pub(super) fn decimal(n: &str) -> f64 {
+    let (negative, body) = match n.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, n),
+    };
+    let mut digits = 0u64;
+    let mut frac = None;
+    for (k, b) in body.bytes().enumerate() {
+        if b == b'.' {
+            frac = Some(body.len() - k - 1);
+        } else {
+            digits = digits * 10 + u64::from(b - b'0');
+        }
+    }
+    let x = match frac {
+        Some(f) => digits as f64 / POW10[f],
+        None => digits as f64,
+    };
+    if negative {
+        -x
+    } else {
+        x
     }
 }
 

@@ -42,6 +42,19 @@ pub struct Tree<'a> {
 
 const MAX_DEPTH: usize = 100;
 
+/// The bytes that end a string's plain run: its closing quote, an escape, a control character.
+const STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        table[c] = true;
+        c += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 struct Scanner<'a> {
     text: &'a str,
     b: &'a [u8],
@@ -67,16 +80,16 @@ impl<'a> Scanner<'a> {
     /// control character (the quote byte never occurs inside a UTF-8 sequence).
     fn string(&mut self) -> Option<&'a str> {
         let start = self.i + 1;
-        let mut j = start;
-        loop {
-            match *self.b.get(j)? {
-                b'"' => break,
-                b'\\' | 0..=0x1f => return None,
-                _ => j += 1,
-            }
+        let len = self
+            .b
+            .get(start..)?
+            .iter()
+            .position(|&c| STOP[usize::from(c)])?;
+        if self.b[start + len] != b'"' {
+            return None;
         }
-        self.i = j + 1;
-        Some(&self.text[start..j])
+        self.i = start + len + 1;
+        Some(&self.text[start..start + len])
     }
 
     fn digits(&mut self) -> usize {
