@@ -706,7 +706,7 @@ mod tests {
             let whole = (next() % (total as u64 + 1)) as usize;
             let mut text = String::from(if round % 2 == 0 { "-" } else { "" });
             let digit = |k: usize, x: u64| {
-                char::from(b'0' + (x % 10) as u8 + u8::from(k == 0 && x % 10 == 0))
+                char::from(b'0' + (x % 10) as u8 + u8::from(k == 0 && x.is_multiple_of(10)))
             };
             if whole == 0 {
                 text.push('0');
