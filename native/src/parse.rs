@@ -312,6 +312,39 @@ impl<'de> Deserialize<'de> for AnyObject {
     }
 }
 
+/// A struct read only from a JSON object: serde's derived readers also take a list of the
+/// fields' values in order (`[0, "p0"]` as a seat), which the Python reader refuses
+/// (`E_SCHEMA`); such a line is the Python reader's.
+struct Obj<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Obj<T>, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Obj<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Obj<T>, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Obj)
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+fn object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    Obj::deserialize(d).map(|o| o.0)
+}
+
+fn objects<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    Vec::<Obj<T>>::deserialize(d).map(|v| v.into_iter().map(|o| o.0).collect())
+}
+
+fn opt_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    Option::<Obj<T>>::deserialize(d).map(|o| o.map(|o| o.0))
+}
+
 /// A field that may be absent but not null (`game_number`, `overrides`, `stock`).
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
@@ -343,7 +376,7 @@ struct RawSpec<'a> {
 enum RawRuleset<'a> {
     #[serde(borrow)]
     Name(Cow<'a, str>),
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "object")]
     Spec(RawSpec<'a>),
 }
 
@@ -403,9 +436,9 @@ struct RawGame<'a> {
     tournament_round: Option<u64>,
     #[serde(borrow, default)]
     started_at: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "objects")]
     seats: Vec<RawSeat<'a>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "opt_object")]
     deal: Option<RawDeal>,
     #[serde(default)]
     start_counts: Option<Vec<u64>>,
@@ -413,9 +446,9 @@ struct RawGame<'a> {
     previous_winner: Option<u64>,
     #[serde(default)]
     first_leader: Option<u64>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "objects")]
     actions: Vec<RawAction<'a>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "opt_object")]
     result: Option<RawResult>,
     #[serde(default)]
     truth: Option<AnyObject>,
@@ -503,8 +536,8 @@ pub fn serde_line(text: &str) -> Option<Record> {
     if risky_number(text) {
         return None;
     }
-    let raw: RawGame = serde_json::from_str(text).ok()?;
-    finish(raw)
+    let raw: Obj<RawGame> = serde_json::from_str(text).ok()?;
+    finish(raw.0)
 }
 
 /// The checks and the record of a line read (by serde or from the tree).
@@ -689,6 +722,27 @@ mod tests {
         assert!(
             parse_line(&line.replace("\"seat\":1,\"action\"", "\"seat\":1.0,\"action\"")).is_none()
         );
+    }
+
+    /// A struct written as a list of its values is the Python reader's (`E_SCHEMA`), on both
+    /// reads (a name with an escape sends the line to serde).
+    #[test]
+    fn structs_only_from_objects() {
+        let line = r#"{"format_version":1,"game_kind":"big2","game_id":"g","ruleset":"hk",
+            "seats":[{"seat":0,"player_id":"a"},{"seat":1,"player_id":"b\"c"}],
+            "actions":[{"seat":0,"action":"play","cards":"3d"},{"seat":1,"action":"pass"}]}"#;
+        assert!(serde_line(line).is_some());
+        for (from, to) in [
+            (r#"{"seat":0,"player_id":"a"}"#, r#"[0, "a"]"#),
+            (r#"{"seat":1,"action":"pass"}"#, r#"[1, "pass"]"#),
+            (r#""hk""#, r#"["hk"]"#),
+            (r#""hk""#, r#""hk","deal":[["3d"]]"#),
+            (r#""hk""#, r#""hk","result":[0]"#),
+        ] {
+            let text = line.replacen(from, to, 1);
+            assert!(serde_line(&text).is_none(), "{text}");
+            assert!(parse_line(&text).is_none(), "{text}");
+        }
     }
 
     /// The tree's numbers read as `str::parse` (and serde) read them, to the bit.
