@@ -7,8 +7,9 @@ cards, times, seats, a declared result: the shape `big2 simulate` writes), built
 the timed part. Timed, on one core (this process):
 
 - *native*: each line parsed, validated and replayed by the core (``Core.validate_lines``: the
-  winner or the reject, no per-action Python object); and with every fact handed back as
-  Python tuples (``Core.replay_line``);
+  winner or the reject, no per-action Python object); with every fact handed back as Python
+  tuples (``Core.replay_line``); and what ``big2 ingest`` asks of the core per line
+  (``Core.rows_add``: parse, replay, content hash and the warehouse rows, then ``rows_take``);
 - *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay`` (pure Python);
 - *parse floor*: ``orjson.loads`` of each line, nothing else.
 
@@ -87,6 +88,13 @@ def _native_validate(core: object, lines: list[str]) -> None:
     assert ok == len(lines), (ok, rejected, left)
 
 
+def _native_rows(core: object, lines: list[str]) -> None:
+    rows_add = core.rows_add  # type: ignore[attr-defined]
+    for k, line in enumerate(lines):
+        assert rows_add(line, "bench.jsonl", k + 1) is True
+    core.rows_take()  # type: ignore[attr-defined]
+
+
 def _native_facts(core: object, lines: list[str]) -> None:
     replay_line = core.replay_line  # type: ignore[attr-defined]
     for line in lines:
@@ -106,6 +114,10 @@ def replay_rate() -> list[Figure]:
         figures.append(("native: games validated per core-second", native_rate, "games/s"))
         facts = per_second(partial(_native_facts, core, lines), n)
         figures.append(("native: games replayed, facts as Python tuples", facts, "games/s"))
+        rows = per_second(partial(_native_rows, core, lines), n)
+        figures.append(
+            ("native: rows_add (parse, replay, hash, rows) per core-second", rows, "games/s")
+        )
     python_rate = per_second(partial(_python, lines), n)
     figures.append(("Python: games parsed + replayed per core-second", python_rate, "games/s"))
     parse_rate = per_second(partial(_orjson, lines), n)

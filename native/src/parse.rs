@@ -6,13 +6,17 @@
 //! the line and gives the reject with its exact message. So a line the core accepts is one the
 //! Python reader accepts, with the same values, and no reader message is written twice.
 
-use crate::cards::{fast_ids, mask_of, token_card};
+use crate::cards::{mask_of, token_card};
 use crate::state::{Action, ActionType, Claim};
 use std::borrow::Cow;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
+
+mod fast;
+pub mod tree;
+use tree::Tree;
 
 pub const TS_MIN: f64 = 631_152_000.0; // 1990-01-01T00:00:00Z
 pub const TS_MAX: f64 = 4_102_444_800.0; // 2100-01-01T00:00:00Z
@@ -213,8 +217,53 @@ fn risky_number(text: &str) -> bool {
 
 /// Cards as the log writes them (one string, or a list of one-card strings), read straight
 /// into card ids with the common spellings; anything else fails, and the line goes to Python.
-/// The ids, and whether the value was exactly `""` or `[]` (what a pass may carry).
-struct Cards(Vec<u8>, bool);
+/// The ids in their order (inline: no card repeats, so at most 52), and whether the value was
+/// exactly `""` or `[]` (what a pass may carry).
+struct Cards {
+    ids: [u8; 52],
+    len: u8,
+    exactly_empty: bool,
+}
+
+impl Cards {
+    fn new() -> Cards {
+        Cards {
+            ids: [0; 52],
+            len: 0,
+            exactly_empty: false,
+        }
+    }
+
+    /// Add a card; None when it is there already.
+    fn add(&mut self, c: u8, seen: &mut u64) -> Option<()> {
+        if *seen >> c & 1 == 1 {
+            return None;
+        }
+        *seen |= 1 << c;
+        self.ids[self.len as usize] = c;
+        self.len += 1;
+        Some(())
+    }
+
+    /// The common tokens of one string, separated by ASCII whitespace (`fast_ids`).
+    fn of_text(text: &str) -> Option<Cards> {
+        let mut out = Cards::new();
+        let mut seen = 0u64;
+        for tok in text.split_ascii_whitespace() {
+            out.add(token_card(tok)?, &mut seen)?;
+        }
+        out.exactly_empty = text.is_empty();
+        Some(out)
+    }
+
+    fn ids(&self) -> &[u8] {
+        &self.ids[..self.len as usize]
+    }
+
+    fn mask(&self) -> u64 {
+        mask_of(self.ids())
+    }
+}
 
 impl<'de> Deserialize<'de> for Cards {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Cards, D::Error> {
@@ -225,23 +274,18 @@ impl<'de> Deserialize<'de> for Cards {
                 f.write_str("cards")
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<Cards, E> {
-                fast_ids(text)
-                    .map(|ids| Cards(ids, text.is_empty()))
-                    .ok_or_else(|| E::custom("uncommon cards"))
+                Cards::of_text(text).ok_or_else(|| E::custom("uncommon cards"))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cards, A::Error> {
-                let mut out = Vec::new();
+                let mut out = Cards::new();
                 let mut seen = 0u64;
                 while let Some(tok) = seq.next_element::<Cow<'de, str>>()? {
                     let c = token_card(&tok).ok_or_else(|| de::Error::custom("uncommon card"))?;
-                    if seen >> c & 1 == 1 {
-                        return Err(de::Error::custom("a card twice"));
-                    }
-                    seen |= 1 << c;
-                    out.push(c);
+                    out.add(c, &mut seen)
+                        .ok_or_else(|| de::Error::custom("a card twice"))?;
                 }
-                let empty = out.is_empty();
-                Ok(Cards(out, empty))
+                out.exactly_empty = out.len == 0;
+                Ok(out)
             }
         }
         d.deserialize_any(V)
@@ -266,6 +310,39 @@ impl<'de> Deserialize<'de> for AnyObject {
         }
         d.deserialize_map(V)
     }
+}
+
+/// A struct read only from a JSON object: serde's derived readers also take a list of the
+/// fields' values in order (`[0, "p0"]` as a seat), which the Python reader refuses
+/// (`E_SCHEMA`); such a line is the Python reader's.
+struct Obj<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Obj<T>, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Obj<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Obj<T>, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Obj)
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+fn object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    Obj::deserialize(d).map(|o| o.0)
+}
+
+fn objects<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    Vec::<Obj<T>>::deserialize(d).map(|v| v.into_iter().map(|o| o.0).collect())
+}
+
+fn opt_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    Option::<Obj<T>>::deserialize(d).map(|o| o.map(|o| o.0))
 }
 
 /// A field that may be absent but not null (`game_number`, `overrides`, `stock`).
@@ -299,7 +376,7 @@ struct RawSpec<'a> {
 enum RawRuleset<'a> {
     #[serde(borrow)]
     Name(Cow<'a, str>),
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "object")]
     Spec(RawSpec<'a>),
 }
 
@@ -359,9 +436,9 @@ struct RawGame<'a> {
     tournament_round: Option<u64>,
     #[serde(borrow, default)]
     started_at: Option<Cow<'a, str>>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "objects")]
     seats: Vec<RawSeat<'a>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "opt_object")]
     deal: Option<RawDeal>,
     #[serde(default)]
     start_counts: Option<Vec<u64>>,
@@ -369,9 +446,9 @@ struct RawGame<'a> {
     previous_winner: Option<u64>,
     #[serde(default)]
     first_leader: Option<u64>,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "objects")]
     actions: Vec<RawAction<'a>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "opt_object")]
     result: Option<RawResult>,
     #[serde(default)]
     truth: Option<AnyObject>,
@@ -406,9 +483,9 @@ fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
         _ => return None,
     };
     let cards = match (kind, raw.cards) {
-        (ActionType::Play, Some(Cards(ids, _))) if !ids.is_empty() => mask_of(&ids),
+        (ActionType::Play, Some(c)) if c.len > 0 => c.mask(),
         (ActionType::Play, _) => return None,
-        (_, Some(Cards(_, exactly_empty))) if !exactly_empty => return None,
+        (_, Some(c)) if !c.exactly_empty => return None,
         _ => 0,
     };
     let claim = match (kind, raw.claim) {
@@ -438,10 +515,33 @@ fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
 
 /// A game line → its record, or `None` for the Python reader to decide.
 pub fn parse_line(text: &str) -> Option<Record> {
+    read_line(text).map(|(record, _)| record)
+}
+
+/// A game line → its record and, when the tree scanner read it (the common case), its tree
+/// (the content hash reads it: `rows::tree_hash`); `None` for the Python reader to decide.
+/// A line outside the scanner's subset, or whose shape the typed reader of the tree does not
+/// take, is read by serde as before: the same answer either way.
+pub fn read_line(text: &str) -> Option<(Record, Option<Tree<'_>>)> {
+    if let Some(tree) = Tree::read(text) {
+        if let Some(raw) = fast::raw_game(&tree) {
+            return finish(raw).map(|record| (record, Some(tree)));
+        }
+    }
+    serde_line(text).map(|record| (record, None))
+}
+
+/// The line read by serde alone (the reference of the tree's typed reader).
+pub fn serde_line(text: &str) -> Option<Record> {
     if risky_number(text) {
         return None;
     }
-    let raw: RawGame = serde_json::from_str(text).ok()?;
+    let raw: Obj<RawGame> = serde_json::from_str(text).ok()?;
+    finish(raw.0)
+}
+
+/// The checks and the record of a line read (by serde or from the tree).
+fn finish(raw: RawGame<'_>) -> Option<Record> {
     if raw.format_version != 1 || raw.game_kind != "big2" || raw.game_id.is_empty() {
         return None; // a doudizhu line: the Python replay names it (E_GAME_KIND)
     }
@@ -479,9 +579,10 @@ pub fn parse_line(text: &str) -> Option<Record> {
     let (hands, stock) = match raw.deal {
         None => (None, Vec::new()),
         Some(deal) => (
-            Some(deal.hands.iter().map(|h| mask_of(&h.0)).collect()),
-            deal.stock
-                .map_or_else(Vec::new, |s| s.0.into_iter().map(u32::from).collect()),
+            Some(deal.hands.iter().map(Cards::mask).collect()),
+            deal.stock.map_or_else(Vec::new, |s| {
+                s.ids().iter().copied().map(u32::from).collect()
+            }),
         ),
     };
     let start_counts = match raw.start_counts {
@@ -621,5 +722,202 @@ mod tests {
         assert!(
             parse_line(&line.replace("\"seat\":1,\"action\"", "\"seat\":1.0,\"action\"")).is_none()
         );
+    }
+
+    /// A struct written as a list of its values is the Python reader's (`E_SCHEMA`), on both
+    /// reads (a name with an escape sends the line to serde).
+    #[test]
+    fn structs_only_from_objects() {
+        let line = r#"{"format_version":1,"game_kind":"big2","game_id":"g","ruleset":"hk",
+            "seats":[{"seat":0,"player_id":"a"},{"seat":1,"player_id":"b\"c"}],
+            "actions":[{"seat":0,"action":"play","cards":"3d"},{"seat":1,"action":"pass"}]}"#;
+        assert!(serde_line(line).is_some());
+        for (from, to) in [
+            (r#"{"seat":0,"player_id":"a"}"#, r#"[0, "a"]"#),
+            (r#"{"seat":1,"action":"pass"}"#, r#"[1, "pass"]"#),
+            (r#""hk""#, r#"["hk"]"#),
+            (r#""hk""#, r#""hk","deal":[["3d"]]"#),
+            (r#""hk""#, r#""hk","result":[0]"#),
+        ] {
+            let text = line.replacen(from, to, 1);
+            assert!(serde_line(&text).is_none(), "{text}");
+            assert!(parse_line(&text).is_none(), "{text}");
+        }
+    }
+
+    /// The tree's numbers read as `str::parse` (and serde) read them, to the bit.
+    #[test]
+    fn decimals_read_exactly() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..300_000 {
+            let total = 1 + (next() % 15) as usize;
+            let whole = (next() % (total as u64 + 1)) as usize;
+            let mut text = String::from(if round % 2 == 0 { "-" } else { "" });
+            let digit = |k: usize, x: u64| {
+                char::from(b'0' + (x % 10) as u8 + u8::from(k == 0 && x.is_multiple_of(10)))
+            };
+            if whole == 0 {
+                text.push('0');
+            } else {
+                for k in 0..whole {
+                    text.push(digit(k, next()));
+                }
+            }
+            if total > whole {
+                text.push('.');
+                for _ in whole..total {
+                    text.push(char::from(b'0' + (next() % 10) as u8));
+                }
+            }
+            let want: f64 = text.parse().unwrap();
+            assert_eq!(fast::decimal(&text).to_bits(), want.to_bits(), "{text}");
+            let serde: f64 = serde_json::from_str(&text).unwrap();
+            assert_eq!(serde.to_bits(), want.to_bits(), "{text}");
+        }
+    }
+
+    /// The tree's typed reader answers as serde does wherever it answers: on a full line and
+    /// on copies with one or two of its values, keys or brackets changed (nulls, wrong types,
+    /// arrays for objects, repeated and unknown fields, negative and fractional numbers,
+    /// uncommon cards …). Where it does not answer, `read_line` asks serde: the same answer.
+    #[test]
+    fn tree_reader_is_serde() {
+        let line = r#"{"format_version": 1, "game_kind": "big2", "game_id": "g7",
+            "ruleset": {"preset": "hk", "overrides": {"pass_locks_out": false, "x": [1.5, -0]}},
+            "match_id": "m", "game_number": 2, "table_id": null, "tournament_id": "t",
+            "tournament_kind": "swiss", "tournament_round": 3,
+            "started_at": "2026-11-01T20:00:00.120",
+            "seats": [{"seat": 0, "player_id": "a", "name": "Ann", "balance": -12.5},
+                      {"seat": 1, "player_id": "b", "name": null, "balance": 3}],
+            "deal": {"hands": ["3d 4d", ["5d", "6d"]], "stock": []},
+            "start_counts": [2, 2], "previous_winner": null, "first_leader": 0,
+            "actions": [{"seat": 0, "action": "play", "cards": "3d", "ts": 1785000000.5},
+                        {"seat": 1, "action": "pass", "cards": "", "ts": 1785000001},
+                        {"seat": 0, "action": "play", "cards": ["4d"], "ts": null},
+                        {"seat": 1, "action": "claim", "claim": "dragon", "drawn": null}],
+            "result": {"winner": 0, "cards_left": [0, 2]}, "truth": {"seed": 1, "k": [null]}}"#;
+        let swaps: &[(&str, &str)] = &[
+            ("1,", "null,"),
+            ("1,", "1.0,"),
+            ("1,", "-1,"),
+            ("1,", "\"1\","),
+            ("\"big2\"", "null"),
+            ("\"g7\"", "7"),
+            ("{\"preset\"", "{\"x\": 1, \"preset\""),
+            ("{\"preset\": \"hk\", ", "{"),
+            ("\"overrides\": {", "\"overrides\": null, \"o\": {"),
+            ("\"pass_locks_out\": false, ", ""),
+            ("{\"pass_locks_out\": false, \"x\": [1.5, -0]}", "{}"),
+            ("{\"pass_locks_out\": false, \"x\": [1.5, -0]}", "[]"),
+            ("\"m\"", "null"),
+            ("\"m\"", "\"\""),
+            ("\"game_number\": 2", "\"game_number\": null"),
+            ("\"game_number\": 2", "\"game_number\": 2.5"),
+            ("\"table_id\": null", "\"table_id\": 5"),
+            ("\"tournament_round\": 3", "\"tournament_round\": null"),
+            ("\"tournament_round\": 3", "\"tournament_round\": -3"),
+            ("20:00:00.120", "20:00:00"),
+            ("\"2026-11-01T20:00:00.120\"", "null"),
+            (
+                "{\"seat\": 0, \"player_id\": \"a\"",
+                "[0, \"a\"], {\"seat\": 9, \"player_id\": \"a\"",
+            ),
+            (
+                "\"seat\": 0, \"player_id\": \"a\"",
+                "\"player_id\": \"a\", \"seat\": 0",
+            ),
+            (
+                "\"seat\": 0, \"player_id\": \"a\"",
+                "\"seat\": 0, \"seat\": 0, \"player_id\": \"a\"",
+            ),
+            ("\"name\": \"Ann\"", "\"name\": 1"),
+            ("\"balance\": -12.5", "\"balance\": null"),
+            ("\"balance\": -12.5", "\"balance\": \"x\""),
+            ("\"balance\": 3", "\"balance\": -0"),
+            ("[\"5d\", \"6d\"]", "[\"5d\", 6]"),
+            ("[\"5d\", \"6d\"]", "[\"5d\", \"5d\"]"),
+            ("[\"5d\", \"6d\"]", "\"5d  6d\""),
+            ("[\"5d\", \"6d\"]", "null"),
+            ("\"3d 4d\"", "\"3d 4x\""),
+            ("\"stock\": []", "\"stock\": null"),
+            ("\"stock\": []", "\"stock\": \"\""),
+            (", \"stock\": []", ""),
+            ("{\"hands\"", "{\"z\": 0, \"hands\""),
+            ("\"deal\": {", "\"deal\": null, \"d\": {"),
+            ("[2, 2]", "null"),
+            ("[2, 2]", "[2, 53]"),
+            ("[2, 2]", "[2, 2.0]"),
+            ("\"first_leader\": 0", "\"first_leader\": null"),
+            ("\"first_leader\": 0", "\"first_leader\": 5"),
+            ("\"cards\": \"3d\"", "\"cards\": null"),
+            ("\"cards\": \"3d\"", "\"cards\": [\"3d\"]"),
+            ("\"cards\": \"\"", "\"cards\": []"),
+            ("\"cards\": \"\"", "\"cards\": \" \""),
+            ("\"cards\": \"\"", "\"cards\": null"),
+            ("\"ts\": 1785000000.5", "\"ts\": \"1785000000.5\""),
+            ("\"ts\": 1785000001", "\"ts\": 1785000000.25"),
+            ("\"ts\": null", "\"ts\": 1785000002"),
+            ("\"action\": \"pass\"", "\"action\": \"fold\""),
+            (
+                "\"action\": \"pass\"",
+                "\"action\": \"pass\", \"action\": \"pass\"",
+            ),
+            ("\"claim\": \"dragon\"", "\"claim\": null"),
+            ("\"drawn\": null", "\"drawn\": \"3d\""),
+            (
+                "{\"seat\": 1, \"action\": \"claim\"",
+                "[1, \"claim\"], {\"seat\": 1, \"action\": \"claim\"",
+            ),
+            ("\"winner\": 0", "\"winner\": null"),
+            ("\"winner\": 0", "\"winner\": 0.0"),
+            ("[0, 2]", "null"),
+            ("\"result\": {", "\"result\": null, \"r\": {"),
+            ("{\"seed\": 1, \"k\": [null]}", "null"),
+            ("{\"seed\": 1, \"k\": [null]}", "[1]"),
+            ("{\"seed\": 1, \"k\": [null]}", "{\"seed\": 1, \"seed\": 2}"),
+            ("\"truth\"", "\"tooth\""),
+            ("\"format_version\": 1, ", ""),
+            (
+                "\"format_version\": 1, ",
+                "\"format_version\": 1, \"format_version\": 1, ",
+            ),
+            ("\"actions\": [", "\"actions\": null, \"a\": ["),
+            (
+                "{\"format_version\"",
+                "{\"truth\": null, \"format_version\"",
+            ),
+        ];
+        let both = |text: &str| {
+            let fast = Tree::read(text)
+                .and_then(|t| fast::raw_game(&t).map(|raw| format!("{:?}", finish(raw))));
+            (fast, format!("{:?}", serde_line(text)))
+        };
+        let (fast, slow) = both(line);
+        assert_eq!(fast.as_deref(), Some(slow.as_str()));
+        assert!(slow.starts_with("Some"), "{slow}");
+        let mut answered = 0;
+        for (i, &(from, to)) in swaps.iter().enumerate() {
+            assert!(line.contains(from), "{from}");
+            let one = line.replacen(from, to, 1);
+            // and a second change with it
+            let (from2, to2) = swaps[(i * 7 + 3) % swaps.len()];
+            let two = one.replacen(from2, to2, 1);
+            for text in [one, two] {
+                let (fast, slow) = both(&text);
+                if let Some(fast) = fast {
+                    assert_eq!(fast, slow, "{text}");
+                    answered += 1;
+                }
+                let read = read_line(&text).map(|(r, _)| r);
+                assert_eq!(format!("{read:?}"), slow, "{text}");
+            }
+        }
+        assert!(answered > swaps.len() / 2, "{answered}");
     }
 }

@@ -13,9 +13,10 @@ use pyo3::types::{PyBytes, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
-use crate::parse::{parse_line, Record};
+use crate::parse::tree::Tree;
+use crate::parse::{read_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
-use crate::rows::{content_hash, ChunkRows, Column, LineInfo};
+use crate::rows::{content_hash, tree_hash, ChunkRows, Column, LineInfo};
 use crate::rules::Ruleset;
 use crate::sim::{match_lines, BotKind, Notation, Planted, RunSpec};
 use crate::state::ActionRecord;
@@ -34,11 +35,13 @@ struct Core {
     rows: ChunkRows,
 }
 
-type Outcome = Option<Result<(Record, Replayed, String), (String, Rejected)>>;
+/// A line's answer: the record, its tree (when the tree scanner read it), the replay and the
+/// ruleset's key; or the game id and the reject; None for the Python reader.
+type Outcome<'t> = Option<Result<(Record, Option<Tree<'t>>, Replayed, String), (String, Rejected)>>;
 
 impl Core {
-    fn run(&mut self, py: Python<'_>, text: &str) -> PyResult<Outcome> {
-        let Some(record) = parse_line(text) else {
+    fn run<'t>(&mut self, py: Python<'_>, text: &'t str) -> PyResult<Outcome<'t>> {
+        let Some((record, tree)) = read_line(text) else {
             return Ok(None);
         };
         let key = format!("{}\u{0}{}", record.preset, record.overrides);
@@ -74,7 +77,7 @@ impl Core {
             Ok(both) => replay(&record, &both.0, &both.1),
         };
         Ok(Some(match done {
-            Ok(replayed) => Ok((record, replayed, key)),
+            Ok(replayed) => Ok((record, tree, replayed, key)),
             Err(rejected) => Err((record.game_id, rejected)),
         }))
     }
@@ -101,7 +104,7 @@ fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObje
 
 fn action_tuple(py: Python<'_>, a: &ActionRecord) -> PyResult<PyObject> {
     let unchecked = PyTuple::new(py, a.unchecked.names())?;
-    let cards_left = PyTuple::new(py, &a.cards_left)?;
+    let cards_left = PyTuple::new(py, a.cards_left.as_slice())?;
     let fields: Vec<PyObject> = vec![
         a.action_index.into_py_any(py)?,
         a.seat.into_py_any(py)?,
@@ -155,11 +158,12 @@ impl Core {
         match self.run(py, text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
-            Some(Ok((record, done, key))) => {
+            Some(Ok((record, tree, done, key))) => {
                 if self.rows.holds(&record.game_id) {
                     return false.into_py_any(py);
                 }
-                let Some(hash) = content_hash(text) else {
+                let hash = tree.and_then(|mut t| tree_hash(&mut t));
+                let Some(hash) = hash.or_else(|| content_hash(text)) else {
                     return Ok(py.None());
                 };
                 let rs = &self.rulesets[&key];
@@ -209,7 +213,7 @@ impl Core {
         match self.run(py, text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
-            Some(Ok((record, done, _))) => {
+            Some(Ok((record, _, done, _))) => {
                 let res = &done.result;
                 let cards_left = PyTuple::new(py, &res.cards_left)?;
                 let final_hands = match &res.final_hands {
@@ -243,7 +247,7 @@ impl Core {
         match self.run(py, text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
-            Some(Ok((record, done, _))) => {
+            Some(Ok((record, _, done, _))) => {
                 ("ok", record.game_id, done.result.winner, done.actions.len()).into_py_any(py)
             }
         }

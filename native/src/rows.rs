@@ -16,6 +16,7 @@ use serde_json::ser::Formatter;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::parse::tree::{Node, Tree};
 use crate::parse::Record;
 use crate::replay::Replayed;
 use crate::state::ActionType;
@@ -464,7 +465,7 @@ impl ChunkRows {
             x.trick.push_int(int(a.trick));
             x.is_lead.push(Some(a.is_lead));
             x.top_before_mask.push_int(int(a.top_before));
-            for &c in &a.cards_left {
+            for &c in a.cards_left.as_slice() {
                 x.cards_left.values.push_int(int(c));
             }
             x.cards_left.close(a.cards_left.len());
@@ -683,11 +684,109 @@ pub fn content_hash(text: &str) -> Option<String> {
     let mut ser = serde_json::Serializer::with_formatter(HashWriter(Sha256::new()), OrjsonFormat);
     value.serialize(&mut ser).ok()?;
     let digest = ser.into_inner().0.finalize();
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
+    Some(hex(&digest))
+}
+
+fn hex(digest: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * digest.len());
+    for &b in digest {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
     }
-    Some(out)
+    out
+}
+
+/// [`content_hash`] of a line from the tree the parser read it into (one read of the line):
+/// the same bytes (keys sorted, compact, strings as logged since the tree holds no escape,
+/// integers as logged, `-0` and the floats as orjson spells them). None when an object
+/// repeats a key (then [`content_hash`] decides, as serde keeps the last). The tree's
+/// objects are left with their entries sorted.
+pub fn tree_hash(tree: &mut Tree<'_>) -> Option<String> {
+    let mut out = Vec::with_capacity(tree.text.len());
+    canonical(tree, tree.root, &mut out)?;
+    Some(hex(&Sha256::digest(&out)))
+}
+
+/// A float as logged (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits) in orjson's spelling
+/// without reading it: a double holds any decimal of at most 15 digits apart from every other,
+/// so the shortest digits that read back are the logged ones without trailing zeros. Only for
+/// the fixed notation from 1 and from 0.0001 (`py_float`'s for any such value); false
+/// (nothing written) for a smaller value, which `py_float` spells.
+fn logged_float(n: &str, out: &mut Vec<u8>) -> bool {
+    let (sign, body) = match n.strip_prefix('-') {
+        Some(b) => ("-", b),
+        None => ("", n),
+    };
+    let (whole, frac) = body.split_once('.').unwrap_or((body, ""));
+    let frac = frac.trim_end_matches('0');
+    if whole == "0" {
+        let zeros = frac.len() - frac.trim_start_matches('0').len();
+        if frac.is_empty() || zeros > 3 {
+            return false; // zero, or below 0.0001 (py_float's fixed notation goes to 0.00001)
+        }
+    }
+    out.extend_from_slice(sign.as_bytes());
+    out.extend_from_slice(whole.as_bytes());
+    out.push(b'.');
+    out.extend_from_slice(if frac.is_empty() {
+        b"0"
+    } else {
+        frac.as_bytes()
+    });
+    true
+}
+
+fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
+    match t.node(i) {
+        Node::Null => out.extend_from_slice(b"null"),
+        Node::True => out.extend_from_slice(b"true"),
+        Node::False => out.extend_from_slice(b"false"),
+        Node::Num(n) => {
+            if n.contains('.') || n == "-0" {
+                if !logged_float(n, out) {
+                    out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+                }
+            } else {
+                out.extend_from_slice(n.as_bytes());
+            }
+        }
+        Node::Str(s) => {
+            out.push(b'"');
+            out.extend_from_slice(s.as_bytes());
+            out.push(b'"');
+        }
+        Node::Arr { start, len, .. } => {
+            out.push(b'[');
+            for k in start..start + len {
+                if k > start {
+                    out.push(b',');
+                }
+                canonical(t, t.links[k as usize].1, out)?;
+            }
+            out.push(b']');
+        }
+        Node::Obj { start, len, .. } => {
+            let entries = &mut t.links[start as usize..(start + len) as usize];
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            if entries.windows(2).any(|w| w[0].0 == w[1].0) {
+                return None;
+            }
+            out.push(b'{');
+            for k in start..start + len {
+                if k > start {
+                    out.push(b',');
+                }
+                let (key, v) = t.links[k as usize];
+                out.push(b'"');
+                out.extend_from_slice(key.as_bytes());
+                out.extend_from_slice(b"\":");
+                canonical(t, v, out)?;
+            }
+            out.push(b'}');
+        }
+    }
+    Some(())
 }
 
 #[cfg(test)]
@@ -724,5 +823,74 @@ mod tests {
         s.update("{\"a\":[1.5,\"é\\n\"],\"b\":1}".as_bytes());
         let want: String = s.finalize().iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(h, want);
+    }
+
+    /// The logged spelling of a float is `py_float`'s, on every shape of decimal the tree holds.
+    #[test]
+    fn logged_floats_as_py_float() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut written = 0;
+        for round in 0..200_000 {
+            let whole_len = (next() % 15) as usize;
+            let frac_len = 1 + (next() % (15 - whole_len as u64)) as usize;
+            let mut text = String::new();
+            if round % 3 == 0 {
+                text.push('-');
+            }
+            if whole_len == 0 {
+                text.push('0');
+            } else {
+                text.push(char::from(b'1' + (next() % 9) as u8));
+                for _ in 1..whole_len {
+                    text.push(char::from(b'0' + (next() % 10) as u8));
+                }
+            }
+            text.push('.');
+            for k in 0..frac_len {
+                // runs of zeros, leading and trailing, often
+                let d = if next() % 3 == 0 || (round % 5 == 0 && k < 5) {
+                    0
+                } else {
+                    next() % 10
+                };
+                text.push(char::from(b'0' + d as u8));
+            }
+            let mut out = Vec::new();
+            if logged_float(&text, &mut out) {
+                let want = py_float(text.parse().unwrap());
+                assert_eq!(String::from_utf8(out).unwrap(), want, "{text}");
+                written += 1;
+            }
+        }
+        assert!(written > 100_000, "{written}");
+        for (text, spelled) in [("0.0001", true), ("0.00001", false), ("-0.0", false)] {
+            assert_eq!(logged_float(text, &mut Vec::new()), spelled, "{text}");
+        }
+    }
+
+    /// The hash from the tree is the hash from serde's `Value`, on lines with every kind of
+    /// value, nesting, unsorted keys, integers and floats in every spelling the tree holds.
+    #[test]
+    fn tree_hash_is_content_hash() {
+        let lines = [
+            r#"{"b": 1, "a": [1.5, "é", -0, 0, -0.0, 0.10, 1785000012.125, -3, 100.0]}"#,
+            r#"{"z": {"y": {"x": [], "w": {}}, "a": null}, "m": [true, false, null, {"k": 0.00001}]}"#,
+            r#" {"ts": 1234567890.12345, "n": 123456789012345, "f": 0.000001, "g": 99999999999999.9} "#,
+            r#"{"é": 1, "e": 2, "E": 3, "": 4, "aa": 5, "a": 6}"#,
+            r#"[1, {"b": 2, "a": 1}]"#,
+            "\"plain\"",
+        ];
+        for line in lines {
+            let mut tree = Tree::read(line).expect(line);
+            assert_eq!(tree_hash(&mut tree), content_hash(line), "{line}");
+        }
+        let mut repeated = Tree::read(r#"{"a": 1, "b": {"c": 1, "c": 2}}"#).unwrap();
+        assert_eq!(tree_hash(&mut repeated), None);
     }
 }

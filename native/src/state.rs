@@ -184,6 +184,50 @@ impl Unchecked {
     }
 }
 
+/// The cards each seat holds after an action (`ActionRecord.cards_left`), inline: no heap
+/// vector per action (a table seats at most 52, and a seat holds at most 52 cards).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct CardsLeft {
+    len: u8,
+    counts: [u8; 52],
+}
+
+impl CardsLeft {
+    /// No seats (the simulator's lean records).
+    pub const EMPTY: CardsLeft = CardsLeft {
+        len: 0,
+        counts: [0; 52],
+    };
+
+    /// The counts of every seat (each at most 52, at most 52 seats).
+    pub fn of(counts: &[u32]) -> CardsLeft {
+        let mut out = CardsLeft::EMPTY;
+        out.len = counts.len() as u8;
+        for (slot, &c) in out.counts.iter_mut().zip(counts) {
+            *slot = c as u8;
+        }
+        out
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        &self.counts[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl std::fmt::Debug for CardsLeft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
 /// One applied action and the engine's facts about it (`ActionRecord`, field for field).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionRecord {
@@ -196,7 +240,7 @@ pub struct ActionRecord {
     pub trick: u32,
     pub is_lead: bool,
     pub top_before: u64,
-    pub cards_left: Vec<u32>,
+    pub cards_left: CardsLeft,
     pub hand_before: Option<u64>,
     pub beating_play_existed: Option<bool>,
     pub highest_single: Option<u32>,
@@ -953,9 +997,9 @@ impl<'a> Game<'a> {
             is_lead: top.is_none(),
             top_before: top.map_or(0, |t| t.mask),
             cards_left: if self.lean {
-                Vec::new()
+                CardsLeft::EMPTY
             } else {
-                self.counts.clone()
+                CardsLeft::of(&self.counts)
             },
             hand_before,
             beating_play_existed: beating,
@@ -1017,7 +1061,7 @@ impl<'a> Game<'a> {
             trick: self.trick,
             is_lead: false,
             top_before: 0,
-            cards_left: self.counts.clone(),
+            cards_left: CardsLeft::of(&self.counts),
             hand_before,
             beating_play_existed: None,
             highest_single: None,

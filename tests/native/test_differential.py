@@ -222,6 +222,19 @@ def test_a_reject_names_file_line_game_and_action(core: native.NativeReplayer) -
     assert mine.code == "E_OUT_OF_TURN" and mine.message.startswith("actions[1]: seat ")
 
 
+@pytest.mark.parametrize("name", ["Ann", 'A "quoted" name'])
+def test_a_struct_written_as_a_list_is_the_readers(core: native.NativeReplayer, name: str) -> None:
+    """A seat or an action written as the list of its values is a schema error (the Python
+    reader's E_SCHEMA), also on a line the core's serde path reads (an escaped name)."""
+    for part in ("seats", "actions"):
+        game = sample_game(seed=6, game_id="listed-1")
+        game["seats"][1]["name"] = name
+        game[part][0] = list(game[part][0].values())
+        mine, reference = _both(_line(game), core)
+        assert isinstance(reference, Reject) and reference.code == "E_SCHEMA"
+        assert mine == reference
+
+
 def test_the_sample_files_give_the_same_answers(core: native.NativeReplayer) -> None:
     from pipeline.logs.jsonl import iter_jsonl_lines, open_log
 
