@@ -275,17 +275,31 @@ def _check_result(record: DdzRecord, result: GameResult) -> None:
         raise ReplayError("E_RESULT_MISMATCH", "; ".join(problems))
 
 
-def _ruleset(record: DdzRecord) -> DdzRuleset:
+def ruleset_for(preset: str, overrides: tuple[tuple[str, Any], ...]) -> DdzRuleset:
+    """The ruleset a record names (its preset and overrides), or the named error the replay
+    gives (the native core resolves its rulesets with it too).
+
+    >>> ruleset_for("ddz-2p", (("hand_size", 17),)).set_aside_size
+    17
+    >>> try:
+    ...     ruleset_for("ddz", (("players", [3]),))
+    ... except Big2Error as err:
+    ...     print(err.code, err.message)
+    E_RULESET_VALUE override: players = [3]: Dou Dizhu is played by 2 or 3 players
+    """
     try:
-        return load_ruleset(record.ruleset, dict(record.overrides))
+        return load_ruleset(preset, dict(overrides))
     except Big2Error:
         raise
     except (TypeError, ValueError, OverflowError) as err:  # an override value of no known shape
         raise ReplayError(
             "E_RULESET_VALUE",
-            f"ruleset overrides {dict(record.overrides)!r} cannot be read "
-            f"({type(err).__name__}: {err})",
+            f"ruleset overrides {dict(overrides)!r} cannot be read ({type(err).__name__}: {err})",
         ) from None
+
+
+def _ruleset(record: DdzRecord) -> DdzRuleset:
+    return ruleset_for(record.ruleset, record.overrides)
 
 
 def replay_record(record: DdzRecord) -> Replayed:
