@@ -3,11 +3,14 @@
 //!
 //! As `crate::parse` does for Big Two: where a line is unusual (any schema problem, a card
 //! spelling outside the common table, an ISO time as `ts`, a number at the edge of its range,
-//! a declared result of an unusual shape) the parser answers `None` and the Python reader
-//! reads the line, so a reader message is written once, in Python. The envelope's checks
-//! (`started_at_ok`, `risky_number`, the seats) repeat `crate::parse`'s private ones: that
-//! module is Big Two's (another helper's area this wave); one shared envelope reader is the
-//! next step.
+//! an override not read exactly) the parser answers `None` and the Python reader reads the
+//! line, so a reader message is written once, in Python. Unlike Big Two's, a line with a
+//! long number is read here: a float stake makes results such as `0.30000000000000004`; a
+//! number is used only where a reading a unit off in the last place cannot change the answer
+//! (range checks away from the ends, the declared result's comparison within 1e-9), and a
+//! mismatch message that would print such a value is Python's (`replay.rs`). The envelope's
+//! checks (`started_at_ok`, the seats) repeat `crate::parse`'s private ones: that module is
+//! Big Two's (another helper's area this wave); one shared envelope reader is the next step.
 
 use super::cards::fast_mask;
 use super::combos::Kind;
@@ -53,17 +56,6 @@ pub struct DdzLine {
     pub ts: Vec<Option<f64>>,
     /// The declared result's non-null fields, sorted by key.
     pub declared: Option<Vec<(String, Value)>>,
-}
-
-fn numbers_in_range(v: &Value) -> bool {
-    match v {
-        Value::Number(n) => n
-            .as_f64()
-            .is_some_and(|x| (-BALANCE_MAX..=BALANCE_MAX).contains(&x)),
-        Value::Array(items) => items.iter().all(numbers_in_range),
-        Value::Object(map) => map.values().all(numbers_in_range),
-        _ => true,
-    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|±HH:MM]` well inside 1990 … 2100 (else Python decides).
@@ -134,38 +126,35 @@ fn started_at_ok(text: &str) -> bool {
     }
 }
 
-/// A number serde may read otherwise than orjson (more than 15 digits, or an exponent).
-fn risky_number(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'-' | b'0'..=b'9' => {
-                let mut digits = 0;
-                while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-                {
-                    match b[i] {
-                        b'e' | b'E' => return true,
-                        b'0'..=b'9' => digits += 1,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                if digits > 15 {
-                    return true;
-                }
-            }
-            _ => i += 1,
+/// Whether serde read this float exactly: a number written with at most 15 significant
+/// digits is (one rounding); its shortest digits are then at most 15 too. A value with more
+/// may be a unit off in the last place (serde's fast float reading, without
+/// `float_roundtrip`, which would double Big Two's parse).
+pub fn exact_float(x: f64) -> bool {
+    let shown = format!("{:e}", x);
+    let digits = shown.split('e').next().unwrap_or("").bytes();
+    x.is_finite() && digits.filter(u8::is_ascii_digit).count() <= 15
+}
+
+/// Whether every number of an override value is within ±2**53 (`_freeze`) and read exactly
+/// (what Python resolves is the text serde prints back).
+fn overrides_ok(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.as_f64()
+                .is_some_and(|x| (-BALANCE_MAX..=BALANCE_MAX).contains(&x))
+                && (n.is_i64() || n.is_u64() || n.as_f64().is_some_and(exact_float))
         }
+        Value::Array(items) => items.iter().all(overrides_ok),
+        Value::Object(map) => map.values().all(overrides_ok),
+        _ => true,
     }
-    false
+}
+
+/// Within `margin` of a range's ends: a number the core leaves to Python, so that a reading a
+/// unit off in the last place can never fall on the other side of an end.
+fn near_edge(x: f64, lo: f64, hi: f64, margin: f64) -> bool {
+    (x - lo).abs() <= margin || (x - hi).abs() <= margin
 }
 
 /// Cards as the log writes them (a string, or a list of one-card strings) as a mask, with
@@ -352,7 +341,10 @@ fn action(raw: RawAction<'_>, n: usize) -> Option<(Action, Option<f64>)> {
         }
         (0, None)
     };
-    if raw.ts.is_some_and(|ts| !(TS_MIN..=TS_MAX).contains(&ts)) {
+    if raw
+        .ts
+        .is_some_and(|ts| !(TS_MIN..=TS_MAX).contains(&ts) || near_edge(ts, TS_MIN, TS_MAX, 1e-3))
+    {
         return None;
     }
     let a = Action {
@@ -367,9 +359,6 @@ fn action(raw: RawAction<'_>, n: usize) -> Option<(Action, Option<f64>)> {
 
 /// A Dou Dizhu game line → its record, or `None` for the Python reader to read.
 pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
-    if risky_number(text) {
-        return None;
-    }
     let raw: RawGame = serde_json::from_str(text).ok()?;
     if raw.format_version != 1 || raw.game_kind != "doudizhu" || raw.game_id.is_empty() {
         return None;
@@ -378,7 +367,7 @@ pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
         RawRuleset::Name(name) => (name.into_owned(), "{}".to_string()),
         RawRuleset::Spec(spec) => {
             let overrides = Value::Object(spec.overrides.unwrap_or_default());
-            if !numbers_in_range(&overrides) {
+            if !overrides_ok(&overrides) {
                 return None;
             }
             (
@@ -397,9 +386,10 @@ pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
     for (i, seat) in raw.seats.iter().enumerate() {
         if seat.seat != i as u64
             || seat.player_id.is_empty()
-            || seat
-                .balance
-                .is_some_and(|b| !(-BALANCE_MAX..=BALANCE_MAX).contains(&b))
+            || seat.balance.is_some_and(|b| {
+                !(-BALANCE_MAX..=BALANCE_MAX).contains(&b)
+                    || near_edge(b, -BALANCE_MAX, BALANCE_MAX, 1.0)
+            })
         {
             return None;
         }

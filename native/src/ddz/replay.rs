@@ -2,7 +2,7 @@
 //! the deal, every action (`actions[i]: …`), `E_UNFINISHED`, and the declared result
 //! cross-checked (`E_RESULT_MISMATCH`, with Python's `repr` of the values).
 
-use super::parse::DdzLine;
+use super::parse::{exact_float, DdzLine};
 use super::rules::{DdzRules, Num};
 use super::state::{ActionRecord, Game, GameResult};
 use serde_json::Value;
@@ -169,7 +169,14 @@ fn py_repr(v: &Value) -> Option<String> {
         Value::Number(n) => match (n.as_i64(), n.as_u64()) {
             (Some(i), _) => i.to_string(),
             (_, Some(u)) => u.to_string(),
-            _ => float_repr(n.as_f64()?)?,
+            // a long number may be read a unit off, or be an integer beyond 64 bits: Python's
+            _ => {
+                let x = n.as_f64()?;
+                if !exact_float(x) || x.abs() >= 1e15 {
+                    return None;
+                }
+                float_repr(x)?
+            }
         },
         Value::String(s) => {
             let plain = s
