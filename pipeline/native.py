@@ -236,9 +236,14 @@ class NativeReplayer:
         without its actions (the core read and checked them) and takes each action's ``ts``
         as logged. The records' enum fields hold their string values (``"play"``), which
         equal the enums (they are ``StrEnum``)."""
+        ddz = DDZ_MARK in text  # most likely a Dou Dizhu line: its core first
+        if ddz and (on_ddz := self.ddz().replay_game(text, source)) is not None:
+            return on_ddz
         got = self.core.replay_line(text)
         if got is None:  # a Dou Dizhu line is its core's; any other line the Python reader's
-            return self.ddz().replay_game(text, source) or replay_game_python(text, source)
+            return (None if ddz else self.ddz().replay_game(text, source)) or replay_game_python(
+                text, source
+            )
         if got[0] == "reject":
             _, game_id, action_index, code, message = got
             return Reject(source, game_id, action_index, code, message, text)
@@ -324,6 +329,10 @@ def resolve_ddz_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, st
     return True, json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}), ""
 
 
+#: What a Dou Dizhu line holds (its ``game_kind``) and a Big Two line hardly ever: such a line
+#: goes to the Dou Dizhu core first (a Big Two line holding it still replays, after one
+#: refused parse).
+DDZ_MARK = '"doudizhu"'
 _DDZ_TYPES = {t.value: t for t in ddz_state.ActionType}
 _DDZ_PHASES = {p.value: p for p in ddz_state.Phase}
 _DDZ_KINDS: dict[str | None, DdzKind | None] = {k.value: k for k in DdzKind} | {None: None}
@@ -345,33 +354,37 @@ class DdzReplayer:
         """One decoded line → what :func:`replay_game_python` gives, or None (the Python
         reader's line). The engine's records, result and the logged actions come from the
         core; the record's metadata (envelope, deal, ids, the content hash) from the Python
-        reader, which reads the line without its actions (the core read and checked them),
-        each action's ``ts`` as logged. Enum fields hold the engine's enums."""
+        reader, which reads the envelope, the first bidder and the declared result (the deal
+        and the actions the core read and checked), each action's ``ts`` as logged. Enum
+        fields hold the engine's enums."""
         got = self.core.replay_line(text)
         if got is None:
             return None
         if got[0] == "reject":
             _, game_id, action_index, code, message = got
             return Reject(source, game_id, action_index, code, message, text)
-        _, _game_id, result, facts, moves = got
+        _, _game_id, result, facts, moves, (hands, kitty, aside, face_up) = got
         obj = orjson.loads(text)
-        logged = obj["actions"]
-        try:
-            meta = ddz_record_from_obj(
-                {**obj, "actions": []}, source=source, raw=text, content_hash=content_hash(obj)
-            )
-            ruleset = ddz_ruleset_for(meta.ruleset, meta.overrides)
-        except Big2Error:  # pragma: no cover - the core read the line: so does the reader
-            return None
         types, phases, kinds = _DDZ_TYPES, _DDZ_PHASES, _DDZ_KINDS
-        record = replace(
-            meta,
-            moves=tuple(
+        read = (
+            hands,
+            kitty,
+            aside,
+            face_up,
+            tuple(
                 new_tuple(ddz_state.Action, (m[0], types[m[1]], m[2], m[3], kinds[m[4]]))
                 for m in moves
             ),
-            ts=tuple(None if (ts := raw.get("ts")) is None else float(ts) for raw in logged),
+            # each ts as the reader takes it (the core may read a long number a unit off)
+            tuple(None if (ts := a.get("ts")) is None else float(ts) for a in obj["actions"]),
         )
+        try:
+            record = ddz_record_from_obj(
+                obj, source=source, raw=text, content_hash=content_hash(obj), core=read
+            )
+            ruleset = ddz_ruleset_for(record.ruleset, record.overrides)
+        except Big2Error:  # pragma: no cover - the core read the line: so does the reader
+            return None
         actions = tuple(
             new_tuple(
                 ddz_state.ActionRecord,
@@ -438,6 +451,8 @@ class CoreRows:
         """One decoded game line: True when the core built its rows; its :class:`Reject`;
         False when the line is for Python (the reader's line, or a game id the chunk holds
         already: its repeat is replayed by :func:`replay_game`)."""
+        if DDZ_MARK in text:  # most likely a Dou Dizhu line: replay_game gives it to its core
+            return False
         got = self.core.rows_add(text, source.file, source.line)
         if got is True:
             return True

@@ -201,30 +201,54 @@ def _result(value: Any, n: int) -> DdzDeclared | None:
     return DdzDeclared(tuple((k, obj[k]) for k in sorted(obj) if obj[k] is not None))
 
 
-def record_from_obj(obj: Any, *, source: Any, raw: str, content_hash: str) -> DdzRecord:
-    """Check one Dou Dizhu game object against the log format and build its record."""
+#: What the native core read of a line (:class:`pipeline.native.DdzReplayer`): the deal's
+#: hands, kitty, set-aside and face-up cards, the actions and their times.
+CoreRead = tuple[
+    tuple[int, ...] | None,
+    int | None,
+    int | None,
+    int | None,
+    tuple[Action, ...],
+    tuple[float | None, ...],
+]
+
+
+def record_from_obj(
+    obj: Any, *, source: Any, raw: str, content_hash: str, core: CoreRead | None = None
+) -> DdzRecord:
+    """Check one Dou Dizhu game object against the log format and build its record.
+
+    ``core``: the deal and actions as the native core read them from the same line (it read
+    and checked them as this reader does), so that only the envelope, the first bidder and
+    the declared result are read here.
+    """
     envelope = read_envelope(obj, _TOP_KEYS)
     n = len(envelope["seats"])
-    hands, kitty, aside, face_up = _deal(obj.get("deal"), n)
     first = obj.get("first_bidder")
-    logged = obj["actions"]
-    if not isinstance(logged, list):
-        raise _fail("actions", f"expected a list, got {type(logged).__name__}")
-    if len(logged) > max_actions(n):
-        raise LogFormatError(
-            E_GAME_TOO_LONG,
-            f"actions: {len(logged)} actions; no legal Dou Dizhu game at {n} seats has more "
-            f"than {max_actions(n)}",
-            path="actions",
-        )
-    parsed = [_action(a, i, n) for i, a in enumerate(logged)]
+    if core is not None:
+        hands, kitty, aside, face_up, moves, ts = core
+    else:
+        hands, kitty, aside, face_up = _deal(obj.get("deal"), n)
+        logged = obj["actions"]
+        if not isinstance(logged, list):
+            raise _fail("actions", f"expected a list, got {type(logged).__name__}")
+        if len(logged) > max_actions(n):
+            raise LogFormatError(
+                E_GAME_TOO_LONG,
+                f"actions: {len(logged)} actions; no legal Dou Dizhu game at {n} seats has "
+                f"more than {max_actions(n)}",
+                path="actions",
+            )
+        parsed = [_action(a, i, n) for i, a in enumerate(logged)]
+        moves = tuple(a for a, _ in parsed)
+        ts = tuple(t for _, t in parsed)
     return DdzRecord(
         **envelope,
         content_hash=content_hash,
         actions=(),
         hands=hands,
-        moves=tuple(a for a, _ in parsed),
-        ts=tuple(t for _, t in parsed),
+        moves=moves,
+        ts=ts,
         kitty=kitty,
         set_aside=aside,
         face_up_card=face_up,

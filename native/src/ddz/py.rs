@@ -144,9 +144,9 @@ impl DdzCore {
     }
 
     /// A decoded line → `None` (the Python reader's line), `("reject", game_id,
-    /// action_index, code, message)`, or `("ok", game_id, result, actions, moves)`: the
-    /// engine's records and result, and each logged action as `(seat, type, cards, value,
-    /// kind)`.
+    /// action_index, code, message)`, or `("ok", game_id, result, actions, moves, deal)`:
+    /// the engine's records and result, each logged action as `(seat, type, cards, value,
+    /// kind)`, and the deal as read, `(hands or None, kitty, set_aside, face_up_card)`.
     fn replay_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
         match self.run(py, text)? {
             Done::Python => Ok(py.None()),
@@ -172,7 +172,12 @@ impl DdzCore {
                     })
                     .collect::<PyResult<Vec<_>>>()?;
                 let result = result_tuple(py, &result)?;
-                ("ok", line.game_id, result, records, moves).into_py_any(py)
+                let hands = match &line.hands {
+                    Some(h) => PyTuple::new(py, h)?.into_py_any(py)?,
+                    None => py.None(),
+                };
+                let deal = (hands, line.kitty, line.set_aside, line.face_up_card);
+                ("ok", line.game_id, result, records, moves, deal).into_py_any(py)
             }
         }
     }
