@@ -43,14 +43,39 @@ pub fn counts_of(mask: u64) -> Counts {
     out
 }
 
+/// A card as `format_card` prints it (`3♦`, `10♠`): the printer's own spelling, read without
+/// a table lookup.
+fn printed_card(token: &str) -> Option<u32> {
+    let suit = match token.as_bytes() {
+        [.., 0xE2, 0x99, 0xA6] => 0,
+        [.., 0xE2, 0x99, 0xA3] => 1,
+        [.., 0xE2, 0x99, 0xA5] => 2,
+        [.., 0xE2, 0x99, 0xA0] => 3,
+        _ => return None,
+    };
+    let rank = &token[..token.len() - 3];
+    let r = RANK_TEXT.iter().position(|&t| t == rank)?;
+    Some((r * 4 + suit) as u32)
+}
+
 /// One joker spelling (`_JOKERS`, any case), or a common Big Two spelling; None: Python decides.
 pub fn token_id(token: &str) -> Option<u32> {
-    let lower = token.to_ascii_lowercase();
-    match lower.as_str() {
-        "bj" | "sj" | "jb" | "小王" | "小怪" | "小鬼" => Some(52),
-        "rj" | "lj" | "jr" | "大王" | "大怪" | "大鬼" => Some(53),
-        _ => token_card(token).map(u32::from),
+    if let Some(c) = printed_card(token) {
+        return Some(c);
     }
+    let joker = match token.as_bytes() {
+        [a, b] => match [a.to_ascii_lowercase(), b.to_ascii_lowercase()] {
+            [b'b', b'j'] | [b's', b'j'] | [b'j', b'b'] => Some(52),
+            [b'r', b'j'] | [b'l', b'j'] | [b'j', b'r'] => Some(53),
+            _ => None,
+        },
+        _ => match token {
+            "小王" | "小怪" | "小鬼" => Some(52),
+            "大王" | "大怪" | "大鬼" => Some(53),
+            _ => None,
+        },
+    };
+    joker.or_else(|| token_card(token).map(u32::from))
 }
 
 /// Cards separated by ASCII whitespace, read with the common spellings; None for anything
