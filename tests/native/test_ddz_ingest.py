@@ -42,6 +42,9 @@ def _mixed_lines(n: int) -> list[str]:
         if seed % 3 == 0:
             b2 = big2._game(seed, seed % len(big2.OPTIONS), notations[seed % 3], seed % 4 == 1)
             out.append(orjson.dumps(b2).decode())
+    marked = big2._game(7, 0, "compact", False)  # a Big Two line holding the Dou Dizhu mark
+    marked["game_id"], marked["seats"][0]["name"] = "big2-marked", "doudizhu"
+    out.append(orjson.dumps(marked).decode())
     first = orjson.loads(out[0])
     out += [
         out[0],  # a duplicate
@@ -70,6 +73,7 @@ def test_a_mixed_import_gives_the_same_rows_on_the_core_and_in_python(tmp_path: 
     finally:
         con.close()
     assert n_ddz > 60 and len(py["actions"]) > 5000
+    assert any(row[0] == "big2-marked" for row in py["games"])
     assert {"E_DDZ_OUT_OF_TURN", "E_RESULT_MISMATCH", "E_CONFLICT", "E_SCHEMA"} <= codes, codes
     for table in py:
         assert rs[table] == py[table], table
