@@ -37,6 +37,7 @@ import json
 import os
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -342,13 +343,19 @@ _DDZ_SPRINGS: dict[str | None, ddz_state.Spring | None] = {s.value: s for s in d
 }
 
 
+#: A record or an action from the core's tuple (its enum fields hold the engine's enums).
+_new_ddz_record = partial(new_tuple, ddz_state.ActionRecord)
+_new_ddz_action = partial(new_tuple, ddz_state.Action)
+
+
 class DdzReplayer:
     """The Dou Dizhu core (``DdzCore``) with its ruleset cache: a Dou Dizhu line replayed
     and validated natively, or None for the Python reader (any other line, or one the core
     does not read itself)."""
 
     def __init__(self, module: ModuleType) -> None:
-        self.core = module.DdzCore(resolve_ddz_ruleset)
+        enums = {"types": _DDZ_TYPES, "phases": _DDZ_PHASES, "kinds": _DDZ_KINDS}
+        self.core = module.DdzCore(resolve_ddz_ruleset, enums)
 
     def replay_game(self, text: str, source: Source) -> ReplayedGame | Reject | None:
         """One decoded line → what :func:`replay_game_python` gives, or None (the Python
@@ -365,16 +372,12 @@ class DdzReplayer:
             return Reject(source, game_id, action_index, code, message, text)
         _, _game_id, result, facts, moves, (hands, kitty, aside, face_up) = got
         obj = orjson.loads(text)
-        types, phases, kinds = _DDZ_TYPES, _DDZ_PHASES, _DDZ_KINDS
         read = (
             hands,
             kitty,
             aside,
             face_up,
-            tuple(
-                new_tuple(ddz_state.Action, (m[0], types[m[1]], m[2], m[3], kinds[m[4]]))
-                for m in moves
-            ),
+            tuple(map(_new_ddz_action, moves)),
             # each ts as the reader takes it (the core may read a long number a unit off)
             tuple(None if (ts := a.get("ts")) is None else float(ts) for a in obj["actions"]),
         )
@@ -385,22 +388,7 @@ class DdzReplayer:
             ruleset = ddz_ruleset_for(record.ruleset, record.overrides)
         except Big2Error:  # pragma: no cover - the core read the line: so does the reader
             return None
-        actions = tuple(
-            new_tuple(
-                ddz_state.ActionRecord,
-                (
-                    *a[:2],
-                    types[a[2]],
-                    phases[a[3]],
-                    *a[4:6],
-                    kinds[a[6]],
-                    *a[7:12],
-                    kinds[a[12]],
-                    *a[13:],
-                ),
-            )
-            for a in facts
-        )
+        actions = tuple(map(_new_ddz_record, facts))
         outcome, landlord, base, winner, won, bombs, rockets, spring, mult, amount, scores = result
         done = ddz_state.GameResult(
             outcome=_DDZ_OUTCOMES[outcome],

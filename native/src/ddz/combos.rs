@@ -426,3 +426,17 @@ pub fn can_beat_counts(counts: &Counts, top: &Play) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_in_declaration_order() {
+        // the bindings index each kind's Python member by its discriminant
+        for (i, k) in KINDS.iter().enumerate() {
+            assert_eq!(*k as usize, i);
+            assert_eq!(Kind::parse(k.as_str()), Some(*k));
+        }
+    }
+}

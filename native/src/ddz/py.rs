@@ -6,21 +6,63 @@
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 use pyo3::IntoPyObjectExt;
 
+use super::combos::{Kind, KINDS};
 use super::parse::{parse_ddz_line, DdzLine};
 use super::replay::{replay, Rejected, Replay};
 use super::rules::{DdzRules, Num};
-use super::state::{ActionRecord, GameResult};
+use super::state::{ActionRecord, ActionType, GameResult, Phase};
 
 /// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not take).
 type Resolved = Option<Result<DdzRules, (String, String)>>;
+
+/// The Python objects the records hold for the engine's enums (`ActionType`, `Phase`,
+/// `Kind` members), in the order of the Rust enums; or their strings when not given.
+struct Enums {
+    types: Vec<PyObject>,
+    phases: Vec<PyObject>,
+    kinds: Vec<PyObject>,
+}
 
 #[pyclass(module = "big2_native")]
 pub struct DdzCore {
     resolver: PyObject,
     rulesets: HashMap<String, Resolved>,
+    enums: Enums,
+}
+
+const TYPES: [ActionType; 5] = [
+    ActionType::Bid,
+    ActionType::Call,
+    ActionType::NoCall,
+    ActionType::Play,
+    ActionType::Pass,
+];
+const PHASES: [Phase; 3] = [Phase::Auction, Phase::Play, Phase::Over];
+
+fn members(
+    py: Python<'_>,
+    table: Option<&Bound<'_, PyDict>>,
+    names: &[&'static str],
+) -> PyResult<Vec<PyObject>> {
+    names
+        .iter()
+        .map(|name| match table {
+            None => name.into_py_any(py),
+            Some(t) => t
+                .get_item(name)?
+                .map(Bound::unbind)
+                .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(*name)),
+        })
+        .collect()
+}
+
+impl Enums {
+    fn kind(&self, py: Python<'_>, k: Option<Kind>) -> PyObject {
+        k.map_or_else(|| py.None(), |k| self.kinds[k as usize].clone_ref(py))
+    }
 }
 
 enum Done {
@@ -81,22 +123,22 @@ fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObje
     ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
 }
 
-fn action_tuple(py: Python<'_>, a: &ActionRecord) -> PyResult<PyObject> {
+fn action_tuple(py: Python<'_>, e: &Enums, a: &ActionRecord) -> PyResult<PyObject> {
     let unchecked: &[&str] = if a.unchecked_hand { &["hand"] } else { &[] };
     let fields: Vec<PyObject> = vec![
         a.action_index.into_py_any(py)?,
         a.seat.into_py_any(py)?,
-        a.kind.as_str().into_py_any(py)?,
-        a.phase.as_str().into_py_any(py)?,
+        e.types[a.kind as usize].clone_ref(py),
+        e.phases[a.phase as usize].clone_ref(py),
         a.bid.into_py_any(py)?,
         a.cards.into_py_any(py)?,
-        a.play_kind.map(|k| k.as_str()).into_py_any(py)?,
+        e.kind(py, a.play_kind),
         a.key.into_py_any(py)?,
         a.units.into_py_any(py)?,
         a.round.into_py_any(py)?,
         a.is_lead.into_py_any(py)?,
         a.top_before.into_py_any(py)?,
-        a.top_kind.map(|k| k.as_str()).into_py_any(py)?,
+        e.kind(py, a.top_kind),
         a.top_seat.into_py_any(py)?,
         PyTuple::new(py, &a.cards_left)?.into_py_any(py)?,
         a.hand_before.into_py_any(py)?,
@@ -135,12 +177,41 @@ fn result_tuple(py: Python<'_>, r: &GameResult) -> PyResult<PyObject> {
 
 #[pymethods]
 impl DdzCore {
+    /// `enums`: `{"types": …, "phases": …, "kinds": …}`, each a dict from the value to the
+    /// engine's enum member, for the records to hold them (else their strings).
     #[new]
-    fn new(resolver: PyObject) -> DdzCore {
-        DdzCore {
+    #[pyo3(signature = (resolver, enums=None))]
+    fn new(
+        py: Python<'_>,
+        resolver: PyObject,
+        enums: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<DdzCore> {
+        let table = |name: &str| -> PyResult<Option<Bound<'_, PyDict>>> {
+            match enums {
+                None => Ok(None),
+                Some(e) => Ok(Some(
+                    e.get_item(name)?
+                        .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(name.to_owned()))?
+                        .downcast_into::<PyDict>()?,
+                )),
+            }
+        };
+        // the members are indexed by the Rust enums' discriminants: the arrays are in their order
+        debug_assert!(TYPES.iter().enumerate().all(|(i, &t)| t as usize == i));
+        debug_assert!(PHASES.iter().enumerate().all(|(i, &p)| p as usize == i));
+        let type_names: Vec<&'static str> = TYPES.iter().map(|t| t.as_str()).collect();
+        let phase_names: Vec<&'static str> = PHASES.iter().map(|p| p.as_str()).collect();
+        let kind_names: Vec<&'static str> = KINDS.iter().map(|k| k.as_str()).collect();
+        let enums = Enums {
+            types: members(py, table("types")?.as_ref(), &type_names)?,
+            phases: members(py, table("phases")?.as_ref(), &phase_names)?,
+            kinds: members(py, table("kinds")?.as_ref(), &kind_names)?,
+        };
+        Ok(DdzCore {
             resolver,
             rulesets: HashMap::new(),
-        }
+            enums,
+        })
     }
 
     /// A decoded line → `None` (the Python reader's line), `("reject", game_id,
@@ -153,9 +224,10 @@ impl DdzCore {
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
             Done::Ok(done) => {
                 let (line, actions, result) = *done;
+                let e = &self.enums;
                 let records = actions
                     .iter()
-                    .map(|a| action_tuple(py, a))
+                    .map(|a| action_tuple(py, e, a))
                     .collect::<PyResult<Vec<_>>>()?;
                 let moves = line
                     .actions
@@ -163,10 +235,10 @@ impl DdzCore {
                     .map(|a| {
                         (
                             a.seat,
-                            a.kind.as_str(),
+                            e.types[a.kind as usize].clone_ref(py),
                             a.cards,
                             a.value,
-                            a.named.map(|k| k.as_str()),
+                            e.kind(py, a.named),
                         )
                             .into_py_any(py)
                     })
