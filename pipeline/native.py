@@ -37,6 +37,7 @@ import json
 import os
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -45,6 +46,10 @@ import orjson
 from pipeline.big2.logformat import LogAction, record_from_obj
 from pipeline.big2.rules import load_ruleset
 from pipeline.big2.state import ActionRecord, ActionType, Claim, GameResult, Outcome, new_tuple
+from pipeline.doudizhu import state as ddz_state
+from pipeline.doudizhu.combos import Kind as DdzKind
+from pipeline.doudizhu.game import record_from_obj as ddz_record_from_obj
+from pipeline.doudizhu.game import ruleset_for as ddz_ruleset_for
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
@@ -192,6 +197,14 @@ class NativeReplayer:
 
     def __init__(self, module: ModuleType) -> None:
         self.core = module.Core(resolve_ruleset)
+        self.module = module
+        self._ddz: DdzReplayer | None = None
+
+    def ddz(self) -> DdzReplayer:
+        """The Dou Dizhu core beside this one (made on first use)."""
+        if self._ddz is None:
+            self._ddz = DdzReplayer(self.module)
+        return self._ddz
 
     def replay_line(self, text: str, source: Source) -> GameFacts | Reject:
         """One decoded game line → its facts or its reject (as :func:`replay_line_python`)."""
@@ -224,9 +237,14 @@ class NativeReplayer:
         without its actions (the core read and checked them) and takes each action's ``ts``
         as logged. The records' enum fields hold their string values (``"play"``), which
         equal the enums (they are ``StrEnum``)."""
+        ddz = DDZ_MARK in text  # most likely a Dou Dizhu line: its core first
+        if ddz and (on_ddz := self.ddz().replay_game(text, source)) is not None:
+            return on_ddz
         got = self.core.replay_line(text)
-        if got is None:
-            return replay_game_python(text, source)
+        if got is None:  # a Dou Dizhu line is its core's; any other line the Python reader's
+            return (None if ddz else self.ddz().replay_game(text, source)) or replay_game_python(
+                text, source
+            )
         if got[0] == "reject":
             _, game_id, action_index, code, message = got
             return Reject(source, game_id, action_index, code, message, text)
@@ -287,6 +305,120 @@ class NativeReplayer:
         return winner
 
 
+def resolve_ddz_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str]:
+    """For the Dou Dizhu core: ``(True, the ruleset's to_dict() and its name's repr as
+    JSON, "")``, or ``(False, code, message)``: the reject the Python replay gives for this
+    preset and overrides (:func:`pipeline.doudizhu.game.ruleset_for`, from the same TOML
+    presets).
+
+    >>> resolve_ddz_ruleset("ddz", '{"four_with_two": 1}')[1:]
+    ('E_RULESET_VALUE', 'override: four_with_two = 1: expected true or false')
+    >>> ok, text, _ = resolve_ddz_ruleset("ddz-2p", '{}')
+    >>> ok, json.loads(text)["bidding"], json.loads(text)["name_repr"]
+    (True, 'call', "'ddz-2p'")
+    """
+    try:
+        name, overrides = read_ruleset(
+            {"preset": preset, "overrides": orjson.loads(overrides_json)}
+        )
+    except LogFormatError as err:  # pragma: no cover - the core sends only what the reader takes
+        return False, err.code, err.message
+    try:
+        rs = ddz_ruleset_for(name, overrides)
+    except Big2Error as err:
+        return False, err.code, err.message
+    return True, json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}), ""
+
+
+#: What a Dou Dizhu line holds (its ``game_kind``) and a Big Two line hardly ever: such a line
+#: goes to the Dou Dizhu core first (a Big Two line holding it still replays, after one
+#: refused parse).
+DDZ_MARK = '"doudizhu"'
+_DDZ_TYPES = {t.value: t for t in ddz_state.ActionType}
+_DDZ_PHASES = {p.value: p for p in ddz_state.Phase}
+_DDZ_KINDS: dict[str | None, DdzKind | None] = {k.value: k for k in DdzKind} | {None: None}
+_DDZ_OUTCOMES = {o.value: o for o in ddz_state.Outcome}
+_DDZ_SPRINGS: dict[str | None, ddz_state.Spring | None] = {s.value: s for s in ddz_state.Spring} | {
+    None: None
+}
+
+
+#: A record or an action from the core's tuple (its enum fields hold the engine's enums).
+_new_ddz_record = partial(new_tuple, ddz_state.ActionRecord)
+_new_ddz_action = partial(new_tuple, ddz_state.Action)
+
+
+class DdzReplayer:
+    """The Dou Dizhu core (``DdzCore``) with its ruleset cache: a Dou Dizhu line replayed
+    and validated natively, or None for the Python reader (any other line, or one the core
+    does not read itself)."""
+
+    def __init__(self, module: ModuleType) -> None:
+        enums = {"types": _DDZ_TYPES, "phases": _DDZ_PHASES, "kinds": _DDZ_KINDS}
+        self.core = module.DdzCore(resolve_ddz_ruleset, enums)
+
+    def replay_game(self, text: str, source: Source) -> ReplayedGame | Reject | None:
+        """One decoded line → what :func:`replay_game_python` gives, or None (the Python
+        reader's line). The engine's records, result and the logged actions come from the
+        core; the record's metadata (envelope, deal, ids, the content hash) from the Python
+        reader, which reads the envelope, the first bidder and the declared result (the deal
+        and the actions the core read and checked), each action's ``ts`` as logged. Enum
+        fields hold the engine's enums."""
+        got = self.core.replay_line(text)
+        if got is None:
+            return None
+        if got[0] == "reject":
+            _, game_id, action_index, code, message = got
+            return Reject(source, game_id, action_index, code, message, text)
+        _, _game_id, result, facts, moves, (hands, kitty, aside, face_up) = got
+        obj = orjson.loads(text)
+        read = (
+            hands,
+            kitty,
+            aside,
+            face_up,
+            tuple(map(_new_ddz_action, moves)),
+            # each ts as the reader takes it (the core may read a long number a unit off)
+            tuple(None if (ts := a.get("ts")) is None else float(ts) for a in obj["actions"]),
+        )
+        try:
+            record = ddz_record_from_obj(
+                obj, source=source, raw=text, content_hash=content_hash(obj), core=read
+            )
+            ruleset = ddz_ruleset_for(record.ruleset, record.overrides)
+        except Big2Error:  # pragma: no cover - the core read the line: so does the reader
+            return None
+        actions = tuple(map(_new_ddz_record, facts))
+        outcome, landlord, base, winner, won, bombs, rockets, spring, mult, amount, scores = result
+        done = ddz_state.GameResult(
+            outcome=_DDZ_OUTCOMES[outcome],
+            landlord=landlord,
+            base=base,
+            winner=winner,
+            landlord_won=won,
+            bombs=bombs,
+            rockets=rockets,
+            spring=_DDZ_SPRINGS[spring],
+            multiplier=mult,
+            amount=amount,
+            scores=scores,
+        )
+        return ReplayedGame(record=record, ruleset=ruleset, actions=actions, result=done)
+
+    def validate_line(self, text: str, source: Source) -> int | Reject | None:
+        """Validate only: the winner (None for a redeal) or the reject (the Python path's for
+        a line the core leaves)."""
+        got = self.core.validate_line(text)
+        if got is None:
+            done = replay_game_python(text, source)
+            return done if isinstance(done, Reject) else done.result.winner
+        if got[0] == "reject":
+            _, game_id, action_index, code, message = got
+            return Reject(source, game_id, action_index, code, message, text)
+        winner: int | None = got[2]
+        return winner
+
+
 _REPLAYER: NativeReplayer | None = None
 
 #: One column as the core hands it over: (length, null count, validity bitmap or None,
@@ -307,6 +439,8 @@ class CoreRows:
         """One decoded game line: True when the core built its rows; its :class:`Reject`;
         False when the line is for Python (the reader's line, or a game id the chunk holds
         already: its repeat is replayed by :func:`replay_game`)."""
+        if DDZ_MARK in text:  # most likely a Dou Dizhu line: replay_game gives it to its core
+            return False
         got = self.core.rows_add(text, source.file, source.line)
         if got is True:
             return True

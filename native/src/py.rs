@@ -360,6 +360,7 @@ impl Simulator {
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_class::<Simulator>()?;
+    m.add_class::<crate::ddz::py::DdzCore>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -201,30 +201,54 @@ def _result(value: Any, n: int) -> DdzDeclared | None:
     return DdzDeclared(tuple((k, obj[k]) for k in sorted(obj) if obj[k] is not None))
 
 
-def record_from_obj(obj: Any, *, source: Any, raw: str, content_hash: str) -> DdzRecord:
-    """Check one Dou Dizhu game object against the log format and build its record."""
+#: What the native core read of a line (:class:`pipeline.native.DdzReplayer`): the deal's
+#: hands, kitty, set-aside and face-up cards, the actions and their times.
+CoreRead = tuple[
+    tuple[int, ...] | None,
+    int | None,
+    int | None,
+    int | None,
+    tuple[Action, ...],
+    tuple[float | None, ...],
+]
+
+
+def record_from_obj(
+    obj: Any, *, source: Any, raw: str, content_hash: str, core: CoreRead | None = None
+) -> DdzRecord:
+    """Check one Dou Dizhu game object against the log format and build its record.
+
+    ``core``: the deal and actions as the native core read them from the same line (it read
+    and checked them as this reader does), so that only the envelope, the first bidder and
+    the declared result are read here.
+    """
     envelope = read_envelope(obj, _TOP_KEYS)
     n = len(envelope["seats"])
-    hands, kitty, aside, face_up = _deal(obj.get("deal"), n)
     first = obj.get("first_bidder")
-    logged = obj["actions"]
-    if not isinstance(logged, list):
-        raise _fail("actions", f"expected a list, got {type(logged).__name__}")
-    if len(logged) > max_actions(n):
-        raise LogFormatError(
-            E_GAME_TOO_LONG,
-            f"actions: {len(logged)} actions; no legal Dou Dizhu game at {n} seats has more "
-            f"than {max_actions(n)}",
-            path="actions",
-        )
-    parsed = [_action(a, i, n) for i, a in enumerate(logged)]
+    if core is not None:
+        hands, kitty, aside, face_up, moves, ts = core
+    else:
+        hands, kitty, aside, face_up = _deal(obj.get("deal"), n)
+        logged = obj["actions"]
+        if not isinstance(logged, list):
+            raise _fail("actions", f"expected a list, got {type(logged).__name__}")
+        if len(logged) > max_actions(n):
+            raise LogFormatError(
+                E_GAME_TOO_LONG,
+                f"actions: {len(logged)} actions; no legal Dou Dizhu game at {n} seats has "
+                f"more than {max_actions(n)}",
+                path="actions",
+            )
+        parsed = [_action(a, i, n) for i, a in enumerate(logged)]
+        moves = tuple(a for a, _ in parsed)
+        ts = tuple(t for _, t in parsed)
     return DdzRecord(
         **envelope,
         content_hash=content_hash,
         actions=(),
         hands=hands,
-        moves=tuple(a for a, _ in parsed),
-        ts=tuple(t for _, t in parsed),
+        moves=moves,
+        ts=ts,
         kitty=kitty,
         set_aside=aside,
         face_up_card=face_up,
@@ -275,17 +299,31 @@ def _check_result(record: DdzRecord, result: GameResult) -> None:
         raise ReplayError("E_RESULT_MISMATCH", "; ".join(problems))
 
 
-def _ruleset(record: DdzRecord) -> DdzRuleset:
+def ruleset_for(preset: str, overrides: tuple[tuple[str, Any], ...]) -> DdzRuleset:
+    """The ruleset a record names (its preset and overrides), or the named error the replay
+    gives (the native core resolves its rulesets with it too).
+
+    >>> ruleset_for("ddz-2p", (("hand_size", 17),)).set_aside_size
+    17
+    >>> try:
+    ...     ruleset_for("ddz", (("players", [3]),))
+    ... except Big2Error as err:
+    ...     print(err.code, err.message)
+    E_RULESET_VALUE override: players = [3]: Dou Dizhu is played by 2 or 3 players
+    """
     try:
-        return load_ruleset(record.ruleset, dict(record.overrides))
+        return load_ruleset(preset, dict(overrides))
     except Big2Error:
         raise
     except (TypeError, ValueError, OverflowError) as err:  # an override value of no known shape
         raise ReplayError(
             "E_RULESET_VALUE",
-            f"ruleset overrides {dict(record.overrides)!r} cannot be read "
-            f"({type(err).__name__}: {err})",
+            f"ruleset overrides {dict(overrides)!r} cannot be read ({type(err).__name__}: {err})",
         ) from None
+
+
+def _ruleset(record: DdzRecord) -> DdzRuleset:
+    return ruleset_for(record.ruleset, record.overrides)
 
 
 def replay_record(record: DdzRecord) -> Replayed:

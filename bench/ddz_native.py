@@ -1,0 +1,133 @@
+"""Benchmark of Dou Dizhu on the native core (issue 15): replay-and-validate games per
+CPU-second on the core and in the Python engine, and the import of a Dou Dizhu file.
+
+``native.ddz_replay``: ``N_GAMES`` simulated ``ddz`` and ``ddz-2p`` games (three random bots,
+or two; the lines ``big2 simulate --ruleset ddz`` writes: the deal, the auction, times, the
+declared result, void deals included), built once outside the timed part. Timed, on one core
+(CPU time of this process, best of 5):
+
+- *native*: each line parsed, validated and replayed by the core (``DdzCore.validate_lines``);
+  and with every record handed back as Python tuples (``DdzCore.replay_line``);
+- *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay``;
+- *parse floor*: ``orjson.loads`` of each line.
+
+``native.ddz_ingest``: ``big2 ingest --no-build --workers 1`` (:func:`pipeline.ingest.ingest`)
+of ``BIG2_BENCH_DDZ_INGEST_GAMES`` simulated ``ddz`` games (default 3,000), on the core and with
+``BIG2_PURE_PYTHON=1``, each in a fresh process, alternating, three times: the median games/s
+of each and the load average around the runs. Without the built extension only the Python
+figures are reported.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+from functools import partial
+from pathlib import Path
+
+import orjson
+
+from bench import Figure, benchmark
+from bench.native import _ingest_rate, per_core_second
+from pipeline import native
+from pipeline.logs.jsonl import parse_line
+from pipeline.logs.model import GameRecord, Source
+from pipeline.replay import replay
+from pipeline.sim.ddz_simulate import DdzSimConfig, match_lines
+
+N_GAMES = 400
+_SOURCE = Source("bench-ddz.jsonl", 1)
+
+
+def ddz_lines(preset: str, n_games: int = N_GAMES, *, bots: str = "random") -> list[str]:
+    """``n_games`` simulated Dou Dizhu games of ``preset`` as log lines (void deals included).
+
+    >>> lines = ddz_lines("ddz-2p", 2)
+    >>> len(lines) >= 2, all('"game_kind": "doudizhu"' in line for line in lines)
+    (True, True)
+    """
+    players = 2 if preset == "ddz-2p" else 3
+    cfg = DdzSimConfig(games=n_games, seed=15, bots=(bots,) * players, preset=preset)
+    return [line for m in range(cfg.n_matches) for line in match_lines(cfg, m)]
+
+
+def _python(lines: list[str]) -> None:
+    for line in lines:
+        record = parse_line(line, _SOURCE)
+        assert isinstance(record, GameRecord)
+        replay(record)
+
+
+def _orjson(lines: list[str]) -> None:
+    for line in lines:
+        orjson.loads(line)
+
+
+def _native_validate(core: object, lines: list[str]) -> None:
+    ok, rejected, left = core.validate_lines(lines)  # type: ignore[attr-defined]
+    assert ok == len(lines), (ok, rejected, left)
+
+
+def _native_records(core: object, lines: list[str]) -> None:
+    replay_line = core.replay_line  # type: ignore[attr-defined]
+    for line in lines:
+        replay_line(line)
+
+
+@benchmark("native.ddz_replay")
+def replay_rate() -> list[Figure]:
+    """Dou Dizhu games parsed + validated + replayed per CPU-second: native and Python."""
+    figures: list[Figure] = []
+    module = native.load_module()
+    for preset in ("ddz", "ddz-2p"):
+        lines = ddz_lines(preset)
+        n = len(lines)
+        python_rate = per_core_second(partial(_python, lines), n, repeat=3)
+        if module is not None:
+            core = module.DdzCore(native.resolve_ddz_ruleset)
+            rate = per_core_second(partial(_native_validate, core, lines), n)
+            figures.append((f"native: {preset} games validated per CPU-second", rate, "games/s"))
+            records = per_core_second(partial(_native_records, core, lines), n)
+            figures.append((f"native: {preset}, records as Python tuples", records, "games/s"))
+        figures.append((f"Python: {preset} games parsed + replayed", python_rate, "games/s"))
+        parse_rate = per_core_second(partial(_orjson, lines), n)
+        figures.append((f"orjson parse-only, the same {preset} lines", parse_rate, "games/s"))
+        if module is not None:
+            figures.append((f"native ÷ Python ({preset})", rate / python_rate, "×"))
+    return figures
+
+
+@benchmark("native.ddz_ingest")
+def ingest_rate() -> list[Figure]:
+    """Dou Dizhu import games/s, one worker, no mart build: native and Python side by side."""
+    n = int(os.environ.get("BIG2_BENCH_DDZ_INGEST_GAMES", "3000"))
+    paths = (
+        [("Python", True)]
+        if native.load_module() is None
+        else [("native", False), ("Python", True)]
+    )
+    rates: dict[str, list[float]] = {name: [] for name, _ in paths}
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "ddz.jsonl"
+        lines = ddz_lines("ddz", n)
+        log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        for k in range(3):
+            for name, pure in paths:
+                wh = Path(tmp) / f"wh-{name}-{k}"
+                rates[name].append(_ingest_rate(log, wh, len(lines), pure=pure))
+    figures: list[Figure] = [
+        (
+            f"{name}: ingest --no-build, 1 worker, {n:,} ddz games (median of 3)",
+            statistics.median(r),
+            "games/s",
+        )
+        for name, r in rates.items()
+    ]
+    if len(rates) == 2:
+        ratio = statistics.median(rates["native"]) / statistics.median(rates["Python"])
+        figures.append(("native ÷ Python, Dou Dizhu ingest", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures

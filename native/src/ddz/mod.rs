@@ -1,0 +1,11 @@
+//! Dou Dizhu on the native core: parse, validate and replay a game line under its ruleset
+//! (`pipeline/doudizhu/` is the reference; `tests/native/test_ddz_*.py` holds the two equal).
+
+pub mod cards;
+pub mod combos;
+pub mod parse;
+#[cfg(feature = "python")]
+pub mod py;
+pub mod replay;
+pub mod rules;
+pub mod state;

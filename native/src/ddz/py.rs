@@ -1,0 +1,285 @@
+//! The Dou Dizhu core's PyO3 class, `DdzCore(resolver)` (`pipeline/native.py` is its one
+//! user). `resolver(preset, overrides_json)` is called once per distinct ruleset and answers
+//! `(True, json of DdzRuleset.to_dict() plus name_repr, "")` or `(False, code, message)` (the
+//! Python loader's reject). Each call answers `None` for a line the Python reader reads.
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use super::combos::{Kind, KINDS};
+use super::parse::{parse_ddz_line, DdzLine};
+use super::replay::{replay, Rejected, Replay};
+use super::rules::{DdzRules, Num};
+use super::state::{ActionRecord, ActionType, GameResult, Phase};
+
+/// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not take).
+type Resolved = Option<Result<DdzRules, (String, String)>>;
+
+/// The Python objects the records hold for the engine's enums (`ActionType`, `Phase`,
+/// `Kind` members), in the order of the Rust enums; or their strings when not given.
+struct Enums {
+    types: Vec<PyObject>,
+    phases: Vec<PyObject>,
+    kinds: Vec<PyObject>,
+}
+
+#[pyclass(module = "big2_native")]
+pub struct DdzCore {
+    resolver: PyObject,
+    rulesets: HashMap<String, Resolved>,
+    enums: Enums,
+}
+
+const TYPES: [ActionType; 5] = [
+    ActionType::Bid,
+    ActionType::Call,
+    ActionType::NoCall,
+    ActionType::Play,
+    ActionType::Pass,
+];
+const PHASES: [Phase; 3] = [Phase::Auction, Phase::Play, Phase::Over];
+
+fn members(
+    py: Python<'_>,
+    table: Option<&Bound<'_, PyDict>>,
+    names: &[&'static str],
+) -> PyResult<Vec<PyObject>> {
+    names
+        .iter()
+        .map(|name| match table {
+            None => name.into_py_any(py),
+            Some(t) => t
+                .get_item(name)?
+                .map(Bound::unbind)
+                .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(*name)),
+        })
+        .collect()
+}
+
+impl Enums {
+    fn kind(&self, py: Python<'_>, k: Option<Kind>) -> PyObject {
+        k.map_or_else(|| py.None(), |k| self.kinds[k as usize].clone_ref(py))
+    }
+}
+
+enum Done {
+    Python,
+    Rejected(String, Rejected),
+    Ok(Box<(DdzLine, Vec<ActionRecord>, GameResult)>),
+}
+
+impl DdzCore {
+    fn run(&mut self, py: Python<'_>, text: &str) -> PyResult<Done> {
+        let Some(line) = parse_ddz_line(text) else {
+            return Ok(Done::Python);
+        };
+        let key = format!("{}\u{0}{}", line.preset, line.overrides);
+        if !self.rulesets.contains_key(&key) {
+            let answer = self
+                .resolver
+                .call1(py, (line.preset.as_str(), line.overrides.as_str()))?;
+            let (ok, payload, message): (bool, String, String) = answer.extract(py)?;
+            let resolved = if ok {
+                serde_json::from_str(&payload)
+                    .ok()
+                    .and_then(|d| DdzRules::from_dict(&d).ok())
+                    .map(Ok)
+            } else {
+                Some(Err((payload, message)))
+            };
+            self.rulesets.insert(key.clone(), resolved);
+        }
+        let rs = match &self.rulesets[&key] {
+            None => return Ok(Done::Python),
+            Some(Err((code, message))) => {
+                let r = Rejected {
+                    code: code.clone(),
+                    message: message.clone(),
+                    action_index: None,
+                };
+                return Ok(Done::Rejected(line.game_id, r));
+            }
+            Some(Ok(rs)) => rs,
+        };
+        Ok(match replay(&line, rs) {
+            Replay::Python => Done::Python,
+            Replay::Rejected(r) => Done::Rejected(line.game_id, r),
+            Replay::Ok(actions, result) => Done::Ok(Box::new((line, actions, result))),
+        })
+    }
+}
+
+fn num(py: Python<'_>, n: Num) -> PyResult<PyObject> {
+    match n {
+        Num::Int(i) => i.into_py_any(py),
+        Num::Float(x) => x.into_py_any(py),
+    }
+}
+
+fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
+    ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
+}
+
+fn action_tuple(py: Python<'_>, e: &Enums, a: &ActionRecord) -> PyResult<PyObject> {
+    let unchecked: &[&str] = if a.unchecked_hand { &["hand"] } else { &[] };
+    let fields: Vec<PyObject> = vec![
+        a.action_index.into_py_any(py)?,
+        a.seat.into_py_any(py)?,
+        e.types[a.kind as usize].clone_ref(py),
+        e.phases[a.phase as usize].clone_ref(py),
+        a.bid.into_py_any(py)?,
+        a.cards.into_py_any(py)?,
+        e.kind(py, a.play_kind),
+        a.key.into_py_any(py)?,
+        a.units.into_py_any(py)?,
+        a.round.into_py_any(py)?,
+        a.is_lead.into_py_any(py)?,
+        a.top_before.into_py_any(py)?,
+        e.kind(py, a.top_kind),
+        a.top_seat.into_py_any(py)?,
+        PyTuple::new(py, &a.cards_left)?.into_py_any(py)?,
+        a.hand_before.into_py_any(py)?,
+        a.beating_play_existed.into_py_any(py)?,
+        a.ends_round.into_py_any(py)?,
+        a.ends_auction.into_py_any(py)?,
+        a.landlord.into_py_any(py)?,
+        a.multiplier.into_py_any(py)?,
+        a.wins_game.into_py_any(py)?,
+        PyTuple::new(py, unchecked)?.into_py_any(py)?,
+    ];
+    PyTuple::new(py, fields)?.into_py_any(py)
+}
+
+fn result_tuple(py: Python<'_>, r: &GameResult) -> PyResult<PyObject> {
+    let scores = r
+        .scores
+        .iter()
+        .map(|&s| num(py, s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let fields: Vec<PyObject> = vec![
+        r.outcome.into_py_any(py)?,
+        r.landlord.into_py_any(py)?,
+        r.base.into_py_any(py)?,
+        r.winner.into_py_any(py)?,
+        r.landlord_won.into_py_any(py)?,
+        r.bombs.into_py_any(py)?,
+        r.rockets.into_py_any(py)?,
+        r.spring.into_py_any(py)?,
+        r.multiplier.into_py_any(py)?,
+        num(py, r.amount)?,
+        PyTuple::new(py, scores)?.into_py_any(py)?,
+    ];
+    PyTuple::new(py, fields)?.into_py_any(py)
+}
+
+#[pymethods]
+impl DdzCore {
+    /// `enums`: `{"types": …, "phases": …, "kinds": …}`, each a dict from the value to the
+    /// engine's enum member, for the records to hold them (else their strings).
+    #[new]
+    #[pyo3(signature = (resolver, enums=None))]
+    fn new(
+        py: Python<'_>,
+        resolver: PyObject,
+        enums: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<DdzCore> {
+        let table = |name: &str| -> PyResult<Option<Bound<'_, PyDict>>> {
+            match enums {
+                None => Ok(None),
+                Some(e) => Ok(Some(
+                    e.get_item(name)?
+                        .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(name.to_owned()))?
+                        .downcast_into::<PyDict>()?,
+                )),
+            }
+        };
+        // the members are indexed by the Rust enums' discriminants: the arrays are in their order
+        debug_assert!(TYPES.iter().enumerate().all(|(i, &t)| t as usize == i));
+        debug_assert!(PHASES.iter().enumerate().all(|(i, &p)| p as usize == i));
+        let type_names: Vec<&'static str> = TYPES.iter().map(|t| t.as_str()).collect();
+        let phase_names: Vec<&'static str> = PHASES.iter().map(|p| p.as_str()).collect();
+        let kind_names: Vec<&'static str> = KINDS.iter().map(|k| k.as_str()).collect();
+        let enums = Enums {
+            types: members(py, table("types")?.as_ref(), &type_names)?,
+            phases: members(py, table("phases")?.as_ref(), &phase_names)?,
+            kinds: members(py, table("kinds")?.as_ref(), &kind_names)?,
+        };
+        Ok(DdzCore {
+            resolver,
+            rulesets: HashMap::new(),
+            enums,
+        })
+    }
+
+    /// A decoded line → `None` (the Python reader's line), `("reject", game_id,
+    /// action_index, code, message)`, or `("ok", game_id, result, actions, moves, deal)`:
+    /// the engine's records and result, each logged action as `(seat, type, cards, value,
+    /// kind)`, and the deal as read, `(hands or None, kitty, set_aside, face_up_card)`.
+    fn replay_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
+        match self.run(py, text)? {
+            Done::Python => Ok(py.None()),
+            Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
+            Done::Ok(done) => {
+                let (line, actions, result) = *done;
+                let e = &self.enums;
+                let records = actions
+                    .iter()
+                    .map(|a| action_tuple(py, e, a))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let moves = line
+                    .actions
+                    .iter()
+                    .map(|a| {
+                        (
+                            a.seat,
+                            e.types[a.kind as usize].clone_ref(py),
+                            a.cards,
+                            a.value,
+                            e.kind(py, a.named),
+                        )
+                            .into_py_any(py)
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                let result = result_tuple(py, &result)?;
+                let hands = match &line.hands {
+                    Some(h) => PyTuple::new(py, h)?.into_py_any(py)?,
+                    None => py.None(),
+                };
+                let deal = (hands, line.kitty, line.set_aside, line.face_up_card);
+                ("ok", line.game_id, result, records, moves, deal).into_py_any(py)
+            }
+        }
+    }
+
+    /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.
+    fn validate_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
+        match self.run(py, text)? {
+            Done::Python => Ok(py.None()),
+            Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
+            Done::Ok(done) => {
+                let (line, actions, result) = *done;
+                ("ok", line.game_id, result.winner, actions.len()).into_py_any(py)
+            }
+        }
+    }
+
+    /// Validate many lines; the number that replayed, were rejected, and were left to Python.
+    fn validate_lines(
+        &mut self,
+        py: Python<'_>,
+        lines: Vec<String>,
+    ) -> PyResult<(usize, usize, usize)> {
+        let (mut ok, mut rejected, mut left) = (0, 0, 0);
+        for line in &lines {
+            match self.run(py, line)? {
+                Done::Python => left += 1,
+                Done::Rejected(..) => rejected += 1,
+                Done::Ok(..) => ok += 1,
+            }
+        }
+        Ok((ok, rejected, left))
+    }
+}
