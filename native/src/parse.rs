@@ -81,7 +81,7 @@ fn numbers_in_range(v: &Value) -> bool {
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.f][Z|±HH:MM]` within 1990 … 2100 (else the Python reader decides).
-fn started_at_ok(text: &str) -> bool {
+pub(crate) fn started_at_ok(text: &str) -> bool {
     let b = text.as_bytes();
     if b.len() < 19 || !text.is_ascii() {
         return false;
@@ -293,7 +293,7 @@ impl<'de> Deserialize<'de> for Cards {
 }
 
 /// Any JSON object, skipped (`truth`).
-struct AnyObject;
+pub(crate) struct AnyObject;
 
 impl<'de> Deserialize<'de> for AnyObject {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<AnyObject, D::Error> {
@@ -346,7 +346,9 @@ fn opt_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Op
 }
 
 /// A field that may be absent but not null (`game_number`, `overrides`, `stock`).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
 }
 
@@ -469,7 +471,7 @@ fn counts(values: Vec<u64>) -> Option<Vec<u32>> {
         .collect()
 }
 
-fn non_empty(value: &Option<Cow<'_, str>>) -> bool {
+pub(crate) fn non_empty(value: &Option<Cow<'_, str>>) -> bool {
     value.as_ref().is_none_or(|s| !s.is_empty())
 }
 

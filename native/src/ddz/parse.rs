@@ -9,15 +9,16 @@
 //! number is used only where a reading a unit off in the last place cannot change the answer
 //! (range checks away from the ends, the declared result's comparison within 1e-9), and a
 //! mismatch message that would print such a value is Python's (`replay.rs`). The envelope's
-//! checks (`started_at_ok`, the seats) repeat `crate::parse`'s private ones: that module is
-//! Big Two's (another helper's area this wave); one shared envelope reader is the next step.
+//! checks shared with Big Two (`started_at_ok`, `present`, `non_empty`, `AnyObject`) are
+//! `crate::parse`'s.
 
 use super::cards::fast_mask;
 use super::combos::Kind;
 use super::state::{Action, ActionType};
+use crate::parse::{non_empty, present, started_at_ok, AnyObject};
 use std::borrow::Cow;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -56,74 +57,6 @@ pub struct DdzLine {
     pub ts: Vec<Option<f64>>,
     /// The declared result's non-null fields, sorted by key.
     pub declared: Option<Vec<(String, Value)>>,
-}
-
-/// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|±HH:MM]` well inside 1990 … 2100 (else Python decides).
-fn started_at_ok(text: &str) -> bool {
-    let b = text.as_bytes();
-    if b.len() < 19 || !text.is_ascii() {
-        return false;
-    }
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    let shape = digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && b[10] == b'T'
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-        && b[16] == b':'
-        && digits(17..19);
-    if !shape {
-        return false;
-    }
-    let num = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(99);
-    let (year, month, day) = (num(0..4), num(5..7), num(8..10));
-    let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = [
-        31,
-        if leap { 29 } else { 28 },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    if !(1..=12).contains(&month)
-        || day == 0
-        || day > days[month as usize - 1]
-        || hour > 23
-        || minute > 59
-        || second > 59
-        || !(1991..=2098).contains(&year)
-    {
-        return false;
-    }
-    let mut rest = &text[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n != 3 && n != 6 {
-            return false;
-        }
-        rest = &frac[n..];
-    }
-    match rest.as_bytes() {
-        [] | [b'Z'] => true,
-        [s, h1, h2, b':', m1, m2] if (*s == b'+' || *s == b'-') => {
-            [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit())
-                && (rest[1..3].parse::<u32>().unwrap_or(99) < 24)
-                && (rest[4..6].parse::<u32>().unwrap_or(99) < 60)
-        }
-        _ => false,
-    }
 }
 
 /// Whether serde read this float exactly: a number written with at most 15 significant
@@ -191,29 +124,6 @@ impl<'de> Deserialize<'de> for Cards {
         }
         d.deserialize_any(V)
     }
-}
-
-struct AnyObject;
-
-impl<'de> Deserialize<'de> for AnyObject {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<AnyObject, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = AnyObject;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyObject, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(AnyObject)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -311,10 +221,6 @@ struct RawGame<'a> {
     result: Option<Map<String, Value>>,
     #[serde(default)]
     truth: Option<AnyObject>,
-}
-
-fn non_empty(value: &Option<Cow<'_, str>>) -> bool {
-    value.as_ref().is_none_or(|s| !s.is_empty())
 }
 
 fn action(raw: RawAction<'_>, n: usize) -> Option<(Action, Option<f64>)> {
