@@ -26,14 +26,16 @@ import tempfile
 from functools import partial
 from pathlib import Path
 
-import orjson
-
 from bench import Figure, benchmark
-from bench.native import _ingest_rate, per_core_second
+from bench.native import (
+    ingest_games_per_second,
+    parse_orjson,
+    per_core_second,
+    replay_python,
+    validate_native,
+)
 from pipeline import native
-from pipeline.logs.jsonl import parse_line
-from pipeline.logs.model import GameRecord, Source
-from pipeline.replay import replay
+from pipeline.logs.model import Source
 from pipeline.sim.ddz_simulate import DdzSimConfig, match_lines
 
 N_GAMES = 400
@@ -52,23 +54,6 @@ def ddz_lines(preset: str, n_games: int = N_GAMES, *, bots: str = "random") -> l
     return [line for m in range(cfg.n_matches) for line in match_lines(cfg, m)]
 
 
-def _python(lines: list[str]) -> None:
-    for line in lines:
-        record = parse_line(line, _SOURCE)
-        assert isinstance(record, GameRecord)
-        replay(record)
-
-
-def _orjson(lines: list[str]) -> None:
-    for line in lines:
-        orjson.loads(line)
-
-
-def _native_validate(core: object, lines: list[str]) -> None:
-    ok, rejected, left = core.validate_lines(lines)  # type: ignore[attr-defined]
-    assert ok == len(lines), (ok, rejected, left)
-
-
 def _native_records(core: object, lines: list[str]) -> None:
     replay_line = core.replay_line  # type: ignore[attr-defined]
     for line in lines:
@@ -83,15 +68,15 @@ def replay_rate() -> list[Figure]:
     for preset in ("ddz", "ddz-2p"):
         lines = ddz_lines(preset)
         n = len(lines)
-        python_rate = per_core_second(partial(_python, lines), n, repeat=3)
+        python_rate = per_core_second(partial(replay_python, lines), n, repeat=3)
         if module is not None:
             core = module.DdzCore(native.resolve_ddz_ruleset)
-            rate = per_core_second(partial(_native_validate, core, lines), n)
+            rate = per_core_second(partial(validate_native, core, lines), n)
             figures.append((f"native: {preset} games validated per CPU-second", rate, "games/s"))
             records = per_core_second(partial(_native_records, core, lines), n)
             figures.append((f"native: {preset}, records as Python tuples", records, "games/s"))
         figures.append((f"Python: {preset} games parsed + replayed", python_rate, "games/s"))
-        parse_rate = per_core_second(partial(_orjson, lines), n)
+        parse_rate = per_core_second(partial(parse_orjson, lines), n)
         figures.append((f"orjson parse-only, the same {preset} lines", parse_rate, "games/s"))
         if module is not None:
             figures.append((f"native ÷ Python ({preset})", rate / python_rate, "×"))
@@ -116,7 +101,7 @@ def ingest_rate() -> list[Figure]:
         for k in range(3):
             for name, pure in paths:
                 wh = Path(tmp) / f"wh-{name}-{k}"
-                rates[name].append(_ingest_rate(log, wh, len(lines), pure=pure))
+                rates[name].append(ingest_games_per_second(log, wh, len(lines), pure=pure))
     figures: list[Figure] = [
         (
             f"{name}: ingest --no-build, 1 worker, {n:,} ddz games (median of 3)",

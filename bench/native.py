@@ -71,19 +71,22 @@ def game_lines(n_games: int = N_GAMES) -> list[str]:
     return [orjson.dumps(sample_game(seed=i, game_id=f"n{i}")).decode() for i in range(n_games)]
 
 
-def _python(lines: list[str]) -> None:
+def replay_python(lines: list[str]) -> None:
+    """Read and replay each line in the Python engine (the reference)."""
     for line in lines:
         record = parse_line(line, _SOURCE)
         assert isinstance(record, GameRecord)
         replay(record)
 
 
-def _orjson(lines: list[str]) -> None:
+def parse_orjson(lines: list[str]) -> None:
+    """Parse each line with orjson only: the floor a reader cannot beat."""
     for line in lines:
         orjson.loads(line)
 
 
-def _native_validate(core: object, lines: list[str]) -> None:
+def validate_native(core: object, lines: list[str]) -> None:
+    """Parse, replay and validate every line on the native core; all must pass."""
     ok, rejected, left = core.validate_lines(lines)  # type: ignore[attr-defined]
     assert ok == len(lines), (ok, rejected, left)
 
@@ -110,7 +113,7 @@ def replay_rate() -> list[Figure]:
     module = native.load_module()
     if module is not None:
         core = module.Core(native.resolve_ruleset)
-        native_rate = per_second(partial(_native_validate, core, lines), n)
+        native_rate = per_second(partial(validate_native, core, lines), n)
         figures.append(("native: games validated per core-second", native_rate, "games/s"))
         facts = per_second(partial(_native_facts, core, lines), n)
         figures.append(("native: games replayed, facts as Python tuples", facts, "games/s"))
@@ -118,9 +121,9 @@ def replay_rate() -> list[Figure]:
         figures.append(
             ("native: rows_add (parse, replay, hash, rows) per core-second", rows, "games/s")
         )
-    python_rate = per_second(partial(_python, lines), n)
+    python_rate = per_second(partial(replay_python, lines), n)
     figures.append(("Python: games parsed + replayed per core-second", python_rate, "games/s"))
-    parse_rate = per_second(partial(_orjson, lines), n)
+    parse_rate = per_second(partial(parse_orjson, lines), n)
     figures.append(("orjson parse-only, the same lines", parse_rate, "games/s"))
     if module is not None:
         figures.append(("native ÷ Python", native_rate / python_rate, "×"))
@@ -139,7 +142,8 @@ print(s.total().stored / s.seconds)
 """
 
 
-def _ingest_rate(log: Path, wh: Path, n: int, *, pure: bool) -> float:
+def ingest_games_per_second(log: Path, wh: Path, n: int, *, pure: bool) -> float:
+    """`big2 ingest --no-build --workers 1` of ``log`` (``n`` games) into ``wh``: games/s."""
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
     if pure:
         env[native.PURE_ENV] = "1"
@@ -166,7 +170,9 @@ def ingest_rate() -> list[Figure]:
         write_log(log, n)
         for k in range(3):
             for name, pure in paths:
-                rates[name].append(_ingest_rate(log, Path(tmp) / f"wh-{name}-{k}", n, pure=pure))
+                rates[name].append(
+                    ingest_games_per_second(log, Path(tmp) / f"wh-{name}-{k}", n, pure=pure)
+                )
     figures: list[Figure] = [
         (
             f"{name}: ingest --no-build, 1 worker, {n:,} games (median of 3)",
