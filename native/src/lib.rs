@@ -15,6 +15,7 @@ pub mod rows;
 pub mod rules;
 pub mod sim;
 pub mod state;
+pub mod texts;
 
 #[cfg(feature = "python")]
 mod py;
