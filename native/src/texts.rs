@@ -19,11 +19,12 @@ use crate::state::ActionRecord;
 /// The deck's cards (ids `0..52`).
 pub const N_CARDS: usize = 52;
 
-/// The longest card text in bytes: `10` and a 3-byte suit symbol.
-const MAX_CARD: usize = 5;
+/// The room for a card text in bytes (the longest is 5: `10` and a 3-byte suit symbol): a
+/// card is written as one 8-byte store, then the vector is cut back to the text's end.
+const MAX_CARD: usize = 8;
 
-/// Each card's text as UTF-8 bytes (padded) and its length, built from the printer's ranks
-/// and suits at compile time.
+/// Each card's text as UTF-8 bytes (padded with zeros) and its length, built from the
+/// printer's ranks and suits at compile time.
 const fn card_texts() -> [([u8; MAX_CARD], usize); N_CARDS] {
     let mut out = [([0u8; MAX_CARD], 0usize); N_CARDS];
     let mut c = 0;
@@ -54,7 +55,9 @@ static CARD_TEXT: [([u8; MAX_CARD], usize); N_CARDS] = card_texts();
 /// Append one card's text (`10♦`); a card id beyond the deck appends nothing.
 pub fn write_card(card: usize, out: &mut Vec<u8>) {
     if let Some((bytes, n)) = CARD_TEXT.get(card) {
-        out.extend_from_slice(&bytes[..*n]);
+        let end = out.len() + n;
+        out.extend_from_slice(bytes);
+        out.truncate(end);
     }
 }
 
