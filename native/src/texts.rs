@@ -107,7 +107,10 @@ impl Text {
         self.offsets.extend_from_slice(&end.to_le_bytes());
     }
 
+    /// A mask's text; NULL where its `*_mask` column is (NULL, or beyond an `i64`, which
+    /// `crate::rows` stores as NULL).
     fn push_mask(&mut self, mask: Option<u64>) {
+        let mask = mask.filter(|&m| i64::try_from(m).is_ok());
         if let Some(m) = mask {
             write_mask(m, &mut self.data);
         }
@@ -260,6 +263,11 @@ mod tests {
         assert_eq!(strings(&seats[1].1), [None, Some("3♦".to_owned())]);
         assert_eq!(seats[1].1.nulls, 1);
         assert_eq!(seats[1].1.validity, Some(vec![0b10]));
+        // a mask the mask column cannot hold (beyond an i64) is NULL there, and here
+        let mut t = Text::default();
+        t.push_mask(Some(1 << 63 | 1));
+        t.push_mask(Some(i64::MAX as u64));
+        assert_eq!(strings(&t.finish())[0], None);
     }
 
     #[test]
