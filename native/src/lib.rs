@@ -16,6 +16,7 @@ pub mod rows;
 pub mod rules;
 pub mod sim;
 pub mod state;
+pub mod texts;
 
 #[cfg(feature = "python")]
 mod py;

@@ -1,11 +1,11 @@
 //! The warehouse rows of replayed games, built as Arrow column buffers (issue 15).
 //!
 //! For a game line the core read and replayed, [`ChunkRows::add`] appends its games, seats,
-//! actions and tricks rows as `pipeline.warehouse.tables.COLUMNS` stores them (the stored
-//! columns; the `*_text` columns and `batch_id` are Python's), and [`ChunkRows::take`] hands
-//! each column over as the buffers of an Arrow array (validity bitmap, values / offsets and
-//! data, a list's child), which Python wraps with `pa.Array.from_buffers` (no per-row Python
-//! object). [`content_hash`] is `pipeline.logs.records.content_hash`: sha256 of the game's
+//! actions and tricks rows as `pipeline.warehouse.tables.COLUMNS` stores them (every column
+//! but `batch_id`, which is Python's; the `*_text` columns are `crate::texts`'), and
+//! [`ChunkRows::take`] hands each column over as the buffers of an Arrow array (validity
+//! bitmap, values / offsets and data, a list's child), which Python wraps with
+//! `pa.Array.from_buffers` (no per-row Python object). [`content_hash`] is `pipeline.logs.records.content_hash`: sha256 of the game's
 //! JSON as `orjson.dumps(obj, option=OPT_SORT_KEYS)` writes it.
 
 use std::collections::HashSet;
@@ -20,6 +20,7 @@ use crate::parse::tree::{Node, Tree};
 use crate::parse::Record;
 use crate::replay::Replayed;
 use crate::state::ActionType;
+use crate::texts::Texts;
 
 /// One Arrow array as buffers: its length, null count, validity bitmap (None: no nulls), its
 /// buffers after the validity (values; or offsets and data) and its children (a list's values).
@@ -372,6 +373,7 @@ pub struct ChunkRows {
     seats: Seats,
     actions: Actions,
     tricks: Tricks,
+    texts: Texts,
 }
 
 impl ChunkRows {
@@ -446,6 +448,8 @@ impl ChunkRows {
                     .and_then(|&m| int(m)),
             );
             let final_hand = res.final_hands.as_ref().and_then(|h| h.get(seat).copied());
+            let deal = r.hands.as_ref().and_then(|h| h.get(seat).copied());
+            self.texts.seat(deal, final_hand);
             s.final_hand_mask.push_int(final_hand.and_then(int));
             s.cards_left
                 .push_int(res.cards_left.get(seat).and_then(|&c| int(c)));
@@ -455,6 +459,7 @@ impl ChunkRows {
         let x = &mut self.actions;
         let mut previous: Option<Option<i64>> = None;
         for (a, ts) in done.actions.iter().zip(&r.ts) {
+            self.texts.action(a);
             x.game_id.push(gid);
             x.action_index.push_int(int(a.action_index));
             x.seat.push_int(int(a.seat));
@@ -522,8 +527,10 @@ impl ChunkRows {
             seats: s,
             actions: x,
             tricks: t,
+            texts,
             ..
         } = std::mem::take(self);
+        let [seat_texts, action_texts] = texts.finish();
         let games = vec![
             ("game_id", g.game_id.finish()),
             ("content_hash", g.content_hash.finish()),
@@ -603,8 +610,8 @@ impl ChunkRows {
         ];
         vec![
             ("games", games),
-            ("seats", seats),
-            ("actions", actions),
+            ("seats", seats.into_iter().chain(seat_texts).collect()),
+            ("actions", actions.into_iter().chain(action_texts).collect()),
             ("tricks", tricks),
         ]
     }

@@ -3,12 +3,9 @@
 The core hands each stored column over as the buffers of an Arrow array (validity bitmap,
 values or offsets and data, a list's child); they are wrapped with ``pa.Array.from_buffers``
 into the table's schema (:data:`pipeline.warehouse.tables.SCHEMAS`), no Python object per row.
-``batch_id`` is the chunk's; a column the core does not fill (Dou Dizhu's) is NULL.
-
-TEMPORARY (issue 15, until the ``*_text`` columns become view expressions): the card-text
-columns are filled here from the core's mask and card columns by the game's printer, as
-:class:`pipeline.warehouse.tables.RowBuffer` fills them; once the stored schema has no
-``*_text`` column this step does nothing and goes.
+The card-text columns (``*_text``) come printed by the core too (``native/src/texts.rs``,
+byte for byte :func:`pipeline.cards.format_cards`). ``batch_id`` is the chunk's; a column the
+core does not fill (Dou Dizhu's) is NULL.
 
 >>> from pipeline import native
 >>> rows = native.core_rows()
@@ -23,8 +20,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from pipeline.native import CoreColumn
-from pipeline.warehouse.rows_big2 import Big2Rows
-from pipeline.warehouse.tables import COLUMNS, PRINTER, SCHEMAS, Table, build_columns
+from pipeline.warehouse.tables import COLUMNS, SCHEMAS, Table, build_columns
 
 
 def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
@@ -46,10 +42,9 @@ def _table(table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: st
     schema = SCHEMAS[table]
     built = {name: column_array(schema.field(name).type, col) for name, col in columns}
     n = len(next(iter(built.values())))
-    # the columns the core does not build: batch_id, NULL for another game's, and (TEMPORARY,
-    # see the module's docstring) each *_text column from its mask, by the row builder's rule
-    inputs = {"batch_id": [batch_id] * n, PRINTER: Big2Rows.printer}
-    arrays = build_columns(COLUMNS[table], inputs, n, built=built)
+    # the columns the core does not build: batch_id, and NULL for another game's (no card
+    # printer among the inputs: a *_text column the core does not print is another game's)
+    arrays = build_columns(COLUMNS[table], {"batch_id": [batch_id] * n}, n, built=built)
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
 
 

@@ -195,6 +195,54 @@ def test_the_core_builds_the_rows_itself(monkeypatch: pytest.MonkeyPatch) -> Non
     assert hashes == [by_id[gid] for gid in stored["game_id"].to_pylist()]
 
 
+#: Each card-text column the core prints, and the column it prints (a mask, or a card id).
+_TEXTS_OF = {
+    Table.SEATS: {"deal_text": "deal_mask", "final_hand_text": "final_hand_mask"},
+    Table.ACTIONS: {
+        "cards_text": "cards_mask",
+        "top_before_text": "top_before_mask",
+        "hand_before_text": "hand_before_mask",
+        "highest_single_text": "highest_single",
+        "drawn_text": "drawn",
+    },
+}
+
+
+def test_the_core_prints_the_card_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``*_text`` columns come printed from the core (no Python card printer runs), each
+    ``format_cards`` of its mask or card (NULL for NULL, '' for no card), the rest NULL."""
+    from pipeline.cards import format_cards
+    from pipeline.warehouse.tables import COLUMNS, CardPrinter
+
+    def no_python(*args: Any) -> Any:
+        raise AssertionError("Python printed a card text of a game the core reads")
+
+    # every preset and option, a partial deal among them (deal_text and hand_before_text NULL)
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed % 3 == 1) for seed in range(30)]
+    lines = [orjson.dumps(g).decode() for g in games]
+    monkeypatch.setattr(CardPrinter, "mask_text", no_python)
+    monkeypatch.setattr(CardPrinter, "card_text", no_python)
+    tables = _run(monkeypatch, lines, core=True).tables
+    for table, texts in _TEXTS_OF.items():
+        rows = tables[table]
+        for text, source in texts.items():
+            got = rows[text].to_pylist()
+            values = rows[source].to_pylist()
+            want = [
+                None if v is None else format_cards(v if source.endswith("_mask") else 1 << v)
+                for v in values
+            ]
+            assert got == want, text
+            assert None in values or not rows[text].null_count, text
+        assert {c.name for c in COLUMNS[table] if c.name.endswith("_text")} == set(texts)
+    actions = tables[Table.ACTIONS]
+    assert "" in actions["cards_text"].to_pylist()  # a pass
+    assert any(t and "10" in t for t in actions["hand_before_text"].to_pylist())
+    assert actions["hand_before_text"].null_count and actions["drawn_text"].null_count
+    for name in ("kitty_text", "set_aside_text", "face_up_card_text"):  # Dou Dizhu's
+        assert tables[Table.GAMES][name].null_count == tables[Table.GAMES].num_rows
+
+
 def test_a_line_the_core_does_not_read_still_gives_its_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

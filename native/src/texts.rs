@@ -1,0 +1,290 @@
+//! The card-text columns of Big Two's rows (`*_text`), printed by the core as Arrow string
+//! columns (issue 15).
+//!
+//! `pipeline.warehouse.tables.COLUMNS` stores each card set twice: `<name>_mask` for SQL and
+//! `<name>_text` for people, and one card (`highest_single`, `drawn`) as its id and its text.
+//! The text is Big Two's printer (`Big2Rows.printer`: `pipeline.cards.format_cards`, run
+//! together): the cards of a mask lowest id first (`card = rank * 4 + suit`), each its rank
+//! (`3` … `10`, `J`, `Q`, `K`, `A`, `2`) and its suit symbol (`♦♣♥♠`), no separator
+//! (`10♦J♦`); an empty mask is the empty string, a NULL mask or card a NULL text. Bits above
+//! the deck's 52 print nothing, as the Python printer's chunk tables have no text for them.
+//!
+//! [`Texts`] holds the seats' and the actions' text columns of a chunk beside the rows of
+//! `crate::rows::ChunkRows`, which hands them over with its own columns.
+
+use crate::cards::{RANK_TEXT, SUIT_SYMBOL};
+use crate::rows::Column;
+use crate::state::ActionRecord;
+
+/// The deck's cards (ids `0..52`).
+pub const N_CARDS: usize = 52;
+
+/// The room for a card text in bytes (the longest is 5: `10` and a 3-byte suit symbol): a
+/// card is written as one 8-byte store, then the vector is cut back to the text's end.
+const MAX_CARD: usize = 8;
+
+/// Each card's text as UTF-8 bytes (padded with zeros) and its length, built from the
+/// printer's ranks and suits at compile time.
+const fn card_texts() -> [([u8; MAX_CARD], usize); N_CARDS] {
+    let mut out = [([0u8; MAX_CARD], 0usize); N_CARDS];
+    let mut c = 0;
+    while c < N_CARDS {
+        let rank = RANK_TEXT[c >> 2].as_bytes();
+        let suit = SUIT_SYMBOL[c & 3].as_bytes();
+        let mut n = 0;
+        let mut i = 0;
+        while i < rank.len() {
+            out[c].0[n] = rank[i];
+            n += 1;
+            i += 1;
+        }
+        i = 0;
+        while i < suit.len() {
+            out[c].0[n] = suit[i];
+            n += 1;
+            i += 1;
+        }
+        out[c].1 = n;
+        c += 1;
+    }
+    out
+}
+
+static CARD_TEXT: [([u8; MAX_CARD], usize); N_CARDS] = card_texts();
+
+/// Append one card's text (`10♦`); a card id beyond the deck appends nothing.
+pub fn write_card(card: usize, out: &mut Vec<u8>) {
+    if let Some((bytes, n)) = CARD_TEXT.get(card) {
+        let end = out.len() + n;
+        out.extend_from_slice(bytes);
+        out.truncate(end);
+    }
+}
+
+/// Append a mask's text: its cards lowest id first, run together (`5♦5♣`).
+pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
+    let mut m = mask & ((1 << N_CARDS) - 1);
+    while m != 0 {
+        write_card(m.trailing_zeros() as usize, out);
+        m &= m - 1;
+    }
+}
+
+/// One string column (offsets, UTF-8 data, validity where a value is NULL) of card texts.
+struct Text {
+    offsets: Vec<u8>,
+    data: Vec<u8>,
+    validity: Vec<u8>,
+    len: usize,
+    nulls: usize,
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text {
+            offsets: 0i32.to_le_bytes().to_vec(),
+            data: Vec::new(),
+            validity: Vec::new(),
+            len: 0,
+            nulls: 0,
+        }
+    }
+}
+
+impl Text {
+    /// Close the value written since the last one (`valid`: not NULL).
+    fn close(&mut self, valid: bool) {
+        if self.len.is_multiple_of(8) {
+            self.validity.push(0);
+        }
+        if valid {
+            *self.validity.last_mut().expect("a byte") |= 1 << (self.len % 8);
+        } else {
+            self.nulls += 1;
+        }
+        self.len += 1;
+        let end = i32::try_from(self.data.len()).expect("a chunk's texts fit 2 GiB");
+        self.offsets.extend_from_slice(&end.to_le_bytes());
+    }
+
+    /// A mask's text; NULL where its `*_mask` column is (NULL, or beyond an `i64`, which
+    /// `crate::rows` stores as NULL).
+    fn push_mask(&mut self, mask: Option<u64>) {
+        let mask = mask.filter(|&m| i64::try_from(m).is_ok());
+        if let Some(m) = mask {
+            write_mask(m, &mut self.data);
+        }
+        self.close(mask.is_some());
+    }
+
+    fn push_card(&mut self, card: Option<u32>) {
+        if let Some(c) = card {
+            write_card(c as usize, &mut self.data);
+        }
+        self.close(card.is_some());
+    }
+
+    fn finish(self) -> Column {
+        Column {
+            len: self.len,
+            nulls: self.nulls,
+            validity: (self.nulls > 0).then_some(self.validity),
+            buffers: vec![self.offsets, self.data],
+            children: vec![],
+        }
+    }
+}
+
+/// The `*_text` columns of a chunk's seats and actions rows (the games and tricks rows of
+/// Big Two have none: `kitty_text`, `set_aside_text` and `face_up_card_text` are Dou
+/// Dizhu's, NULL here).
+#[derive(Default)]
+pub struct Texts {
+    deal: Text,
+    final_hand: Text,
+    cards: Text,
+    top_before: Text,
+    hand_before: Text,
+    highest_single: Text,
+    drawn: Text,
+}
+
+impl Texts {
+    /// One seats row's texts, from its `deal_mask` and `final_hand_mask`.
+    pub fn seat(&mut self, deal: Option<u64>, final_hand: Option<u64>) {
+        self.deal.push_mask(deal);
+        self.final_hand.push_mask(final_hand);
+    }
+
+    /// One actions row's texts, from the engine's record of the action.
+    pub fn action(&mut self, a: &ActionRecord) {
+        self.cards.push_mask(Some(a.cards));
+        self.top_before.push_mask(Some(a.top_before));
+        self.hand_before.push_mask(a.hand_before);
+        self.highest_single.push_card(a.highest_single);
+        self.drawn.push_card(a.drawn);
+    }
+
+    /// The seats' and the actions' text columns, each by its name.
+    pub fn finish(self) -> [Vec<(&'static str, Column)>; 2] {
+        let seats = vec![
+            ("deal_text", self.deal.finish()),
+            ("final_hand_text", self.final_hand.finish()),
+        ];
+        let actions = vec![
+            ("cards_text", self.cards.finish()),
+            ("top_before_text", self.top_before.finish()),
+            ("hand_before_text", self.hand_before.finish()),
+            ("highest_single_text", self.highest_single.finish()),
+            ("drawn_text", self.drawn.finish()),
+        ];
+        [seats, actions]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::format_cards;
+
+    fn mask_text(mask: u64) -> String {
+        let mut out = Vec::new();
+        write_mask(mask, &mut out);
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// The strings of a finished column (None for NULL), read back from its buffers.
+    fn strings(col: &Column) -> Vec<Option<String>> {
+        let offsets: Vec<usize> = col.buffers[0]
+            .chunks(4)
+            .map(|b| i32::from_le_bytes(b.try_into().unwrap()) as usize)
+            .collect();
+        assert_eq!(offsets.len(), col.len + 1);
+        (0..col.len)
+            .map(|i| {
+                let valid = col
+                    .validity
+                    .as_ref()
+                    .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1);
+                let text = std::str::from_utf8(&col.buffers[1][offsets[i]..offsets[i + 1]]);
+                valid.then(|| text.unwrap().to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_card() {
+        let ranks = [
+            "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
+        ];
+        let suits = ["♦", "♣", "♥", "♠"];
+        for c in 0..N_CARDS {
+            let want = format!("{}{}", ranks[c / 4], suits[c % 4]);
+            assert_eq!(mask_text(1 << c), want, "card {c}");
+            let mut one = Vec::new();
+            write_card(c, &mut one);
+            assert_eq!(String::from_utf8(one).unwrap(), want);
+        }
+        let mut none = Vec::new();
+        write_card(N_CARDS, &mut none);
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn masks() {
+        assert_eq!(mask_text(0), "");
+        assert_eq!(mask_text(1 << 28 | 1 << 32), "10♦J♦");
+        assert_eq!(mask_text(1 << 51 | 1), "3♦2♠");
+        let full = (1u64 << N_CARDS) - 1;
+        assert_eq!(mask_text(full), format_cards(full));
+        assert_eq!(mask_text(full).chars().count(), 52 * 2 + 4);
+        assert!(mask_text(full).starts_with("3♦3♣3♥3♠4♦") && mask_text(full).ends_with("2♥2♠"));
+        // bits above the deck print nothing (the Python printer's tables have no text there)
+        assert_eq!(mask_text(u64::MAX), mask_text(full));
+        assert_eq!(mask_text(1 << 52 | 1 << 63), "");
+        // a 13-card hand
+        let hand = [0u64, 5, 10, 15, 20, 25, 30, 35, 40, 45, 48, 50, 51];
+        let m = hand.iter().fold(0, |m, &c| m | 1 << c);
+        assert_eq!(mask_text(m), "3♦4♣5♥6♠8♦9♣10♥J♠K♦A♣2♦2♥2♠");
+    }
+
+    #[test]
+    fn columns_with_and_without_nulls() {
+        let mut t = Texts::default();
+        t.seat(Some(1 << 28 | 1 << 32), None);
+        t.seat(Some(0), Some(1));
+        let [seats, _] = t.finish();
+        assert_eq!(seats[0].0, "deal_text");
+        assert_eq!(
+            strings(&seats[0].1),
+            [Some("10♦J♦".to_owned()), Some(String::new())]
+        );
+        assert!(seats[0].1.validity.is_none() && seats[0].1.nulls == 0);
+        assert_eq!(strings(&seats[1].1), [None, Some("3♦".to_owned())]);
+        assert_eq!(seats[1].1.nulls, 1);
+        assert_eq!(seats[1].1.validity, Some(vec![0b10]));
+        // a mask the mask column cannot hold (beyond an i64) is NULL there, and here
+        let mut t = Text::default();
+        t.push_mask(Some(1 << 63 | 1));
+        t.push_mask(Some(i64::MAX as u64));
+        assert_eq!(strings(&t.finish())[0], None);
+    }
+
+    #[test]
+    fn cards_as_texts() {
+        let mut t = Text::default();
+        for c in [Some(0), None, Some(51), Some(28)] {
+            t.push_card(c);
+        }
+        let col = t.finish();
+        assert_eq!(
+            strings(&col),
+            [
+                Some("3♦".into()),
+                None,
+                Some("2♠".into()),
+                Some("10♦".into())
+            ]
+        );
+    }
+}
