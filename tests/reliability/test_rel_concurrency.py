@@ -216,8 +216,10 @@ def test_stale_marts_are_detected_then_rebuilt(built: Warehouse, tmp_path: Path)
 
 
 def test_verify_during_an_import_says_it_runs_and_exits_0(built: Warehouse, tmp_path: Path) -> None:
+    # 20,000 games: the native core imports 5,000 in about 2 s, so verify (a CLI start) came
+    # after the import, in its mart build ("a build is running")
     log = tmp_path / "big.jsonl"
-    write_many(log, 5000)
+    write_many(log, 20_000)
     writer = start("ingest", log, "-w", built.root, "--workers", "1")
     try:
         wait_for(
