@@ -157,7 +157,12 @@ def test_a_killed_import_leaves_the_warehouse_consistent(tmp_path: Path) -> None
     proc = subprocess.Popen(
         [*cmd, "--workers", "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    time.sleep(2.5)
+    # killed as soon as its first part file is being written (a fixed sleep once let the
+    # faster core commit and start the mart build before the kill)
+    deadline = time.monotonic() + 60
+    while not any(wh_dir.glob("*/*.parquet.tmp")) and proc.poll() is None:
+        assert time.monotonic() < deadline, "the import wrote no part file in 60 s"
+        time.sleep(0.01)
     assert proc.poll() is None, "the import finished before the kill: make the input bigger"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
