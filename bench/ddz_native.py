@@ -21,14 +21,13 @@ figures are reported.
 from __future__ import annotations
 
 import os
-import statistics
 import tempfile
 from functools import partial
 from pathlib import Path
 
 from bench import Figure, benchmark
 from bench.native import (
-    ingest_games_per_second,
+    ingest_side_by_side,
     parse_orjson,
     per_core_second,
     replay_python,
@@ -87,32 +86,9 @@ def replay_rate() -> list[Figure]:
 def ingest_rate() -> list[Figure]:
     """Dou Dizhu import games/s, one worker, no mart build: native and Python side by side."""
     n = int(os.environ.get("BIG2_BENCH_DDZ_INGEST_GAMES", "3000"))
-    paths = (
-        [("Python", True)]
-        if native.load_module() is None
-        else [("native", False), ("Python", True)]
-    )
-    rates: dict[str, list[float]] = {name: [] for name, _ in paths}
-    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "ddz.jsonl"
         lines = ddz_lines("ddz", n)
         log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        for k in range(3):
-            for name, pure in paths:
-                wh = Path(tmp) / f"wh-{name}-{k}"
-                rates[name].append(ingest_games_per_second(log, wh, len(lines), pure=pure))
-    figures: list[Figure] = [
-        (
-            f"{name}: ingest --no-build, 1 worker, {n:,} ddz games (median of 3)",
-            statistics.median(r),
-            "games/s",
-        )
-        for name, r in rates.items()
-    ]
-    if len(rates) == 2:
-        ratio = statistics.median(rates["native"]) / statistics.median(rates["Python"])
-        figures.append(("native ÷ Python, Dou Dizhu ingest", ratio, "×"))
-    figures.append(("load average (1 min) before the runs", load_before, ""))
-    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
-    return figures
+        ratio = "native ÷ Python, Dou Dizhu ingest"
+        return ingest_side_by_side(log, len(lines), games="ddz games", ratio=ratio)

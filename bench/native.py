@@ -152,12 +152,10 @@ def ingest_games_per_second(log: Path, wh: Path, n: int, *, pure: bool) -> float
     return float(out.split()[-1])
 
 
-@benchmark("native.ingest")
-def ingest_rate() -> list[Figure]:
-    """Import games/s, one worker, no mart build: native and Python side by side."""
-    from bench.ingest import write_log
-
-    n = int(os.environ.get("BIG2_BENCH_NATIVE_INGEST_GAMES", "20000"))
+def ingest_side_by_side(log: Path, n: int, *, games: str, ratio: str) -> list[Figure]:
+    """`big2 ingest --no-build --workers 1` of ``log`` (``n`` games), native and Python
+    alternating, three rounds: the median games/s of each (``games`` names them in the
+    figure), the ratio (named ``ratio``) and the load average before and after."""
     paths = (
         [("Python", True)]
         if native.load_module() is None
@@ -166,27 +164,36 @@ def ingest_rate() -> list[Figure]:
     rates: dict[str, list[float]] = {name: [] for name, _ in paths}
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        log = Path(tmp) / "games.jsonl"
-        write_log(log, n)
         for k in range(3):
             for name, pure in paths:
-                rates[name].append(
-                    ingest_games_per_second(log, Path(tmp) / f"wh-{name}-{k}", n, pure=pure)
-                )
+                wh = Path(tmp) / f"wh-{name}-{k}"
+                rates[name].append(ingest_games_per_second(log, wh, n, pure=pure))
     figures: list[Figure] = [
         (
-            f"{name}: ingest --no-build, 1 worker, {n:,} games (median of 3)",
+            f"{name}: ingest --no-build, 1 worker, {n:,} {games} (median of 3)",
             statistics.median(r),
             "games/s",
         )
         for name, r in rates.items()
     ]
     if len(rates) == 2:
-        ratio = statistics.median(rates["native"]) / statistics.median(rates["Python"])
-        figures.append(("native ÷ Python, ingest", ratio, "×"))
+        rate = statistics.median(rates["native"]) / statistics.median(rates["Python"])
+        figures.append((ratio, rate, "×"))
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures
+
+
+@benchmark("native.ingest")
+def ingest_rate() -> list[Figure]:
+    """Import games/s, one worker, no mart build: native and Python side by side."""
+    from bench.ingest import write_log
+
+    n = int(os.environ.get("BIG2_BENCH_NATIVE_INGEST_GAMES", "20000"))
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "games.jsonl"
+        write_log(log, n)
+        return ingest_side_by_side(log, n, games="games", ratio="native ÷ Python, ingest")
 
 
 def per_core_second(fn: Callable[[], object], n_items: int, *, repeat: int = 5) -> float:
