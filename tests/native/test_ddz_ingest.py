@@ -4,7 +4,6 @@ included (issue 15). Real files, real subprocesses, real Parquet + DuckDB wareho
 
 from __future__ import annotations
 
-import gzip
 import random
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from pipeline import native
 from pipeline.warehouse import Table, Warehouse
 from tests.native import test_ddz_differential as ddz
 from tests.native import test_differential as big2
-from tests.native.test_ingest import _ingest, _rows
+from tests.native.test_ingest import _both_ways
 
 MODULE = native.load_module()
 pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
@@ -55,15 +54,7 @@ def _mixed_lines(n: int) -> list[str]:
 
 
 def test_a_mixed_import_gives_the_same_rows_on_the_core_and_in_python(tmp_path: Path) -> None:
-    lines = _mixed_lines(120)
-    plain = tmp_path / "mixed.jsonl"
-    plain.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")
-    packed = tmp_path / "more.jsonl.gz"
-    packed.write_bytes(gzip.compress(("\n".join(lines[len(lines) // 2 :]) + "\n").encode()))
-    files = [plain, packed]
-    _ingest(files, tmp_path / "py", pure=True)
-    _ingest(files, tmp_path / "rs", pure=False)
-    py, rs = _rows(tmp_path / "py"), _rows(tmp_path / "rs")
+    py, rs = _both_ways(_mixed_lines(120), tmp_path)
     con = Warehouse(tmp_path / "py").connect()
     try:
         (n_ddz,) = con.execute(

@@ -81,8 +81,9 @@ def _rows(wh: Path) -> dict[str, list[tuple[Any, ...]]]:
         con.close()
 
 
-def test_ingest_gives_the_same_rows_on_the_core_and_in_python(tmp_path: Path) -> None:
-    lines = _lines(150)
+def _both_ways(lines: list[str], tmp_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The lines as a plain file and a gzip file, imported in pure Python (``py/``) and on the
+    core (``rs/``): each warehouse's rows."""
     plain = tmp_path / "games.jsonl"
     plain.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")
     packed = tmp_path / "more.jsonl.gz"
@@ -90,7 +91,11 @@ def test_ingest_gives_the_same_rows_on_the_core_and_in_python(tmp_path: Path) ->
     files = [plain, packed]
     _ingest(files, tmp_path / "py", pure=True)
     _ingest(files, tmp_path / "rs", pure=False)
-    py, rs = _rows(tmp_path / "py"), _rows(tmp_path / "rs")
+    return _rows(tmp_path / "py"), _rows(tmp_path / "rs")
+
+
+def test_ingest_gives_the_same_rows_on_the_core_and_in_python(tmp_path: Path) -> None:
+    py, rs = _both_ways(_lines(150), tmp_path)
     assert len(py["games"]) > 100 and len(py["actions"]) > 5000
     con = Warehouse(tmp_path / "py").connect()
     codes = {code for (code,) in con.execute("select code from rejects").fetchall()}
