@@ -1,0 +1,112 @@
+"""Issue 15's import aims, each beside the figure it is judged by, on one file in one run.
+
+``ingest.aims``: the standard file (``BIG2_BENCH_AIMS_GAMES`` games, default 100,000, written by
+:func:`bench.ingest.write_log`) is
+
+- parsed with ``orjson.loads``, line by line as read from the file, nothing else: the parse
+  floor, in games per CPU-second of this process (one core);
+- imported by :func:`pipeline.ingest.ingest` (what ``big2 ingest --no-build`` runs: no mart
+  build, no CLI start-up) with one worker and with two, each into a new warehouse in a fresh
+  process: games/s as the import reports it (wall time); with one worker (the chunks run in
+  the importing process) also games per CPU-second;
+
+alternating, ``BIG2_BENCH_AIMS_ROUNDS`` rounds (default 3), medians. The aims: one worker at
+least half the parse floor; two workers at least 50,000 games/s (when two cores are free: the
+load average before and after is printed with them).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+from bench import Figure, benchmark
+
+#: The aims of issue 15, for the figures' names.
+ONE_WORKER_AIM = 0.5
+TWO_WORKERS_AIM = 50_000
+
+#: Imports argv[1] into argv[2] with argv[4] workers, argv[3] games expected; prints the
+#: import's games/s (wall) and the CPU seconds of this process (with one worker, all of it; the
+#: workers of two run under the forkserver, not counted here).
+_RUN = """
+import resource, sys
+from pipeline.ingest import ingest
+from pipeline.warehouse import Warehouse
+s = ingest([sys.argv[1]], Warehouse(sys.argv[2]), workers=int(sys.argv[4]))
+assert s.total().stored == int(sys.argv[3]), s.total()
+me = resource.getrusage(resource.RUSAGE_SELF)
+cpu = me.ru_utime + me.ru_stime
+print(s.total().stored / s.seconds, cpu)
+"""
+
+
+def parse_floor(path: Path) -> float:
+    """Games per CPU-second of ``orjson.loads`` over the lines of ``path``, read as bytes.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = Path(tmp) / "a.jsonl"
+    ...     _ = p.write_bytes(b'{"a": 1}\\n' * 1000)
+    ...     parse_floor(p) > 0
+    True
+    """
+    started = time.process_time()
+    n = 0
+    with path.open("rb") as fh:
+        for line in fh:
+            orjson.loads(line)
+            n += 1
+    return n / max(time.process_time() - started, 1e-9)
+
+
+def import_rate(log: Path, wh: Path, n: int, workers: int) -> tuple[float, float]:
+    """The import of ``log`` (``n`` games) into ``wh`` in a fresh process: (games/s as the
+    import reports it, games per CPU-second of the importing process)."""
+    cmd = [sys.executable, "-c", _RUN, str(log), str(wh), str(n), str(workers)]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
+    rate, cpu = float(out[-2]), float(out[-1])
+    return rate, n / cpu
+
+
+@benchmark("ingest.aims")
+def aims() -> list[Figure]:
+    """The parse floor, one-worker and two-worker imports of one file, side by side."""
+    from bench.ingest import write_log
+
+    n = int(os.environ.get("BIG2_BENCH_AIMS_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    floor: list[float] = []
+    rate: dict[int, list[float]] = {1: [], 2: []}
+    per_cpu: list[float] = []
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "games.jsonl"
+        write_log(log, n)
+        for k in range(rounds):
+            floor.append(parse_floor(log))
+            for workers in (1, 2):
+                got = import_rate(log, Path(tmp) / f"wh-{workers}-{k}", n, workers)
+                rate[workers].append(got[0])
+                if workers == 1:
+                    per_cpu.append(got[1])
+        size = log.stat().st_size
+    parse = statistics.median(floor)
+    one, two = statistics.median(rate[1]), statistics.median(rate[2])
+    return [
+        (f"input: {n:,} games, bytes per game", size / n, "B"),
+        ("orjson parse-only, games per CPU-second (the floor)", parse, "games/s"),
+        (f"ingest --no-build, 1 worker (median of {rounds})", one, "games/s"),
+        ("ingest, 1 worker, games per CPU-second", statistics.median(per_cpu), "games/s"),
+        (f"1 worker ÷ parse floor (aim ≥ {ONE_WORKER_AIM})", one / parse, "×"),
+        (f"ingest --no-build, 2 workers (aim ≥ {TWO_WORKERS_AIM:,})", two, "games/s"),
+        ("load average (1 min) before the runs", load_before, ""),
+        ("load average (1 min) after the runs", os.getloadavg()[0], ""),
+    ]
