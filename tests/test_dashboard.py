@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboards import adhoc, data, terms, ui
 from pipeline.ingest import ingest
-from pipeline.sqlbuild import build
+from pipeline.sqlbuild import SQL_DIR, build
 from pipeline.warehouse import Warehouse, reading
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1324,7 +1324,9 @@ def test_one_title_rule_for_the_standings_queries(fixture_wh: Warehouse) -> None
         assert bad == 0
     finally:
         con.close()
+    board = (SQL_DIR / "macros" / "dash_board.sql").read_text(encoding="utf-8")
+    assert "dash_title(score)" in board and "rank_ladder" not in board
     for name in ("dash_standings", "dash_standings_rollup", "dash_standings_whatif",
                  "dash_standings_rollup_whatif"):  # fmt: skip
         text = reading.query_text(name)
-        assert "dash_title(score)" in text and "rank_ladder" not in text, name
+        assert "dash_board(own, wi)" in text and "rank_ladder" not in text, name

@@ -1,6 +1,6 @@
 -- Grain: one row per Dou Dizhu player of the filtered games (ddz_game_scores): games played
 -- out, wins, as landlord and as farmer (games, wins, win %), score (money, every game by its
--- own ruleset), the rank-ladder title for it (rank_ladder, as ddz_player_standings) and the
+-- own ruleset), the rank-ladder title for it (dash_title, as ddz_player_standings) and the
 -- rank by score; the first $limit by rank, then id.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
 -- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $limit.
@@ -21,11 +21,6 @@ totals as (
     from ddz_game_scores sc
     semi join fg using (game_id)
     group by sc.player_id
-),
-titled as (
-    select t.player_id, max_by(r.title, r.min_score) as title
-    from totals t join rank_ladder r on r.min_score <= greatest(t.score, 0)
-    group by t.player_id
 )
 select
     rank() over (order by t.score desc) as rank,
@@ -40,7 +35,7 @@ select
     t.farmer_wins,
     100.0 * t.farmer_wins / nullif(t.farmer_games, 0) as farmer_win_pct,
     t.score,
-    ti.title
-from totals t left join titled ti using (player_id)
+    dash_title(t.score) as title
+from totals t
 order by rank, t.player_id
 limit $limit

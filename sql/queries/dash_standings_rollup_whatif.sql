@@ -2,40 +2,24 @@
 -- under the ruleset JSON $whatif (score_seats, no bankroll cap).
 -- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
 -- $whatif, $player, $limit.
-with board as (with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+with fg as (
+    select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
-    ),
-    own as (
-        select r.player_id, sum(r.n_games)::bigint as games, sum(r.n_wins)::bigint as wins,
-            sum(r.score) as score
-        from rollup_player_days r where
-            ($ruleset is null or r.ruleset = $ruleset)
-            and ($date_from is null or r.day >= $date_from::date)
-            and ($date_to is null or r.day <= $date_to::date)
-        group by 1 having sum(r.n_standings) > 0
-    ),
-    wi as (
-        select m.player_id, sum(m.score) as whatif_score
-        from score_seats(whatif := $whatif) m where m.game_id in (select game_id from fg) group by 1
-    ),
-    ranked as (
-        select own.*, wi.whatif_score,
-            rank() over (order by own.score desc) as rank,
-            case when wi.whatif_score is not null
-            then rank() over (order by wi.whatif_score desc nulls last) end
-            as whatif_rank
-        from own left join wi using (player_id)
-    )
-    select rank, player_id as player, games, wins,
-        round(100.0 * wins / nullif(games, 0), 1) as win_pct,
-        score, dash_title(score) as title,
-        whatif_score, whatif_rank,
-        dash_title(whatif_score) as whatif_title,
-        rank - whatif_rank as rank_change,
-        sum(wins) over () as all_wins, sum(games) over () as all_games
-    from ranked
+),
+own as (
+    select r.player_id, sum(r.n_games)::bigint as games, sum(r.n_wins)::bigint as wins,
+        sum(r.score) as score
+    from rollup_player_days r where
+        ($ruleset is null or r.ruleset = $ruleset)
+        and ($date_from is null or r.day >= $date_from::date)
+        and ($date_to is null or r.day <= $date_to::date)
+    group by 1 having sum(r.n_standings) > 0
+),
+wi as (
+    select m.player_id, sum(m.score) as whatif_score
+    from score_seats(whatif := $whatif) m where m.game_id in (select game_id from fg) group by 1
 )
-select * from board
+select * from dash_board(own, wi)
 where $player is null or player = $player
 order by rank, player
 limit $limit

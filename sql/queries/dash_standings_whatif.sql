@@ -3,38 +3,22 @@
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
 -- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $whatif, $player, $limit.
-with board as (with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
+with fg as (
+    select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
-    ),
-    own as (
-        select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
-            count(*) filter (where fg.outcome <> 'redeal' and fg.winner = m.seat) as wins,
-            sum(m.result) as score
-        from mart_match_standings m join fg using (game_id)
-        group by 1
-    ),
-    wi as (
-        select m.player_id, sum(m.score) as whatif_score
-        from score_seats(whatif := $whatif) m where m.game_id in (select game_id from fg) group by 1
-    ),
-    ranked as (
-        select own.*, wi.whatif_score,
-            rank() over (order by own.score desc) as rank,
-            case when wi.whatif_score is not null
-            then rank() over (order by wi.whatif_score desc nulls last) end
-            as whatif_rank
-        from own left join wi using (player_id)
-    )
-    select rank, player_id as player, games, wins,
-        round(100.0 * wins / nullif(games, 0), 1) as win_pct,
-        score, dash_title(score) as title,
-        whatif_score, whatif_rank,
-        dash_title(whatif_score) as whatif_title,
-        rank - whatif_rank as rank_change,
-        sum(wins) over () as all_wins, sum(games) over () as all_games
-    from ranked
+),
+own as (
+    select m.player_id, count(*) filter (where fg.outcome <> 'redeal') as games,
+        count(*) filter (where fg.outcome <> 'redeal' and fg.winner = m.seat) as wins,
+        sum(m.result) as score
+    from mart_match_standings m join fg using (game_id)
+    group by 1
+),
+wi as (
+    select m.player_id, sum(m.score) as whatif_score
+    from score_seats(whatif := $whatif) m where m.game_id in (select game_id from fg) group by 1
 )
-select * from board
+select * from dash_board(own, wi)
 where $player is null or player = $player
 order by rank, player
 limit $limit
