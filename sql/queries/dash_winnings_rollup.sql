@@ -10,24 +10,6 @@ top as (select r.player_id from rollup_player_days r where
         and ($date_from is null or r.day >= $date_from::date)
         and ($date_to is null or r.day <= $date_to::date)
     group by 1 order by sum(r.n_seats) desc, 1 limit $max_players),
-per_game as (
-    select m.player_id, fg.started_at, m.match_key, m.game_id, m.result,
-        coalesce(l.cards_vs_expected, 0) as luck
-    from mart_match_standings m join fg using (game_id)
-    left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
-    where m.player_id in (select player_id from top)
-),
-cum as (
-    select player_id, started_at, match_key,
-        row_number() over w as game_no,
-        count(*) over (partition by player_id) as n,
-        sum(result) over w as cumulative_score,
-        sum(luck) over w as cumulative_cards_vs_expected
-    from per_game
-    window w as (partition by player_id order by started_at nulls last, game_id)
-)
-select player_id as player, game_no, started_at, match_key as match, cumulative_score,
-    round(cumulative_cards_vs_expected, 2) as cumulative_cards_vs_expected
-from cum
-where game_no % greatest(1, n // $max_points) = 0 or game_no = n or game_no = 1
+per_game as (select * from dash_winnings_played(fg, top))
+select * from dash_winnings_line(per_game, $max_points)
 order by player, game_no
