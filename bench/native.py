@@ -7,7 +7,9 @@ cards, times, seats, a declared result: the shape `big2 simulate` writes), built
 the timed part. Timed, on one core (this process):
 
 - *native*: each line parsed, validated and replayed by the core (``Core.validate_lines``: the
-  winner or the reject, no per-action Python object); with every fact handed back as Python
+  winner or the reject, no per-action Python object); the replay and validation alone of the
+  already parsed records (``big2_native.replay_parsed``: the issue's replay-and-validate
+  figure, the parse taken out); with every fact handed back as Python
   tuples (``Core.replay_line``); and what ``big2 ingest`` asks of the core per line
   (``Core.rows_add``: parse, replay, content hash and the warehouse rows, then ``rows_take``);
 - *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay`` (pure Python);
@@ -51,6 +53,7 @@ import orjson
 
 from bench import Figure, benchmark, per_second
 from pipeline import native
+from pipeline.big2.rules import load_ruleset
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import GameRecord, Source
 from pipeline.replay import replay
@@ -91,6 +94,32 @@ def validate_native(core: object, lines: list[str]) -> None:
     assert ok == len(lines), (ok, rejected, left)
 
 
+#: Rounds of replays over the parsed records per timing of :func:`replay_parsed_rate`.
+REPLAY_ROUNDS = 10
+
+
+def replay_parsed_rate(module: ModuleType, lines: list[str], *, repeat: int = 5) -> float:
+    """Replay-and-validate of already parsed records per CPU-second of this thread.
+
+    ``big2_native.replay_parsed(ruleset, lines, rounds)`` parses the lines, then replays
+    the records ``rounds`` times; timed (``time.thread_time``) with ``rounds = 0`` and
+    ``rounds = REPLAY_ROUNDS`` one after the other, the difference is the replays alone. The
+    median of ``repeat`` such pairs.
+    """
+    ruleset = orjson.dumps(load_ruleset("hk").to_dict()).decode()
+    run = module.replay_parsed
+    rates = []
+    for _ in range(repeat):
+        start = time.thread_time()
+        parsed, _ = run(ruleset, lines, 0)
+        middle = time.thread_time()
+        _, ok = run(ruleset, lines, REPLAY_ROUNDS)
+        end = time.thread_time()
+        assert parsed == len(lines) and ok == REPLAY_ROUNDS * parsed, (parsed, ok)
+        rates.append(ok / max((end - middle) - (middle - start), 1e-9))
+    return statistics.median(rates)
+
+
 def _native_rows(core: object, lines: list[str]) -> None:
     rows_add = core.rows_add  # type: ignore[attr-defined]
     for k, line in enumerate(lines):
@@ -115,6 +144,15 @@ def replay_rate() -> list[Figure]:
         core = module.Core(native.resolve_ruleset)
         native_rate = per_second(partial(validate_native, core, lines), n)
         figures.append(("native: games validated per core-second", native_rate, "games/s"))
+        if hasattr(module, "replay_parsed"):
+            parsed = replay_parsed_rate(module, lines)
+            figures.append(
+                (
+                    "native: replay-and-validate of parsed records per core-second",
+                    parsed,
+                    "games/s",
+                )
+            )
         facts = per_second(partial(_native_facts, core, lines), n)
         figures.append(("native: games replayed, facts as Python tuples", facts, "games/s"))
         rows = per_second(partial(_native_rows, core, lines), n)

@@ -85,14 +85,23 @@ pub fn single_key(c: u32, order: SuitOrder) -> u64 {
 
 /// The strongest card of a non-empty hand as a single.
 pub fn highest_single(hand: u64, order: SuitOrder) -> u32 {
-    let rank = (63 - hand.leading_zeros()) >> 2;
-    let bits = hand >> (rank * 4) & 15;
-    let st = strength(order);
-    let best = (0..4u32)
-        .filter(|s| bits >> s & 1 == 1)
-        .max_by_key(|&s| st[s as usize])
-        .unwrap_or(0);
-    rank * 4 + best
+    let top = 63 - hand.leading_zeros();
+    match order {
+        // a suit's strength is its number: the highest card is the strongest
+        SuitOrder::Hk => top,
+        // ♠ > ♥ > ♦ > ♣: the highest card unless the top rank holds only ♦ and ♣
+        SuitOrder::Taiwan => {
+            let rank = top >> 2;
+            let bits = hand >> (rank * 4) & 15;
+            if bits & 0b1100 != 0 {
+                top
+            } else if bits & 1 != 0 {
+                rank * 4
+            } else {
+                rank * 4 + 1
+            }
+        }
+    }
 }
 
 fn seq(low: u32) -> u32 {
@@ -233,14 +242,31 @@ impl Why {
 pub struct ComboRules {
     pub rs: Ruleset,
     pub straights: Vec<u32>,
+    /// Each 13-bit rank mask's index in `straights`, `NO_STRAIGHT` for none.
+    pub straight_index: Box<[u8; 8192]>,
 }
+
+/// `straight_index`'s value for a rank mask that is no straight.
+pub const NO_STRAIGHT: u8 = u8::MAX;
 
 impl ComboRules {
     pub fn new(rs: &Ruleset) -> ComboRules {
+        let straights = straights(rs.straight_order);
+        let mut straight_index = Box::new([NO_STRAIGHT; 8192]);
+        for (i, &seq) in straights.iter().enumerate().rev() {
+            straight_index[seq as usize] = i as u8; // the first index wins, as `position`
+        }
         ComboRules {
             rs: rs.clone(),
-            straights: straights(rs.straight_order),
+            straights,
+            straight_index,
         }
+    }
+
+    /// The index of a 13-bit rank mask in `straights`, if it is one.
+    pub fn straight_position(&self, rank_mask: u32) -> Option<usize> {
+        let i = self.straight_index[rank_mask as usize & 8191];
+        (i != NO_STRAIGHT).then_some(i as usize)
     }
 }
 
@@ -366,7 +392,7 @@ pub fn classify(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
                 .filter(|s| mask & (0x0001_1111_1111_1111_u64 << s) != 0)
                 .count();
             let flush = suits == 1;
-            if let Some(index) = cr.straights.iter().position(|&s| s == rank_mask) {
+            if let Some(index) = cr.straight_position(rank_mask) {
                 let top = top_single(mask);
                 let skey = if rs.straight_order == StraightOrder::HighestCard {
                     top
@@ -421,6 +447,36 @@ mod tests {
 
     fn m(text: &str) -> u64 {
         mask_of(&fast_ids(text).unwrap())
+    }
+
+    /// The strongest card as the suit strengths order them (the first definition).
+    fn highest_single_by_strength(hand: u64, order: SuitOrder) -> u32 {
+        let rank = (63 - hand.leading_zeros()) >> 2;
+        let bits = hand >> (rank * 4) & 15;
+        let st = strength(order);
+        let best = (0..4u32)
+            .filter(|s| bits >> s & 1 == 1)
+            .max_by_key(|&s| st[s as usize])
+            .unwrap_or(0);
+        rank * 4 + best
+    }
+
+    #[test]
+    fn highest_single_by_suit_strength() {
+        for order in [SuitOrder::Hk, SuitOrder::Taiwan] {
+            for rank in 0..13u32 {
+                for bits in 1..16u64 {
+                    for below in [0u64, 1, 0b1010_0110, (1 << (rank * 4)) - 1] {
+                        let hand = bits << (rank * 4) | below & ((1 << (rank * 4)) - 1);
+                        assert_eq!(
+                            highest_single(hand, order),
+                            highest_single_by_strength(hand, order),
+                            "{hand:#x} {order:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -333,7 +333,9 @@ pub fn bombs_from(hand: u64, cr: &ComboRules) -> Vec<Play> {
 /// Whether the hand holds a play of `top`'s size that beats it (`can_beat` for four- and
 /// five-card tops, bombs of another size aside): the candidates `beating_plays` classifies
 /// (the same kinds left out below a five-card top), up to the first that beats; no
-/// allocation once the thread's scratch list has grown.
+/// allocation once the thread's scratch list has grown. (`moves::best_order` answers this
+/// now; this is its test's reference.)
+#[cfg(test)]
 pub(crate) fn any_beating_same_size(hand: u64, top: &Play, cr: &ComboRules) -> bool {
     thread_local! {
         static CANDIDATES: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };

@@ -359,6 +359,7 @@ impl Simulator {
 #[pymodule]
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
+    m.add_function(wrap_pyfunction!(crate::replay::replay_parsed, m)?)?;
     m.add_class::<Simulator>()?;
     m.add_class::<crate::ddz::py::DdzCore>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -99,6 +99,7 @@ pub fn replay(record: &Record, rs: &Ruleset, cr: &ComboRules) -> Result<Replayed
         }
     }
     let n = record.actions.len();
+    game.history.reserve(n); // one record per action
     for (i, action) in record.actions.iter().enumerate() {
         if game.finished() {
             return Err(reject(
@@ -137,4 +138,40 @@ pub fn replay(record: &Record, rs: &Ruleset, cr: &ComboRules) -> Result<Replayed
         actions: std::mem::take(&mut game.history),
         result,
     })
+}
+
+/// Replay parsed records `rounds` times over; how many replays passed (all rounds). The
+/// replay-and-validate work apart from the parse (`bench.native`'s figure, the timing example).
+pub fn replay_rounds(records: &[Record], rs: &Ruleset, cr: &ComboRules, rounds: usize) -> usize {
+    let mut ok = 0;
+    for _ in 0..rounds {
+        for record in records {
+            ok += usize::from(replay(record, rs, cr).is_ok());
+        }
+    }
+    ok
+}
+
+/// `replay_parsed(ruleset_json, lines, rounds)`: parse the lines (those the core reads), then
+/// replay the records `rounds` times under the ruleset (`Ruleset.to_dict()` as JSON); the
+/// number of records and of passed replays. Timed with `rounds = 0` and `rounds = R`, the
+/// difference is the replay and validation alone (`bench.native`).
+#[cfg(feature = "python")]
+#[pyo3::pyfunction]
+pub fn replay_parsed(
+    ruleset_json: &str,
+    lines: Vec<String>,
+    rounds: usize,
+) -> pyo3::PyResult<(usize, usize)> {
+    let bad = |e: String| pyo3::exceptions::PyValueError::new_err(e);
+    let dict: serde_json::Value =
+        serde_json::from_str(ruleset_json).map_err(|e| bad(e.to_string()))?;
+    let rs = Ruleset::from_dict(&dict).map_err(bad)?;
+    let cr = ComboRules::new(&rs);
+    let records: Vec<Record> = lines
+        .iter()
+        .filter_map(|l| crate::parse::parse_line(l))
+        .collect();
+    let ok = replay_rounds(&records, &rs, &cr, rounds);
+    Ok((records.len(), ok))
 }

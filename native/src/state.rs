@@ -313,6 +313,8 @@ pub struct Game<'a> {
     pub(crate) swapped: bool,
     pub(crate) hands: Option<Vec<u64>>,
     pub counts: Vec<u32>,
+    /// `counts` as the records hold them (kept with `counts`: no conversion per action).
+    left: CardsLeft,
     pub(crate) lowest: Option<u32>,
     pub(crate) lowest_rule: bool,
     pub turn: Option<usize>,
@@ -367,6 +369,7 @@ impl<'a> Game<'a> {
             swapped: false,
             hands: None,
             counts: Vec::new(),
+            left: CardsLeft::EMPTY,
             lowest: None,
             lowest_rule: false,
             turn: None,
@@ -396,6 +399,7 @@ impl<'a> Game<'a> {
                 format!("{} seats for {} players", game.counts.len(), n),
             ));
         }
+        game.left = CardsLeft::of(&game.counts);
         game.lowest = game.lowest_card();
         let uses_lowest = deal.previous_winner.is_none() || rs.first_lead_every_game;
         game.lowest_rule = uses_lowest && rs.first_play != FirstPlay::None;
@@ -513,7 +517,13 @@ impl<'a> Game<'a> {
     }
 
     pub fn next_seat(&self, seat: usize) -> usize {
-        (seat + self.step) % self.n
+        // (seat < n and step < n: one subtraction, not a division)
+        let s = seat + self.step;
+        if s >= self.n {
+            s - self.n
+        } else {
+            s
+        }
     }
 
     fn next_active(&self, seat: usize) -> usize {
@@ -540,7 +550,7 @@ impl<'a> Game<'a> {
 
     /// 頂大: the card that meets the obligation of `seat` when it is bound (`block_card`).
     pub fn block_card(&self, seat: usize) -> Option<u32> {
-        if self.counts[(seat + self.step) % self.n] != 1 {
+        if self.counts[self.next_seat(seat)] != 1 {
             return None;
         }
         let so = self.rs.suit_order;
@@ -614,7 +624,9 @@ impl<'a> Game<'a> {
             if self.top.is_none() {
                 return Err(self.fail("E_LEAD_PASS", format!("seat {seat} passed while leading")));
             }
-            self.verify_draw(action, seat)?;
+            if action.drawn.is_some() {
+                self.verify_draw(action, seat)?;
+            }
             if self.enforced {
                 self.enforce_block(seat, None)?;
             }
@@ -937,13 +949,14 @@ impl<'a> Game<'a> {
             self.first_leader = Some(seat);
         }
         let top = self.top;
-        let nxt = (seat + self.step) % self.n;
+        let nxt = self.next_seat(seat);
         let mut highest = None;
         let mut beating = None;
         let unchecked = if let Some(hand) = hand_before {
             highest = Some(highest_single(hand, self.rs.suit_order));
             if let (Some(t), false) = (&top, self.lean) {
-                beating = Some(can_beat(hand, t, self.cr));
+                // a play on the table beats it (`verify`): a beating play existed
+                beating = Some(play.is_some() || can_beat(hand, t, self.cr));
             }
             Unchecked::Nothing
         } else if !self.started && self.lowest_rule && self.lowest.is_none() {
@@ -961,6 +974,7 @@ impl<'a> Game<'a> {
         let mut drawn = None;
         if let Some(p) = &play {
             self.counts[seat] -= p.size;
+            self.left.counts[seat] = self.counts[seat] as u8;
             self.played |= p.mask;
             if let Some(hands) = &mut self.hands {
                 hands[seat] &= !p.mask;
@@ -999,7 +1013,7 @@ impl<'a> Game<'a> {
             cards_left: if self.lean {
                 CardsLeft::EMPTY
             } else {
-                CardsLeft::of(&self.counts)
+                self.left
             },
             hand_before,
             beating_play_existed: beating,
@@ -1040,6 +1054,7 @@ impl<'a> Game<'a> {
     fn draw(&mut self, seat: usize, reported: Option<u32>) -> Option<u32> {
         self.stock_left -= 1;
         self.counts[seat] += 1;
+        self.left.counts[seat] = self.counts[seat] as u8;
         if !self.stock.is_empty() {
             let c = self.stock.remove(0);
             if let Some(hands) = &mut self.hands {
@@ -1061,7 +1076,7 @@ impl<'a> Game<'a> {
             trick: self.trick,
             is_lead: false,
             top_before: 0,
-            cards_left: CardsLeft::of(&self.counts),
+            cards_left: self.left,
             hand_before,
             beating_play_existed: None,
             highest_single: None,
