@@ -429,9 +429,12 @@ CoreBuffer = tuple[int, int] | bytes
 #: the buffers after the validity, the children's columns).
 CoreColumn = tuple[int, int, CoreBuffer | None, list[CoreBuffer], list[Any]]
 
+#: The tables of a take: ``[(table, [(column, buffers)])]``.
+CoreTables = list[tuple[str, list[tuple[str, CoreColumn]]]]
+
 #: One take of the core's rows: the memory object that owns the buffers (alive while an
-#: Arrow array wraps them; then the core reuses it), and ``[(table, [(column, buffers)])]``.
-CoreTaken = tuple[object, list[tuple[str, list[tuple[str, CoreColumn]]]]]
+#: Arrow array wraps them; then the core reuses it), and its tables.
+CoreTaken = tuple[object, CoreTables]
 
 
 class CoreRows:

@@ -912,6 +912,23 @@ fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// A string of the line (no escape in it) with its quotes: one copy of the line's bytes
+/// where `s` lies in `text` between two quotes (a tree's strings and keys do), else three.
+#[inline]
+fn write_quoted(text: &str, s: &str, out: &mut Vec<u8>) {
+    let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if at >= 1 && at <= text.len() && s.len() < text.len() - at {
+        let quoted = &text.as_bytes()[at - 1..at + s.len() + 1];
+        if quoted[0] == b'"' && quoted[quoted.len() - 1] == b'"' {
+            out.extend_from_slice(quoted);
+            return;
+        }
+    }
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
 fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     match t.node(i) {
         Node::Null => out.extend_from_slice(b"null"),
@@ -926,11 +943,7 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
                 out.extend_from_slice(n.as_bytes());
             }
         }
-        Node::Str(s) => {
-            out.push(b'"');
-            out.extend_from_slice(s.as_bytes());
-            out.push(b'"');
-        }
+        Node::Str(s) => write_quoted(t.text, s, out),
         Node::Arr { start, len, .. } => {
             out.push(b'[');
             for k in start..start + len {
@@ -959,9 +972,8 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
                     out.push(b',');
                 }
                 let (key, v) = t.links[k as usize];
-                out.push(b'"');
-                out.extend_from_slice(key.as_bytes());
-                out.extend_from_slice(b"\":");
+                write_quoted(t.text, key, out);
+                out.push(b':');
                 canonical(t, v, out)?;
             }
             out.push(b'}');
@@ -1065,6 +1077,7 @@ mod tests {
             r#" {"ts": 1234567890.12345, "n": 123456789012345, "f": 0.000001, "g": 99999999999999.9} "#,
             r#"{"é": 1, "e": 2, "E": 3, "": 4, "aa": 5, "a": 6}"#,
             r#"[1, {"b": 2, "a": 1}]"#,
+            r#"{"":"","a":["","x"],"b":{"":{}},"c":"é"}"#,
             "\"plain\"",
         ];
         for line in lines {

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from pipeline.native import CoreBuffer, CoreColumn, CoreTaken
+from pipeline.native import CoreBuffer, CoreColumn, CoreTables, CoreTaken
 from pipeline.warehouse.tables import COLUMNS, SCHEMAS, Table, build_columns
 
 
@@ -61,10 +61,15 @@ def _table(
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
 
 
-def core_tables(taken: CoreTaken, batch_id: str) -> dict[Table, pa.Table]:
+def core_tables(taken: CoreTaken | CoreTables, batch_id: str) -> dict[Table, pa.Table]:
     """The tables of :meth:`pipeline.native.CoreRows.take` (those with rows), on the core's
-    memory (no copy: the arrays keep it alive)."""
-    memory, tables = taken
+    memory (no copy: the arrays keep it alive). A bare list of tables (buffers as bytes) is
+    what a core built before the hand-over gives: read the same way.
+
+    >>> core_tables((None, []), "b1"), core_tables([], "b1")
+    ({}, {})
+    """
+    memory, tables = (None, taken) if isinstance(taken, list) else taken
     out: dict[Table, pa.Table] = {}
     for name, columns in tables:
         if columns and columns[0][1][0]:
