@@ -421,9 +421,20 @@ class DdzReplayer:
 
 _REPLAYER: NativeReplayer | None = None
 
+#: One buffer of a column as the core hands it over: ``(address, size)`` in the core's memory
+#: (wrapped with ``pa.foreign_buffer``, the take's memory object as its base), or bytes.
+CoreBuffer = tuple[int, int] | bytes
+
 #: One column as the core hands it over: (length, null count, validity bitmap or None,
 #: the buffers after the validity, the children's columns).
-CoreColumn = tuple[int, int, bytes | None, list[bytes], list[Any]]
+CoreColumn = tuple[int, int, CoreBuffer | None, list[CoreBuffer], list[Any]]
+
+#: The tables of a take: ``[(table, [(column, buffers)])]``.
+CoreTables = list[tuple[str, list[tuple[str, CoreColumn]]]]
+
+#: One take of the core's rows: the memory object that owns the buffers (alive while an
+#: Arrow array wraps them; then the core reuses it), and its tables.
+CoreTaken = tuple[object, CoreTables]
 
 
 class CoreRows:
@@ -455,9 +466,9 @@ class CoreRows:
         claimed: bool = self.core.rows_claim(game_id)
         return claimed
 
-    def take(self) -> list[tuple[str, list[tuple[str, CoreColumn]]]]:
-        """The rows added since the last take, ``[(table, [(column, buffers)])]``."""
-        taken: list[tuple[str, list[tuple[str, CoreColumn]]]] = self.core.rows_take()
+    def take(self) -> CoreTaken:
+        """The rows added since the last take: ``(memory, [(table, [(column, buffers)])])``."""
+        taken: CoreTaken = self.core.rows_take()
         return taken
 
 

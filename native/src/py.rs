@@ -7,6 +7,7 @@
 //! when the line is for the Python reader to read (see `parse.rs`).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -16,7 +17,7 @@ use crate::combos::ComboRules;
 use crate::parse::tree::Tree;
 use crate::parse::{read_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
-use crate::rows::{content_hash, tree_hash, ChunkRows, Column, LineInfo};
+use crate::rows::{content_hash, tree_hash, ChunkRows, ColumnRef, LineInfo};
 use crate::rules::Ruleset;
 use crate::sim::{match_lines, BotKind, Notation, Planted, RunSpec};
 use crate::state::ActionRecord;
@@ -33,6 +34,7 @@ struct Core {
     resolver: PyObject,
     rulesets: HashMap<String, Resolved>,
     rows: ChunkRows,
+    spare: Spare,
 }
 
 /// A line's answer: the record, its tree (when the tree scanner read it), the replay and the
@@ -83,19 +85,55 @@ impl Core {
     }
 }
 
-fn column_tuple(py: Python<'_>, col: Column) -> PyResult<PyObject> {
-    let validity = col.validity.map(|v| PyBytes::new(py, &v).unbind());
-    let buffers: Vec<Py<PyBytes>> = col
+/// One buffer of a column in the core's memory as `(address, size)` (Python wraps it with
+/// `pa.foreign_buffer`, the [`RowsMemory`] of its take as the base that keeps it alive); an
+/// empty one as `b""`.
+fn buffer_tuple(py: Python<'_>, b: &[u8]) -> PyResult<PyObject> {
+    if b.is_empty() {
+        return PyBytes::new(py, b).into_py_any(py);
+    }
+    (b.as_ptr() as usize, b.len()).into_py_any(py)
+}
+
+/// A column of the core's buffers as `(length, null_count, validity or None, [buffers],
+/// [children])`, each buffer [`buffer_tuple`] (no copy).
+fn column_tuple(py: Python<'_>, col: &ColumnRef<'_>) -> PyResult<PyObject> {
+    let validity = col.validity.map(|v| buffer_tuple(py, v)).transpose()?;
+    let buffers = col
         .buffers
         .iter()
-        .map(|b| PyBytes::new(py, b).unbind())
-        .collect();
+        .map(|b| buffer_tuple(py, b))
+        .collect::<PyResult<Vec<_>>>()?;
     let children = col
         .children
-        .into_iter()
+        .iter()
         .map(|c| column_tuple(py, c))
         .collect::<PyResult<Vec<_>>>()?;
     (col.len, col.nulls, validity, buffers, children).into_py_any(py)
+}
+
+/// The spare column buffers of a [`Core`]: one take's, back from Python once it dropped
+/// every array on them.
+type Spare = Arc<Mutex<Option<Vec<Vec<u8>>>>>;
+
+/// The memory of one `rows_take`: the byte vectors its columns point into, alive while an
+/// Arrow buffer wraps them (`pa.foreign_buffer(..., base=memory)`), never written; dropped,
+/// they go back to their core as the spare buffers of a later chunk (no new pages to touch).
+#[pyclass(module = "big2_native", frozen)]
+struct RowsMemory {
+    vecs: Vec<Vec<u8>>,
+    spare: Spare,
+}
+
+impl Drop for RowsMemory {
+    fn drop(&mut self) {
+        let vecs = std::mem::take(&mut self.vecs);
+        if let Ok(mut spare) = self.spare.lock() {
+            if spare.is_none() {
+                *spare = Some(vecs);
+            }
+        }
+    }
 }
 
 fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
@@ -142,6 +180,7 @@ impl Core {
             resolver,
             rulesets: HashMap::new(),
             rows: ChunkRows::default(),
+            spare: Spare::default(),
         }
     }
 
@@ -192,19 +231,31 @@ impl Core {
         self.rows.claim(game_id)
     }
 
-    /// The buffered rows as `[(table, [(column, buffers)])]`, each column's buffers
-    /// `(length, null_count, validity or None, [buffers], [children])`; the buffer empties.
+    /// The buffered rows as `(memory, [(table, [(column, buffers)])])`, each column's
+    /// buffers `(length, null_count, validity or None, [buffers], [children])`, each buffer
+    /// `(address, size)` in `memory` (a `RowsMemory`: the base of `pa.foreign_buffer`) or
+    /// `b""`; the buffer empties. `(None, [])` when it holds no rows.
     fn rows_take(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        let tables = self.rows.take();
-        let mut out = Vec::with_capacity(tables.len());
-        for (table, columns) in tables {
+        if self.rows.is_empty() {
+            self.rows.clear(); // its game ids (no rows: nothing to hand over)
+            return (py.None(), Vec::<PyObject>::new()).into_py_any(py);
+        }
+        let mut out = Vec::with_capacity(4);
+        for (table, columns) in self.rows.tables() {
             let cols = columns
-                .into_iter()
-                .map(|(name, col)| Ok((name, column_tuple(py, col)?)))
+                .iter()
+                .map(|(name, col)| Ok((*name, column_tuple(py, col)?)))
                 .collect::<PyResult<Vec<_>>>()?;
             out.push((table, cols));
         }
-        out.into_py_any(py)
+        let spare = self.spare.lock().ok().and_then(|mut s| s.take());
+        // the columns' vectors move (their heap memory does not: the addresses hold)
+        let vecs = self.rows.hand_over(spare);
+        let memory = RowsMemory {
+            vecs,
+            spare: Arc::clone(&self.spare),
+        };
+        (Py::new(py, memory)?, out).into_py_any(py)
     }
 
     /// A decoded game line → `None` (the Python reader's line), `("reject", game_id,
@@ -360,6 +411,8 @@ impl Simulator {
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_function(wrap_pyfunction!(crate::replay::replay_parsed, m)?)?;
+
+    m.add_class::<RowsMemory>()?;
     m.add_class::<Simulator>()?;
     m.add_class::<crate::ddz::py::DdzCore>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

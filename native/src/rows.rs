@@ -8,6 +8,7 @@
 //! `pa.Array.from_buffers` (no per-row Python object). [`content_hash`] is `pipeline.logs.records.content_hash`: sha256 of the game's
 //! JSON as `orjson.dumps(obj, option=OPT_SORT_KEYS)` writes it.
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::io;
 
@@ -32,6 +33,41 @@ pub struct Column {
     pub children: Vec<Column>,
 }
 
+/// A [`Column`] still in the buffers that built it (borrowed: the buffers keep their memory
+/// for the next chunk, see [`ChunkRows::tables`]).
+pub struct ColumnRef<'a> {
+    pub len: usize,
+    pub nulls: usize,
+    pub validity: Option<&'a [u8]>,
+    pub buffers: Vec<&'a [u8]>,
+    pub children: Vec<ColumnRef<'a>>,
+}
+
+impl ColumnRef<'_> {
+    /// The column as owned buffers (a copy).
+    pub fn to_owned(&self) -> Column {
+        Column {
+            len: self.len,
+            nulls: self.nulls,
+            validity: self.validity.map(<[u8]>::to_vec),
+            buffers: self.buffers.iter().map(|b| b.to_vec()).collect(),
+            children: self.children.iter().map(ColumnRef::to_owned).collect(),
+        }
+    }
+}
+
+/// Append bit `len` of a bitmap (its bytes hold `len` bits so far).
+#[inline]
+fn push_bit(bytes: &mut Vec<u8>, len: usize, on: bool) {
+    if len.is_multiple_of(8) {
+        bytes.push(u8::from(on));
+    } else if on {
+        if let Some(last) = bytes.last_mut() {
+            *last |= 1 << (len % 8);
+        }
+    }
+}
+
 #[derive(Default)]
 struct Bits {
     bytes: Vec<u8>,
@@ -39,33 +75,66 @@ struct Bits {
 }
 
 impl Bits {
+    #[inline]
     fn push(&mut self, on: bool) {
-        if self.len.is_multiple_of(8) {
-            self.bytes.push(0);
-        }
-        if on {
-            *self.bytes.last_mut().expect("a byte") |= 1 << (self.len % 8);
-        }
+        push_bit(&mut self.bytes, self.len, on);
         self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.len = 0;
     }
 }
 
+/// A validity bitmap, written only from a column's first NULL on (a column without NULLs, most
+/// of them, only counts its values); its memory is kept from chunk to chunk.
 #[derive(Default)]
-struct Valid {
-    bits: Bits,
+pub(crate) struct Valid {
+    bytes: Vec<u8>,
+    len: usize,
     nulls: usize,
 }
 
 impl Valid {
-    fn push(&mut self, on: bool) {
+    #[inline]
+    pub(crate) fn push(&mut self, on: bool) {
+        if self.nulls > 0 {
+            push_bit(&mut self.bytes, self.len, on);
+        } else if !on {
+            self.first_null();
+        }
         self.nulls += usize::from(!on);
-        self.bits.push(on);
+        self.len += 1;
     }
 
-    fn finish(self) -> (usize, usize, Option<Vec<u8>>) {
-        let len = self.bits.len;
-        let bitmap = (self.nulls > 0).then_some(self.bits.bytes);
-        (len, self.nulls, bitmap)
+    /// The bitmap of the values so far (all valid) and this NULL.
+    #[cold]
+    fn first_null(&mut self) {
+        self.bytes.clear();
+        self.bytes.resize(self.len / 8, 0xff);
+        if !self.len.is_multiple_of(8) {
+            self.bytes.push((1u8 << (self.len % 8)) - 1);
+        }
+        push_bit(&mut self.bytes, self.len, false);
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn nulls(&self) -> usize {
+        self.nulls
+    }
+
+    pub(crate) fn bitmap(&self) -> Option<&[u8]> {
+        (self.nulls > 0).then_some(self.bytes.as_slice())
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.len = 0;
+        self.nulls = 0;
     }
 }
 
@@ -77,21 +146,33 @@ struct Fixed<const W: usize> {
 }
 
 impl<const W: usize> Fixed<W> {
+    #[inline]
     fn push_int(&mut self, v: Option<i64>) {
         self.data
             .extend_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
         self.valid.push(v.is_some());
     }
+}
 
-    fn finish(self) -> Column {
-        let (len, nulls, validity) = self.valid.finish();
-        Column {
-            len,
-            nulls,
-            validity,
-            buffers: vec![self.data],
+impl<const W: usize> Col for Fixed<W> {
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        f(&mut self.data);
+        f(&mut self.valid.bytes);
+    }
+
+    fn column(&self) -> ColumnRef<'_> {
+        ColumnRef {
+            len: self.valid.len(),
+            nulls: self.valid.nulls(),
+            validity: self.valid.bitmap(),
+            buffers: vec![&self.data],
             children: vec![],
         }
+    }
+
+    fn clear(&mut self) {
+        self.data.clear();
+        self.valid.clear();
     }
 }
 
@@ -104,11 +185,26 @@ type I64 = Fixed<8>;
 struct F64(Fixed<8>);
 
 impl F64 {
+    #[inline]
     fn push(&mut self, v: Option<f64>) {
         self.0
             .data
             .extend_from_slice(&v.unwrap_or(0.0).to_le_bytes());
         self.0.valid.push(v.is_some());
+    }
+}
+
+impl Col for F64 {
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.0.each_vec(f);
+    }
+
+    fn column(&self) -> ColumnRef<'_> {
+        self.0.column()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
     }
 }
 
@@ -119,24 +215,37 @@ struct Bool {
 }
 
 impl Bool {
+    #[inline]
     fn push(&mut self, v: Option<bool>) {
         self.data.push(v.unwrap_or(false));
         self.valid.push(v.is_some());
     }
+}
 
-    fn finish(self) -> Column {
-        let (len, nulls, validity) = self.valid.finish();
-        Column {
-            len,
-            nulls,
-            validity,
-            buffers: vec![self.data.bytes],
+impl Col for Bool {
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        f(&mut self.data.bytes);
+        f(&mut self.valid.bytes);
+    }
+
+    fn column(&self) -> ColumnRef<'_> {
+        ColumnRef {
+            len: self.valid.len(),
+            nulls: self.valid.nulls(),
+            validity: self.valid.bitmap(),
+            buffers: vec![&self.data.bytes],
             children: vec![],
         }
     }
+
+    fn clear(&mut self) {
+        self.data.clear();
+        self.valid.clear();
+    }
 }
 
-struct Str {
+/// A string column: `offsets` (i32, starting at 0), UTF-8 `data`, validity.
+pub(crate) struct Str {
     offsets: Vec<u8>,
     data: Vec<u8>,
     valid: Valid,
@@ -153,24 +262,49 @@ impl Default for Str {
 }
 
 impl Str {
-    fn push(&mut self, v: Option<&str>) {
+    #[inline]
+    pub(crate) fn push(&mut self, v: Option<&str>) {
         if let Some(text) = v {
             self.data.extend_from_slice(text.as_bytes());
         }
-        self.offsets
-            .extend_from_slice(&(self.data.len() as i32).to_le_bytes());
-        self.valid.push(v.is_some());
+        self.close(v.is_some());
     }
 
-    fn finish(self) -> Column {
-        let (len, nulls, validity) = self.valid.finish();
-        Column {
-            len,
-            nulls,
-            validity,
-            buffers: vec![self.offsets, self.data],
+    /// Where the next value is written (its bytes appended, then [`Str::close`]).
+    pub(crate) fn data(&mut self) -> &mut Vec<u8> {
+        &mut self.data
+    }
+
+    /// End the value written since the last one (`valid`: not NULL).
+    #[inline]
+    pub(crate) fn close(&mut self, valid: bool) {
+        let end = i32::try_from(self.data.len()).expect("a chunk's strings fit 2 GiB");
+        self.offsets.extend_from_slice(&end.to_le_bytes());
+        self.valid.push(valid);
+    }
+}
+
+impl Col for Str {
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        f(&mut self.offsets);
+        f(&mut self.data);
+        f(&mut self.valid.bytes);
+    }
+
+    fn column(&self) -> ColumnRef<'_> {
+        ColumnRef {
+            len: self.valid.len(),
+            nulls: self.valid.nulls(),
+            validity: self.valid.bitmap(),
+            buffers: vec![&self.offsets, &self.data],
             children: vec![],
         }
+    }
+
+    fn clear(&mut self) {
+        restart(&mut self.offsets);
+        self.data.clear();
+        self.valid.clear();
     }
 }
 
@@ -194,21 +328,74 @@ impl<C: Default> Default for List<C> {
 }
 
 impl<C> List<C> {
+    #[inline]
     fn close(&mut self, items: usize) {
         self.n += items as i32;
         self.offsets.extend_from_slice(&self.n.to_le_bytes());
         self.len += 1;
     }
+}
 
-    fn finish_with(self, values: impl FnOnce(C) -> Column) -> Column {
-        Column {
+impl<C: Col> Col for List<C> {
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        f(&mut self.offsets);
+        self.values.each_vec(f);
+    }
+
+    fn column(&self) -> ColumnRef<'_> {
+        ColumnRef {
             len: self.len,
             nulls: 0,
             validity: None,
-            buffers: vec![self.offsets],
-            children: vec![values(self.values)],
+            buffers: vec![&self.offsets],
+            children: vec![self.values.column()],
         }
     }
+
+    fn clear(&mut self) {
+        restart(&mut self.offsets);
+        self.n = 0;
+        self.len = 0;
+        self.values.clear();
+    }
+}
+
+/// Offsets emptied to their first, 0.
+fn restart(offsets: &mut Vec<u8>) {
+    offsets.clear();
+    offsets.extend_from_slice(&0i32.to_le_bytes());
+}
+
+/// A column buffer: its Arrow buffers as they stand, emptied (its memory kept), and each of
+/// its byte vectors in a fixed order (to hand them over, see [`ChunkRows::hand_over`]).
+pub(crate) trait Col {
+    fn column(&self) -> ColumnRef<'_>;
+    fn clear(&mut self);
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>));
+}
+
+/// A table's column buffers, each field a stored column of that name.
+macro_rules! table {
+    ($name:ident { $($col:ident: $ty:ty,)* }) => {
+        #[derive(Default)]
+        struct $name {
+            $($col: $ty,)*
+        }
+
+        impl $name {
+            fn columns(&self) -> Vec<(&'static str, ColumnRef<'_>)> {
+                vec![$((stringify!($col), self.$col.column()),)*]
+            }
+
+            fn clear(&mut self) {
+                $(self.$col.clear();)*
+            }
+
+            fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+                $(self.$col.each_vec(f);)*
+            }
+        }
+    };
 }
 
 fn int<T: TryInto<i64>>(v: T) -> Option<i64> {
@@ -219,8 +406,7 @@ fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
     v.and_then(int)
 }
 
-#[derive(Default)]
-struct Games {
+table! {Games {
     game_id: Str,
     content_hash: Str,
     game_kind: Str,
@@ -246,10 +432,9 @@ struct Games {
     tournament_kind: Str,
     tournament_round: I32,
     info_level: Str,
-}
+}}
 
-#[derive(Default)]
-struct Seats {
+table! {Seats {
     game_id: Str,
     seat: I8,
     player_id: Str,
@@ -259,10 +444,9 @@ struct Seats {
     final_hand_mask: I64,
     cards_left: I8,
     is_winner: Bool,
-}
+}}
 
-#[derive(Default)]
-struct Actions {
+table! {Actions {
     game_id: Str,
     action_index: I16,
     seat: I8,
@@ -290,10 +474,9 @@ struct Actions {
     ts: I64,
     think_seconds: F64,
     last_call: Str,
-}
+}}
 
-#[derive(Default)]
-struct Tricks {
+table! {Tricks {
     game_id: Str,
     trick: I16,
     leader: I8,
@@ -302,7 +485,7 @@ struct Tricks {
     n_plays: I16,
     lead_kind: Str,
     ends_game: Bool,
-}
+}}
 
 /// What Python knows of a line and its ruleset: where it was read, and the ruleset's name and
 /// overrides as the games row stores them (`rs.name`, `overrides_json(rs)`).
@@ -520,100 +703,75 @@ impl ChunkRows {
     }
 
     /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each
-    /// column by its name; the buffer empties (its game ids too).
-    pub fn take(&mut self) -> Vec<(&'static str, Vec<(&'static str, Column)>)> {
-        let ChunkRows {
-            games: g,
-            seats: s,
-            actions: x,
-            tricks: t,
-            texts,
-            ..
-        } = std::mem::take(self);
-        let [seat_texts, action_texts] = texts.finish();
-        let games = vec![
-            ("game_id", g.game_id.finish()),
-            ("content_hash", g.content_hash.finish()),
-            ("game_kind", g.game_kind.finish()),
-            ("ruleset", g.ruleset.finish()),
-            ("overrides", g.overrides.finish()),
-            ("match_id", g.match_id.finish()),
-            ("game_number", g.game_number.finish()),
-            ("table_id", g.table_id.finish()),
-            ("tournament_id", g.tournament_id.finish()),
-            ("started_at", g.started_at.finish()),
-            ("players", g.players.finish()),
-            ("outcome", g.outcome.finish()),
-            ("winner", g.winner.finish()),
-            ("claim", g.claim.finish()),
-            ("first_leader", g.first_leader.finish()),
-            ("n_tricks", g.n_tricks.finish()),
-            ("n_actions", g.n_actions.finish()),
-            ("bao_seat", g.bao_seat.finish()),
-            ("bao_unknown_seat", g.bao_unknown_seat.finish()),
-            ("full_info", g.full_info.finish()),
-            ("source_file", g.source_file.finish()),
-            ("source_line", g.source_line.finish()),
-            ("tournament_kind", g.tournament_kind.finish()),
-            ("tournament_round", g.tournament_round.finish()),
-            ("info_level", g.info_level.finish()),
-        ];
-        let seats = vec![
-            ("game_id", s.game_id.finish()),
-            ("seat", s.seat.finish()),
-            ("player_id", s.player_id.finish()),
-            ("name", s.name.finish()),
-            ("balance", s.balance.0.finish()),
-            ("deal_mask", s.deal_mask.finish()),
-            ("final_hand_mask", s.final_hand_mask.finish()),
-            ("cards_left", s.cards_left.finish()),
-            ("is_winner", s.is_winner.finish()),
-        ];
-        let actions = vec![
-            ("game_id", x.game_id.finish()),
-            ("action_index", x.action_index.finish()),
-            ("seat", x.seat.finish()),
-            ("action_type", x.action_type.finish()),
-            ("cards_mask", x.cards_mask.finish()),
-            ("kind", x.kind.finish()),
-            ("rank_key", x.rank_key.finish()),
-            ("trick", x.trick.finish()),
-            ("is_lead", x.is_lead.finish()),
-            ("top_before_mask", x.top_before_mask.finish()),
-            ("cards_left", x.cards_left.finish_with(I8::finish)),
-            ("hand_before_mask", x.hand_before_mask.finish()),
-            ("beating_play_existed", x.beating_play_existed.finish()),
-            ("highest_single", x.highest_single.finish()),
-            ("next_seat", x.next_seat.finish()),
-            ("next_on_one", x.next_on_one.finish()),
-            ("obligation", x.obligation.finish()),
-            ("block", x.block.finish()),
-            ("block_reason", x.block_reason.finish()),
-            ("ends_trick", x.ends_trick.finish()),
-            ("wins_game", x.wins_game.finish()),
-            ("drawn", x.drawn.finish()),
-            ("claim", x.claim.finish()),
-            ("unchecked", x.unchecked.finish_with(Str::finish)),
-            ("ts", x.ts.finish()),
-            ("think_seconds", x.think_seconds.0.finish()),
-            ("last_call", x.last_call.finish()),
-        ];
-        let tricks = vec![
-            ("game_id", t.game_id.finish()),
-            ("trick", t.trick.finish()),
-            ("leader", t.leader.finish()),
-            ("winner", t.winner.finish()),
-            ("n_actions", t.n_actions.finish()),
-            ("n_plays", t.n_plays.finish()),
-            ("lead_kind", t.lead_kind.finish()),
-            ("ends_game", t.ends_game.finish()),
-        ];
+    /// column by its name, as they stand in the buffers (copy them, then [`ChunkRows::clear`]).
+    pub fn tables(&self) -> Vec<(&'static str, Vec<(&'static str, ColumnRef<'_>)>)> {
+        let [seat_texts, action_texts] = self.texts.columns();
+        let mut seats = self.seats.columns();
+        seats.extend(seat_texts);
+        let mut actions = self.actions.columns();
+        actions.extend(action_texts);
         vec![
-            ("games", games),
-            ("seats", seats.into_iter().chain(seat_texts).collect()),
-            ("actions", actions.into_iter().chain(action_texts).collect()),
-            ("tricks", tricks),
+            ("games", self.games.columns()),
+            ("seats", seats),
+            ("actions", actions),
+            ("tricks", self.tricks.columns()),
         ]
+    }
+
+    /// Whether the buffer holds no rows.
+    pub fn is_empty(&self) -> bool {
+        self.games.game_id.valid.len() == 0
+    }
+
+    /// Empty the buffer (its game ids too); the column buffers keep their memory, so the next
+    /// chunk neither regrows them nor touches new pages.
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.games.clear();
+        self.seats.clear();
+        self.actions.clear();
+        self.tricks.clear();
+        self.texts.clear();
+    }
+
+    /// Move every byte vector of the buffer out (in a fixed order), putting `spare`'s in
+    /// their places (the vectors of an earlier hand-over, which Python no longer holds),
+    /// else new ones of the same capacity; then empty the buffer. The columns of
+    /// [`ChunkRows::tables`] taken just before stay where they were: in the vectors returned.
+    pub fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+        let mut spare = spare.into_iter().flatten();
+        let mut out = Vec::with_capacity(256);
+        let mut swap = |v: &mut Vec<u8>| {
+            let fresh = match spare.next() {
+                Some(mut s) => {
+                    s.clear();
+                    s
+                }
+                None => Vec::with_capacity(v.capacity()),
+            };
+            out.push(std::mem::replace(v, fresh));
+        };
+        self.games.each_vec(&mut swap);
+        self.seats.each_vec(&mut swap);
+        self.actions.each_vec(&mut swap);
+        self.tricks.each_vec(&mut swap);
+        self.texts.each_vec(&mut swap);
+        self.clear();
+        out
+    }
+
+    /// [`ChunkRows::tables`] as owned buffers, and the buffer empties.
+    pub fn take(&mut self) -> Vec<(&'static str, Vec<(&'static str, Column)>)> {
+        let out = self
+            .tables()
+            .into_iter()
+            .map(|(table, cols)| {
+                let cols = cols.into_iter().map(|(n, c)| (n, c.to_owned())).collect();
+                (table, cols)
+            })
+            .collect();
+        self.clear();
+        out
     }
 }
 
@@ -744,6 +902,33 @@ fn logged_float(n: &str, out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// Keys in orjson's sorted order (their UTF-8 bytes, which is Python's code point order),
+/// told apart by their first bytes where these differ (no call to `memcmp`).
+#[inline]
+fn key_order(a: &str, b: &str) -> Ordering {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
+    }
+}
+
+/// A string of the line (no escape in it) with its quotes: one copy of the line's bytes
+/// where `s` lies in `text` between two quotes (a tree's strings and keys do), else three.
+#[inline]
+fn write_quoted(text: &str, s: &str, out: &mut Vec<u8>) {
+    let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if at >= 1 && at <= text.len() && s.len() < text.len() - at {
+        let quoted = &text.as_bytes()[at - 1..at + s.len() + 1];
+        if quoted[0] == b'"' && quoted[quoted.len() - 1] == b'"' {
+            out.extend_from_slice(quoted);
+            return;
+        }
+    }
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
 fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     match t.node(i) {
         Node::Null => out.extend_from_slice(b"null"),
@@ -758,11 +943,7 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
                 out.extend_from_slice(n.as_bytes());
             }
         }
-        Node::Str(s) => {
-            out.push(b'"');
-            out.extend_from_slice(s.as_bytes());
-            out.push(b'"');
-        }
+        Node::Str(s) => write_quoted(t.text, s, out),
         Node::Arr { start, len, .. } => {
             out.push(b'[');
             for k in start..start + len {
@@ -775,9 +956,15 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
         }
         Node::Obj { start, len, .. } => {
             let entries = &mut t.links[start as usize..(start + len) as usize];
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            if entries.windows(2).any(|w| w[0].0 == w[1].0) {
-                return None;
+            // most objects of a line repeat one key order: sorted once, then checked
+            if !entries
+                .windows(2)
+                .all(|w| key_order(w[0].0, w[1].0) == Ordering::Less)
+            {
+                entries.sort_unstable_by(|a, b| key_order(a.0, b.0));
+                if entries.windows(2).any(|w| w[0].0 == w[1].0) {
+                    return None;
+                }
             }
             out.push(b'{');
             for k in start..start + len {
@@ -785,9 +972,8 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
                     out.push(b',');
                 }
                 let (key, v) = t.links[k as usize];
-                out.push(b'"');
-                out.extend_from_slice(key.as_bytes());
-                out.extend_from_slice(b"\":");
+                write_quoted(t.text, key, out);
+                out.push(b':');
                 canonical(t, v, out)?;
             }
             out.push(b'}');
@@ -891,6 +1077,7 @@ mod tests {
             r#" {"ts": 1234567890.12345, "n": 123456789012345, "f": 0.000001, "g": 99999999999999.9} "#,
             r#"{"é": 1, "e": 2, "E": 3, "": 4, "aa": 5, "a": 6}"#,
             r#"[1, {"b": 2, "a": 1}]"#,
+            r#"{"":"","a":["","x"],"b":{"":{}},"c":"é"}"#,
             "\"plain\"",
         ];
         for line in lines {

@@ -13,7 +13,9 @@
 //! `crate::rows::ChunkRows`, which hands them over with its own columns.
 
 use crate::cards::{RANK_TEXT, SUIT_SYMBOL};
+#[cfg(test)]
 use crate::rows::Column;
+use crate::rows::{Col, ColumnRef, Str};
 use crate::state::ActionRecord;
 
 /// The deck's cards (ids `0..52`).
@@ -70,68 +72,33 @@ pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
     }
 }
 
-/// One string column (offsets, UTF-8 data, validity where a value is NULL) of card texts.
-struct Text {
-    offsets: Vec<u8>,
-    data: Vec<u8>,
-    validity: Vec<u8>,
-    len: usize,
-    nulls: usize,
-}
-
-impl Default for Text {
-    fn default() -> Text {
-        Text {
-            offsets: 0i32.to_le_bytes().to_vec(),
-            data: Vec::new(),
-            validity: Vec::new(),
-            len: 0,
-            nulls: 0,
-        }
-    }
-}
+/// One string column of card texts (`crate::rows`' string buffer).
+#[derive(Default)]
+struct Text(Str);
 
 impl Text {
-    /// Close the value written since the last one (`valid`: not NULL).
-    fn close(&mut self, valid: bool) {
-        if self.len.is_multiple_of(8) {
-            self.validity.push(0);
-        }
-        if valid {
-            *self.validity.last_mut().expect("a byte") |= 1 << (self.len % 8);
-        } else {
-            self.nulls += 1;
-        }
-        self.len += 1;
-        let end = i32::try_from(self.data.len()).expect("a chunk's texts fit 2 GiB");
-        self.offsets.extend_from_slice(&end.to_le_bytes());
-    }
-
     /// A mask's text; NULL where its `*_mask` column is (NULL, or beyond an `i64`, which
     /// `crate::rows` stores as NULL).
+    #[inline]
     fn push_mask(&mut self, mask: Option<u64>) {
         let mask = mask.filter(|&m| i64::try_from(m).is_ok());
         if let Some(m) = mask {
-            write_mask(m, &mut self.data);
+            write_mask(m, self.0.data());
         }
-        self.close(mask.is_some());
+        self.0.close(mask.is_some());
     }
 
+    #[inline]
     fn push_card(&mut self, card: Option<u32>) {
         if let Some(c) = card {
-            write_card(c as usize, &mut self.data);
+            write_card(c as usize, self.0.data());
         }
-        self.close(card.is_some());
+        self.0.close(card.is_some());
     }
 
+    #[cfg(test)]
     fn finish(self) -> Column {
-        Column {
-            len: self.len,
-            nulls: self.nulls,
-            validity: (self.nulls > 0).then_some(self.validity),
-            buffers: vec![self.offsets, self.data],
-            children: vec![],
-        }
+        self.0.column().to_owned()
     }
 }
 
@@ -165,20 +132,53 @@ impl Texts {
         self.drawn.push_card(a.drawn);
     }
 
-    /// The seats' and the actions' text columns, each by its name.
-    pub fn finish(self) -> [Vec<(&'static str, Column)>; 2] {
+    /// The seats' and the actions' text columns, each by its name, as they stand.
+    pub fn columns(&self) -> [Vec<(&'static str, ColumnRef<'_>)>; 2] {
         let seats = vec![
-            ("deal_text", self.deal.finish()),
-            ("final_hand_text", self.final_hand.finish()),
+            ("deal_text", self.deal.0.column()),
+            ("final_hand_text", self.final_hand.0.column()),
         ];
         let actions = vec![
-            ("cards_text", self.cards.finish()),
-            ("top_before_text", self.top_before.finish()),
-            ("hand_before_text", self.hand_before.finish()),
-            ("highest_single_text", self.highest_single.finish()),
-            ("drawn_text", self.drawn.finish()),
+            ("cards_text", self.cards.0.column()),
+            ("top_before_text", self.top_before.0.column()),
+            ("hand_before_text", self.hand_before.0.column()),
+            ("highest_single_text", self.highest_single.0.column()),
+            ("drawn_text", self.drawn.0.column()),
         ];
         [seats, actions]
+    }
+
+    /// Empty the columns (their memory kept).
+    pub fn clear(&mut self) {
+        for t in self.all() {
+            t.0.clear();
+        }
+    }
+
+    /// Each byte vector of the columns, in a fixed order.
+    pub(crate) fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        for t in self.all() {
+            t.0.each_vec(f);
+        }
+    }
+
+    fn all(&mut self) -> [&mut Text; 7] {
+        [
+            &mut self.deal,
+            &mut self.final_hand,
+            &mut self.cards,
+            &mut self.top_before,
+            &mut self.hand_before,
+            &mut self.highest_single,
+            &mut self.drawn,
+        ]
+    }
+
+    /// [`Texts::columns`] as owned buffers.
+    #[cfg(test)]
+    fn finish(self) -> [Vec<(&'static str, Column)>; 2] {
+        self.columns()
+            .map(|cols| cols.into_iter().map(|(n, c)| (n, c.to_owned())).collect())
     }
 }
 

@@ -1,8 +1,10 @@
 """The warehouse rows the native core built (:class:`pipeline.native.CoreRows`) as Arrow tables.
 
 The core hands each stored column over as the buffers of an Arrow array (validity bitmap,
-values or offsets and data, a list's child); they are wrapped with ``pa.Array.from_buffers``
-into the table's schema (:data:`pipeline.warehouse.tables.SCHEMAS`), no Python object per row.
+values or offsets and data, a list's child), in its own memory: they are wrapped with
+``pa.foreign_buffer`` and ``pa.Array.from_buffers`` into the table's schema
+(:data:`pipeline.warehouse.tables.SCHEMAS`), no copy and no Python object per row. The
+memory goes back to the core when the last array on it is dropped, for a later chunk.
 The card-text columns (``*_text``) come printed by the core too (``native/src/texts.rs``,
 byte for byte :func:`pipeline.cards.format_cards`). ``batch_id`` is the chunk's; a column the
 core does not fill (Dou Dizhu's) is NULL.
@@ -19,12 +21,13 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from pipeline.native import CoreColumn
+from pipeline.native import CoreBuffer, CoreColumn, CoreTables, CoreTaken
 from pipeline.warehouse.tables import COLUMNS, SCHEMAS, Table, build_columns
 
 
-def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
-    """One column's buffers from the core as an Arrow array of ``type_`` (no copy).
+def column_array(type_: pa.DataType, col: CoreColumn, memory: object = None) -> pa.Array:
+    """One column's buffers from the core as an Arrow array of ``type_`` (no copy): each
+    buffer ``(address, size)`` in ``memory`` (the take's, kept alive by the array), or bytes.
 
     >>> column_array(pa.int8(), (3, 1, bytes([0b101]), [bytes([1, 0, 3])], [])).to_pylist()
     [1, None, 3]
@@ -33,14 +36,24 @@ def column_array(type_: pa.DataType, col: CoreColumn) -> pa.Array:
     ['hi']
     """
     length, nulls, validity, buffers, children = col
-    kids = [column_array(type_.value_type, child) for child in children]
-    bufs = [None if validity is None else pa.py_buffer(validity), *map(pa.py_buffer, buffers)]
+    kids = [column_array(type_.value_type, child, memory) for child in children]
+    bufs = [None if validity is None else _buffer(validity, memory)]
+    bufs.extend(_buffer(b, memory) for b in buffers)
     return pa.Array.from_buffers(type_, length, bufs, null_count=nulls, children=kids or None)
 
 
-def _table(table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: str) -> pa.Table:
+def _buffer(buf: CoreBuffer, memory: object) -> pa.Buffer:
+    if isinstance(buf, bytes):
+        return pa.py_buffer(buf)
+    address, size = buf
+    return pa.foreign_buffer(address, size, base=memory)
+
+
+def _table(
+    table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: str, memory: object
+) -> pa.Table:
     schema = SCHEMAS[table]
-    built = {name: column_array(schema.field(name).type, col) for name, col in columns}
+    built = {name: column_array(schema.field(name).type, col, memory) for name, col in columns}
     n = len(next(iter(built.values())))
     # the columns the core does not build: batch_id, and NULL for another game's (no card
     # printer among the inputs: a *_text column the core does not print is another game's)
@@ -48,15 +61,20 @@ def _table(table: Table, columns: Sequence[tuple[str, CoreColumn]], batch_id: st
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
 
 
-def core_tables(
-    taken: Sequence[tuple[str, Sequence[tuple[str, CoreColumn]]]], batch_id: str
-) -> dict[Table, pa.Table]:
-    """The tables of :meth:`pipeline.native.CoreRows.take` (those with rows)."""
+def core_tables(taken: CoreTaken | CoreTables, batch_id: str) -> dict[Table, pa.Table]:
+    """The tables of :meth:`pipeline.native.CoreRows.take` (those with rows), on the core's
+    memory (no copy: the arrays keep it alive). A bare list of tables (buffers as bytes) is
+    what a core built before the hand-over gives: read the same way.
+
+    >>> core_tables((None, []), "b1"), core_tables([], "b1")
+    ({}, {})
+    """
+    memory, tables = (None, taken) if isinstance(taken, list) else taken
     out: dict[Table, pa.Table] = {}
-    for name, columns in taken:
+    for name, columns in tables:
         if columns and columns[0][1][0]:
             table = Table(name)
-            out[table] = _table(table, columns, batch_id)
+            out[table] = _table(table, columns, batch_id, memory)
     return out
 
 

@@ -257,3 +257,31 @@ def test_a_line_the_core_does_not_read_still_gives_its_rows(
         reference = _run(m, lines, core=False)
     _same(mine, reference)
     assert mine.tables[Table.GAMES].num_rows == 2
+
+
+def test_chunks_on_one_core_reuse_its_memory_and_keep_earlier_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The core hands a chunk's columns over in its own memory (no copy) and builds a later
+    chunk in the memory of a chunk whose tables were dropped: a chunk kept alive keeps its
+    rows while later chunks are built on the same core, and every chunk's rows are Python's."""
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed % 2 == 1) for seed in range(30)]
+    lines = [orjson.dumps(g).decode() for g in games]
+    parts = [lines[:15], lines[15:]]
+    with monkeypatch.context() as m:
+        reference = [_run(m, part, core=False) for part in parts]
+    monkeypatch.setattr(native, "_MODULE", MODULE)
+    monkeypatch.setattr(native, "_REPLAYER", None)
+    kept = chunk_rows(_chunk(parts[0]), "b1")  # held while the core builds the others
+    snapshot = {table: rows.to_pylist() for table, rows in kept.tables.items()}
+    addresses = []
+    for k in range(4):
+        done = chunk_rows(_chunk(parts[1 - k % 2]), "b1")
+        _same(done, reference[1 - k % 2])
+        addresses.append(done.tables[Table.ACTIONS]["seat"].chunks[0].buffers()[1].address)
+        del done  # its memory goes back to the core
+    assert {table: rows.to_pylist() for table, rows in kept.tables.items()} == snapshot
+    _same(kept, reference[0])
+    # chunk 2 is built in chunk 0's memory (dropped), chunk 1 in new memory (0's was held)
+    assert addresses[2] == addresses[0] != addresses[1]
+    assert addresses[3] == addresses[1]
