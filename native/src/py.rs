@@ -411,7 +411,6 @@ impl Simulator {
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_function(wrap_pyfunction!(crate::replay::replay_parsed, m)?)?;
-
     m.add_class::<RowsMemory>()?;
     m.add_class::<Simulator>()?;
     m.add_class::<crate::ddz::py::DdzCore>()?;
