@@ -413,10 +413,11 @@ def process_chunk(file: str, items: list[ChunkItem], spec: PartSpec, number: int
 
 
 def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
-    """One chunk's warehouse rows. JSON lines are read and replayed by the native core when
-    it is built (it builds their rows itself: :func:`pipeline.native.core_rows`), else, line
-    by line, by :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python
-    engine; the same rows either way."""
+    """One chunk's warehouse rows. JSON lines (Big Two and Dou Dizhu) are read and replayed
+    by the native core when it is built (it builds their rows itself:
+    :func:`pipeline.native.core_rows`), else, line by line, by
+    :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python engine; the same
+    rows either way."""
     rows = RowBuffer(batch_id)
     core = native.core_rows()  # the core builds the rows of the lines it reads (None: Python)
     codes: list[str] = []
@@ -440,8 +441,9 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
             ):
                 repeats.append(done)
     tables = rows.take()  # a game whose rows cannot be built is a reject there (rows.failed)
-    if core is not None:
-        tables = merged(core_tables(core.take(), batch_id), tables)
+    if core is not None:  # the core's Big Two rows, its Dou Dizhu rows, then Python's
+        on_core = merged(core_tables(core.take(), batch_id), core_tables(core.take_ddz(), batch_id))
+        tables = merged(on_core, tables)
     codes.extend(reject.code for reject in rows.failed)
     return ChunkRows(tables, codes, repeats)
 
