@@ -64,7 +64,7 @@ from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseErro
 from pipeline.warehouse.core_rows import core_tables, merged
 from pipeline.warehouse.known import game_keys
 from pipeline.warehouse.store import Part, PartSpec, write_part
-from pipeline.warehouse.tables import not_stored
+from pipeline.warehouse.tables import not_stored, rows_for
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
 
@@ -419,7 +419,8 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
     :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python engine; the same
     rows either way."""
     rows = RowBuffer(batch_id)
-    core = native.core_rows()  # the core builds the rows of the lines it reads (None: Python)
+    # the core builds the rows of the lines it reads (None: Python); Dou Dizhu's while stored
+    core = native.core_rows(ddz=rows_for("doudizhu") is not None)
     codes: list[str] = []
     repeats: list[ReplayedGame] = []
     with _no_gc():

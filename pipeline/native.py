@@ -433,8 +433,9 @@ class CoreRows:
     itself: each table's stored columns as Arrow buffers (:meth:`take`), no Python object per
     game or action. ``pipeline.warehouse.core_rows`` wraps them as Arrow tables."""
 
-    def __init__(self, replayer: NativeReplayer) -> None:
+    def __init__(self, replayer: NativeReplayer, *, ddz: bool = True) -> None:
         self._replayer = replayer
+        self._ddz_rows = ddz
         self.core = replayer.core
         self.core.rows_take()  # nothing left over from a chunk that stopped half-way
         if replayer._ddz is not None:
@@ -448,6 +449,8 @@ class CoreRows:
         cores share the chunk's game ids: the Big Two core's)."""
         got = None
         if DDZ_MARK in text:  # most likely a Dou Dizhu line: its core first
+            if not self._ddz_rows:  # the warehouse stores no Dou Dizhu rows: Python says so
+                return False
             got = self._replayer.ddz().core.rows_add(
                 text, source.file, source.line, self.core.rows_claim
             )
@@ -483,14 +486,16 @@ class CoreRows:
         return taken
 
 
-def core_rows() -> CoreRows | None:
-    """A rows builder on the core for one chunk, or None on the pure Python path."""
+def core_rows(*, ddz: bool = True) -> CoreRows | None:
+    """A rows builder on the core for one chunk, or None on the pure Python path. ``ddz``:
+    whether it builds Dou Dizhu's rows too (False when the warehouse has no Dou Dizhu row
+    filling: then those lines are Python's, which rejects them ``E_GAME_NOT_STORED``)."""
     global _REPLAYER
     if _MODULE is None:
         return None
     if _REPLAYER is None:
         _REPLAYER = NativeReplayer(_MODULE)
-    return CoreRows(_REPLAYER)
+    return CoreRows(_REPLAYER, ddz=ddz)
 
 
 def _json(value: Any) -> str:
