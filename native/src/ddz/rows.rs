@@ -7,13 +7,13 @@
 //! `super::texts`'), and [`DdzChunkRows::take`] hands each column over as the buffers of an
 //! Arrow array. [`buildable`] says when the core builds a game's rows: where the Python
 //! builder would refuse the game (a trick that does not open with a play, a value its column
-//! cannot hold) or a number may have been read a unit off (a time or a balance of more than
-//! 15 digits), the rows are Python's.
+//! cannot hold) the rows are Python's; so are they for a line the tree scanner does not read
+//! (`super::py`: an escape, a number of more than 15 digits, which serde may read a unit off).
 //!
 //! The column builders are the same shapes as `crate::rows`' (kept apart so that each game's
 //! rows can change on their own).
 
-use super::parse::{exact_float, DdzLine};
+use super::parse::DdzLine;
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use super::texts::Text;
 use crate::rows::{Column, LineInfo};
@@ -360,20 +360,15 @@ fn max_bids(actions: &[ActionRecord], seats: usize) -> Option<Vec<Option<i64>>> 
 }
 
 /// A game's tricks when the core builds its rows, else None (Python builds them; see the
-/// module's doc).
+/// module's doc). Only for a line the tree scanner read (`crate::parse::tree`): its numbers
+/// have at most 15 digits, which serde read exactly (the times and balances as Python reads
+/// them).
 pub fn buildable(
     line: &DdzLine,
     actions: &[ActionRecord],
     res: &GameResult,
     players: usize,
 ) -> Option<Vec<Trick>> {
-    let times_exact = line.ts.iter().flatten().all(|&t| exact_float(t));
-    let balances_exact = line
-        .meta
-        .seats
-        .iter()
-        .filter_map(|s| s.balance)
-        .all(exact_float);
     let seats_known = actions.iter().all(|a| a.seat < players);
     let values_fit = fits(res.base, 8)
         && fits(res.bombs, 8)
@@ -391,7 +386,7 @@ pub fn buildable(
         .into_iter()
         .chain(line.hands.iter().flatten().map(|&h| Some(h)))
         .all(|m| fits_opt(m, 64));
-    if !(times_exact && balances_exact && seats_known && values_fit && masks_fit) {
+    if !(seats_known && values_fit && masks_fit) {
         return None;
     }
     max_bids(actions, players)?;
