@@ -64,7 +64,7 @@ from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseErro
 from pipeline.warehouse.core_rows import core_tables, merged
 from pipeline.warehouse.known import game_keys
 from pipeline.warehouse.store import Part, PartSpec, write_part
-from pipeline.warehouse.tables import not_stored
+from pipeline.warehouse.tables import not_stored, rows_for
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
 
@@ -413,12 +413,14 @@ def process_chunk(file: str, items: list[ChunkItem], spec: PartSpec, number: int
 
 
 def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
-    """One chunk's warehouse rows. JSON lines are read and replayed by the native core when
-    it is built (it builds their rows itself: :func:`pipeline.native.core_rows`), else, line
-    by line, by :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python
-    engine; the same rows either way."""
+    """One chunk's warehouse rows. JSON lines (Big Two and Dou Dizhu) are read and replayed
+    by the native core when it is built (it builds their rows itself:
+    :func:`pipeline.native.core_rows`), else, line by line, by
+    :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python engine; the same
+    rows either way."""
     rows = RowBuffer(batch_id)
-    core = native.core_rows()  # the core builds the rows of the lines it reads (None: Python)
+    # the core builds the rows of the lines it reads (None: Python); Dou Dizhu's while stored
+    core = native.core_rows(ddz=rows_for("doudizhu") is not None)
     codes: list[str] = []
     repeats: list[ReplayedGame] = []
     with _no_gc():
@@ -440,8 +442,9 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
             ):
                 repeats.append(done)
     tables = rows.take()  # a game whose rows cannot be built is a reject there (rows.failed)
-    if core is not None:
-        tables = merged(core_tables(core.take(), batch_id), tables)
+    if core is not None:  # the core's Big Two rows, its Dou Dizhu rows, then Python's
+        on_core = merged(core_tables(core.take(), batch_id), core_tables(core.take_ddz(), batch_id))
+        tables = merged(on_core, tables)
     codes.extend(reject.code for reject in rows.failed)
     return ChunkRows(tables, codes, repeats)
 

@@ -305,29 +305,31 @@ class NativeReplayer:
         return winner
 
 
-def resolve_ddz_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str]:
+def resolve_ddz_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str, str, str]:
     """For the Dou Dizhu core: ``(True, the ruleset's to_dict() and its name's repr as
-    JSON, "")``, or ``(False, code, message)``: the reject the Python replay gives for this
-    preset and overrides (:func:`pipeline.doudizhu.game.ruleset_for`, from the same TOML
-    presets).
+    JSON, "", its name, its overrides as the games row stores them)``, or ``(False, code,
+    message, "", "")``: the reject the Python replay gives for this preset and overrides
+    (:func:`pipeline.doudizhu.game.ruleset_for`, from the same TOML presets).
 
-    >>> resolve_ddz_ruleset("ddz", '{"four_with_two": 1}')[1:]
+    >>> resolve_ddz_ruleset("ddz", '{"four_with_two": 1}')[1:3]
     ('E_RULESET_VALUE', 'override: four_with_two = 1: expected true or false')
-    >>> ok, text, _ = resolve_ddz_ruleset("ddz-2p", '{}')
-    >>> ok, json.loads(text)["bidding"], json.loads(text)["name_repr"]
-    (True, 'call', "'ddz-2p'")
+    >>> ok, text, _, name, overrides = resolve_ddz_ruleset("ddz-2p", '{"hand_size": 17}')
+    >>> ok, json.loads(text)["bidding"], json.loads(text)["name_repr"], name, overrides
+    (True, 'call', "'ddz-2p'", 'ddz-2p', '{"hand_size": 17}')
     """
     try:
         name, overrides = read_ruleset(
             {"preset": preset, "overrides": orjson.loads(overrides_json)}
         )
     except LogFormatError as err:  # pragma: no cover - the core sends only what the reader takes
-        return False, err.code, err.message
+        return False, err.code, err.message, "", ""
     try:
         rs = ddz_ruleset_for(name, overrides)
     except Big2Error as err:
-        return False, err.code, err.message
-    return True, json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}), ""
+        return False, err.code, err.message, "", ""
+    # the games row's ``overrides`` as pipeline.warehouse.tables.overrides_json writes it
+    stored = json.dumps(dict(rs.overrides), sort_keys=True, ensure_ascii=False)
+    return True, json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}), "", rs.name, stored
 
 
 #: What a Dou Dizhu line holds (its ``game_kind``) and a Big Two line hardly ever: such a line
@@ -442,17 +444,31 @@ class CoreRows:
     itself: each table's stored columns as Arrow buffers (:meth:`take`), no Python object per
     game or action. ``pipeline.warehouse.core_rows`` wraps them as Arrow tables."""
 
-    def __init__(self, replayer: NativeReplayer) -> None:
+    def __init__(self, replayer: NativeReplayer, *, ddz: bool = True) -> None:
+        self._replayer = replayer
+        self._ddz_rows = ddz
         self.core = replayer.core
         self.core.rows_take()  # nothing left over from a chunk that stopped half-way
+        if replayer._ddz is not None:
+            replayer._ddz.core.rows_take()
 
     def add(self, text: str, source: Source) -> bool | Reject:
         """One decoded game line: True when the core built its rows; its :class:`Reject`;
-        False when the line is for Python (the reader's line, or a game id the chunk holds
-        already: its repeat is replayed by :func:`replay_game`)."""
-        if DDZ_MARK in text:  # most likely a Dou Dizhu line: replay_game gives it to its core
-            return False
-        got = self.core.rows_add(text, source.file, source.line)
+        False when the line is for Python (the reader's line, rows the core leaves to the
+        Python builder, or a game id the chunk holds already: its repeat is replayed by
+        :func:`replay_game`). A Dou Dizhu line goes to the Dou Dizhu core's rows (the two
+        cores share the chunk's game ids: the Big Two core's)."""
+        got = None
+        if DDZ_MARK in text:  # most likely a Dou Dizhu line: its core first
+            if not self._ddz_rows:  # the warehouse stores no Dou Dizhu rows: Python says so
+                return False
+            got = self._replayer.ddz().core.rows_add(
+                text, source.file, source.line, self.core.rows_claim
+            )
+            if got is None:  # not a Dou Dizhu line the core reads, or rows Python builds
+                return False
+        else:
+            got = self.core.rows_add(text, source.file, source.line)
         if got is True:
             return True
         if not got:
@@ -471,15 +487,26 @@ class CoreRows:
         taken: CoreTaken = self.core.rows_take()
         return taken
 
+    def take_ddz(self) -> CoreTables:
+        """The Dou Dizhu rows added since the last take, ``[(table, [(column, buffers)])]``,
+        each buffer bytes (none when no Dou Dizhu line came)."""
+        ddz = self._replayer._ddz
+        if ddz is None:
+            return []
+        taken: CoreTables = ddz.core.rows_take()
+        return taken
 
-def core_rows() -> CoreRows | None:
-    """A rows builder on the core for one chunk, or None on the pure Python path."""
+
+def core_rows(*, ddz: bool = True) -> CoreRows | None:
+    """A rows builder on the core for one chunk, or None on the pure Python path. ``ddz``:
+    whether it builds Dou Dizhu's rows too (False when the warehouse has no Dou Dizhu row
+    filling: then those lines are Python's, which rejects them ``E_GAME_NOT_STORED``)."""
     global _REPLAYER
     if _MODULE is None:
         return None
     if _REPLAYER is None:
         _REPLAYER = NativeReplayer(_MODULE)
-    return CoreRows(_REPLAYER)
+    return CoreRows(_REPLAYER, ddz=ddz)
 
 
 def _json(value: Any) -> str:

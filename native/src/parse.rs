@@ -154,7 +154,7 @@ pub(crate) fn started_at_ok(text: &str) -> bool {
 /// `started_at` as the Python reader stores it (`_started_at`): as logged when it names a
 /// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (microseconds,
 /// six digits, only when not zero). Only for a text `started_at_ok` accepted.
-fn started_at_stored(text: &str) -> String {
+pub(crate) fn started_at_stored(text: &str) -> String {
     let rest = &text[19..];
     let (frac, zone) = match rest.strip_prefix('.') {
         Some(f) => {

@@ -63,8 +63,8 @@ def _table(
 
 def core_tables(taken: CoreTaken | CoreTables, batch_id: str) -> dict[Table, pa.Table]:
     """The tables of :meth:`pipeline.native.CoreRows.take` (those with rows), on the core's
-    memory (no copy: the arrays keep it alive). A bare list of tables (buffers as bytes) is
-    what a core built before the hand-over gives: read the same way.
+    memory (no copy: the arrays keep it alive); or a bare list of tables, buffers as bytes
+    (:meth:`pipeline.native.CoreRows.take_ddz`: the Dou Dizhu core's, a copy).
 
     >>> core_tables((None, []), "b1"), core_tables([], "b1")
     ({}, {})

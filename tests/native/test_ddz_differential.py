@@ -420,7 +420,7 @@ def test_a_ddz_reject_names_file_line_game_and_action(core: native.DdzReplayer) 
 def test_a_ddz_ruleset_is_resolved_once() -> None:
     calls: list[tuple[str, str]] = []
 
-    def counting(preset: str, overrides: str) -> tuple[bool, str, str]:
+    def counting(preset: str, overrides: str) -> tuple[bool, str, str, str, str]:
         calls.append((preset, overrides))
         return native.resolve_ddz_ruleset(preset, overrides)
 

@@ -72,7 +72,7 @@ def test_a_mixed_import_gives_the_same_rows_on_the_core_and_in_python(tmp_path: 
 
 def test_ddz_lines_replay_on_the_core_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the core on, a chunk's Dou Dizhu lines never reach the Python engine: the core
-    replays them and the Python row builder stores its records."""
+    replays them and builds their rows."""
     import pipeline.replay
     from pipeline.ingest import chunk_rows
     from pipeline.logs.model import Source

@@ -1,5 +1,7 @@
 //! Dou Dizhu on the native core: parse, validate and replay a game line under its ruleset
-//! (`pipeline/doudizhu/` is the reference; `tests/native/test_ddz_*.py` holds the two equal).
+//! and build its warehouse rows (`rows`, `texts`) (`pipeline/doudizhu/` and
+//! `pipeline/warehouse/rows_doudizhu.py` are the reference; `tests/native/test_ddz_*.py` holds
+//! the two equal).
 
 pub mod cards;
 pub mod combos;
@@ -7,5 +9,7 @@ pub mod parse;
 #[cfg(feature = "python")]
 pub mod py;
 pub mod replay;
+pub mod rows;
 pub mod rules;
 pub mod state;
+pub mod texts;

@@ -15,7 +15,9 @@
 use super::cards::fast_mask;
 use super::combos::Kind;
 use super::state::{Action, ActionType};
-use crate::parse::{non_empty, present, started_at_ok, AnyObject};
+use crate::parse::{
+    non_empty, present, started_at_ok, started_at_stored, AnyObject, Meta, SeatMeta,
+};
 use std::borrow::Cow;
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -57,6 +59,9 @@ pub struct DdzLine {
     pub ts: Vec<Option<f64>>,
     /// The declared result's non-null fields, sorted by key.
     pub declared: Option<Vec<(String, Value)>>,
+    /// `game_number` (1 when not logged) and the envelope the games and seats rows hold.
+    pub game_number: u64,
+    pub meta: Meta,
 }
 
 /// Whether serde read this float exactly: a number written with at most 15 significant
@@ -133,7 +138,6 @@ struct RawSeat<'a> {
     #[serde(borrow)]
     player_id: Cow<'a, str>,
     #[serde(borrow, default)]
-    #[allow(dead_code)]
     name: Option<Cow<'a, str>>,
     #[serde(default)]
     balance: Option<f64>,
@@ -370,7 +374,27 @@ pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
             Some(fields) // a serde_json Map iterates in key order
         }
     };
+    let text = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
+    let meta = Meta {
+        match_id: text(raw.match_id),
+        table_id: text(raw.table_id),
+        tournament_id: text(raw.tournament_id),
+        tournament_kind: text(raw.tournament_kind),
+        tournament_round: raw.tournament_round,
+        started_at: raw.started_at.as_deref().map(started_at_stored),
+        seats: raw
+            .seats
+            .into_iter()
+            .map(|s| SeatMeta {
+                player_id: s.player_id.into_owned(),
+                name: s.name.map(Cow::into_owned),
+                balance: s.balance,
+            })
+            .collect(),
+    };
     Some(DdzLine {
+        game_number: raw.game_number.unwrap_or(1),
+        meta,
         game_id: raw.game_id,
         preset,
         overrides,

@@ -1,22 +1,33 @@
 //! The Dou Dizhu core's PyO3 class, `DdzCore(resolver)` (`pipeline/native.py` is its one
 //! user). `resolver(preset, overrides_json)` is called once per distinct ruleset and answers
-//! `(True, json of DdzRuleset.to_dict() plus name_repr, "")` or `(False, code, message)` (the
-//! Python loader's reject). Each call answers `None` for a line the Python reader reads.
+//! `(True, json of DdzRuleset.to_dict() plus name_repr, "", name, overrides)` or `(False,
+//! code, message, "", "")` (the Python loader's reject); an accepted ruleset's last two are
+//! its name and overrides as the games row stores them. Each call answers `None` for a line
+//! the Python reader reads. `rows_add` / `rows_take` build a chunk's warehouse rows
+//! (`super::rows`).
 
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::combos::{Kind, KINDS};
 use super::parse::{parse_ddz_line, DdzLine};
 use super::replay::{replay, Rejected, Replay};
+use super::rows::{buildable, DdzChunkRows};
 use super::rules::{DdzRules, Num};
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
+use crate::parse::tree::Tree;
+use crate::rows::{tree_hash, Column, LineInfo};
 
-/// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not take).
-type Resolved = Option<Result<DdzRules, (String, String)>>;
+/// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not
+/// take); and its name and overrides as the games row stores them.
+struct Resolved {
+    rules: Option<Result<DdzRules, (String, String)>>,
+    name: String,
+    overrides: String,
+}
 
 /// The Python objects the records hold for the engine's enums (`ActionType`, `Phase`,
 /// `Kind` members), in the order of the Rust enums; or their strings when not given.
@@ -31,6 +42,7 @@ pub struct DdzCore {
     resolver: PyObject,
     rulesets: HashMap<String, Resolved>,
     enums: Enums,
+    rows: DdzChunkRows,
 }
 
 const TYPES: [ActionType; 5] = [
@@ -68,7 +80,8 @@ impl Enums {
 enum Done {
     Python,
     Rejected(String, Rejected),
-    Ok(Box<(DdzLine, Vec<ActionRecord>, GameResult)>),
+    /// The line, its records and result, and its ruleset's key.
+    Ok(Box<(DdzLine, Vec<ActionRecord>, GameResult)>, String),
 }
 
 impl DdzCore {
@@ -81,8 +94,9 @@ impl DdzCore {
             let answer = self
                 .resolver
                 .call1(py, (line.preset.as_str(), line.overrides.as_str()))?;
-            let (ok, payload, message): (bool, String, String) = answer.extract(py)?;
-            let resolved = if ok {
+            let (ok, payload, message, name, overrides): (bool, String, String, String, String) =
+                answer.extract(py)?;
+            let rules = if ok {
                 serde_json::from_str(&payload)
                     .ok()
                     .and_then(|d| DdzRules::from_dict(&d).ok())
@@ -90,9 +104,14 @@ impl DdzCore {
             } else {
                 Some(Err((payload, message)))
             };
+            let resolved = Resolved {
+                rules,
+                name,
+                overrides,
+            };
             self.rulesets.insert(key.clone(), resolved);
         }
-        let rs = match &self.rulesets[&key] {
+        let rs = match &self.rulesets[&key].rules {
             None => return Ok(Done::Python),
             Some(Err((code, message))) => {
                 let r = Rejected {
@@ -107,7 +126,7 @@ impl DdzCore {
         Ok(match replay(&line, rs) {
             Replay::Python => Done::Python,
             Replay::Rejected(r) => Done::Rejected(line.game_id, r),
-            Replay::Ok(actions, result) => Done::Ok(Box::new((line, actions, result))),
+            Replay::Ok(actions, result) => Done::Ok(Box::new((line, actions, result)), key),
         })
     }
 }
@@ -117,6 +136,21 @@ fn num(py: Python<'_>, n: Num) -> PyResult<PyObject> {
         Num::Int(i) => i.into_py_any(py),
         Num::Float(x) => x.into_py_any(py),
     }
+}
+
+fn column_tuple(py: Python<'_>, col: Column) -> PyResult<PyObject> {
+    let validity = col.validity.map(|v| PyBytes::new(py, &v).unbind());
+    let buffers: Vec<Py<PyBytes>> = col
+        .buffers
+        .iter()
+        .map(|b| PyBytes::new(py, b).unbind())
+        .collect();
+    let children = col
+        .children
+        .into_iter()
+        .map(|c| column_tuple(py, c))
+        .collect::<PyResult<Vec<_>>>()?;
+    (col.len, col.nulls, validity, buffers, children).into_py_any(py)
 }
 
 fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
@@ -211,6 +245,7 @@ impl DdzCore {
             resolver,
             rulesets: HashMap::new(),
             enums,
+            rows: DdzChunkRows::default(),
         })
     }
 
@@ -222,7 +257,7 @@ impl DdzCore {
         match self.run(py, text)? {
             Done::Python => Ok(py.None()),
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
-            Done::Ok(done) => {
+            Done::Ok(done, _) => {
                 let (line, actions, result) = *done;
                 let e = &self.enums;
                 let records = actions
@@ -254,12 +289,74 @@ impl DdzCore {
         }
     }
 
+    /// A decoded line into the core's rows buffer: `True` (its rows are in the buffer),
+    /// `False` (`claim(game_id)` answered False: the chunk holds the id already, Python
+    /// replays it as a repeat), `None` (the Python reader's line, or rows Python builds), or
+    /// the reject tuple. `claim` is the chunk's one set of game ids (the Big Two core's
+    /// `rows_claim`), asked once the core knows it builds the rows.
+    fn rows_add(
+        &mut self,
+        py: Python<'_>,
+        text: &str,
+        file: &str,
+        line: i64,
+        claim: PyObject,
+    ) -> PyResult<PyObject> {
+        let (done, key) = match self.run(py, text)? {
+            Done::Python => return Ok(py.None()),
+            Done::Rejected(game_id, r) => return reject_tuple(py, game_id, r),
+            Done::Ok(done, key) => (done, key),
+        };
+        let (record, actions, result) = &*done;
+        let rs = &self.rulesets[&key];
+        let Some(Ok(rules)) = &rs.rules else {
+            return Ok(py.None());
+        };
+        // the hash from the tree: the numbers as logged (a line the tree scanner does not
+        // read, one with an escape, is Python's)
+        let Some(hash) = Tree::read(text).and_then(|mut t| tree_hash(&mut t)) else {
+            return Ok(py.None());
+        };
+        let Some(tricks) = buildable(record, actions, result, rules.players) else {
+            return Ok(py.None());
+        };
+        let claimed: bool = claim.call1(py, (record.game_id.as_str(),))?.extract(py)?;
+        if !claimed {
+            return false.into_py_any(py);
+        }
+        let info = LineInfo {
+            file,
+            line,
+            ruleset: &rs.name,
+            overrides: &rs.overrides,
+            players: rules.players,
+        };
+        self.rows
+            .add(record, actions, result, &tricks, &hash, &info);
+        true.into_py_any(py)
+    }
+
+    /// The buffered rows as `[(table, [(column, buffers)])]`, each column's buffers
+    /// `(length, null_count, validity or None, [buffers], [children])`; the buffer empties.
+    fn rows_take(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let tables = self.rows.take();
+        let mut out = Vec::with_capacity(tables.len());
+        for (table, columns) in tables {
+            let cols = columns
+                .into_iter()
+                .map(|(name, col)| Ok((name, column_tuple(py, col)?)))
+                .collect::<PyResult<Vec<_>>>()?;
+            out.push((table, cols));
+        }
+        out.into_py_any(py)
+    }
+
     /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.
     fn validate_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
         match self.run(py, text)? {
             Done::Python => Ok(py.None()),
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
-            Done::Ok(done) => {
+            Done::Ok(done, _) => {
                 let (line, actions, result) = *done;
                 ("ok", line.game_id, result.winner, actions.len()).into_py_any(py)
             }
