@@ -55,15 +55,16 @@ const STOP: [bool; 256] = {
     table
 };
 
-/// Whether any byte of `w` is a quote, a backslash or below 0x20 (the bit tricks of "has a
-/// zero byte": `x - 0x01…` borrows into a byte's high bit only where that byte is 0 or the
-/// borrow came from a lower such byte; `!w` keeps bytes from 0x80 up out).
-fn stops(w: u64) -> bool {
+/// The bytes of `w` (little-endian) that are a quote, a backslash or below 0x20, as their
+/// high bits: exact from the lowest such byte up (the bit tricks of "has a zero byte" borrow
+/// only upwards, so a byte above a stop may be marked falsely, never one below), so the
+/// lowest bit names the first stop.
+fn stops(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    (zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | control) != 0
+    zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | control
 }
 
 struct Scanner<'a> {
@@ -94,8 +95,9 @@ impl<'a> Scanner<'a> {
         let start = self.i + 1;
         let mut j = start;
         while let Some(chunk) = self.b.get(j..j + 8) {
-            let w = u64::from_le_bytes(chunk.try_into().ok()?);
-            if stops(w) {
+            let m = stops(u64::from_le_bytes(chunk.try_into().ok()?));
+            if m != 0 {
+                j += (m.trailing_zeros() / 8) as usize;
                 break;
             }
             j += 8;
@@ -307,17 +309,21 @@ impl<'a> Tree<'a> {
 mod tests {
     use super::*;
 
-    /// `stops` answers as the byte table does, on every byte in every position.
+    /// `stops` names the first stop byte as the byte table does, for every pair of bytes in
+    /// every pair of positions.
     #[test]
     fn stops_is_the_table() {
         for c in 0..=255u8 {
-            for k in 0..8 {
-                let mut bytes = *b"abcdefgh";
-                bytes[k] = c;
-                let w = u64::from_le_bytes(bytes);
-                assert_eq!(stops(w), STOP[usize::from(c)], "{c} at {k}");
-                bytes[(k + 3) % 8] = 0xff;
-                assert_eq!(stops(u64::from_le_bytes(bytes)), STOP[usize::from(c)] && bytes[k] == c);
+            for d in 0..=255u8 {
+                for (k, l) in [(0, 7), (2, 3), (5, 1), (6, 6), (7, 0)] {
+                    let mut bytes = *b"abcdefgh";
+                    bytes[k] = c;
+                    bytes[l] = d;
+                    let want = bytes.iter().position(|&b| STOP[usize::from(b)]);
+                    let m = stops(u64::from_le_bytes(bytes));
+                    let got = (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
+                    assert_eq!(got, want, "{c} at {k}, {d} at {l}");
+                }
             }
         }
     }
