@@ -8,26 +8,22 @@
 //! long number is read here: a float stake makes results such as `0.30000000000000004`; a
 //! number is used only where a reading a unit off in the last place cannot change the answer
 //! (range checks away from the ends, the declared result's comparison within 1e-9), and a
-//! mismatch message that would print such a value is Python's (`replay.rs`). The envelope's
-//! checks shared with Big Two (`started_at_ok`, `present`, `non_empty`, `AnyObject`) are
-//! `crate::parse`'s.
+//! mismatch message that would print such a value is Python's (`replay.rs`). The envelope
+//! (ids, ruleset, seats, match fields …) is read and checked by `crate::parse::envelope`, as
+//! Big Two's is; this file adds the deal, the first bidder, the actions and the result.
 
 use super::cards::fast_mask;
 use super::combos::Kind;
 use super::state::{Action, ActionType};
-use crate::parse::{
-    non_empty, present, started_at_ok, started_at_stored, AnyObject, Meta, SeatMeta,
-};
+pub use crate::parse::envelope::exact_float;
+use crate::parse::envelope::{near_edge, Body, Meta, Obj, RawGame, TS_MAX, TS_MIN};
+use crate::parse::tree::Tree;
 use std::borrow::Cow;
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-const TS_MIN: f64 = 631_152_000.0; // 1990-01-01T00:00:00Z
-const TS_MAX: f64 = 4_102_444_800.0; // 2100-01-01T00:00:00Z
-const INT32_MAX: u64 = (1 << 31) - 1;
-const BALANCE_MAX: f64 = 9_007_199_254_740_992.0; // 2**53
 const RESULT_KEYS: [&str; 11] = [
     "outcome",
     "landlord",
@@ -62,37 +58,6 @@ pub struct DdzLine {
     /// `game_number` (1 when not logged) and the envelope the games and seats rows hold.
     pub game_number: u64,
     pub meta: Meta,
-}
-
-/// Whether serde read this float exactly: a number written with at most 15 significant
-/// digits is (one rounding); its shortest digits are then at most 15 too. A value with more
-/// may be a unit off in the last place (serde's fast float reading, without
-/// `float_roundtrip`, which would double Big Two's parse).
-pub fn exact_float(x: f64) -> bool {
-    let shown = format!("{:e}", x);
-    let digits = shown.split('e').next().unwrap_or("").bytes();
-    x.is_finite() && digits.filter(u8::is_ascii_digit).count() <= 15
-}
-
-/// Whether every number of an override value is within ±2**53 (`_freeze`) and read exactly
-/// (what Python resolves is the text serde prints back).
-fn overrides_ok(v: &Value) -> bool {
-    match v {
-        Value::Number(n) => {
-            n.as_f64()
-                .is_some_and(|x| (-BALANCE_MAX..=BALANCE_MAX).contains(&x))
-                && (n.is_i64() || n.is_u64() || n.as_f64().is_some_and(exact_float))
-        }
-        Value::Array(items) => items.iter().all(overrides_ok),
-        Value::Object(map) => map.values().all(overrides_ok),
-        _ => true,
-    }
-}
-
-/// Within `margin` of a range's ends: a number the core leaves to Python, so that a reading a
-/// unit off in the last place can never fall on the other side of an end.
-fn near_edge(x: f64, lo: f64, hi: f64, margin: f64) -> bool {
-    (x - lo).abs() <= margin || (x - hi).abs() <= margin
 }
 
 /// Cards as the log writes them (a string, or a list of one-card strings) as a mask, with
@@ -133,36 +98,6 @@ impl<'de> Deserialize<'de> for Cards {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawSeat<'a> {
-    seat: u64,
-    #[serde(borrow)]
-    player_id: Cow<'a, str>,
-    #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
-    #[serde(default)]
-    balance: Option<f64>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSpec<'a> {
-    #[serde(borrow)]
-    preset: Cow<'a, str>,
-    #[serde(default, deserialize_with = "present")]
-    overrides: Option<Map<String, Value>>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawRuleset<'a> {
-    #[serde(borrow)]
-    Name(Cow<'a, str>),
-    #[serde(borrow)]
-    Spec(RawSpec<'a>),
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawDeal {
     hands: Vec<Cards>,
     #[serde(default)]
@@ -189,42 +124,39 @@ struct RawAction<'a> {
     ts: Option<f64>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-struct RawGame<'a> {
-    format_version: u64,
-    #[serde(borrow)]
-    game_kind: Cow<'a, str>,
-    game_id: String,
-    #[serde(borrow)]
-    ruleset: RawRuleset<'a>,
-    #[serde(borrow, default)]
-    match_id: Option<Cow<'a, str>>,
-    #[serde(default, deserialize_with = "present")]
-    game_number: Option<u64>,
-    #[serde(borrow, default)]
-    table_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    tournament_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    tournament_kind: Option<Cow<'a, str>>,
-    #[serde(default)]
-    tournament_round: Option<u64>,
-    #[serde(borrow, default)]
-    started_at: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    seats: Vec<RawSeat<'a>>,
-    #[serde(default)]
+/// Dou Dizhu's own top-level fields.
+#[derive(Default)]
+struct Ddz<'a> {
     deal: Option<RawDeal>,
-    #[serde(default)]
     first_bidder: Option<u64>,
-    #[serde(borrow)]
-    actions: Vec<RawAction<'a>>,
-    #[serde(default)]
+    actions: Option<Vec<RawAction<'a>>>,
     result: Option<Map<String, Value>>,
-    #[serde(default)]
-    truth: Option<AnyObject>,
+}
+
+impl<'de> Body<'de> for Ddz<'de> {
+    const FIELDS: &'static [&'static str] = &["deal", "first_bidder", "actions", "result"];
+
+    fn read<A: MapAccess<'de>>(&mut self, k: usize, map: &mut A) -> Result<(), A::Error> {
+        match k {
+            0 => self.deal = map.next_value::<Option<Obj<RawDeal>>>()?.map(|o| o.0),
+            1 => self.first_bidder = map.next_value()?,
+            2 => {
+                let items: Vec<Obj<RawAction>> = map.next_value()?;
+                self.actions = Some(items.into_iter().map(|a| a.0).collect());
+            }
+            _ => self.result = map.next_value()?,
+        }
+        Ok(())
+    }
+
+    /// No tree reader: a Dou Dizhu line is read by serde.
+    fn read_tree(&mut self, _: usize, _: &Tree<'de>, _: u32) -> Option<()> {
+        None
+    }
+
+    fn complete(&self) -> bool {
+        self.actions.is_some()
+    }
 }
 
 fn action(raw: RawAction<'_>, n: usize) -> Option<(Action, Option<f64>)> {
@@ -269,59 +201,9 @@ fn action(raw: RawAction<'_>, n: usize) -> Option<(Action, Option<f64>)> {
 
 /// A Dou Dizhu game line → its record, or `None` for the Python reader to read.
 pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
-    let raw: RawGame = serde_json::from_str(text).ok()?;
-    if raw.format_version != 1 || raw.game_kind != "doudizhu" || raw.game_id.is_empty() {
-        return None;
-    }
-    let (preset, overrides) = match raw.ruleset {
-        RawRuleset::Name(name) => (name.into_owned(), "{}".to_string()),
-        RawRuleset::Spec(spec) => {
-            let overrides = Value::Object(spec.overrides.unwrap_or_default());
-            if !overrides_ok(&overrides) {
-                return None;
-            }
-            (
-                spec.preset.into_owned(),
-                serde_json::to_string(&overrides).ok()?,
-            )
-        }
-    };
-    if preset.is_empty() {
-        return None;
-    }
-    let n = raw.seats.len();
-    if !(2..=52).contains(&n) {
-        return None;
-    }
-    for (i, seat) in raw.seats.iter().enumerate() {
-        if seat.seat != i as u64
-            || seat.player_id.is_empty()
-            || seat.balance.is_some_and(|b| {
-                !(-BALANCE_MAX..=BALANCE_MAX).contains(&b)
-                    || near_edge(b, -BALANCE_MAX, BALANCE_MAX, 1.0)
-            })
-        {
-            return None;
-        }
-    }
-    let texts = [
-        &raw.match_id,
-        &raw.table_id,
-        &raw.tournament_id,
-        &raw.tournament_kind,
-    ];
-    if !texts.into_iter().all(non_empty) {
-        return None;
-    }
-    let in_int32 = |x: u64| (1..=INT32_MAX).contains(&x);
-    if !in_int32(raw.game_number.unwrap_or(1)) || !raw.tournament_round.is_none_or(in_int32) {
-        return None;
-    }
-    if let Some(t) = &raw.started_at {
-        if !started_at_ok(t) {
-            return None;
-        }
-    }
+    let RawGame::<Ddz> { env, body: raw } = serde_json::from_str(text).ok()?;
+    let head = env.check("doudizhu")?;
+    let n = head.n_seats;
     let (hands, kitty, set_aside, face_up_card) = match raw.deal {
         None => (None, None, None, None),
         Some(deal) => {
@@ -338,12 +220,13 @@ pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
             )
         }
     };
-    if raw.actions.len() > 58 * n {
+    let raw_actions = raw.actions?;
+    if raw_actions.len() > 58 * n {
         return None; // E_GAME_TOO_LONG: the Python reader words it
     }
-    let mut actions = Vec::with_capacity(raw.actions.len());
-    let mut ts = Vec::with_capacity(raw.actions.len());
-    for a in raw.actions {
+    let mut actions = Vec::with_capacity(raw_actions.len());
+    let mut ts = Vec::with_capacity(raw_actions.len());
+    for a in raw_actions {
         let (a, t) = action(a, n)?;
         actions.push(a);
         ts.push(t);
@@ -374,30 +257,12 @@ pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
             Some(fields) // a serde_json Map iterates in key order
         }
     };
-    let text = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
-    let meta = Meta {
-        match_id: text(raw.match_id),
-        table_id: text(raw.table_id),
-        tournament_id: text(raw.tournament_id),
-        tournament_kind: text(raw.tournament_kind),
-        tournament_round: raw.tournament_round,
-        started_at: raw.started_at.as_deref().map(started_at_stored),
-        seats: raw
-            .seats
-            .into_iter()
-            .map(|s| SeatMeta {
-                player_id: s.player_id.into_owned(),
-                name: s.name.map(Cow::into_owned),
-                balance: s.balance,
-            })
-            .collect(),
-    };
     Some(DdzLine {
-        game_number: raw.game_number.unwrap_or(1),
-        meta,
-        game_id: raw.game_id,
-        preset,
-        overrides,
+        game_number: head.game_number,
+        meta: head.meta,
+        game_id: head.game_id,
+        preset: head.preset,
+        overrides: head.overrides,
         n_seats: n,
         hands,
         kitty,
@@ -408,4 +273,41 @@ pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
         ts,
         declared,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The envelope is Big Two's reader: a struct written as a list of its values (which the
+    /// Python reader refuses, `E_SCHEMA`) is the Python reader's here too, as is a line of the
+    /// other game or with the other game's fields.
+    #[test]
+    fn shared_envelope() {
+        let line = r#"{"format_version":1,"game_kind":"doudizhu","game_id":"d","ruleset":"ddz",
+            "seats":[{"seat":0,"player_id":"a"},{"seat":1,"player_id":"b"},
+                     {"seat":2,"player_id":"c","balance":5}],
+            "first_bidder":0,"actions":[{"seat":0,"action":"bid","value":1}]}"#;
+        let r = parse_ddz_line(line).unwrap();
+        assert_eq!(
+            (r.n_seats, r.actions.len(), r.first_bidder),
+            (3, 1, Some(0))
+        );
+        for (from, to) in [
+            (r#"{"seat":0,"player_id":"a"}"#, r#"[0, "a"]"#),
+            (
+                r#"{"seat":0,"action":"bid","value":1}"#,
+                r#"[0, "bid", null, 1]"#,
+            ),
+            (r#""ddz""#, r#"["ddz"]"#),
+            (r#""ddz""#, r#""ddz","deal":[["3d"]]"#),
+            (r#""ddz""#, r#""ddz","start_counts":null"#),
+            (r#""doudizhu""#, r#""big2""#),
+            (r#""balance":5"#, r#""balance":9007199254740991.5"#),
+            (r#""game_id":"d","#, r#""game_id":"d","game_id":"d","#),
+        ] {
+            let text = line.replacen(from, to, 1);
+            assert!(parse_ddz_line(&text).is_none(), "{text}");
+        }
+    }
 }

@@ -1,5 +1,5 @@
-//! The typed reader of a line's tree: the `Raw*` structs as serde's derived readers build them
-//! from the same JSON, field for field, without serde's generic visitor. It answers `None`
+//! The typed reader of a line's tree: the envelope and a game's body as serde's readers build
+//! them from the same JSON, field for field, without serde's generic visitor. It answers `None`
 //! wherever it is not sure that serde would read the same values (an unknown or repeated
 //! field, a wrong type, a struct written as an array, …): the line is then read by serde, so
 //! the answer (the record, or `None` for the Python reader) never depends on which read it.
@@ -8,14 +8,15 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::tree::{Node, Tree};
-use super::{
-    AnyObject, Cards, RawAction, RawDeal, RawGame, RawResult, RawRuleset, RawSeat, RawSpec,
+use super::envelope::{
+    field_index, repeated, Body, Envelope, RawGame, RawRuleset, RawSeat, RawSpec, ENVELOPE_FIELDS,
 };
+use super::tree::{Node, Tree};
+use super::{Actions, Cards, RawAction, RawDeal, RawResult};
 use crate::cards::token_card;
 
 /// A number as `u64` (serde: a non-negative integer; a float or a negative number fails).
-fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
+pub(super) fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
     match t.node(i) {
         Node::Num(n) if !n.starts_with('-') && !n.contains('.') => n.parse().ok(),
         _ => None,
@@ -71,7 +72,7 @@ fn str_of<'a>(t: &Tree<'a>, i: u32) -> Option<Cow<'a, str>> {
 }
 
 /// `Option<T>` (null is None), as an answer that may fail.
-fn nullable<'a, T>(
+pub(super) fn nullable<'a, T>(
     t: &Tree<'a>,
     i: u32,
     read: impl FnOnce(&Tree<'a>, u32) -> Option<T>,
@@ -101,7 +102,7 @@ fn cards_of(t: &Tree<'_>, i: u32) -> Option<Cards> {
     }
 }
 
-fn u64_list(t: &Tree<'_>, i: u32) -> Option<Vec<u64>> {
+pub(super) fn u64_list(t: &Tree<'_>, i: u32) -> Option<Vec<u64>> {
     t.array(i)?.map(|v| u64_of(t, v)).collect()
 }
 
@@ -112,15 +113,20 @@ fn fields<'a, 't>(
     i: u32,
     names: &'static [&'static str],
 ) -> Option<impl Iterator<Item = Option<(usize, u32)>> + 't> {
+    keyed(t, i, move |key| names.iter().position(|&n| n == key))
+}
+
+/// As `fields`, the field numbers given by `index`.
+fn keyed<'a, 't>(
+    t: &'t Tree<'a>,
+    i: u32,
+    index: impl Fn(&str) -> Option<usize> + 't,
+) -> Option<impl Iterator<Item = Option<(usize, u32)>> + 't> {
     let entries = t.object(i)?;
     let mut seen = 0u64;
     Some(entries.iter().map(move |&(key, v)| {
-        let k = names.iter().position(|&n| n == key)?;
-        if seen >> k & 1 == 1 {
-            return None;
-        }
-        seen |= 1 << k;
-        Some((k, v))
+        let k = index(key)?;
+        (!repeated(&mut seen, k)).then_some((k, v))
     }))
 }
 
@@ -167,7 +173,7 @@ fn ruleset_of<'a>(t: &Tree<'a>, i: u32) -> Option<RawRuleset<'a>> {
     }))
 }
 
-fn deal_of(t: &Tree<'_>, i: u32) -> Option<RawDeal> {
+pub(super) fn deal_of(t: &Tree<'_>, i: u32) -> Option<RawDeal> {
     let (mut hands, mut stock) = (None, None);
     for f in fields(t, i, &["hands", "stock"])? {
         let (k, v) = f?;
@@ -182,7 +188,7 @@ fn deal_of(t: &Tree<'_>, i: u32) -> Option<RawDeal> {
     })
 }
 
-fn result_of(t: &Tree<'_>, i: u32) -> Option<RawResult> {
+pub(super) fn result_of(t: &Tree<'_>, i: u32) -> Option<RawResult> {
     let (mut winner, mut cards_left) = (None, None);
     for f in fields(t, i, &["winner", "cards_left"])? {
         let (k, v) = f?;
@@ -194,10 +200,22 @@ fn result_of(t: &Tree<'_>, i: u32) -> Option<RawResult> {
     Some(RawResult { winner, cards_left })
 }
 
+fn action_key(key: &str) -> Option<usize> {
+    Some(match key {
+        "seat" => 0,
+        "action" => 1,
+        "cards" => 2,
+        "claim" => 3,
+        "drawn" => 4,
+        "ts" => 5,
+        _ => return None,
+    })
+}
+
 fn action_of<'a>(t: &Tree<'a>, i: u32) -> Option<RawAction<'a>> {
     let (mut seat, mut action) = (None, None);
     let (mut cards, mut claim, mut drawn, mut ts) = (None, None, None, None);
-    for f in fields(t, i, &["seat", "action", "cards", "claim", "drawn", "ts"])? {
+    for f in keyed(t, i, action_key)? {
         let (k, v) = f?;
         match k {
             0 => seat = Some(u64_of(t, v)?),
@@ -218,99 +236,51 @@ fn action_of<'a>(t: &Tree<'a>, i: u32) -> Option<RawAction<'a>> {
     })
 }
 
-const GAME_FIELDS: &[&str] = &[
-    "format_version",
-    "game_kind",
-    "game_id",
-    "ruleset",
-    "match_id",
-    "game_number",
-    "table_id",
-    "tournament_id",
-    "tournament_kind",
-    "tournament_round",
-    "started_at",
-    "seats",
-    "deal",
-    "start_counts",
-    "previous_winner",
-    "first_leader",
-    "actions",
-    "result",
-    "truth",
-];
-
-/// The line's `RawGame`, as serde reads it; None when serde should read it.
-pub(super) fn raw_game<'a>(t: &Tree<'a>) -> Option<RawGame<'a>> {
-    let mut format_version = None;
-    let mut game_kind = None;
-    let mut game_id = None;
-    let mut ruleset = None;
-    let mut seats = None;
-    let mut actions = None;
-    let mut g = RawGame {
-        format_version: 0,
-        game_kind: Cow::Borrowed(""),
-        game_id: String::new(),
-        ruleset: RawRuleset::Name(Cow::Borrowed("")),
-        match_id: None,
-        game_number: None,
-        table_id: None,
-        tournament_id: None,
-        tournament_kind: None,
-        tournament_round: None,
-        started_at: None,
-        seats: Vec::new(),
-        deal: None,
-        start_counts: None,
-        previous_winner: None,
-        first_leader: None,
-        actions: Vec::new(),
-        result: None,
-        truth: None,
+/// The actions list, each action read straight into the record's.
+pub(super) fn actions_of(t: &Tree<'_>, i: u32) -> Option<Actions> {
+    let items = t.array(i)?;
+    let n = items.size_hint().0;
+    let mut out = Actions {
+        list: Vec::with_capacity(n),
+        ts: Vec::with_capacity(n),
+        last: 0.0,
     };
-    for f in fields(t, t.root, GAME_FIELDS)? {
+    for a in items {
+        out.push(action_of(t, a)?)?;
+    }
+    Some(out)
+}
+
+/// The line's envelope and body `B`, as serde reads them; None when serde should read it.
+pub(super) fn raw_game<'a, B: Body<'a>>(t: &Tree<'a>) -> Option<RawGame<'a, B>> {
+    let (mut e, mut body) = (Envelope::default(), B::default());
+    for f in keyed(t, t.root, |key| field_index(key, B::FIELDS))? {
         let (k, v) = f?;
         match k {
-            0 => format_version = Some(u64_of(t, v)?),
-            1 => game_kind = Some(str_of(t, v)?),
-            2 => game_id = Some(str_of(t, v)?.into_owned()),
-            3 => ruleset = Some(ruleset_of(t, v)?),
-            4 => g.match_id = nullable(t, v, str_of)?,
-            5 => g.game_number = Some(u64_of(t, v)?),
-            6 => g.table_id = nullable(t, v, str_of)?,
-            7 => g.tournament_id = nullable(t, v, str_of)?,
-            8 => g.tournament_kind = nullable(t, v, str_of)?,
-            9 => g.tournament_round = nullable(t, v, u64_of)?,
-            10 => g.started_at = nullable(t, v, str_of)?,
-            11 => seats = Some(t.array(v)?.map(|s| seat_of(t, s)).collect::<Option<_>>()?),
-            12 => g.deal = nullable(t, v, deal_of)?,
-            13 => g.start_counts = nullable(t, v, u64_list)?,
-            14 => g.previous_winner = nullable(t, v, u64_of)?,
-            15 => g.first_leader = nullable(t, v, u64_of)?,
-            16 => {
-                let items = t.array(v)?;
-                let mut out = Vec::with_capacity(items.size_hint().0);
-                for a in items {
-                    out.push(action_of(t, a)?);
-                }
-                actions = Some(out);
-            }
-            17 => g.result = nullable(t, v, result_of)?,
-            _ => {
-                g.truth = match t.node(v) {
-                    Node::Null => None,
-                    Node::Obj { .. } => Some(AnyObject),
-                    _ => return None,
+            0 => e.format_version = Some(u64_of(t, v)?),
+            1 => e.game_kind = Some(str_of(t, v)?),
+            2 => e.game_id = Some(str_of(t, v)?),
+            3 => e.ruleset = Some(ruleset_of(t, v)?),
+            4 => e.match_id = nullable(t, v, str_of)?,
+            5 => e.game_number = Some(u64_of(t, v)?),
+            6 => e.table_id = nullable(t, v, str_of)?,
+            7 => e.tournament_id = nullable(t, v, str_of)?,
+            8 => e.tournament_kind = nullable(t, v, str_of)?,
+            9 => e.tournament_round = nullable(t, v, u64_of)?,
+            10 => e.started_at = nullable(t, v, str_of)?,
+            11 => e.seats = Some(t.array(v)?.map(|s| seat_of(t, s)).collect::<Option<_>>()?),
+            12 => {
+                if !matches!(t.node(v), Node::Null | Node::Obj { .. }) {
+                    return None;
                 }
             }
+            k => body.read_tree(k - ENVELOPE_FIELDS, t, v)?,
         }
     }
-    g.format_version = format_version?;
-    g.game_kind = game_kind?;
-    g.game_id = game_id?;
-    g.ruleset = ruleset?;
-    g.seats = seats?;
-    g.actions = actions?;
-    Some(g)
+    let required = e.format_version.is_some()
+        && e.game_kind.is_some()
+        && e.game_id.is_some()
+        && e.ruleset.is_some()
+        && e.seats.is_some();
+    (required && body.complete()).then_some(RawGame { env: e, body })
 }

@@ -55,6 +55,18 @@ const STOP: [bool; 256] = {
     table
 };
 
+/// The bytes of `w` (little-endian) that are a quote, a backslash or below 0x20, as their
+/// high bits: exact from the lowest such byte up (the bit tricks of "has a zero byte" borrow
+/// only upwards, so a byte above a stop may be marked falsely, never one below), so the
+/// lowest bit names the first stop.
+fn stops(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | control
+}
+
 struct Scanner<'a> {
     text: &'a str,
     b: &'a [u8],
@@ -77,19 +89,27 @@ impl<'a> Scanner<'a> {
     }
 
     /// The text of a string, the scanner on its opening quote; None for an escape or a
-    /// control character (the quote byte never occurs inside a UTF-8 sequence).
+    /// control character (the quote byte never occurs inside a UTF-8 sequence). Eight bytes
+    /// at a time while none of them ends the plain run.
     fn string(&mut self) -> Option<&'a str> {
         let start = self.i + 1;
-        let len = self
-            .b
-            .get(start..)?
-            .iter()
-            .position(|&c| STOP[usize::from(c)])?;
-        if self.b[start + len] != b'"' {
+        let mut j = start;
+        while let Some(chunk) = self.b.get(j..j + 8) {
+            let m = stops(u64::from_le_bytes(chunk.try_into().ok()?));
+            if m != 0 {
+                j += (m.trailing_zeros() / 8) as usize;
+                break;
+            }
+            j += 8;
+        }
+        while !STOP[usize::from(*self.b.get(j)?)] {
+            j += 1;
+        }
+        if self.b[j] != b'"' {
             return None;
         }
-        self.i = start + len + 1;
-        Some(&self.text[start..start + len])
+        self.i = j + 1;
+        Some(&self.text[start..j])
     }
 
     fn digits(&mut self) -> usize {
@@ -198,7 +218,8 @@ impl<'a> Scanner<'a> {
         }
         let start = self.links.len() as u32;
         let len = (self.stack.len() - mark) as u32;
-        self.links.extend(self.stack.drain(mark..));
+        self.links.extend_from_slice(&self.stack[mark..]);
+        self.stack.truncate(mark);
         let (from, to) = (from as u32, self.i as u32);
         let node = if close == b'}' {
             Node::Obj {
@@ -230,8 +251,8 @@ impl<'a> Tree<'a> {
             text,
             b: text.as_bytes(),
             i: 0,
-            nodes: Vec::with_capacity(text.len() / 12),
-            links: Vec::with_capacity(text.len() / 12),
+            nodes: Vec::with_capacity(text.len() / 8),
+            links: Vec::with_capacity(text.len() / 8),
             stack: Vec::with_capacity(64),
         };
         let root = s.value(0)?;
@@ -287,6 +308,25 @@ impl<'a> Tree<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `stops` names the first stop byte as the byte table does, for every pair of bytes in
+    /// every pair of positions.
+    #[test]
+    fn stops_is_the_table() {
+        for c in 0..=255u8 {
+            for d in 0..=255u8 {
+                for (k, l) in [(0, 7), (2, 3), (5, 1), (6, 6), (7, 0)] {
+                    let mut bytes = *b"abcdefgh";
+                    bytes[k] = c;
+                    bytes[l] = d;
+                    let want = bytes.iter().position(|&b| STOP[usize::from(b)]);
+                    let m = stops(u64::from_le_bytes(bytes));
+                    let got = (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
+                    assert_eq!(got, want, "{c} at {k}, {d} at {l}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn reads_the_subset() {
