@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 CARGO  ?= $(shell command -v cargo 2>/dev/null || for d in "$$CARGO_HOME/bin" "$$HOME/.cargo/bin" /root/.cargo/bin; do \
             test -x "$$d/cargo" && echo "$$d/cargo" && break; done)
 NATIVE_STAMP := $(VENV)/.native
-NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs)
+NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs native/src/*/*.rs)
 # maturin and cargo find rustc and each other on PATH; pyo3 builds against the venv's Python;
 # no MAKEFLAGS: under `make test`'s -j2 cargo would try make's jobserver (not passed to it) and warn
 RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
