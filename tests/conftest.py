@@ -35,6 +35,7 @@ def pytest_report_header() -> str:
 LONG_FILES = (
     "tests/reliability/test_rel_kill_points.py",
     "tests/browser/test_browser.py",
+    "tests/test_dashboard.py",
     "tests/test_dashboard_rollups.py",
     "tests/reliability/test_rel_concurrency.py",
 )
