@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,3 +27,26 @@ def pytest_report_header() -> str:
     from pipeline import native
 
     return f"big2 replay and simulation core: {native.status()}"
+
+
+#: The test files that take longest (``make test``'s ``--durations``), longest first. Under
+#: ``--dist loadfile`` a worker takes the next file when it is free, in collection order: run
+#: these first, so that no long file starts last and leaves the other worker idle at the end.
+LONG_FILES = (
+    "tests/reliability/test_rel_kill_points.py",
+    "tests/browser/test_browser.py",
+    "tests/test_dashboard.py",
+    "tests/test_dashboard_rollups.py",
+    "tests/reliability/test_rel_concurrency.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of :data:`LONG_FILES` first, in that order; the rest as collected."""
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+
+    def key(item: pytest.Item) -> int:
+        path = item.path.relative_to(ROOT).as_posix() if item.path.is_relative_to(ROOT) else ""
+        return rank.get(path, len(rank))
+
+    items.sort(key=key)  # stable: the order within a file and among the rest is kept

@@ -9,6 +9,7 @@ traceback, and leaves a consistent warehouse and no worker process behind.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from tests.test_ingest import write_games, write_many
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 EXIT_FAILED = 3
+FAULTS = Path(__file__).with_name("faults.py")
 
 
 def big2(*args: str | Path) -> list[str]:
@@ -57,6 +59,15 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def stopped(pid: int) -> bool:
+    """A process stopped by a signal (state T)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
 
 
 def alive(pid: int) -> bool:
@@ -112,15 +123,23 @@ def snapshot(path: Path) -> tuple[bytes, int]:
     return path.read_bytes(), path.stat().st_mtime_ns
 
 
-@pytest.fixture
-def built(tmp_path: Path) -> Warehouse:
-    """A warehouse with one batch of 8 games and its marts."""
-    log = tmp_path / "first.jsonl"
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse with one batch of 8 games and its marts, built once per module."""
+    root = tmp_path_factory.mktemp("built")
+    log = root / "first.jsonl"
     write_games(log, 8)
-    wh = Warehouse(tmp_path / "wh")
+    wh = Warehouse(root / "wh")
     ingest([str(log)], wh)
     build(wh)
-    return wh
+    return wh.root
+
+
+@pytest.fixture
+def built(built_once: Path, tmp_path: Path) -> Warehouse:
+    """A copy of the module's warehouse of 8 games and its marts, this test's own."""
+    shutil.copytree(built_once, tmp_path / "wh")
+    return Warehouse(tmp_path / "wh")
 
 
 def stamp_covers_all(wh: Warehouse) -> bool:
@@ -216,26 +235,35 @@ def test_stale_marts_are_detected_then_rebuilt(built: Warehouse, tmp_path: Path)
 
 
 def test_verify_during_an_import_says_it_runs_and_exits_0(built: Warehouse, tmp_path: Path) -> None:
-    # 20,000 games: the native core imports 5,000 in about 2 s, so verify (a CLI start) came
-    # after the import, in its mart build ("a build is running")
-    log = tmp_path / "big.jsonl"
-    write_many(log, 20_000)
-    writer = start("ingest", log, "-w", built.root, "--workers", "1")
+    # The import stops itself (SIGSTOP) at its first fsync: its first part file is written,
+    # the batch not committed. verify runs then, whatever the speed of the core, and the import
+    # is continued and finishes.
+    log = tmp_path / "more.jsonl"
+    write_games(log, 20, start=400)
+    counts = tmp_path / "counts.json"
+    stop_at_fsync_1 = [sys.executable, str(FAULTS), "--stop", str(counts), "fsync", "1", "--"]
+    writer = subprocess.Popen(
+        [*stop_at_fsync_1, "ingest", str(log), "-w", str(built.root), "--workers", "1"],
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        wait_for(
-            lambda: any(built.root.glob("*/*.parquet.tmp")) or writer.poll() is not None,
-            30,
-            "the import to write",
-        )
-        assert writer.poll() is None, "the import finished early: make the input bigger"
+        wait_for(lambda: stopped(writer.pid) or writer.poll() is not None, 60, "the import to stop")
+        assert writer.poll() is None, "the import never stopped at an fsync"
+        assert any(built.root.glob("*/*.parquet.tmp")), "the import has no part file yet"
         during = run("verify", "-w", built.root)
-        assert writer.poll() is None, "the import finished during verify: make it bigger"
+        assert stopped(writer.pid)
     finally:
+        if writer.poll() is None:
+            os.kill(writer.pid, signal.SIGCONT)
         _out, err = writer.communicate(timeout=60)
     assert during.returncode == 0, during.stdout + during.stderr
     assert "an import is running" in during.stdout and "E_ORPHAN_FILE" not in during.stdout
     assert writer.returncode == 0, err
     assert run("verify", "-w", built.root).returncode == 0
+    assert len(built.entries()) == 2
 
 
 # ----- failures: full disk, dead worker, signals -------------------------------------------------

@@ -4,7 +4,8 @@ import again to exactly the expected content (docs/reliability.md).
 
 The import's durable steps are found by running it once in counting mode
 (``tests/reliability/faults.py``); then it is run again once per step and killed there with
-``os._exit`` (no clean-up, as SIGKILL). The scale version (more games, kill points in time
+``os._exit`` (no clean-up, as SIGKILL), each in a child forked from one process that has
+imported the command line (the imports of a fresh interpreter paid once per step kind). The scale version (more games, kill points in time
 with two workers) is the ``reliability.kill_points`` benchmark.
 """
 
@@ -17,7 +18,6 @@ import signal
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -99,6 +99,38 @@ def assert_consistent_then_complete(
     assert row == (1,), "the bad line is kept once, whatever the kills"
 
 
+def kill_at_each(tmp: Path, step: str, points: range, args: list[str]) -> dict[int, int]:
+    """Run ``big2 ARGS -w <tmp>/wh-<n>`` killed at call ``n`` of ``step``, for each point: in
+    children forked from one process that has imported the command line (faults.py --fork)."""
+    jobs = [
+        {
+            "n": n,
+            "counts": str(tmp / f"counts-{step}-{n}.json"),
+            "log": str(tmp / f"out-{step}-{n}.txt"),
+            "args": [*args, "-w", str(tmp / f"wh-{n}")],
+        }
+        for n in points
+    ]
+    jobs_file = tmp / f"jobs-{step}.json"
+    jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(FAULTS), "--fork", str(jobs_file), step],
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    codes = {int(n): code for n, code in json.loads(proc.stdout.splitlines()[-1]).items()}
+    for n, code in codes.items():
+        if code not in (0, 137):
+            raise AssertionError(
+                f"exit {code}: {(tmp / f'out-{step}-{n}.txt').read_text()[-2000:]}"
+            )
+    return codes
+
+
 @pytest.mark.parametrize("step", ["replace", "fsync"])
 def test_an_import_killed_at_every_durable_step(
     tmp_path: Path, setting: tuple[Path, Path, set[str], set[str]], step: str
@@ -112,14 +144,10 @@ def test_an_import_killed_at_every_durable_step(
     points = range(1, counts[step] + 1)
     for n in points:
         shutil.copytree(template, tmp_path / f"wh-{n}")
-
-    def kill_at(n: int) -> int:
-        return run_with_fault(tmp_path, step, n, [*args, "-w", str(tmp_path / f"wh-{n}")])[0]
-
-    with ThreadPoolExecutor(max_workers=2) as pool:  # two children at a time: 2 cores
-        codes = list(pool.map(kill_at, points))
-    for n, code in zip(points, codes, strict=True):
-        assert code == 137, f"{step} call {n} of {counts[step]} did not kill the import"
+    codes = kill_at_each(tmp_path, step, points, args)
+    assert sorted(codes) == list(points)
+    for n in points:
+        assert codes[n] == 137, f"{step} call {n} of {counts[step]} did not kill the import"
         assert_consistent_then_complete(tmp_path / f"wh-{n}", log, before, added)
 
 
