@@ -277,6 +277,37 @@ def test_views_read_one_schema_without_opening_every_footer(
         assert con.execute("select count(*) from games").fetchone() == (2,)
 
 
+def test_part_files_keep_dictionaries_and_statistics_where_they_pay(
+    tmp_path: Path, games: list[ReplayedGame]
+) -> None:
+    """No dictionary on a column of one value a row (a game's id in games, a hand before an
+    action), no min/max statistics on masks and texts; game ids keep both in actions (a game's
+    rows are found by them)."""
+    wh = Warehouse(tmp_path)
+    with wh.batch() as batch:
+        for g in games:
+            batch.add_game(g)
+
+    def column(table: Table, name: str) -> Any:
+        meta = pq.read_metadata(wh.files(table)[0]).row_group(0)
+        (i,) = [i for i in range(meta.num_columns) if meta.column(i).path_in_schema == name]
+        return meta.column(i)
+
+    def has_dictionary(col: Any) -> bool:
+        return "RLE_DICTIONARY" in col.encodings or "PLAIN_DICTIONARY" in col.encodings
+
+    assert not has_dictionary(column(Table.GAMES, "game_id"))
+    assert has_dictionary(column(Table.ACTIONS, "game_id"))
+    assert column(Table.ACTIONS, "game_id").statistics.has_min_max
+    assert not has_dictionary(column(Table.ACTIONS, "hand_before_text"))
+    for name in ("hand_before_text", "cards_mask"):
+        stats = column(Table.ACTIONS, name).statistics
+        assert stats is None or not stats.has_min_max
+    with wh.connect() as con:
+        row = con.execute("select count(*) from actions where game_id = 'g3'").fetchone()
+    assert row == (len(games[3].actions),)
+
+
 def test_empty_warehouse_has_typed_empty_views(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path)
     with wh.connect() as con:
