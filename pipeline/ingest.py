@@ -68,7 +68,9 @@ from pipeline.warehouse.tables import not_stored, rows_for
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
 
-CHUNK_GAMES = 2000
+#: Games a chunk holds at most: a worker's unit of work and of part files (one per table per
+#: chunk: 800 files per million games; the commit's views and the manifest grow with them).
+CHUNK_GAMES = 5000
 #: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
 CHUNK_BYTES = 32 << 20
 #: Rejects of one file stored one by one; the rest are counted in one summary row.
@@ -628,9 +630,9 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
-    ...     _ = f.write(b"{}\\n" * 2500 + b"\\n" * 10 + b"[]"); f.flush()
+    ...     _ = f.write(b"{}\\n" * 5500 + b"\\n" * 10 + b"[]"); f.flush()
     ...     [(r.offset, r.length, r.first_line, r.ends_line) for r in _ranges(Path(f.name))]
-    [(0, 6000, 1, True), (6000, 1512, 2001, False)]
+    [(0, 15000, 1, True), (15000, 1512, 5001, False)]
     """
     try:
         fh = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)

@@ -282,11 +282,14 @@ def test_ranges_read_the_lines_the_whole_file_reads(
     assert codes == [(6, "E_LINE_TOO_LONG"), (59, "E_ENCODING")]
 
 
-def test_a_file_changed_under_its_ranges_is_refused(tmp_path: Path) -> None:
+def test_a_file_changed_under_its_ranges_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A range is read as it was cut, or not at all: a file replaced, shortened or shifted
     since is named as changed (appended lines past the cut are not read)."""
     from pipeline import ingest as ingest_module
 
+    monkeypatch.setattr(ingest_module, "CHUNK_GAMES", 2000)
     log = tmp_path / "g.jsonl"
     log.write_text("[1]\n" * 3000)
     first, second = ingest_module._ranges(log)

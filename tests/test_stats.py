@@ -124,6 +124,7 @@ def _as_written_before_think_seconds(wh: Warehouse) -> None:
             if f["table"] == "actions":
                 data = (wh.root / f["path"]).read_bytes()
                 f["sha256"], f["bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+                f.pop("schema", None)  # committed before the schema tags too
         lines.append(json.dumps(entry) + "\n")
     wh.manifest_path.write_text("".join(lines), encoding="utf-8")
 

@@ -428,6 +428,7 @@ def as_written_before_dou_dizhu(wh: Warehouse) -> None:
         for f in entry["files"]:
             data = (wh.root / f["path"]).read_bytes()
             f["sha256"], f["bytes"] = hashlib.sha256(data).hexdigest(), len(data)
+            f.pop("schema", None)  # committed before the schema tags, as before issue 14
         lines.append(json.dumps(entry) + "\n")
     wh.manifest_path.write_text("".join(lines), encoding="utf-8")
 

@@ -420,7 +420,9 @@ def _as_an_old_batch(wh: Warehouse) -> None:
             drop = [c for c in DDZ_COLUMNS.get(f.table, ()) if c in table.column_names]
             pq.write_table(table.drop_columns(drop), path)
             files.append(
-                dataclasses.replace(f, sha256=sha256_file(path), bytes=path.stat().st_size)
+                dataclasses.replace(
+                    f, sha256=sha256_file(path), bytes=path.stat().st_size, schema=""
+                )
             )
         entries.append(dataclasses.replace(entry, files=tuple(files)))
     (wh.root / MANIFEST).write_text("".join(e.to_json() + "\n" for e in entries), "utf-8")
