@@ -16,6 +16,8 @@ pub mod rows;
 pub mod rules;
 pub mod sim;
 pub mod state;
+#[cfg(test)]
+mod testing;
 pub mod texts;
 
 #[cfg(feature = "python")]

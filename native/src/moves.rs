@@ -276,13 +276,7 @@ mod tests {
     /// (`any_beating_same_size`) whether the hand beats a top of that size.
     #[test]
     fn best_order_is_the_highest_play() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         let variants = variants();
         let mut found = [0usize; 2];
         for round in 0..60_000 {
@@ -323,6 +317,7 @@ mod tests {
 
     const FULL_DECK_MASK: u64 = (1 << 52) - 1;
 
+    /// 48 rulesets between them taking every option that changes what four and five cards make.
     fn variants() -> Vec<ComboRules> {
         let mut variants = Vec::new();
         for k in 0..48u32 {
@@ -365,46 +360,8 @@ mod tests {
     /// every option that changes what four and five cards make.
     #[test]
     fn can_beat_is_whether_a_beating_play_exists() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let mut variants = Vec::new();
-        for k in 0..48u32 {
-            let mut rs = hk();
-            rs.bombs = k & 1 == 1;
-            rs.four_of_a_kind = [
-                FourOfAKind::WithKicker,
-                FourOfAKind::Alone,
-                FourOfAKind::Off,
-            ][(k as usize / 2) % 3];
-            rs.allow_two_pairs = k & 8 != 0;
-            rs.allow_two_pairs_plus_one = k & 16 != 0;
-            rs.allow_four_card_quads = k & 32 != 0;
-            rs.royal_only_beats_quads = k % 5 == 0;
-            rs.suit_order = if k % 3 == 0 {
-                SuitOrder::Taiwan
-            } else {
-                SuitOrder::Hk
-            };
-            rs.straight_order = [
-                StraightOrder::Hk,
-                StraightOrder::Big2Natural,
-                StraightOrder::HighestCard,
-                StraightOrder::Poker,
-                StraightOrder::A2345TopPoker,
-                StraightOrder::AkqjtTopPoker,
-            ][k as usize % 6];
-            rs.flush_compare = [
-                FlushCompare::RanksThenSuit,
-                FlushCompare::HighestCard,
-                FlushCompare::SuitThenRanks,
-            ][k as usize % 3];
-            variants.push(ComboRules::new(&rs));
-        }
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
+        let variants = variants();
         let mut checked = [0usize; 6];
         for round in 0..40_000 {
             let cr = &variants[round % variants.len()];

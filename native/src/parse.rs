@@ -476,13 +476,7 @@ mod tests {
     /// The tree's numbers read as `str::parse` (and serde) read them, to the bit.
     #[test]
     fn decimals_read_exactly() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d_u64);
         for round in 0..300_000 {
             let total = 1 + (next() % 15) as usize;
             let whole = (next() % (total as u64 + 1)) as usize;
