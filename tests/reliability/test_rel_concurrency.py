@@ -61,6 +61,11 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
         time.sleep(0.05)
 
 
+def opened_or_ended(proc: subprocess.Popen[str], path: Path) -> bool:
+    """``proc`` holds ``path`` open, or has ended (then waiting longer cannot help)."""
+    return holds_file(proc.pid, path) or proc.poll() is not None
+
+
 def stopped(pid: int) -> bool:
     """A process stopped by a signal (state T)."""
     try:
@@ -160,7 +165,9 @@ def test_a_long_sql_never_makes_an_ingest_or_its_mart_build_fail(
         write_games(log, 3, start=100 + 10 * i)
         reader = start("sql", long_query, "-w", built.root)
         try:
-            wait_for(partial(holds_file, reader.pid, built.db_path), 15, "the reader to open")
+            # a deadline, not a pace: the reader's start-up is slow on a loaded machine
+            wait_for(partial(opened_or_ended, reader, built.db_path), 120, "the reader to open")
+            assert reader.poll() is None, reader.communicate()
             done = run("ingest", log, "-w", built.root)
             assert reader.poll() is None, "the reader ended before the ingest: make it longer"
         finally:
@@ -348,7 +355,7 @@ def test_a_worker_killed_mid_import_is_a_message_and_nothing_is_committed(
     write_many(log, 12000)
     proc = start("ingest", log, "-w", built.root, "--workers", "2")
     try:
-        wait_for(lambda: len(workers_of(proc.pid)) >= 2, 30, "the workers")
+        wait_for(lambda: len(workers_of(proc.pid)) >= 2, 120, "the workers")
         time.sleep(0.5)
         os.kill(workers_of(proc.pid)[0], signal.SIGKILL)
         _out, err = proc.communicate(timeout=30)
@@ -368,7 +375,7 @@ def test_killing_the_import_leaves_no_worker_behind(
     proc = start("ingest", log, "-w", built.root, "--workers", "2")
     workers: list[int] = []
     try:
-        wait_for(lambda: len(workers_of(proc.pid)) >= 2, 30, "the workers")
+        wait_for(lambda: len(workers_of(proc.pid)) >= 2, 120, "the workers")
         workers = workers_of(proc.pid)
         proc.send_signal(sig)
         proc.wait(timeout=30)
