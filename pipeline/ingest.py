@@ -106,8 +106,10 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(signal.Signals(signum).name)
 
 
-#: What the import's worker processes import before their first chunk.
-WORKER_MODULES = ("pipeline.ingest",)
+#: What the import's worker processes import before their first chunk: pandas too, which
+#: pyarrow imports on a worker's first ``pa.array`` (~0.5 CPU-s): once in the forkserver,
+#: while the main process reads, not once per worker on its first chunk.
+WORKER_MODULES = ("pipeline.ingest", "pandas")
 
 
 def _worker_init() -> None:
