@@ -140,14 +140,14 @@ impl Valid {
 
 /// An integer (or float, or timestamp) column of `W` bytes per value.
 #[derive(Default)]
-struct Fixed<const W: usize> {
+pub(crate) struct Fixed<const W: usize> {
     data: Vec<u8>,
     valid: Valid,
 }
 
 impl<const W: usize> Fixed<W> {
     #[inline]
-    fn push_int(&mut self, v: Option<i64>) {
+    pub(crate) fn push_int(&mut self, v: Option<i64>) {
         self.data
             .extend_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
         self.valid.push(v.is_some());
@@ -176,17 +176,17 @@ impl<const W: usize> Col for Fixed<W> {
     }
 }
 
-type I8 = Fixed<1>;
-type I16 = Fixed<2>;
-type I32 = Fixed<4>;
-type I64 = Fixed<8>;
+pub(crate) type I8 = Fixed<1>;
+pub(crate) type I16 = Fixed<2>;
+pub(crate) type I32 = Fixed<4>;
+pub(crate) type I64 = Fixed<8>;
 
 #[derive(Default)]
-struct F64(Fixed<8>);
+pub(crate) struct F64(Fixed<8>);
 
 impl F64 {
     #[inline]
-    fn push(&mut self, v: Option<f64>) {
+    pub(crate) fn push(&mut self, v: Option<f64>) {
         self.0
             .data
             .extend_from_slice(&v.unwrap_or(0.0).to_le_bytes());
@@ -209,14 +209,14 @@ impl Col for F64 {
 }
 
 #[derive(Default)]
-struct Bool {
+pub(crate) struct Bool {
     data: Bits,
     valid: Valid,
 }
 
 impl Bool {
     #[inline]
-    fn push(&mut self, v: Option<bool>) {
+    pub(crate) fn push(&mut self, v: Option<bool>) {
         self.data.push(v.unwrap_or(false));
         self.valid.push(v.is_some());
     }
@@ -309,11 +309,11 @@ impl Col for Str {
 }
 
 /// A list column (never null), its values a child column.
-struct List<C> {
+pub(crate) struct List<C> {
     offsets: Vec<u8>,
     n: i32,
     len: usize,
-    values: C,
+    pub(crate) values: C,
 }
 
 impl<C: Default> Default for List<C> {
@@ -329,7 +329,7 @@ impl<C: Default> Default for List<C> {
 
 impl<C> List<C> {
     #[inline]
-    fn close(&mut self, items: usize) {
+    pub(crate) fn close(&mut self, items: usize) {
         self.n += items as i32;
         self.offsets.extend_from_slice(&self.n.to_le_bytes());
         self.len += 1;
@@ -374,7 +374,8 @@ pub(crate) trait Col {
     fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>));
 }
 
-/// A table's column buffers, each field a stored column of that name.
+/// A table's column buffers, each field a stored column of that name (the tables of both
+/// games' rows: `crate::ddz::rows` too).
 macro_rules! table {
     ($name:ident { $($col:ident: $ty:ty,)* }) => {
         #[derive(Default)]
@@ -383,26 +384,28 @@ macro_rules! table {
         }
 
         impl $name {
-            fn columns(&self) -> Vec<(&'static str, ColumnRef<'_>)> {
-                vec![$((stringify!($col), self.$col.column()),)*]
+            fn columns(&self) -> Vec<(&'static str, $crate::rows::ColumnRef<'_>)> {
+                vec![$((stringify!($col), $crate::rows::Col::column(&self.$col)),)*]
             }
 
             fn clear(&mut self) {
-                $(self.$col.clear();)*
+                $($crate::rows::Col::clear(&mut self.$col);)*
             }
 
             fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
-                $(self.$col.each_vec(f);)*
+                $($crate::rows::Col::each_vec(&mut self.$col, f);)*
             }
         }
     };
 }
+pub(crate) use table;
 
-fn int<T: TryInto<i64>>(v: T) -> Option<i64> {
+/// A value as an `i64` column stores it (None when it does not fit).
+pub(crate) fn int<T: TryInto<i64>>(v: T) -> Option<i64> {
     v.try_into().ok()
 }
 
-fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
+pub(crate) fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
     v.and_then(int)
 }
 
@@ -497,50 +500,69 @@ pub struct LineInfo<'a> {
     pub players: usize,
 }
 
-/// One trick of a game: (trick, first move, last play, moves, plays, ends the game).
-struct Trick {
-    trick: u32,
-    first: usize,
-    last_play: usize,
-    moves: i64,
-    plays: i64,
-    ends_game: bool,
+/// One trick of a game (a round of play): its number, first move, last play, moves, plays,
+/// and whether it ends the game.
+pub struct Trick {
+    pub(crate) trick: u32,
+    pub(crate) first: usize,
+    pub(crate) last_play: usize,
+    pub(crate) moves: i64,
+    pub(crate) plays: i64,
+    pub(crate) ends_game: bool,
 }
 
-/// The tricks of a game as `tricks_table` finds them, or None when a trick does not open with
-/// a play (Python's row builder refuses the game: its line goes to Python).
-fn tricks_of(done: &Replayed) -> Option<Vec<Trick>> {
+/// A move of a trick, as [`tricks_of`] reads an action: its trick (or round), whether it is
+/// a play (else a pass), whether it wins the game.
+pub(crate) struct Move {
+    pub(crate) trick: u32,
+    pub(crate) play: bool,
+    pub(crate) wins_game: bool,
+}
+
+/// The tricks of a game as `tricks_table` finds them (the plays and passes, `step` saying
+/// which an action is: None for neither), or None when a trick does not open with a play
+/// (Python's row builder refuses the game: its line goes to Python). Both games' actions.
+pub(crate) fn tricks_of<A>(actions: &[A], step: impl Fn(&A) -> Option<Move>) -> Option<Vec<Trick>> {
     let mut out: Vec<Trick> = Vec::new();
-    for (i, a) in done.actions.iter().enumerate() {
-        let is_play = a.kind == ActionType::Play;
-        if !is_play && a.kind != ActionType::Pass {
+    for (i, a) in actions.iter().enumerate() {
+        let Some(m) = step(a) else {
             continue;
-        }
+        };
         match out.last_mut() {
-            Some(t) if t.trick == a.trick => {
+            Some(t) if t.trick == m.trick => {
                 t.moves += 1;
-                if is_play {
+                if m.play {
                     t.plays += 1;
                     t.last_play = i;
                 }
-                t.ends_game |= a.wins_game;
+                t.ends_game |= m.wins_game;
             }
             _ => {
-                if !is_play {
+                if !m.play {
                     return None;
                 }
                 out.push(Trick {
-                    trick: a.trick,
+                    trick: m.trick,
                     first: i,
                     last_play: i,
                     moves: 1,
                     plays: 1,
-                    ends_game: a.wins_game,
+                    ends_game: m.wins_game,
                 });
             }
         }
     }
     Some(out)
+}
+
+/// A Big Two action as a move of [`tricks_of`].
+fn big2_move(a: &crate::state::ActionRecord) -> Option<Move> {
+    let play = a.kind == ActionType::Play;
+    (play || a.kind == ActionType::Pass).then_some(Move {
+        trick: a.trick,
+        play,
+        wins_game: a.wins_game,
+    })
 }
 
 /// Seconds from epoch milliseconds, as `think_seconds` reads them.
@@ -572,7 +594,7 @@ impl ChunkRows {
 
     /// Append a replayed game's rows; false (nothing appended) when Python must build them.
     pub fn add(&mut self, r: &Record, done: &Replayed, hash: &str, info: &LineInfo<'_>) -> bool {
-        let Some(tricks) = tricks_of(done) else {
+        let Some(tricks) = tricks_of(&done.actions, big2_move) else {
             return false;
         };
         if self.ids.contains(&r.game_id) || r.ts.len() != done.actions.len() {
@@ -704,7 +726,7 @@ impl ChunkRows {
 
     /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each
     /// column by its name, as they stand in the buffers (copy them, then [`ChunkRows::clear`]).
-    pub fn tables(&self) -> Vec<(&'static str, Vec<(&'static str, ColumnRef<'_>)>)> {
+    pub fn tables(&self) -> Tables<'_> {
         let [seat_texts, action_texts] = self.texts.columns();
         let mut seats = self.seats.columns();
         seats.extend(seat_texts);
@@ -739,23 +761,13 @@ impl ChunkRows {
     /// else new ones of the same capacity; then empty the buffer. The columns of
     /// [`ChunkRows::tables`] taken just before stay where they were: in the vectors returned.
     pub fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
-        let mut spare = spare.into_iter().flatten();
-        let mut out = Vec::with_capacity(256);
-        let mut swap = |v: &mut Vec<u8>| {
-            let fresh = match spare.next() {
-                Some(mut s) => {
-                    s.clear();
-                    s
-                }
-                None => Vec::with_capacity(v.capacity()),
-            };
-            out.push(std::mem::replace(v, fresh));
-        };
-        self.games.each_vec(&mut swap);
-        self.seats.each_vec(&mut swap);
-        self.actions.each_vec(&mut swap);
-        self.tricks.each_vec(&mut swap);
-        self.texts.each_vec(&mut swap);
+        let out = hand_over(spare, |swap| {
+            self.games.each_vec(swap);
+            self.seats.each_vec(swap);
+            self.actions.each_vec(swap);
+            self.tricks.each_vec(swap);
+            self.texts.each_vec(swap);
+        });
         self.clear();
         out
     }
@@ -773,6 +785,60 @@ impl ChunkRows {
         self.clear();
         out
     }
+}
+
+/// The tables of a rows buffer, each column by its name (borrowed from the buffers).
+pub(crate) type Tables<'a> = Vec<(&'static str, Vec<(&'static str, ColumnRef<'a>)>)>;
+
+/// A chunk's rows buffer as `crate::py` hands it over to Python (no copy): its tables as they
+/// stand, then its byte vectors moved out (the tables' memory), spare ones in their places.
+#[cfg(feature = "python")]
+pub(crate) trait RowsBuffer {
+    fn tables(&self) -> Tables<'_>;
+    fn is_empty(&self) -> bool;
+    fn clear(&mut self);
+    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>>;
+}
+
+#[cfg(feature = "python")]
+impl RowsBuffer for ChunkRows {
+    fn tables(&self) -> Tables<'_> {
+        ChunkRows::tables(self)
+    }
+
+    fn is_empty(&self) -> bool {
+        ChunkRows::is_empty(self)
+    }
+
+    fn clear(&mut self) {
+        ChunkRows::clear(self);
+    }
+
+    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+        ChunkRows::hand_over(self, spare)
+    }
+}
+
+/// Move out every byte vector `each` visits (in its fixed order), putting `spare`'s in their
+/// places (the vectors of an earlier hand-over of the same buffers), else new ones of the same
+/// capacity: the buffers' hand-over of both games' rows (see [`ChunkRows::hand_over`]).
+pub(crate) fn hand_over(
+    spare: Option<Vec<Vec<u8>>>,
+    each: impl FnOnce(&mut dyn FnMut(&mut Vec<u8>)),
+) -> Vec<Vec<u8>> {
+    let mut spare = spare.into_iter().flatten();
+    let mut out = Vec::with_capacity(256);
+    each(&mut |v: &mut Vec<u8>| {
+        let fresh = match spare.next() {
+            Some(mut s) => {
+                s.clear();
+                s
+            }
+            None => Vec::with_capacity(v.capacity()),
+        };
+        out.push(std::mem::replace(v, fresh));
+    });
+    out
 }
 
 /// A float as orjson writes it: Python's `repr` digits (the shortest that read back), fixed
@@ -985,6 +1051,51 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_and_nulls() {
+        let mut b = Bool::default();
+        for v in [Some(true), None, Some(false), Some(true)] {
+            b.push(v);
+        }
+        let col = b.column().to_owned();
+        assert_eq!((col.len, col.nulls), (4, 1));
+        assert_eq!(col.validity, Some(vec![0b1101]));
+        assert_eq!(col.buffers[0], vec![0b1001]);
+        let mut i = I16::default();
+        i.push_int(Some(-2));
+        i.push_int(None);
+        assert_eq!(i.column().buffers[0], [0xfe, 0xff, 0, 0]);
+        i.clear();
+        i.push_int(Some(1));
+        let col = i.column();
+        assert_eq!((col.len, col.nulls, col.validity), (1, 0, None));
+    }
+
+    /// Both games' tricks: a trick opens with a play (else None), counts its moves and plays.
+    #[test]
+    fn tricks_of_moves() {
+        let step = |&(trick, play, wins_game): &(u32, bool, bool)| {
+            Some(Move {
+                trick,
+                play,
+                wins_game,
+            })
+        };
+        let moves = [
+            (1, true, false),
+            (1, false, false),
+            (1, true, false),
+            (2, true, true),
+        ];
+        let tricks = tricks_of(&moves, step).expect("tricks");
+        let got: Vec<_> = tricks
+            .iter()
+            .map(|t| (t.trick, t.first, t.last_play, t.moves, t.plays, t.ends_game))
+            .collect();
+        assert_eq!(got, [(1, 0, 2, 3, 2, false), (2, 3, 3, 1, 1, true)]);
+        assert!(tricks_of(&[(1, false, false)], step).is_none());
+    }
 
     #[test]
     fn floats_as_orjson() {
