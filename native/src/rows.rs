@@ -34,7 +34,7 @@ pub struct Column {
 }
 
 /// A [`Column`] still in the buffers that built it (borrowed: the buffers keep their memory
-/// for the next chunk, see [`ChunkRows::tables`]).
+/// for the next chunk, see [`RowsBuffer::tables`]).
 pub struct ColumnRef<'a> {
     pub len: usize,
     pub nulls: usize,
@@ -367,7 +367,7 @@ fn restart(offsets: &mut Vec<u8>) {
 }
 
 /// A column buffer: its Arrow buffers as they stand, emptied (its memory kept), and each of
-/// its byte vectors in a fixed order (to hand them over, see [`ChunkRows::hand_over`]).
+/// its byte vectors in a fixed order (to hand them over, see [`RowsBuffer::hand_over`]).
 pub(crate) trait Col {
     fn column(&self) -> ColumnRef<'_>;
     fn clear(&mut self);
@@ -377,22 +377,22 @@ pub(crate) trait Col {
 /// A table's column buffers, each field a stored column of that name (the tables of both
 /// games' rows: `crate::ddz::rows` too).
 macro_rules! table {
-    ($name:ident { $($col:ident: $ty:ty,)* }) => {
+    ($vis:vis $name:ident { $($col:ident: $ty:ty,)* }) => {
         #[derive(Default)]
-        struct $name {
+        $vis struct $name {
             $($col: $ty,)*
         }
 
         impl $name {
-            fn columns(&self) -> Vec<(&'static str, $crate::rows::ColumnRef<'_>)> {
+            $vis fn columns(&self) -> Vec<(&'static str, $crate::rows::ColumnRef<'_>)> {
                 vec![$((stringify!($col), $crate::rows::Col::column(&self.$col)),)*]
             }
 
-            fn clear(&mut self) {
+            $vis fn clear(&mut self) {
                 $($crate::rows::Col::clear(&mut self.$col);)*
             }
 
-            fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+            $vis fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
                 $($crate::rows::Col::each_vec(&mut self.$col, f);)*
             }
         }
@@ -479,7 +479,7 @@ table! {Actions {
     last_call: Str,
 }}
 
-table! {Tricks {
+table! {pub(crate) Tricks {
     game_id: Str,
     trick: I16,
     leader: I8,
@@ -489,6 +489,44 @@ table! {Tricks {
     lead_kind: Str,
     ends_game: Bool,
 }}
+
+impl Tricks {
+    /// A game's tricks rows (both games'): `action(i)` is action `i`'s seat and play kind.
+    pub(crate) fn push(
+        &mut self,
+        gid: Option<&str>,
+        tricks: &[Trick],
+        action: impl Fn(usize) -> (usize, Option<&'static str>),
+    ) {
+        for k in tricks {
+            let (leader, lead_kind) = action(k.first);
+            self.game_id.push(gid);
+            self.trick.push_int(int(k.trick));
+            self.leader.push_int(int(leader));
+            self.winner.push_int(int(action(k.last_play).0));
+            self.n_actions.push_int(Some(k.moves));
+            self.n_plays.push_int(Some(k.plays));
+            self.lead_kind.push(lead_kind);
+            self.ends_game.push(Some(k.ends_game));
+        }
+    }
+}
+
+/// A game's actions' `ts` (epoch milliseconds: round(ts * 1000) half to even, as pyarrow's
+/// round) and `think_seconds` (since the action before, when both have a time) columns, from
+/// each action's logged time (both games').
+pub(crate) fn push_times(ts: &mut I64, think: &mut F64, times: impl Iterator<Item = Option<f64>>) {
+    let mut previous: Option<Option<i64>> = None;
+    for t in times {
+        let ms = t.map(|t| (t * 1000.0).round_ties_even() as i64);
+        ts.push_int(ms);
+        think.push(match (previous, ms) {
+            (Some(Some(before)), Some(now)) => Some(seconds(now) - seconds(before)),
+            _ => None,
+        });
+        previous = Some(ms);
+    }
+}
 
 /// What Python knows of a line and its ruleset: where it was read, and the ruleset's name and
 /// overrides as the games row stores them (`rs.name`, `overrides_json(rs)`).
@@ -662,8 +700,7 @@ impl ChunkRows {
         }
 
         let x = &mut self.actions;
-        let mut previous: Option<Option<i64>> = None;
-        for (a, ts) in done.actions.iter().zip(&r.ts) {
+        for a in &done.actions {
             self.texts.action(a);
             x.game_id.push(gid);
             x.action_index.push_int(int(a.action_index));
@@ -697,82 +734,18 @@ impl ChunkRows {
                 x.unchecked.values.push(Some(name));
             }
             x.unchecked.close(names.len());
-            // ts_ms: round(ts * 1000) half to even, as pyarrow's round
-            let ms = ts.map(|t| (t * 1000.0).round_ties_even() as i64);
-            x.ts.push_int(ms);
-            let think = match (previous, ms) {
-                (Some(Some(before)), Some(now)) => Some(seconds(now) - seconds(before)),
-                _ => None,
-            };
-            x.think_seconds.push(think);
-            previous = Some(ms);
             x.last_call.push(a.last_call.map(|c| c.as_str()));
         }
+        push_times(&mut x.ts, &mut x.think_seconds, r.ts.iter().copied());
 
-        let t = &mut self.tricks;
-        for k in &tricks {
-            let first = &done.actions[k.first];
-            t.game_id.push(gid);
-            t.trick.push_int(int(k.trick));
-            t.leader.push_int(int(first.seat));
-            t.winner.push_int(int(done.actions[k.last_play].seat));
-            t.n_actions.push_int(Some(k.moves));
-            t.n_plays.push_int(Some(k.plays));
-            t.lead_kind.push(first.play_kind.map(|p| p.as_str()));
-            t.ends_game.push(Some(k.ends_game));
-        }
+        self.tricks.push(gid, &tricks, |i| {
+            let a = &done.actions[i];
+            (a.seat, a.play_kind.map(|p| p.as_str()))
+        });
         true
     }
 
-    /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each
-    /// column by its name, as they stand in the buffers (copy them, then [`ChunkRows::clear`]).
-    pub fn tables(&self) -> Tables<'_> {
-        let [seat_texts, action_texts] = self.texts.columns();
-        let mut seats = self.seats.columns();
-        seats.extend(seat_texts);
-        let mut actions = self.actions.columns();
-        actions.extend(action_texts);
-        vec![
-            ("games", self.games.columns()),
-            ("seats", seats),
-            ("actions", actions),
-            ("tricks", self.tricks.columns()),
-        ]
-    }
-
-    /// Whether the buffer holds no rows.
-    pub fn is_empty(&self) -> bool {
-        self.games.game_id.valid.len() == 0
-    }
-
-    /// Empty the buffer (its game ids too); the column buffers keep their memory, so the next
-    /// chunk neither regrows them nor touches new pages.
-    pub fn clear(&mut self) {
-        self.ids.clear();
-        self.games.clear();
-        self.seats.clear();
-        self.actions.clear();
-        self.tricks.clear();
-        self.texts.clear();
-    }
-
-    /// Move every byte vector of the buffer out (in a fixed order), putting `spare`'s in
-    /// their places (the vectors of an earlier hand-over, which Python no longer holds),
-    /// else new ones of the same capacity; then empty the buffer. The columns of
-    /// [`ChunkRows::tables`] taken just before stay where they were: in the vectors returned.
-    pub fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
-        let out = hand_over(spare, |swap| {
-            self.games.each_vec(swap);
-            self.seats.each_vec(swap);
-            self.actions.each_vec(swap);
-            self.tricks.each_vec(swap);
-            self.texts.each_vec(swap);
-        });
-        self.clear();
-        out
-    }
-
-    /// [`ChunkRows::tables`] as owned buffers, and the buffer empties.
+    /// [`RowsBuffer::tables`] as owned buffers, and the buffer empties.
     pub fn take(&mut self) -> Vec<(&'static str, Vec<(&'static str, Column)>)> {
         let out = self
             .tables()
@@ -788,57 +761,82 @@ impl ChunkRows {
 }
 
 /// The tables of a rows buffer, each column by its name (borrowed from the buffers).
-pub(crate) type Tables<'a> = Vec<(&'static str, Vec<(&'static str, ColumnRef<'a>)>)>;
+pub type Tables<'a> = Vec<(&'static str, Vec<(&'static str, ColumnRef<'a>)>)>;
 
-/// A chunk's rows buffer as `crate::py` hands it over to Python (no copy): its tables as they
-/// stand, then its byte vectors moved out (the tables' memory), spare ones in their places.
-#[cfg(feature = "python")]
-pub(crate) trait RowsBuffer {
+/// A chunk's rows buffer (both games'), as `crate::py` hands it over to Python (no copy).
+pub trait RowsBuffer {
+    /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each column
+    /// by its name, as they stand in the buffers (then [`RowsBuffer::hand_over`]).
     fn tables(&self) -> Tables<'_>;
+
+    /// Whether the buffer holds no rows.
     fn is_empty(&self) -> bool;
+
+    /// Empty the buffer (a Big Two buffer's game ids too); the column buffers keep their
+    /// memory, so the next chunk neither regrows them nor touches new pages.
     fn clear(&mut self);
-    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>>;
+
+    /// Each byte vector of the buffer, in a fixed order.
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>));
+
+    /// Move every byte vector of the buffer out (in [`RowsBuffer::each_vec`]'s order),
+    /// putting `spare`'s in their places (the vectors of an earlier hand-over, which Python no
+    /// longer holds), else new ones of the same capacity; then empty the buffer. The columns
+    /// of [`RowsBuffer::tables`] taken just before stay where they were: in the vectors
+    /// returned (a vector's heap memory does not move with it).
+    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+        let mut spare = spare.into_iter().flatten();
+        let mut out = Vec::with_capacity(256);
+        self.each_vec(&mut |v: &mut Vec<u8>| {
+            let fresh = match spare.next() {
+                Some(mut s) => {
+                    s.clear();
+                    s
+                }
+                None => Vec::with_capacity(v.capacity()),
+            };
+            out.push(std::mem::replace(v, fresh));
+        });
+        self.clear();
+        out
+    }
 }
 
-#[cfg(feature = "python")]
 impl RowsBuffer for ChunkRows {
     fn tables(&self) -> Tables<'_> {
-        ChunkRows::tables(self)
+        let [seat_texts, action_texts] = self.texts.columns();
+        let mut seats = self.seats.columns();
+        seats.extend(seat_texts);
+        let mut actions = self.actions.columns();
+        actions.extend(action_texts);
+        vec![
+            ("games", self.games.columns()),
+            ("seats", seats),
+            ("actions", actions),
+            ("tricks", self.tricks.columns()),
+        ]
     }
 
     fn is_empty(&self) -> bool {
-        ChunkRows::is_empty(self)
+        self.games.game_id.valid.len() == 0
     }
 
     fn clear(&mut self) {
-        ChunkRows::clear(self);
+        self.ids.clear();
+        self.games.clear();
+        self.seats.clear();
+        self.actions.clear();
+        self.tricks.clear();
+        self.texts.clear();
     }
 
-    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
-        ChunkRows::hand_over(self, spare)
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.games.each_vec(f);
+        self.seats.each_vec(f);
+        self.actions.each_vec(f);
+        self.tricks.each_vec(f);
+        self.texts.each_vec(f);
     }
-}
-
-/// Move out every byte vector `each` visits (in its fixed order), putting `spare`'s in their
-/// places (the vectors of an earlier hand-over of the same buffers), else new ones of the same
-/// capacity: the buffers' hand-over of both games' rows (see [`ChunkRows::hand_over`]).
-pub(crate) fn hand_over(
-    spare: Option<Vec<Vec<u8>>>,
-    each: impl FnOnce(&mut dyn FnMut(&mut Vec<u8>)),
-) -> Vec<Vec<u8>> {
-    let mut spare = spare.into_iter().flatten();
-    let mut out = Vec::with_capacity(256);
-    each(&mut |v: &mut Vec<u8>| {
-        let fresh = match spare.next() {
-            Some(mut s) => {
-                s.clear();
-                s
-            }
-            None => Vec::with_capacity(v.capacity()),
-        };
-        out.push(std::mem::replace(v, fresh));
-    });
-    out
 }
 
 /// A float as orjson writes it: Python's `repr` digits (the shortest that read back), fixed

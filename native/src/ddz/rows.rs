@@ -4,7 +4,7 @@
 //! actions and tricks rows as `pipeline.warehouse.rows_doudizhu.DdzRows` fills them (the
 //! shared envelope of `GameRows.add`, then `DdzRows.fill`; every column but `batch_id`, the
 //! Big Two-only columns left out, which Python makes NULL; the `*_text` columns are
-//! `super::texts`'), and [`DdzChunkRows::tables`] / [`DdzChunkRows::hand_over`] hand each
+//! `super::texts`'), and its [`RowsBuffer::tables`] / [`RowsBuffer::hand_over`] hand each
 //! column over as the buffers of an Arrow array, no copy. [`buildable`] says when the core builds a game's rows: where the Python
 //! builder would refuse the game (a trick that does not open with a play, a value its column
 //! cannot hold) the rows are Python's; so are they for a line the tree scanner does not read
@@ -17,8 +17,8 @@ use super::parse::DdzLine;
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use super::texts::Text;
 use crate::rows::{
-    hand_over, int, opt, table, tricks_of, Bool, Col, LineInfo, List, Move, Str, Tables, Trick,
-    F64, I16, I32, I64, I8,
+    int, opt, push_times, table, tricks_of, Bool, Col, LineInfo, List, Move, RowsBuffer, Str,
+    Tables, Trick, Tricks, F64, I16, I32, I64, I8,
 };
 
 table! {Games {
@@ -106,17 +106,6 @@ table! {Actions {
     landlord: I8,
     multiplier: I32,
     ends_auction: Bool,
-}}
-
-table! {Tricks {
-    game_id: Str,
-    trick: I16,
-    leader: I8,
-    winner: I8,
-    n_actions: I16,
-    n_plays: I16,
-    lead_kind: Str,
-    ends_game: Bool,
 }}
 
 /// A Dou Dizhu action as a move of [`tricks_of`] (its round the trick).
@@ -293,10 +282,7 @@ impl DdzChunkRows {
         }
 
         let x = &mut self.actions;
-        let no_times = line.ts.len() != n;
-        let mut previous: Option<Option<i64>> = None;
-        for (i, a) in actions.iter().enumerate() {
-            let ts = if no_times { None } else { line.ts[i] };
+        for a in actions {
             x.game_id.push(gid);
             x.action_index.push_int(int(a.action_index));
             x.seat.push_int(int(a.seat));
@@ -323,17 +309,6 @@ impl DdzChunkRows {
                 x.unchecked.values.push(Some("hand"));
             }
             x.unchecked.close(usize::from(a.unchecked_hand));
-            // ts_ms: round(ts * 1000) half to even, as pyarrow's round
-            let ms = ts.map(|t| (t * 1000.0).round_ties_even() as i64);
-            x.ts.push_int(opt(ms));
-            let think = match (previous, ms) {
-                (Some(Some(before)), Some(now)) => {
-                    Some(now as f64 / 1000.0 - before as f64 / 1000.0)
-                }
-                _ => None,
-            };
-            x.think_seconds.push(think);
-            previous = Some(ms);
             x.phase.push(Some(a.phase.as_str()));
             x.bid.push_int(opt(a.bid));
             x.units.push_int(opt(a.units));
@@ -343,24 +318,20 @@ impl DdzChunkRows {
             x.multiplier.push_int(int(a.multiplier));
             x.ends_auction.push(Some(a.ends_auction));
         }
+        // a line whose times are not one a move: no times (as the Python builder)
+        let times = line.ts.len() == n;
+        let ts = (0..n).map(|i| if times { line.ts[i] } else { None });
+        push_times(&mut x.ts, &mut x.think_seconds, ts);
 
-        let t = &mut self.tricks;
-        for k in tricks {
-            let first = &actions[k.first];
-            t.game_id.push(gid);
-            t.trick.push_int(int(k.trick));
-            t.leader.push_int(int(first.seat));
-            t.winner.push_int(int(actions[k.last_play].seat));
-            t.n_actions.push_int(int(k.moves));
-            t.n_plays.push_int(int(k.plays));
-            t.lead_kind.push(first.play_kind.map(|p| p.as_str()));
-            t.ends_game.push(Some(k.ends_game));
-        }
+        self.tricks.push(gid, tricks, |i| {
+            let a = &actions[i];
+            (a.seat, a.play_kind.map(|p| p.as_str()))
+        });
     }
+}
 
-    /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each
-    /// column by its name, as they stand in the buffers (then [`DdzChunkRows::hand_over`]).
-    pub fn tables(&self) -> Tables<'_> {
+impl RowsBuffer for DdzChunkRows {
+    fn tables(&self) -> Tables<'_> {
         vec![
             ("games", self.games.columns()),
             ("seats", self.seats.columns()),
@@ -369,50 +340,22 @@ impl DdzChunkRows {
         ]
     }
 
-    /// Whether the buffer holds no rows.
-    pub fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.games.game_id.column().len == 0
     }
 
-    /// Empty the buffer; the column buffers keep their memory for the next chunk.
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         self.games.clear();
         self.seats.clear();
         self.actions.clear();
         self.tricks.clear();
     }
 
-    /// Move every byte vector of the buffer out, `spare`'s in their places, then empty it
-    /// (as `crate::rows::ChunkRows::hand_over`: the columns of [`DdzChunkRows::tables`] taken
-    /// just before stay in the vectors returned).
-    pub fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
-        let out = hand_over(spare, |swap| {
-            self.games.each_vec(swap);
-            self.seats.each_vec(swap);
-            self.actions.each_vec(swap);
-            self.tricks.each_vec(swap);
-        });
-        self.clear();
-        out
-    }
-}
-
-#[cfg(feature = "python")]
-impl crate::rows::RowsBuffer for DdzChunkRows {
-    fn tables(&self) -> Tables<'_> {
-        DdzChunkRows::tables(self)
-    }
-
-    fn is_empty(&self) -> bool {
-        DdzChunkRows::is_empty(self)
-    }
-
-    fn clear(&mut self) {
-        DdzChunkRows::clear(self);
-    }
-
-    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
-        DdzChunkRows::hand_over(self, spare)
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.games.each_vec(f);
+        self.seats.each_vec(f);
+        self.actions.each_vec(f);
+        self.tricks.each_vec(f);
     }
 }
 
