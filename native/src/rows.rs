@@ -18,7 +18,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::parse::tree::{Node, Tree};
-use crate::parse::Record;
+use crate::parse::{Meta, Record};
 use crate::replay::Replayed;
 use crate::state::ActionType;
 use crate::texts::Texts;
@@ -409,7 +409,7 @@ pub(crate) fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
     v.and_then(int)
 }
 
-table! {Games {
+table! {pub(crate) GameHead {
     game_id: Str,
     content_hash: Str,
     game_kind: Str,
@@ -423,12 +423,9 @@ table! {Games {
     players: I8,
     outcome: Str,
     winner: I8,
-    claim: Str,
     first_leader: I8,
     n_tricks: I16,
     n_actions: I32,
-    bao_seat: I8,
-    bao_unknown_seat: I8,
     full_info: Bool,
     source_file: Str,
     source_line: I64,
@@ -437,12 +434,82 @@ table! {Games {
     info_level: Str,
 }}
 
-table! {Seats {
+/// What a games row of either game holds alike: the envelope (`GameRows.add`'s) and the
+/// result's outcome, winner, first leader, tricks and actions.
+pub(crate) struct Head<'a> {
+    pub(crate) game_id: &'a str,
+    pub(crate) hash: &'a str,
+    pub(crate) game_kind: &'a str,
+    pub(crate) game_number: u64,
+    pub(crate) meta: &'a Meta,
+    pub(crate) full_info: bool,
+    pub(crate) outcome: &'a str,
+    pub(crate) winner: Option<usize>,
+    pub(crate) first_leader: Option<usize>,
+    pub(crate) n_tricks: u32,
+    pub(crate) n_actions: usize,
+}
+
+impl GameHead {
+    /// Whether no game is in the columns.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.game_id.valid.len() == 0
+    }
+
+    /// A game's columns of its games row that both games fill alike; then the seats' (the
+    /// envelope's player id, name and balance of each of `info.players` seats).
+    pub(crate) fn push(&mut self, h: &Head<'_>, info: &LineInfo<'_>, seats: &mut SeatHead) {
+        let gid = Some(h.game_id);
+        let meta = h.meta;
+        self.game_id.push(gid);
+        self.content_hash.push(Some(h.hash));
+        self.game_kind.push(Some(h.game_kind));
+        self.ruleset.push(Some(info.ruleset));
+        self.overrides.push(Some(info.overrides));
+        self.match_id.push(meta.match_id.as_deref());
+        self.game_number.push_int(int(h.game_number));
+        self.table_id.push(meta.table_id.as_deref());
+        self.tournament_id.push(meta.tournament_id.as_deref());
+        self.started_at.push(meta.started_at.as_deref());
+        self.players.push_int(int(info.players));
+        self.outcome.push(Some(h.outcome));
+        self.winner.push_int(opt(h.winner));
+        self.first_leader.push_int(opt(h.first_leader));
+        self.n_tricks.push_int(int(h.n_tricks));
+        self.n_actions.push_int(int(h.n_actions));
+        self.full_info.push(Some(h.full_info));
+        self.source_file.push(Some(info.file));
+        self.source_line.push_int(Some(info.line));
+        self.tournament_kind.push(meta.tournament_kind.as_deref());
+        self.tournament_round.push_int(opt(meta.tournament_round));
+        self.info_level
+            .push(Some(if h.full_info { "full" } else { "partial" }));
+        for seat in 0..info.players {
+            let m = meta.seats.get(seat);
+            seats.game_id.push(gid);
+            seats.seat.push_int(int(seat));
+            seats.player_id.push(m.map(|m| m.player_id.as_str()));
+            seats.name.push(m.and_then(|m| m.name.as_deref()));
+            seats.balance.push(m.and_then(|m| m.balance));
+        }
+    }
+}
+
+table! {pub(crate) SeatHead {
     game_id: Str,
     seat: I8,
     player_id: Str,
     name: Str,
     balance: F64,
+}}
+
+table! {Games {
+    claim: Str,
+    bao_seat: I8,
+    bao_unknown_seat: I8,
+}}
+
+table! {Seats {
     deal_mask: I64,
     final_hand_mask: I64,
     cards_left: I8,
@@ -612,6 +679,8 @@ fn seconds(ms: i64) -> f64 {
 #[derive(Default)]
 pub struct ChunkRows {
     ids: HashSet<String>,
+    head: GameHead,
+    seat_head: SeatHead,
     games: Games,
     seats: Seats,
     actions: Actions,
@@ -642,48 +711,33 @@ impl ChunkRows {
         let gid = Some(r.game_id.as_str());
         let res = &done.result;
         let n = done.actions.len();
-        let g = &mut self.games;
-        g.game_id.push(gid);
-        g.content_hash.push(Some(hash));
-        g.game_kind.push(Some(r.game_kind.as_str()));
-        g.ruleset.push(Some(info.ruleset));
-        g.overrides.push(Some(info.overrides));
-        g.match_id.push(r.meta.match_id.as_deref());
-        g.game_number.push_int(int(r.game_number));
-        g.table_id.push(r.meta.table_id.as_deref());
-        g.tournament_id.push(r.meta.tournament_id.as_deref());
-        g.started_at.push(r.meta.started_at.as_deref());
-        g.players.push_int(int(info.players));
-        g.outcome.push(Some(res.outcome.as_str()));
-        g.winner.push_int(opt(res.winner));
-        g.claim.push(res.claim.map(|c| c.as_str()));
-        g.first_leader.push_int(opt(res.first_leader));
         let n_tricks = done
             .actions
             .iter()
             .rev()
             .find(|a| a.kind == ActionType::Play)
             .map_or(0, |a| a.trick);
-        g.n_tricks.push_int(int(n_tricks));
-        g.n_actions.push_int(int(n));
+        let head = Head {
+            game_id: &r.game_id,
+            hash,
+            game_kind: &r.game_kind,
+            game_number: r.game_number,
+            meta: &r.meta,
+            full_info: r.hands.is_some(),
+            outcome: res.outcome.as_str(),
+            winner: res.winner,
+            first_leader: res.first_leader,
+            n_tricks,
+            n_actions: n,
+        };
+        self.head.push(&head, info, &mut self.seat_head);
+        let g = &mut self.games;
+        g.claim.push(res.claim.map(|c| c.as_str()));
         g.bao_seat.push_int(opt(res.bao_seat));
         g.bao_unknown_seat.push_int(opt(res.bao_unknown_seat));
-        g.full_info.push(Some(r.hands.is_some()));
-        g.source_file.push(Some(info.file));
-        g.source_line.push_int(Some(info.line));
-        g.tournament_kind.push(r.meta.tournament_kind.as_deref());
-        g.tournament_round.push_int(opt(r.meta.tournament_round));
-        g.info_level
-            .push(Some(if r.hands.is_some() { "full" } else { "partial" }));
 
         let s = &mut self.seats;
         for seat in 0..info.players {
-            let meta = r.meta.seats.get(seat);
-            s.game_id.push(gid);
-            s.seat.push_int(int(seat));
-            s.player_id.push(meta.map(|m| m.player_id.as_str()));
-            s.name.push(meta.and_then(|m| m.name.as_deref()));
-            s.balance.push(meta.and_then(|m| m.balance));
             s.deal_mask.push_int(
                 r.hands
                     .as_ref()
@@ -805,12 +859,15 @@ pub trait RowsBuffer {
 impl RowsBuffer for ChunkRows {
     fn tables(&self) -> Tables<'_> {
         let [seat_texts, action_texts] = self.texts.columns();
-        let mut seats = self.seats.columns();
+        let mut games = self.head.columns();
+        games.extend(self.games.columns());
+        let mut seats = self.seat_head.columns();
+        seats.extend(self.seats.columns());
         seats.extend(seat_texts);
         let mut actions = self.actions.columns();
         actions.extend(action_texts);
         vec![
-            ("games", self.games.columns()),
+            ("games", games),
             ("seats", seats),
             ("actions", actions),
             ("tricks", self.tricks.columns()),
@@ -818,11 +875,13 @@ impl RowsBuffer for ChunkRows {
     }
 
     fn is_empty(&self) -> bool {
-        self.games.game_id.valid.len() == 0
+        self.head.is_empty()
     }
 
     fn clear(&mut self) {
         self.ids.clear();
+        self.head.clear();
+        self.seat_head.clear();
         self.games.clear();
         self.seats.clear();
         self.actions.clear();
@@ -831,6 +890,8 @@ impl RowsBuffer for ChunkRows {
     }
 
     fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.head.each_vec(f);
+        self.seat_head.each_vec(f);
         self.games.each_vec(f);
         self.seats.each_vec(f);
         self.actions.each_vec(f);

@@ -17,33 +17,11 @@ use super::parse::DdzLine;
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use super::texts::Text;
 use crate::rows::{
-    int, opt, push_times, table, tricks_of, Bool, Col, LineInfo, List, Move, RowsBuffer, Str,
-    Tables, Trick, Tricks, F64, I16, I32, I64, I8,
+    int, opt, push_times, table, tricks_of, Bool, GameHead, Head, LineInfo, List, Move, RowsBuffer,
+    SeatHead, Str, Tables, Trick, Tricks, F64, I16, I32, I64, I8,
 };
 
 table! {Games {
-    game_id: Str,
-    content_hash: Str,
-    game_kind: Str,
-    ruleset: Str,
-    overrides: Str,
-    match_id: Str,
-    game_number: I32,
-    table_id: Str,
-    tournament_id: Str,
-    started_at: Str,
-    players: I8,
-    outcome: Str,
-    winner: I8,
-    first_leader: I8,
-    n_tricks: I16,
-    n_actions: I32,
-    full_info: Bool,
-    source_file: Str,
-    source_line: I64,
-    tournament_kind: Str,
-    tournament_round: I32,
-    info_level: Str,
     landlord: I8,
     bid: I8,
     bombs: I8,
@@ -60,11 +38,6 @@ table! {Games {
 }}
 
 table! {Seats {
-    game_id: Str,
-    seat: I8,
-    player_id: Str,
-    name: Str,
-    balance: F64,
     deal_mask: I64,
     deal_text: Text,
     final_hand_mask: I64,
@@ -180,6 +153,8 @@ pub fn buildable(
 /// The rows of a chunk's Dou Dizhu games (the chunk's game ids are the Big Two core's).
 #[derive(Default)]
 pub struct DdzChunkRows {
+    head: GameHead,
+    seat_head: SeatHead,
     games: Games,
     seats: Seats,
     actions: Actions,
@@ -212,30 +187,21 @@ impl DdzChunkRows {
         }
         let full = line.hands.is_some();
 
+        let head = Head {
+            game_id: &line.game_id,
+            hash,
+            game_kind: "doudizhu",
+            game_number: line.game_number,
+            meta: &line.meta,
+            full_info: full,
+            outcome: res.outcome,
+            winner: res.winner,
+            first_leader: landlord,
+            n_tricks: n_rounds,
+            n_actions: n,
+        };
+        self.head.push(&head, info, &mut self.seat_head);
         let g = &mut self.games;
-        g.game_id.push(gid);
-        g.content_hash.push(Some(hash));
-        g.game_kind.push(Some("doudizhu"));
-        g.ruleset.push(Some(info.ruleset));
-        g.overrides.push(Some(info.overrides));
-        g.match_id.push(line.meta.match_id.as_deref());
-        g.game_number.push_int(int(line.game_number));
-        g.table_id.push(line.meta.table_id.as_deref());
-        g.tournament_id.push(line.meta.tournament_id.as_deref());
-        g.started_at.push(line.meta.started_at.as_deref());
-        g.players.push_int(int(players));
-        g.full_info.push(Some(full));
-        g.source_file.push(Some(info.file));
-        g.source_line.push_int(int(info.line));
-        g.tournament_kind.push(line.meta.tournament_kind.as_deref());
-        g.tournament_round.push_int(opt(line.meta.tournament_round));
-        g.info_level
-            .push(Some(if full { "full" } else { "partial" }));
-        g.outcome.push(Some(res.outcome));
-        g.winner.push_int(opt(res.winner));
-        g.first_leader.push_int(opt(landlord));
-        g.n_tricks.push_int(int(n_rounds));
-        g.n_actions.push_int(int(n));
         g.landlord.push_int(opt(landlord));
         g.bid.push_int(int(res.base));
         g.bombs.push_int(int(res.bombs));
@@ -254,12 +220,6 @@ impl DdzChunkRows {
         let left: &[u32] = actions.last().map_or(&[], |a| a.cards_left.as_slice());
         let s = &mut self.seats;
         for seat in 0..players {
-            let meta = line.meta.seats.get(seat);
-            s.game_id.push(gid);
-            s.seat.push_int(int(seat));
-            s.player_id.push(meta.map(|m| m.player_id.as_str()));
-            s.name.push(meta.and_then(|m| m.name.as_deref()));
-            s.balance.push(meta.and_then(|m| m.balance));
             let deal = line.hands.as_ref().and_then(|h| h.get(seat).copied());
             s.deal_mask.push_int(opt(deal));
             s.deal_text.push_mask(deal);
@@ -332,19 +292,25 @@ impl DdzChunkRows {
 
 impl RowsBuffer for DdzChunkRows {
     fn tables(&self) -> Tables<'_> {
+        let mut games = self.head.columns();
+        games.extend(self.games.columns());
+        let mut seats = self.seat_head.columns();
+        seats.extend(self.seats.columns());
         vec![
-            ("games", self.games.columns()),
-            ("seats", self.seats.columns()),
+            ("games", games),
+            ("seats", seats),
             ("actions", self.actions.columns()),
             ("tricks", self.tricks.columns()),
         ]
     }
 
     fn is_empty(&self) -> bool {
-        self.games.game_id.column().len == 0
+        self.head.is_empty()
     }
 
     fn clear(&mut self) {
+        self.head.clear();
+        self.seat_head.clear();
         self.games.clear();
         self.seats.clear();
         self.actions.clear();
@@ -352,6 +318,8 @@ impl RowsBuffer for DdzChunkRows {
     }
 
     fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.head.each_vec(f);
+        self.seat_head.each_vec(f);
         self.games.each_vec(f);
         self.seats.each_vec(f);
         self.actions.each_vec(f);
