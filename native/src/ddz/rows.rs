@@ -5,13 +5,15 @@
 //! shared envelope of `GameRows.add`, then `DdzRows.fill`; every column but `batch_id`, the
 //! Big Two-only columns left out, which Python makes NULL; the `*_text` columns are
 //! `super::texts`'), and its [`RowsBuffer::tables`] / [`RowsBuffer::hand_over`] hand each
-//! column over as the buffers of an Arrow array, no copy. [`buildable`] says when the core builds a game's rows: where the Python
-//! builder would refuse the game (a trick that does not open with a play, a value its column
-//! cannot hold) the rows are Python's; so are they for a line the tree scanner does not read
-//! (`super::py`: an escape, a number of more than 15 digits, which serde may read a unit off).
+//! column over as the buffers of an Arrow array, no copy. [`buildable`] says when the core
+//! builds a game's rows: where the Python builder would refuse the game (a trick that does not
+//! open with a play, a value its column cannot hold) the rows are Python's; so are they for a
+//! line the tree scanner does not read (`super::py`: an escape, a number of more than 15
+//! digits, which serde may read a unit off).
 //!
-//! The column builders, the tables' macro, the tricks and the hand-over are `crate::rows`'
-//! (one set for both games): the buffers keep their memory from chunk to chunk.
+//! The column builders, the tables' macro, the columns both games fill alike (`GameHead`,
+//! `SeatHead`, `Tricks`, `push_times`), the tricks and the hand-over are `crate::rows`' (one
+//! set for both games): the buffers keep their memory from chunk to chunk.
 
 use super::parse::DdzLine;
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
