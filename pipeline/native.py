@@ -424,8 +424,8 @@ class DdzReplayer:
 _REPLAYER: NativeReplayer | None = None
 
 #: One buffer of a column as the core hands it over: ``(address, size)`` in the core's memory
-#: (wrapped with ``pa.foreign_buffer``, the take's memory object as its base), or bytes.
-CoreBuffer = tuple[int, int] | bytes
+#: (wrapped with ``pa.foreign_buffer``, the take's memory object as its base).
+CoreBuffer = tuple[int, int]
 
 #: One column as the core hands it over: (length, null count, validity bitmap or None,
 #: the buffers after the validity, the children's columns).
@@ -487,13 +487,13 @@ class CoreRows:
         taken: CoreTaken = self.core.rows_take()
         return taken
 
-    def take_ddz(self) -> CoreTables:
-        """The Dou Dizhu rows added since the last take, ``[(table, [(column, buffers)])]``,
-        each buffer bytes (none when no Dou Dizhu line came)."""
+    def take_ddz(self) -> CoreTaken:
+        """The Dou Dizhu rows added since the last take, as :meth:`take` hands them over (on
+        the Dou Dizhu core's memory; ``(None, [])`` when no Dou Dizhu line came)."""
         ddz = self._replayer._ddz
         if ddz is None:
-            return []
-        taken: CoreTables = ddz.core.rows_take()
+            return None, []
+        taken: CoreTaken = ddz.core.rows_take()
         return taken
 
 

@@ -10,14 +10,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::PyTuple;
 use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
 use crate::parse::tree::Tree;
 use crate::parse::{read_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
-use crate::rows::{content_hash, tree_hash, ChunkRows, ColumnRef, LineInfo};
+use crate::rows::{content_hash, tree_hash, ChunkRows, ColumnRef, LineInfo, RowsBuffer};
 use crate::rules::Ruleset;
 use crate::sim::{match_lines, BotKind, Notation, Planted, RunSpec};
 use crate::state::ActionRecord;
@@ -87,11 +87,8 @@ impl Core {
 
 /// One buffer of a column in the core's memory as `(address, size)` (Python wraps it with
 /// `pa.foreign_buffer`, the [`RowsMemory`] of its take as the base that keeps it alive); an
-/// empty one as `b""`.
+/// empty one's address is never 0 (a vector's), which Arrow takes for a missing buffer.
 fn buffer_tuple(py: Python<'_>, b: &[u8]) -> PyResult<PyObject> {
-    if b.is_empty() {
-        return PyBytes::new(py, b).into_py_any(py);
-    }
     (b.as_ptr() as usize, b.len()).into_py_any(py)
 }
 
@@ -112,9 +109,9 @@ fn column_tuple(py: Python<'_>, col: &ColumnRef<'_>) -> PyResult<PyObject> {
     (col.len, col.nulls, validity, buffers, children).into_py_any(py)
 }
 
-/// The spare column buffers of a [`Core`]: one take's, back from Python once it dropped
-/// every array on them.
-type Spare = Arc<Mutex<Option<Vec<Vec<u8>>>>>;
+/// The spare column buffers of a core (Big Two's or Dou Dizhu's): one take's, back from
+/// Python once it dropped every array on them.
+pub(crate) type Spare = Arc<Mutex<Option<Vec<Vec<u8>>>>>;
 
 /// The memory of one `rows_take`: the byte vectors its columns point into, alive while an
 /// Arrow buffer wraps them (`pa.foreign_buffer(..., base=memory)`), never written; dropped,
@@ -134,6 +131,36 @@ impl Drop for RowsMemory {
             }
         }
     }
+}
+
+/// A rows buffer's take (both cores' `rows_take`): `(memory, [(table, [(column, buffers)])])`
+/// on the buffer's own memory, which it hands over (spare vectors in its place); `(None, [])`
+/// when it holds no rows (then it only empties: a Big Two buffer's game ids).
+pub(crate) fn rows_take(
+    py: Python<'_>,
+    rows: &mut impl RowsBuffer,
+    spare: &Spare,
+) -> PyResult<PyObject> {
+    if rows.is_empty() {
+        rows.clear();
+        return (py.None(), Vec::<PyObject>::new()).into_py_any(py);
+    }
+    let mut out = Vec::with_capacity(4);
+    for (table, columns) in rows.tables() {
+        let cols = columns
+            .iter()
+            .map(|(name, col)| Ok((*name, column_tuple(py, col)?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        out.push((table, cols));
+    }
+    let spare_vecs = spare.lock().ok().and_then(|mut s| s.take());
+    // the columns' vectors move (their heap memory does not: the addresses hold)
+    let vecs = rows.hand_over(spare_vecs);
+    let memory = RowsMemory {
+        vecs,
+        spare: Arc::clone(spare),
+    };
+    (Py::new(py, memory)?, out).into_py_any(py)
 }
 
 fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
@@ -236,26 +263,7 @@ impl Core {
     /// `(address, size)` in `memory` (a `RowsMemory`: the base of `pa.foreign_buffer`) or
     /// `b""`; the buffer empties. `(None, [])` when it holds no rows.
     fn rows_take(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        if self.rows.is_empty() {
-            self.rows.clear(); // its game ids (no rows: nothing to hand over)
-            return (py.None(), Vec::<PyObject>::new()).into_py_any(py);
-        }
-        let mut out = Vec::with_capacity(4);
-        for (table, columns) in self.rows.tables() {
-            let cols = columns
-                .iter()
-                .map(|(name, col)| Ok((*name, column_tuple(py, col)?)))
-                .collect::<PyResult<Vec<_>>>()?;
-            out.push((table, cols));
-        }
-        let spare = self.spare.lock().ok().and_then(|mut s| s.take());
-        // the columns' vectors move (their heap memory does not: the addresses hold)
-        let vecs = self.rows.hand_over(spare);
-        let memory = RowsMemory {
-            vecs,
-            spare: Arc::clone(&self.spare),
-        };
-        (Py::new(py, memory)?, out).into_py_any(py)
+        rows_take(py, &mut self.rows, &self.spare)
     }
 
     /// A decoded game line → `None` (the Python reader's line), `("reject", game_id,

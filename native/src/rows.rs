@@ -18,7 +18,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::parse::tree::{Node, Tree};
-use crate::parse::Record;
+use crate::parse::{Meta, Record};
 use crate::replay::Replayed;
 use crate::state::ActionType;
 use crate::texts::Texts;
@@ -34,7 +34,7 @@ pub struct Column {
 }
 
 /// A [`Column`] still in the buffers that built it (borrowed: the buffers keep their memory
-/// for the next chunk, see [`ChunkRows::tables`]).
+/// for the next chunk, see [`RowsBuffer::tables`]).
 pub struct ColumnRef<'a> {
     pub len: usize,
     pub nulls: usize,
@@ -140,14 +140,14 @@ impl Valid {
 
 /// An integer (or float, or timestamp) column of `W` bytes per value.
 #[derive(Default)]
-struct Fixed<const W: usize> {
+pub(crate) struct Fixed<const W: usize> {
     data: Vec<u8>,
     valid: Valid,
 }
 
 impl<const W: usize> Fixed<W> {
     #[inline]
-    fn push_int(&mut self, v: Option<i64>) {
+    pub(crate) fn push_int(&mut self, v: Option<i64>) {
         self.data
             .extend_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
         self.valid.push(v.is_some());
@@ -176,17 +176,17 @@ impl<const W: usize> Col for Fixed<W> {
     }
 }
 
-type I8 = Fixed<1>;
-type I16 = Fixed<2>;
-type I32 = Fixed<4>;
-type I64 = Fixed<8>;
+pub(crate) type I8 = Fixed<1>;
+pub(crate) type I16 = Fixed<2>;
+pub(crate) type I32 = Fixed<4>;
+pub(crate) type I64 = Fixed<8>;
 
 #[derive(Default)]
-struct F64(Fixed<8>);
+pub(crate) struct F64(Fixed<8>);
 
 impl F64 {
     #[inline]
-    fn push(&mut self, v: Option<f64>) {
+    pub(crate) fn push(&mut self, v: Option<f64>) {
         self.0
             .data
             .extend_from_slice(&v.unwrap_or(0.0).to_le_bytes());
@@ -209,14 +209,14 @@ impl Col for F64 {
 }
 
 #[derive(Default)]
-struct Bool {
+pub(crate) struct Bool {
     data: Bits,
     valid: Valid,
 }
 
 impl Bool {
     #[inline]
-    fn push(&mut self, v: Option<bool>) {
+    pub(crate) fn push(&mut self, v: Option<bool>) {
         self.data.push(v.unwrap_or(false));
         self.valid.push(v.is_some());
     }
@@ -309,11 +309,11 @@ impl Col for Str {
 }
 
 /// A list column (never null), its values a child column.
-struct List<C> {
+pub(crate) struct List<C> {
     offsets: Vec<u8>,
     n: i32,
     len: usize,
-    values: C,
+    pub(crate) values: C,
 }
 
 impl<C: Default> Default for List<C> {
@@ -329,7 +329,7 @@ impl<C: Default> Default for List<C> {
 
 impl<C> List<C> {
     #[inline]
-    fn close(&mut self, items: usize) {
+    pub(crate) fn close(&mut self, items: usize) {
         self.n += items as i32;
         self.offsets.extend_from_slice(&self.n.to_le_bytes());
         self.len += 1;
@@ -367,46 +367,49 @@ fn restart(offsets: &mut Vec<u8>) {
 }
 
 /// A column buffer: its Arrow buffers as they stand, emptied (its memory kept), and each of
-/// its byte vectors in a fixed order (to hand them over, see [`ChunkRows::hand_over`]).
+/// its byte vectors in a fixed order (to hand them over, see [`RowsBuffer::hand_over`]).
 pub(crate) trait Col {
     fn column(&self) -> ColumnRef<'_>;
     fn clear(&mut self);
     fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>));
 }
 
-/// A table's column buffers, each field a stored column of that name.
+/// A table's column buffers, each field a stored column of that name (the tables of both
+/// games' rows: `crate::ddz::rows` too).
 macro_rules! table {
-    ($name:ident { $($col:ident: $ty:ty,)* }) => {
+    ($vis:vis $name:ident { $($col:ident: $ty:ty,)* }) => {
         #[derive(Default)]
-        struct $name {
+        $vis struct $name {
             $($col: $ty,)*
         }
 
         impl $name {
-            fn columns(&self) -> Vec<(&'static str, ColumnRef<'_>)> {
-                vec![$((stringify!($col), self.$col.column()),)*]
+            $vis fn columns(&self) -> Vec<(&'static str, $crate::rows::ColumnRef<'_>)> {
+                vec![$((stringify!($col), $crate::rows::Col::column(&self.$col)),)*]
             }
 
-            fn clear(&mut self) {
-                $(self.$col.clear();)*
+            $vis fn clear(&mut self) {
+                $($crate::rows::Col::clear(&mut self.$col);)*
             }
 
-            fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
-                $(self.$col.each_vec(f);)*
+            $vis fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+                $($crate::rows::Col::each_vec(&mut self.$col, f);)*
             }
         }
     };
 }
+pub(crate) use table;
 
-fn int<T: TryInto<i64>>(v: T) -> Option<i64> {
+/// A value as an `i64` column stores it (None when it does not fit).
+pub(crate) fn int<T: TryInto<i64>>(v: T) -> Option<i64> {
     v.try_into().ok()
 }
 
-fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
+pub(crate) fn opt<T: TryInto<i64>>(v: Option<T>) -> Option<i64> {
     v.and_then(int)
 }
 
-table! {Games {
+table! {pub(crate) GameHead {
     game_id: Str,
     content_hash: Str,
     game_kind: Str,
@@ -420,12 +423,9 @@ table! {Games {
     players: I8,
     outcome: Str,
     winner: I8,
-    claim: Str,
     first_leader: I8,
     n_tricks: I16,
     n_actions: I32,
-    bao_seat: I8,
-    bao_unknown_seat: I8,
     full_info: Bool,
     source_file: Str,
     source_line: I64,
@@ -434,12 +434,82 @@ table! {Games {
     info_level: Str,
 }}
 
-table! {Seats {
+/// What a games row of either game holds alike: the envelope (`GameRows.add`'s) and the
+/// result's outcome, winner, first leader, tricks and actions.
+pub(crate) struct Head<'a> {
+    pub(crate) game_id: &'a str,
+    pub(crate) hash: &'a str,
+    pub(crate) game_kind: &'a str,
+    pub(crate) game_number: u64,
+    pub(crate) meta: &'a Meta,
+    pub(crate) full_info: bool,
+    pub(crate) outcome: &'a str,
+    pub(crate) winner: Option<usize>,
+    pub(crate) first_leader: Option<usize>,
+    pub(crate) n_tricks: u32,
+    pub(crate) n_actions: usize,
+}
+
+impl GameHead {
+    /// Whether no game is in the columns.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.game_id.valid.len() == 0
+    }
+
+    /// A game's columns of its games row that both games fill alike; then the seats' (the
+    /// envelope's player id, name and balance of each of `info.players` seats).
+    pub(crate) fn push(&mut self, h: &Head<'_>, info: &LineInfo<'_>, seats: &mut SeatHead) {
+        let gid = Some(h.game_id);
+        let meta = h.meta;
+        self.game_id.push(gid);
+        self.content_hash.push(Some(h.hash));
+        self.game_kind.push(Some(h.game_kind));
+        self.ruleset.push(Some(info.ruleset));
+        self.overrides.push(Some(info.overrides));
+        self.match_id.push(meta.match_id.as_deref());
+        self.game_number.push_int(int(h.game_number));
+        self.table_id.push(meta.table_id.as_deref());
+        self.tournament_id.push(meta.tournament_id.as_deref());
+        self.started_at.push(meta.started_at.as_deref());
+        self.players.push_int(int(info.players));
+        self.outcome.push(Some(h.outcome));
+        self.winner.push_int(opt(h.winner));
+        self.first_leader.push_int(opt(h.first_leader));
+        self.n_tricks.push_int(int(h.n_tricks));
+        self.n_actions.push_int(int(h.n_actions));
+        self.full_info.push(Some(h.full_info));
+        self.source_file.push(Some(info.file));
+        self.source_line.push_int(Some(info.line));
+        self.tournament_kind.push(meta.tournament_kind.as_deref());
+        self.tournament_round.push_int(opt(meta.tournament_round));
+        self.info_level
+            .push(Some(if h.full_info { "full" } else { "partial" }));
+        for seat in 0..info.players {
+            let m = meta.seats.get(seat);
+            seats.game_id.push(gid);
+            seats.seat.push_int(int(seat));
+            seats.player_id.push(m.map(|m| m.player_id.as_str()));
+            seats.name.push(m.and_then(|m| m.name.as_deref()));
+            seats.balance.push(m.and_then(|m| m.balance));
+        }
+    }
+}
+
+table! {pub(crate) SeatHead {
     game_id: Str,
     seat: I8,
     player_id: Str,
     name: Str,
     balance: F64,
+}}
+
+table! {Games {
+    claim: Str,
+    bao_seat: I8,
+    bao_unknown_seat: I8,
+}}
+
+table! {Seats {
     deal_mask: I64,
     final_hand_mask: I64,
     cards_left: I8,
@@ -476,7 +546,7 @@ table! {Actions {
     last_call: Str,
 }}
 
-table! {Tricks {
+table! {pub(crate) Tricks {
     game_id: Str,
     trick: I16,
     leader: I8,
@@ -486,6 +556,44 @@ table! {Tricks {
     lead_kind: Str,
     ends_game: Bool,
 }}
+
+impl Tricks {
+    /// A game's tricks rows (both games'): `action(i)` is action `i`'s seat and play kind.
+    pub(crate) fn push(
+        &mut self,
+        gid: Option<&str>,
+        tricks: &[Trick],
+        action: impl Fn(usize) -> (usize, Option<&'static str>),
+    ) {
+        for k in tricks {
+            let (leader, lead_kind) = action(k.first);
+            self.game_id.push(gid);
+            self.trick.push_int(int(k.trick));
+            self.leader.push_int(int(leader));
+            self.winner.push_int(int(action(k.last_play).0));
+            self.n_actions.push_int(Some(k.moves));
+            self.n_plays.push_int(Some(k.plays));
+            self.lead_kind.push(lead_kind);
+            self.ends_game.push(Some(k.ends_game));
+        }
+    }
+}
+
+/// A game's actions' `ts` (epoch milliseconds: round(ts * 1000) half to even, as pyarrow's
+/// round) and `think_seconds` (since the action before, when both have a time) columns, from
+/// each action's logged time (both games').
+pub(crate) fn push_times(ts: &mut I64, think: &mut F64, times: impl Iterator<Item = Option<f64>>) {
+    let mut previous: Option<Option<i64>> = None;
+    for t in times {
+        let ms = t.map(|t| (t * 1000.0).round_ties_even() as i64);
+        ts.push_int(ms);
+        think.push(match (previous, ms) {
+            (Some(Some(before)), Some(now)) => Some(seconds(now) - seconds(before)),
+            _ => None,
+        });
+        previous = Some(ms);
+    }
+}
 
 /// What Python knows of a line and its ruleset: where it was read, and the ruleset's name and
 /// overrides as the games row stores them (`rs.name`, `overrides_json(rs)`).
@@ -497,50 +605,69 @@ pub struct LineInfo<'a> {
     pub players: usize,
 }
 
-/// One trick of a game: (trick, first move, last play, moves, plays, ends the game).
-struct Trick {
-    trick: u32,
-    first: usize,
-    last_play: usize,
-    moves: i64,
-    plays: i64,
-    ends_game: bool,
+/// One trick of a game (a round of play): its number, first move, last play, moves, plays,
+/// and whether it ends the game.
+pub struct Trick {
+    pub(crate) trick: u32,
+    pub(crate) first: usize,
+    pub(crate) last_play: usize,
+    pub(crate) moves: i64,
+    pub(crate) plays: i64,
+    pub(crate) ends_game: bool,
 }
 
-/// The tricks of a game as `tricks_table` finds them, or None when a trick does not open with
-/// a play (Python's row builder refuses the game: its line goes to Python).
-fn tricks_of(done: &Replayed) -> Option<Vec<Trick>> {
+/// A move of a trick, as [`tricks_of`] reads an action: its trick (or round), whether it is
+/// a play (else a pass), whether it wins the game.
+pub(crate) struct Move {
+    pub(crate) trick: u32,
+    pub(crate) play: bool,
+    pub(crate) wins_game: bool,
+}
+
+/// The tricks of a game as `tricks_table` finds them (the plays and passes, `step` saying
+/// which an action is: None for neither), or None when a trick does not open with a play
+/// (Python's row builder refuses the game: its line goes to Python). Both games' actions.
+pub(crate) fn tricks_of<A>(actions: &[A], step: impl Fn(&A) -> Option<Move>) -> Option<Vec<Trick>> {
     let mut out: Vec<Trick> = Vec::new();
-    for (i, a) in done.actions.iter().enumerate() {
-        let is_play = a.kind == ActionType::Play;
-        if !is_play && a.kind != ActionType::Pass {
+    for (i, a) in actions.iter().enumerate() {
+        let Some(m) = step(a) else {
             continue;
-        }
+        };
         match out.last_mut() {
-            Some(t) if t.trick == a.trick => {
+            Some(t) if t.trick == m.trick => {
                 t.moves += 1;
-                if is_play {
+                if m.play {
                     t.plays += 1;
                     t.last_play = i;
                 }
-                t.ends_game |= a.wins_game;
+                t.ends_game |= m.wins_game;
             }
             _ => {
-                if !is_play {
+                if !m.play {
                     return None;
                 }
                 out.push(Trick {
-                    trick: a.trick,
+                    trick: m.trick,
                     first: i,
                     last_play: i,
                     moves: 1,
                     plays: 1,
-                    ends_game: a.wins_game,
+                    ends_game: m.wins_game,
                 });
             }
         }
     }
     Some(out)
+}
+
+/// A Big Two action as a move of [`tricks_of`].
+fn big2_move(a: &crate::state::ActionRecord) -> Option<Move> {
+    let play = a.kind == ActionType::Play;
+    (play || a.kind == ActionType::Pass).then_some(Move {
+        trick: a.trick,
+        play,
+        wins_game: a.wins_game,
+    })
 }
 
 /// Seconds from epoch milliseconds, as `think_seconds` reads them.
@@ -552,6 +679,8 @@ fn seconds(ms: i64) -> f64 {
 #[derive(Default)]
 pub struct ChunkRows {
     ids: HashSet<String>,
+    head: GameHead,
+    seat_head: SeatHead,
     games: Games,
     seats: Seats,
     actions: Actions,
@@ -572,7 +701,7 @@ impl ChunkRows {
 
     /// Append a replayed game's rows; false (nothing appended) when Python must build them.
     pub fn add(&mut self, r: &Record, done: &Replayed, hash: &str, info: &LineInfo<'_>) -> bool {
-        let Some(tricks) = tricks_of(done) else {
+        let Some(tricks) = tricks_of(&done.actions, big2_move) else {
             return false;
         };
         if self.ids.contains(&r.game_id) || r.ts.len() != done.actions.len() {
@@ -582,48 +711,33 @@ impl ChunkRows {
         let gid = Some(r.game_id.as_str());
         let res = &done.result;
         let n = done.actions.len();
-        let g = &mut self.games;
-        g.game_id.push(gid);
-        g.content_hash.push(Some(hash));
-        g.game_kind.push(Some(r.game_kind.as_str()));
-        g.ruleset.push(Some(info.ruleset));
-        g.overrides.push(Some(info.overrides));
-        g.match_id.push(r.meta.match_id.as_deref());
-        g.game_number.push_int(int(r.game_number));
-        g.table_id.push(r.meta.table_id.as_deref());
-        g.tournament_id.push(r.meta.tournament_id.as_deref());
-        g.started_at.push(r.meta.started_at.as_deref());
-        g.players.push_int(int(info.players));
-        g.outcome.push(Some(res.outcome.as_str()));
-        g.winner.push_int(opt(res.winner));
-        g.claim.push(res.claim.map(|c| c.as_str()));
-        g.first_leader.push_int(opt(res.first_leader));
         let n_tricks = done
             .actions
             .iter()
             .rev()
             .find(|a| a.kind == ActionType::Play)
             .map_or(0, |a| a.trick);
-        g.n_tricks.push_int(int(n_tricks));
-        g.n_actions.push_int(int(n));
+        let head = Head {
+            game_id: &r.game_id,
+            hash,
+            game_kind: &r.game_kind,
+            game_number: r.game_number,
+            meta: &r.meta,
+            full_info: r.hands.is_some(),
+            outcome: res.outcome.as_str(),
+            winner: res.winner,
+            first_leader: res.first_leader,
+            n_tricks,
+            n_actions: n,
+        };
+        self.head.push(&head, info, &mut self.seat_head);
+        let g = &mut self.games;
+        g.claim.push(res.claim.map(|c| c.as_str()));
         g.bao_seat.push_int(opt(res.bao_seat));
         g.bao_unknown_seat.push_int(opt(res.bao_unknown_seat));
-        g.full_info.push(Some(r.hands.is_some()));
-        g.source_file.push(Some(info.file));
-        g.source_line.push_int(Some(info.line));
-        g.tournament_kind.push(r.meta.tournament_kind.as_deref());
-        g.tournament_round.push_int(opt(r.meta.tournament_round));
-        g.info_level
-            .push(Some(if r.hands.is_some() { "full" } else { "partial" }));
 
         let s = &mut self.seats;
         for seat in 0..info.players {
-            let meta = r.meta.seats.get(seat);
-            s.game_id.push(gid);
-            s.seat.push_int(int(seat));
-            s.player_id.push(meta.map(|m| m.player_id.as_str()));
-            s.name.push(meta.and_then(|m| m.name.as_deref()));
-            s.balance.push(meta.and_then(|m| m.balance));
             s.deal_mask.push_int(
                 r.hands
                     .as_ref()
@@ -640,8 +754,7 @@ impl ChunkRows {
         }
 
         let x = &mut self.actions;
-        let mut previous: Option<Option<i64>> = None;
-        for (a, ts) in done.actions.iter().zip(&r.ts) {
+        for a in &done.actions {
             self.texts.action(a);
             x.game_id.push(gid);
             x.action_index.push_int(int(a.action_index));
@@ -675,92 +788,18 @@ impl ChunkRows {
                 x.unchecked.values.push(Some(name));
             }
             x.unchecked.close(names.len());
-            // ts_ms: round(ts * 1000) half to even, as pyarrow's round
-            let ms = ts.map(|t| (t * 1000.0).round_ties_even() as i64);
-            x.ts.push_int(ms);
-            let think = match (previous, ms) {
-                (Some(Some(before)), Some(now)) => Some(seconds(now) - seconds(before)),
-                _ => None,
-            };
-            x.think_seconds.push(think);
-            previous = Some(ms);
             x.last_call.push(a.last_call.map(|c| c.as_str()));
         }
+        push_times(&mut x.ts, &mut x.think_seconds, r.ts.iter().copied());
 
-        let t = &mut self.tricks;
-        for k in &tricks {
-            let first = &done.actions[k.first];
-            t.game_id.push(gid);
-            t.trick.push_int(int(k.trick));
-            t.leader.push_int(int(first.seat));
-            t.winner.push_int(int(done.actions[k.last_play].seat));
-            t.n_actions.push_int(Some(k.moves));
-            t.n_plays.push_int(Some(k.plays));
-            t.lead_kind.push(first.play_kind.map(|p| p.as_str()));
-            t.ends_game.push(Some(k.ends_game));
-        }
+        self.tricks.push(gid, &tricks, |i| {
+            let a = &done.actions[i];
+            (a.seat, a.play_kind.map(|p| p.as_str()))
+        });
         true
     }
 
-    /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each
-    /// column by its name, as they stand in the buffers (copy them, then [`ChunkRows::clear`]).
-    pub fn tables(&self) -> Vec<(&'static str, Vec<(&'static str, ColumnRef<'_>)>)> {
-        let [seat_texts, action_texts] = self.texts.columns();
-        let mut seats = self.seats.columns();
-        seats.extend(seat_texts);
-        let mut actions = self.actions.columns();
-        actions.extend(action_texts);
-        vec![
-            ("games", self.games.columns()),
-            ("seats", seats),
-            ("actions", actions),
-            ("tricks", self.tricks.columns()),
-        ]
-    }
-
-    /// Whether the buffer holds no rows.
-    pub fn is_empty(&self) -> bool {
-        self.games.game_id.valid.len() == 0
-    }
-
-    /// Empty the buffer (its game ids too); the column buffers keep their memory, so the next
-    /// chunk neither regrows them nor touches new pages.
-    pub fn clear(&mut self) {
-        self.ids.clear();
-        self.games.clear();
-        self.seats.clear();
-        self.actions.clear();
-        self.tricks.clear();
-        self.texts.clear();
-    }
-
-    /// Move every byte vector of the buffer out (in a fixed order), putting `spare`'s in
-    /// their places (the vectors of an earlier hand-over, which Python no longer holds),
-    /// else new ones of the same capacity; then empty the buffer. The columns of
-    /// [`ChunkRows::tables`] taken just before stay where they were: in the vectors returned.
-    pub fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
-        let mut spare = spare.into_iter().flatten();
-        let mut out = Vec::with_capacity(256);
-        let mut swap = |v: &mut Vec<u8>| {
-            let fresh = match spare.next() {
-                Some(mut s) => {
-                    s.clear();
-                    s
-                }
-                None => Vec::with_capacity(v.capacity()),
-            };
-            out.push(std::mem::replace(v, fresh));
-        };
-        self.games.each_vec(&mut swap);
-        self.seats.each_vec(&mut swap);
-        self.actions.each_vec(&mut swap);
-        self.tricks.each_vec(&mut swap);
-        self.texts.each_vec(&mut swap);
-        self.clear();
-        out
-    }
-
-    /// [`ChunkRows::tables`] as owned buffers, and the buffer empties.
+    /// [`RowsBuffer::tables`] as owned buffers, and the buffer empties.
     pub fn take(&mut self) -> Vec<(&'static str, Vec<(&'static str, Column)>)> {
         let out = self
             .tables()
@@ -772,6 +811,92 @@ impl ChunkRows {
             .collect();
         self.clear();
         out
+    }
+}
+
+/// The tables of a rows buffer, each column by its name (borrowed from the buffers).
+pub type Tables<'a> = Vec<(&'static str, Vec<(&'static str, ColumnRef<'a>)>)>;
+
+/// A chunk's rows buffer (both games'), as `crate::py` hands it over to Python (no copy).
+pub trait RowsBuffer {
+    /// The buffered rows, table by table (`games`, `seats`, `actions`, `tricks`), each column
+    /// by its name, as they stand in the buffers (then [`RowsBuffer::hand_over`]).
+    fn tables(&self) -> Tables<'_>;
+
+    /// Whether the buffer holds no rows.
+    fn is_empty(&self) -> bool;
+
+    /// Empty the buffer (a Big Two buffer's game ids too); the column buffers keep their
+    /// memory, so the next chunk neither regrows them nor touches new pages.
+    fn clear(&mut self);
+
+    /// Each byte vector of the buffer, in a fixed order.
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>));
+
+    /// Move every byte vector of the buffer out (in [`RowsBuffer::each_vec`]'s order),
+    /// putting `spare`'s in their places (the vectors of an earlier hand-over, which Python no
+    /// longer holds), else new ones of the same capacity; then empty the buffer. The columns
+    /// of [`RowsBuffer::tables`] taken just before stay where they were: in the vectors
+    /// returned (a vector's heap memory does not move with it).
+    fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+        let mut spare = spare.into_iter().flatten();
+        let mut out = Vec::with_capacity(256);
+        self.each_vec(&mut |v: &mut Vec<u8>| {
+            let fresh = match spare.next() {
+                Some(mut s) => {
+                    s.clear();
+                    s
+                }
+                None => Vec::with_capacity(v.capacity()),
+            };
+            out.push(std::mem::replace(v, fresh));
+        });
+        self.clear();
+        out
+    }
+}
+
+impl RowsBuffer for ChunkRows {
+    fn tables(&self) -> Tables<'_> {
+        let [seat_texts, action_texts] = self.texts.columns();
+        let mut games = self.head.columns();
+        games.extend(self.games.columns());
+        let mut seats = self.seat_head.columns();
+        seats.extend(self.seats.columns());
+        seats.extend(seat_texts);
+        let mut actions = self.actions.columns();
+        actions.extend(action_texts);
+        vec![
+            ("games", games),
+            ("seats", seats),
+            ("actions", actions),
+            ("tricks", self.tricks.columns()),
+        ]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.head.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.head.clear();
+        self.seat_head.clear();
+        self.games.clear();
+        self.seats.clear();
+        self.actions.clear();
+        self.tricks.clear();
+        self.texts.clear();
+    }
+
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.head.each_vec(f);
+        self.seat_head.each_vec(f);
+        self.games.each_vec(f);
+        self.seats.each_vec(f);
+        self.actions.each_vec(f);
+        self.tricks.each_vec(f);
+        self.texts.each_vec(f);
     }
 }
 
@@ -985,6 +1110,51 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_and_nulls() {
+        let mut b = Bool::default();
+        for v in [Some(true), None, Some(false), Some(true)] {
+            b.push(v);
+        }
+        let col = b.column().to_owned();
+        assert_eq!((col.len, col.nulls), (4, 1));
+        assert_eq!(col.validity, Some(vec![0b1101]));
+        assert_eq!(col.buffers[0], vec![0b1001]);
+        let mut i = I16::default();
+        i.push_int(Some(-2));
+        i.push_int(None);
+        assert_eq!(i.column().buffers[0], [0xfe, 0xff, 0, 0]);
+        i.clear();
+        i.push_int(Some(1));
+        let col = i.column();
+        assert_eq!((col.len, col.nulls, col.validity), (1, 0, None));
+    }
+
+    /// Both games' tricks: a trick opens with a play (else None), counts its moves and plays.
+    #[test]
+    fn tricks_of_moves() {
+        let step = |&(trick, play, wins_game): &(u32, bool, bool)| {
+            Some(Move {
+                trick,
+                play,
+                wins_game,
+            })
+        };
+        let moves = [
+            (1, true, false),
+            (1, false, false),
+            (1, true, false),
+            (2, true, true),
+        ];
+        let tricks = tricks_of(&moves, step).expect("tricks");
+        let got: Vec<_> = tricks
+            .iter()
+            .map(|t| (t.trick, t.first, t.last_play, t.moves, t.plays, t.ends_game))
+            .collect();
+        assert_eq!(got, [(1, 0, 2, 3, 2, false), (2, 3, 3, 1, 1, true)]);
+        assert!(tricks_of(&[(1, false, false)], step).is_none());
+    }
 
     #[test]
     fn floats_as_orjson() {

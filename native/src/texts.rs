@@ -12,6 +12,8 @@
 //! [`Texts`] holds the seats' and the actions' text columns of a chunk beside the rows of
 //! `crate::rows::ChunkRows`, which hands them over with its own columns.
 
+use std::marker::PhantomData;
+
 use crate::cards::{RANK_TEXT, SUIT_SYMBOL};
 #[cfg(test)]
 use crate::rows::Column;
@@ -72,34 +74,78 @@ pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
     }
 }
 
-/// One string column of card texts (`crate::rows`' string buffer).
-#[derive(Default)]
-struct Text(Str);
+/// How a game prints its cards: one card's text, a mask's (Big Two's here, Dou Dizhu's in
+/// `crate::ddz::texts`).
+pub(crate) trait Printer {
+    fn card(card: usize, out: &mut Vec<u8>);
+    fn mask(mask: u64, out: &mut Vec<u8>);
+}
 
-impl Text {
+/// Big Two's printer ([`write_card`], [`write_mask`]).
+#[derive(Default)]
+pub(crate) struct Big2;
+
+impl Printer for Big2 {
+    fn card(card: usize, out: &mut Vec<u8>) {
+        write_card(card, out);
+    }
+
+    fn mask(mask: u64, out: &mut Vec<u8>) {
+        write_mask(mask, out);
+    }
+}
+
+/// One string column of card texts (`crate::rows`' string buffer), printed by `P`.
+#[derive(Default)]
+pub(crate) struct Text<P = Big2>(Str, PhantomData<P>);
+
+impl<P: Printer> Text<P> {
     /// A mask's text; NULL where its `*_mask` column is (NULL, or beyond an `i64`, which
     /// `crate::rows` stores as NULL).
     #[inline]
-    fn push_mask(&mut self, mask: Option<u64>) {
+    pub(crate) fn push_mask(&mut self, mask: Option<u64>) {
         let mask = mask.filter(|&m| i64::try_from(m).is_ok());
         if let Some(m) = mask {
-            write_mask(m, self.0.data());
+            P::mask(m, self.0.data());
         }
         self.0.close(mask.is_some());
     }
 
+    /// One card's text; NULL for no card.
     #[inline]
-    fn push_card(&mut self, card: Option<u32>) {
+    pub(crate) fn push_card(&mut self, card: Option<u32>) {
         if let Some(c) = card {
-            write_card(c as usize, self.0.data());
+            P::card(c as usize, self.0.data());
         }
         self.0.close(card.is_some());
     }
 
     #[cfg(test)]
-    fn finish(self) -> Column {
+    pub(crate) fn finish(self) -> Column {
         self.0.column().to_owned()
     }
+}
+
+impl<P> Col for Text<P> {
+    fn column(&self) -> ColumnRef<'_> {
+        self.0.column()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    fn each_vec(&mut self, f: &mut dyn FnMut(&mut Vec<u8>)) {
+        self.0.each_vec(f);
+    }
+}
+
+/// A mask's text by `P`, as a string (for tests).
+#[cfg(test)]
+pub(crate) fn printed<P: Printer>(mask: u64) -> String {
+    let mut out = Vec::new();
+    P::mask(mask, &mut out);
+    String::from_utf8(out).expect("UTF-8")
 }
 
 /// The `*_text` columns of a chunk's seats and actions rows (the games and tricks rows of
@@ -188,9 +234,7 @@ mod tests {
     use crate::cards::format_cards;
 
     fn mask_text(mask: u64) -> String {
-        let mut out = Vec::new();
-        write_mask(mask, &mut out);
-        String::from_utf8(out).expect("UTF-8")
+        printed::<Big2>(mask)
     }
 
     /// The strings of a finished column (None for NULL), read back from its buffers.
@@ -264,7 +308,7 @@ mod tests {
         assert_eq!(seats[1].1.nulls, 1);
         assert_eq!(seats[1].1.validity, Some(vec![0b10]));
         // a mask the mask column cannot hold (beyond an i64) is NULL there, and here
-        let mut t = Text::default();
+        let mut t = Text::<Big2>::default();
         t.push_mask(Some(1 << 63 | 1));
         t.push_mask(Some(i64::MAX as u64));
         assert_eq!(strings(&t.finish())[0], None);
@@ -272,7 +316,7 @@ mod tests {
 
     #[test]
     fn cards_as_texts() {
-        let mut t = Text::default();
+        let mut t = Text::<Big2>::default();
         for c in [Some(0), None, Some(51), Some(28)] {
             t.push_card(c);
         }

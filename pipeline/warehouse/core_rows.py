@@ -21,19 +21,18 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from pipeline.native import CoreBuffer, CoreColumn, CoreTables, CoreTaken
+from pipeline.native import CoreBuffer, CoreColumn, CoreTaken
 from pipeline.warehouse.tables import COLUMNS, SCHEMAS, Table, build_columns
 
 
 def column_array(type_: pa.DataType, col: CoreColumn, memory: object = None) -> pa.Array:
     """One column's buffers from the core as an Arrow array of ``type_`` (no copy): each
-    buffer ``(address, size)`` in ``memory`` (the take's, kept alive by the array), or bytes.
+    buffer ``(address, size)`` in ``memory`` (the take's, kept alive by the array).
 
-    >>> column_array(pa.int8(), (3, 1, bytes([0b101]), [bytes([1, 0, 3])], [])).to_pylist()
+    >>> memory = [pa.py_buffer(bytes([0b101])), pa.py_buffer(bytes([1, 0, 3]))]
+    >>> valid, values = ((b.address, b.size) for b in memory)
+    >>> column_array(pa.int8(), (3, 1, valid, [values], []), memory).to_pylist()
     [1, None, 3]
-    >>> offsets = (0).to_bytes(4, "little") + (2).to_bytes(4, "little")
-    >>> column_array(pa.string(), (1, 0, None, [offsets, b"hi"], [])).to_pylist()
-    ['hi']
     """
     length, nulls, validity, buffers, children = col
     kids = [column_array(type_.value_type, child, memory) for child in children]
@@ -43,8 +42,6 @@ def column_array(type_: pa.DataType, col: CoreColumn, memory: object = None) -> 
 
 
 def _buffer(buf: CoreBuffer, memory: object) -> pa.Buffer:
-    if isinstance(buf, bytes):
-        return pa.py_buffer(buf)
     address, size = buf
     return pa.foreign_buffer(address, size, base=memory)
 
@@ -61,15 +58,15 @@ def _table(
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
 
 
-def core_tables(taken: CoreTaken | CoreTables, batch_id: str) -> dict[Table, pa.Table]:
-    """The tables of :meth:`pipeline.native.CoreRows.take` (those with rows), on the core's
-    memory (no copy: the arrays keep it alive); or a bare list of tables, buffers as bytes
-    (:meth:`pipeline.native.CoreRows.take_ddz`: the Dou Dizhu core's, a copy).
+def core_tables(taken: CoreTaken, batch_id: str) -> dict[Table, pa.Table]:
+    """The tables of :meth:`pipeline.native.CoreRows.take` or
+    :meth:`~pipeline.native.CoreRows.take_ddz` (those with rows), on the core's memory (no
+    copy: the arrays keep it alive).
 
-    >>> core_tables((None, []), "b1"), core_tables([], "b1")
-    ({}, {})
+    >>> core_tables((None, []), "b1")
+    {}
     """
-    memory, tables = (None, taken) if isinstance(taken, list) else taken
+    memory, tables = taken
     out: dict[Table, pa.Table] = {}
     for name, columns in tables:
         if columns and columns[0][1][0]:

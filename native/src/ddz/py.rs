@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::combos::{Kind, KINDS};
@@ -19,7 +19,8 @@ use super::rows::{buildable, DdzChunkRows};
 use super::rules::{DdzRules, Num};
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use crate::parse::tree::Tree;
-use crate::rows::{tree_hash, Column, LineInfo};
+use crate::py::{rows_take, Spare};
+use crate::rows::{tree_hash, LineInfo};
 
 /// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not
 /// take); and its name and overrides as the games row stores them.
@@ -43,6 +44,7 @@ pub struct DdzCore {
     rulesets: HashMap<String, Resolved>,
     enums: Enums,
     rows: DdzChunkRows,
+    spare: Spare,
 }
 
 const TYPES: [ActionType; 5] = [
@@ -138,21 +140,6 @@ fn num(py: Python<'_>, n: Num) -> PyResult<PyObject> {
     }
 }
 
-fn column_tuple(py: Python<'_>, col: Column) -> PyResult<PyObject> {
-    let validity = col.validity.map(|v| PyBytes::new(py, &v).unbind());
-    let buffers: Vec<Py<PyBytes>> = col
-        .buffers
-        .iter()
-        .map(|b| PyBytes::new(py, b).unbind())
-        .collect();
-    let children = col
-        .children
-        .into_iter()
-        .map(|c| column_tuple(py, c))
-        .collect::<PyResult<Vec<_>>>()?;
-    (col.len, col.nulls, validity, buffers, children).into_py_any(py)
-}
-
 fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObject> {
     ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
 }
@@ -246,6 +233,7 @@ impl DdzCore {
             rulesets: HashMap::new(),
             enums,
             rows: DdzChunkRows::default(),
+            spare: Spare::default(),
         })
     }
 
@@ -336,19 +324,12 @@ impl DdzCore {
         true.into_py_any(py)
     }
 
-    /// The buffered rows as `[(table, [(column, buffers)])]`, each column's buffers
-    /// `(length, null_count, validity or None, [buffers], [children])`; the buffer empties.
+    /// The buffered rows as the Big Two core's `rows_take` hands them over: `(memory,
+    /// [(table, [(column, buffers)])])`, each buffer `(address, size)` in `memory` (no copy;
+    /// the buffers go back to this core for a later chunk once Python dropped them); the
+    /// buffer empties. `(None, [])` when it holds no rows.
     fn rows_take(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        let tables = self.rows.take();
-        let mut out = Vec::with_capacity(tables.len());
-        for (table, columns) in tables {
-            let cols = columns
-                .into_iter()
-                .map(|(name, col)| Ok((name, column_tuple(py, col)?)))
-                .collect::<PyResult<Vec<_>>>()?;
-            out.push((table, cols));
-        }
-        out.into_py_any(py)
+        rows_take(py, &mut self.rows, &self.spare)
     }
 
     /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.

@@ -7,8 +7,7 @@
 //! string, a NULL mask or card a NULL text. Bits above the deck's 54 print nothing, as the
 //! Python printer's chunk tables have no text for them.
 
-use crate::rows::Column;
-use crate::texts::write_card as write_big2_card;
+use crate::texts::{write_card as write_big2_card, Printer};
 
 /// The deck's cards (ids `0..54`: Big Two's 52 and the two jokers).
 pub const N_CARDS: usize = 54;
@@ -38,78 +37,29 @@ pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
     }
 }
 
-/// One string column of card texts (offsets, UTF-8 data, validity where a value is NULL).
-pub struct Text {
-    offsets: Vec<u8>,
-    data: Vec<u8>,
-    validity: Vec<u8>,
-    len: usize,
-    nulls: usize,
-}
+/// Dou Dizhu's printer ([`write_card`], [`write_mask`]).
+#[derive(Default)]
+pub(crate) struct Ddz;
 
-impl Default for Text {
-    fn default() -> Text {
-        Text {
-            offsets: 0i32.to_le_bytes().to_vec(),
-            data: Vec::new(),
-            validity: Vec::new(),
-            len: 0,
-            nulls: 0,
-        }
+impl Printer for Ddz {
+    fn card(card: usize, out: &mut Vec<u8>) {
+        write_card(card, out);
+    }
+
+    fn mask(mask: u64, out: &mut Vec<u8>) {
+        write_mask(mask, out);
     }
 }
 
-impl Text {
-    fn close(&mut self, valid: bool) {
-        if self.len.is_multiple_of(8) {
-            self.validity.push(0);
-        }
-        if valid {
-            *self.validity.last_mut().expect("a byte") |= 1 << (self.len % 8);
-        } else {
-            self.nulls += 1;
-        }
-        self.len += 1;
-        let end = i32::try_from(self.data.len()).expect("a chunk's texts fit 2 GiB");
-        self.offsets.extend_from_slice(&end.to_le_bytes());
-    }
-
-    /// A mask's text; NULL where its `*_mask` column is (NULL, or beyond an `i64`).
-    pub fn push_mask(&mut self, mask: Option<u64>) {
-        let mask = mask.filter(|&m| i64::try_from(m).is_ok());
-        if let Some(m) = mask {
-            write_mask(m, &mut self.data);
-        }
-        self.close(mask.is_some());
-    }
-
-    /// One card's text; NULL for no card.
-    pub fn push_card(&mut self, card: Option<u32>) {
-        if let Some(c) = card {
-            write_card(c as usize, &mut self.data);
-        }
-        self.close(card.is_some());
-    }
-
-    pub fn finish(self) -> Column {
-        Column {
-            len: self.len,
-            nulls: self.nulls,
-            validity: (self.nulls > 0).then_some(self.validity),
-            buffers: vec![self.offsets, self.data],
-            children: vec![],
-        }
-    }
-}
+/// One string column of card texts (`crate::texts::Text`, Dou Dizhu's printer).
+pub(crate) type Text = crate::texts::Text<Ddz>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn mask_text(mask: u64) -> String {
-        let mut out = Vec::new();
-        write_mask(mask, &mut out);
-        String::from_utf8(out).expect("UTF-8")
+        crate::texts::printed::<Ddz>(mask)
     }
 
     #[test]
