@@ -1191,13 +1191,7 @@ mod tests {
     /// The logged spelling of a float is `py_float`'s, on every shape of decimal the tree holds.
     #[test]
     fn logged_floats_as_py_float() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         let mut written = 0;
         for round in 0..200_000 {
             let whole_len = (next() % 15) as usize;
@@ -1217,7 +1211,7 @@ mod tests {
             text.push('.');
             for k in 0..frac_len {
                 // runs of zeros, leading and trailing, often
-                let d = if next() % 3 == 0 || (round % 5 == 0 && k < 5) {
+                let d = if next().is_multiple_of(3) || (round % 5 == 0 && k < 5) {
                     0
                 } else {
                     next() % 10
