@@ -29,7 +29,7 @@ from pipeline.doudizhu.cards import format_cards
 from pipeline.warehouse import Table
 from tests.native import test_differential as big2
 from tests.native.test_ddz_differential import BOTS, MUTATIONS, OPTIONS, _game, _mutate
-from tests.native.test_rows import _META, _run, _same, _with_meta
+from tests.native.test_rows import _META, _run, _same, _with_meta, check_memory_reuse
 
 MODULE = native.load_module()
 pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
@@ -219,31 +219,9 @@ def test_ddz_chunks_on_one_core_reuse_its_memory_and_keep_earlier_rows(
     """The Dou Dizhu core hands a chunk's columns over as the Big Two core does: in its own
     memory (no copy), a later chunk built in the memory of a chunk whose tables were dropped;
     a chunk kept alive keeps its rows while later chunks are built, every chunk's rows Python's."""
-    from pipeline.ingest import chunk_rows
-    from tests.native.test_rows import _chunk
-
     games = [
         _game(seed, seed % len(OPTIONS), BOTS[seed % 4], "compact", seed % 2 == 1)
         for seed in range(40)
     ]
     lines = [line for g in games if not _LONG_NUMBER.search(line := orjson.dumps(g).decode())]
-    parts = [lines[:12], lines[12:24]]
-    with monkeypatch.context() as m:
-        reference = [_run(m, part, core=False) for part in parts]
-    monkeypatch.setattr(native, "_MODULE", MODULE)
-    monkeypatch.setattr(native, "_REPLAYER", None)
-    kept = chunk_rows(_chunk(parts[0]), "b1")  # held while the core builds the others
-    snapshot = {table: rows.to_pylist() for table, rows in kept.tables.items()}
-    addresses = []
-    for k in range(4):
-        done = chunk_rows(_chunk(parts[1 - k % 2]), "b1")
-        _same(done, reference[1 - k % 2])
-        seat = done.tables[Table.ACTIONS]["seat"]
-        assert seat.num_chunks == 1  # the core's rows alone: none of Python's
-        addresses.append(seat.chunks[0].buffers()[1].address)
-        del done, seat  # its memory goes back to the core
-    assert {table: rows.to_pylist() for table, rows in kept.tables.items()} == snapshot
-    _same(kept, reference[0])
-    # chunk 2 is built in chunk 0's memory (dropped), chunk 1 in new memory (0's was held)
-    assert addresses[2] == addresses[0] != addresses[1]
-    assert addresses[3] == addresses[1]
+    check_memory_reuse(monkeypatch, [lines[:12], lines[12:24]])

@@ -267,7 +267,13 @@ def test_chunks_on_one_core_reuse_its_memory_and_keep_earlier_rows(
     rows while later chunks are built on the same core, and every chunk's rows are Python's."""
     games = [_game(seed, seed % len(OPTIONS), "compact", seed % 2 == 1) for seed in range(30)]
     lines = [orjson.dumps(g).decode() for g in games]
-    parts = [lines[:15], lines[15:]]
+    check_memory_reuse(monkeypatch, [lines[:15], lines[15:]])
+
+
+def check_memory_reuse(monkeypatch: pytest.MonkeyPatch, parts: list[list[str]]) -> None:
+    """Two chunks of lines the core reads whole, imported on one core: a chunk kept alive
+    keeps its rows while the others are built, each later chunk is built in the memory of the
+    last one dropped (none in the kept one's), and every chunk's rows are Python's."""
     with monkeypatch.context() as m:
         reference = [_run(m, part, core=False) for part in parts]
     monkeypatch.setattr(native, "_MODULE", MODULE)
@@ -278,8 +284,10 @@ def test_chunks_on_one_core_reuse_its_memory_and_keep_earlier_rows(
     for k in range(4):
         done = chunk_rows(_chunk(parts[1 - k % 2]), "b1")
         _same(done, reference[1 - k % 2])
-        addresses.append(done.tables[Table.ACTIONS]["seat"].chunks[0].buffers()[1].address)
-        del done  # its memory goes back to the core
+        seat = done.tables[Table.ACTIONS]["seat"]
+        assert seat.num_chunks == 1  # the core's rows alone: none of Python's
+        addresses.append(seat.chunks[0].buffers()[1].address)
+        del done, seat  # its memory goes back to the core
     assert {table: rows.to_pylist() for table, rows in kept.tables.items()} == snapshot
     _same(kept, reference[0])
     # chunk 2 is built in chunk 0's memory (dropped), chunk 1 in new memory (0's was held)
