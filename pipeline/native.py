@@ -50,6 +50,7 @@ from pipeline.doudizhu import state as ddz_state
 from pipeline.doudizhu.combos import Kind as DdzKind
 from pipeline.doudizhu.game import record_from_obj as ddz_record_from_obj
 from pipeline.doudizhu.game import ruleset_for as ddz_ruleset_for
+from pipeline.doudizhu.rules import load_ruleset as load_ddz_ruleset
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
@@ -587,6 +588,86 @@ def simulator(
     if len(_SIMULATORS) > 64:
         _SIMULATORS.clear()
     _SIMULATORS[key] = made
+    return made
+
+
+class NativeDdzSimulator:
+    """One Dou Dizhu simulation run on the core: :meth:`match_lines` plays a whole match."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+
+    def match_lines(
+        self, match: int, bots: list[str], seats: list[dict[str, Any]]
+    ) -> list[str] | None:
+        """Match ``match``'s log lines (``bots``: the bot per seat, ``seats``: the log's
+        ``seats`` list), or None when the core does not play one of the bots or leaves the
+        match to Python."""
+        lines: list[str] | None = self.core.match_lines(match, bots, _json(seats), _json(bots))
+        return lines
+
+
+_DDZ_SIMULATORS: dict[str, NativeDdzSimulator | None] = {}
+
+
+def ddz_simulator(
+    *,
+    preset: str,
+    overrides: dict[str, Any],
+    seed: int,
+    games: int,
+    match_games: int,
+    feeder: int | None,
+    feed_rate: float,
+    id_prefix: str,
+    generator: str,
+    module: ModuleType | None = None,
+) -> NativeDdzSimulator | None:
+    """The core's Dou Dizhu simulator for a run (``big2 simulate --ruleset ddz``), or None:
+    this process runs pure Python (:func:`status`), or the core does not take the run (a seed
+    beyond 64 bits, a ruleset value it does not read exactly); the Python simulator then plays
+    it, with the same bytes. ``generator``: the lines' ``truth.generator``.
+
+    >>> sim = ddz_simulator(preset="ddz", overrides={}, seed=7, games=1, match_games=8,
+    ...                     feeder=None, feed_rate=0.0, id_prefix="sim", generator="g")
+    >>> sim is None or sim.match_lines(0, ["random"] * 3, [])[0].startswith('{"format_version": 1')
+    True
+    """
+    core = _MODULE if module is None else module
+    if core is None or not -_I64 <= seed < _I64:
+        return None
+    key = _json([preset, overrides, seed, games, match_games, feeder, feed_rate, generator])
+    key += f"\0{id_prefix}\0{id(core)}"
+    if key in _DDZ_SIMULATORS:
+        return _DDZ_SIMULATORS[key]
+    made: NativeDdzSimulator | None = None
+    rs = load_ddz_ruleset(preset, overrides)
+    # the line's ``ruleset`` object as pipeline.sim.ddz_play.log_line writes it
+    ruleset_obj: dict[str, Any] = {"preset": rs.name}
+    if rs.overrides:
+        ruleset_obj["overrides"] = dict(rs.overrides)
+    try:
+        made = NativeDdzSimulator(
+            core.DdzSimulator(
+                json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}),
+                seed=seed,
+                games=games,
+                match_games=match_games,
+                feeder=feeder,
+                feed_rate=feed_rate,
+                prefix=_json(f"{id_prefix}-{seed}")[1:-1],
+                ruleset_obj=_json(ruleset_obj),
+                generator_json=_json(generator),
+                seed_json=_json(seed),
+                feeder_json=_json(feeder),
+                feed_rate_json=_json(feed_rate),
+            )
+        )
+    except ValueError:  # a ruleset value the core does not take: Python plays the run
+        made = None
+    if len(_DDZ_SIMULATORS) > 64:
+        _DDZ_SIMULATORS.clear()
+    _DDZ_SIMULATORS[key] = made
     return made
 
 

@@ -422,6 +422,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RowsMemory>()?;
     m.add_class::<Simulator>()?;
     m.add_class::<crate::ddz::py::DdzCore>()?;
+    m.add_class::<crate::ddz::py::DdzSimulator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -17,7 +17,7 @@ use crate::state::{claim_holds, Action, ActionType, Block, Claim, Deal, Game};
 
 /// 2026-01-01T00:00:00Z (`pipeline.sim.play.BASE_TIMESTAMP`).
 pub const BASE_TIMESTAMP: f64 = 1_767_225_600.0;
-const YEAR_SECONDS: f64 = 365.0 * 86_400.0;
+pub const YEAR_SECONDS: f64 = 365.0 * 86_400.0;
 const CALL_SECONDS: f64 = 0.5;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ struct Turn<'t, 'g> {
 }
 
 /// The first element with the least key (Python's `min`; Rust's `min_by_key` takes the last).
-fn first_min<T: Copy, K: PartialOrd>(items: &[T], key: impl Fn(&T) -> K) -> T {
+pub(crate) fn first_min<T: Copy, K: PartialOrd>(items: &[T], key: impl Fn(&T) -> K) -> T {
     let mut best = items[0];
     let mut best_key = key(&best);
     for it in &items[1..] {
@@ -815,7 +815,7 @@ fn cards_json(out: &mut String, mask: u64, notation: Notation) {
     }
 }
 
-fn opt(out: &mut String, v: Option<usize>) {
+pub(crate) fn opt(out: &mut String, v: Option<usize>) {
     match v {
         Some(v) => {
             let _ = write!(out, "{v}");

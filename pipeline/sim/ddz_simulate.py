@@ -31,8 +31,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+from pipeline import native
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.logs.writer import LogWriter, dumps, seats_of, utc
 from pipeline.sim.bots import SimError
@@ -95,7 +97,7 @@ def play_match(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
     rs = cfg.ruleset()
     bots = list(cfg.bots)
     ids = [f"{cfg.id_prefix}-{cfg.seed}-p{s}-{name}" for s, name in enumerate(bots)]
-    seats = seats_of(ids, [f"{name} {s}" for s, name in enumerate(bots)])
+    seats = _seats(cfg)
     mrng = random.Random(f"ddz:{cfg.seed}:match:{match}")
     clock = BASE_TIMESTAMP + round(mrng.random() * YEAR_SECONDS)
     match_id = f"{cfg.id_prefix}-{cfg.seed}-m{match:06d}"
@@ -138,9 +140,50 @@ def play_match(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
     return out
 
 
-def match_lines(cfg: DdzSimConfig, match: int) -> list[str]:
-    """One whole match as JSON lines (what worker processes send back)."""
+def _seats(cfg: DdzSimConfig) -> list[dict[str, Any]]:
+    """The ``seats`` list of the run's lines (the same table in every match)."""
+    ids = [f"{cfg.id_prefix}-{cfg.seed}-p{s}-{name}" for s, name in enumerate(cfg.bots)]
+    return seats_of(ids, [f"{name} {s}" for s, name in enumerate(cfg.bots)])
+
+
+def match_lines_native(
+    cfg: DdzSimConfig, match: int, module: ModuleType | None = None
+) -> list[str] | None:
+    """The match played on the native core (:func:`pipeline.native.ddz_simulator`;
+    ``module``: the extension, by default this process's path), or None when the core does not
+    play it (then :func:`match_lines_python` does, with the same bytes)."""
+    sim = native.ddz_simulator(
+        preset=cfg.preset,
+        overrides=dict(cfg.overrides),
+        seed=cfg.seed,
+        games=cfg.games,
+        match_games=cfg.match_games,
+        feeder=cfg.feeder,
+        feed_rate=cfg.feed_rate,
+        id_prefix=cfg.id_prefix,
+        generator=GENERATOR,
+        module=module,
+    )
+    if sim is None:
+        return None
+    return sim.match_lines(match, list(cfg.bots), _seats(cfg))
+
+
+def match_lines_python(cfg: DdzSimConfig, match: int) -> list[str]:
+    """One whole match as JSON lines, played by the Python simulator (the reference)."""
     return [dumps(line) for line in play_match(cfg, match)]
+
+
+def match_lines(cfg: DdzSimConfig, match: int) -> list[str]:
+    """One whole match as JSON lines (what worker processes send back): on the native core
+    when it is built and plays the match, else in Python; the same bytes either way.
+
+    >>> cfg = DdzSimConfig(games=3, seed=5, bots=("random", "greedy"), preset="ddz-2p")
+    >>> match_lines(cfg, 0) == match_lines_python(cfg, 0)
+    True
+    """
+    lines = match_lines_native(cfg, match)
+    return match_lines_python(cfg, match) if lines is None else lines
 
 
 def simulate_lines(cfg: DdzSimConfig, *, workers: int = 1) -> Iterator[list[dict[str, Any]]]:

@@ -3,13 +3,16 @@
 //! `pipeline/warehouse/rows_doudizhu.py` are the reference; `tests/native/test_ddz_*.py` holds
 //! the two equal).
 
+pub mod bots;
 pub mod cards;
 pub mod combos;
+pub mod moves;
 pub mod parse;
 #[cfg(feature = "python")]
 pub mod py;
 pub mod replay;
 pub mod rows;
 pub mod rules;
+pub mod sim;
 pub mod state;
 pub mod texts;

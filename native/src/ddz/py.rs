@@ -4,7 +4,7 @@
 //! code, message, "", "")` (the Python loader's reject); an accepted ruleset's last two are
 //! its name and overrides as the games row stores them. Each call answers `None` for a line
 //! the Python reader reads. `rows_add` / `rows_take` build a chunk's warehouse rows
-//! (`super::rows`).
+//! (`super::rows`). `DdzSimulator` plays simulation matches (`super::sim`).
 
 use std::collections::HashMap;
 
@@ -12,11 +12,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use pyo3::IntoPyObjectExt;
 
+use super::bots::DdzBotKind;
 use super::combos::{Kind, KINDS};
 use super::parse::{parse_ddz_line, DdzLine};
 use super::replay::{replay, Rejected, Replay};
 use super::rows::{buildable, DdzChunkRows};
 use super::rules::{DdzRules, Num};
+use super::sim::{match_lines, DdzRunSpec};
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use crate::parse::tree::Tree;
 use crate::py::{rows_take, Spare};
@@ -359,5 +361,78 @@ impl DdzCore {
             }
         }
         Ok((ok, rejected, left))
+    }
+}
+
+/// One Dou Dizhu simulation run on the core (`pipeline.native.ddz_simulator` builds it):
+/// `match_lines` plays a whole match into its log lines, as `ddz_simulate.match_lines` does.
+#[pyclass(module = "big2_native")]
+pub struct DdzSimulator {
+    rs: DdzRules,
+    spec: DdzRunSpec,
+}
+
+#[pymethods]
+impl DdzSimulator {
+    /// `ruleset_json`: `DdzRuleset.to_dict()` plus `name_repr`; the `*_json` arguments: the
+    /// run's fixed values as `dumps` writes them; `prefix`: `{id_prefix}-{seed}` JSON-escaped.
+    /// A ruleset the core does not take is a `ValueError` (Python then plays the run).
+    #[new]
+    #[pyo3(signature = (ruleset_json, *, seed, games, match_games, feeder, feed_rate, prefix, ruleset_obj, generator_json, seed_json, feeder_json, feed_rate_json))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ruleset_json: &str,
+        seed: i64,
+        games: u64,
+        match_games: u64,
+        feeder: Option<usize>,
+        feed_rate: f64,
+        prefix: String,
+        ruleset_obj: String,
+        generator_json: String,
+        seed_json: String,
+        feeder_json: String,
+        feed_rate_json: String,
+    ) -> PyResult<DdzSimulator> {
+        let value = |e: String| pyo3::exceptions::PyValueError::new_err(e);
+        let dict: serde_json::Value =
+            serde_json::from_str(ruleset_json).map_err(|e| value(e.to_string()))?;
+        let rs = DdzRules::from_dict(&dict).map_err(value)?;
+        Ok(DdzSimulator {
+            rs,
+            spec: DdzRunSpec {
+                seed: seed.to_string(),
+                games,
+                match_games: match_games.max(1),
+                feeder,
+                feed_rate,
+                prefix,
+                ruleset_json: ruleset_obj,
+                generator_json,
+                seed_json,
+                feeder_json,
+                feed_rate_json,
+            },
+        })
+    }
+
+    /// Match `k`'s lines, or None when the core does not play one of `bots` (or leaves the
+    /// match to Python: see `super::sim::match_lines`).
+    fn match_lines(
+        &self,
+        py: Python<'_>,
+        k: u64,
+        bots: Vec<String>,
+        seats_json: &str,
+        bots_json: &str,
+    ) -> Option<Vec<String>> {
+        let kinds: Vec<DdzBotKind> = bots
+            .iter()
+            .map(|b| DdzBotKind::parse(b))
+            .collect::<Option<_>>()?;
+        if kinds.len() != self.rs.players {
+            return None;
+        }
+        py.allow_threads(|| match_lines(&self.rs, &self.spec, k, &kinds, seats_json, bots_json))
     }
 }

@@ -128,25 +128,27 @@ fn broken(code: &'static str, message: String) -> Broken {
 }
 
 pub struct Game<'r> {
-    rs: &'r DdzRules,
-    n: usize,
+    pub(crate) rs: &'r DdzRules,
+    pub(crate) n: usize,
     known: bool,
-    hands: Option<Vec<u64>>,
+    pub(crate) hands: Option<Vec<u64>>,
     kitty: Option<u64>,
     pub counts: Vec<u32>,
-    rank_counts: Option<Vec<Counts>>,
-    turn: Option<usize>,
-    phase: Phase,
+    pub(crate) rank_counts: Option<Vec<Counts>>,
+    pub(crate) turn: Option<usize>,
+    pub(crate) phase: Phase,
     pub history: Vec<ActionRecord>,
     pub result: Option<GameResult>,
+    /// No records (the simulator's games: the log holds none of their facts).
+    pub lean: bool,
     bid: i64,
     bidder: Option<usize>,
     passed: Vec<bool>,
     passes_in_row: usize,
-    landlord: Option<usize>,
+    pub(crate) landlord: Option<usize>,
     round: u32,
-    top: Option<Play>,
-    top_seat: Option<usize>,
+    pub(crate) top: Option<Play>,
+    pub(crate) top_seat: Option<usize>,
     passes: usize,
     bombs: i64,
     rockets: i64,
@@ -204,6 +206,7 @@ impl<'r> Game<'r> {
             phase: Phase::Auction,
             history: Vec::with_capacity(64),
             result: None,
+            lean: false,
             bid: 0,
             bidder: None,
             passed: vec![false; n],
@@ -372,13 +375,10 @@ impl<'r> Game<'r> {
                 ));
             }
         }
-        let top = self.top;
-        for p in &found {
-            if a.named.is_none_or(|k| p.kind == k) && top.is_none_or(|t| p.beats(&t)) {
-                return Ok(Play { mask: cards, ..*p });
-            }
+        if let Some(p) = self.first_reading(&found, cards, a.named) {
+            return Ok(p);
         }
-        let Some(top) = top else {
+        let Some(top) = self.top else {
             unreachable!("a lead always has a reading")
         };
         let same = found.iter().find(|p| {
@@ -404,15 +404,43 @@ impl<'r> Game<'r> {
         ))
     }
 
+    /// The reading the engine gives `cards` among `found` (their readings, preferred first):
+    /// the first of the named kind, if any, that beats the table.
+    fn first_reading(&self, found: &[Play], cards: u64, named: Option<Kind>) -> Option<Play> {
+        let top = self.top;
+        found
+            .iter()
+            .find(|p| named.is_none_or(|k| p.kind == k) && top.is_none_or(|t| p.beats(&t)))
+            .map(|p| Play { mask: cards, ..*p })
+    }
+
+    /// The reading `verify` gives a legal play of `cards` (no kind named): what `commit` takes.
+    pub fn reading(&self, cards: u64) -> Option<Play> {
+        let found = readings(&counts_of(cards), self.rs.four_with_two);
+        self.first_reading(&found, cards, None)
+    }
+
+    /// Whether `a` is legal now (`can`).
+    pub fn can(&self, a: &Action) -> bool {
+        self.verify(a).is_ok()
+    }
+
     /// Verify and apply one action.
     pub fn act(&mut self, a: &Action) -> Result<(), Broken> {
         let play = self.verify(a)?;
+        self.commit(a, play);
+        Ok(())
+    }
+
+    /// Apply an action already known legal (`play`: its reading, as `verify` or `reading`
+    /// gives it): the simulator's bots choose among the legal actions, so nothing is checked
+    /// again.
+    pub fn commit(&mut self, a: &Action, play: Option<Play>) {
         if self.phase == Phase::Auction {
             self.do_bid(a);
         } else {
             self.do_play(a, play);
         }
-        Ok(())
     }
 
     fn next_seat(&self, seat: usize) -> usize {
@@ -477,31 +505,9 @@ impl<'r> Game<'r> {
             }
             self.turn = Some(nxt);
         }
-        self.history.push(ActionRecord {
-            action_index: self.history.len(),
-            seat,
-            kind: a.kind,
-            phase: Phase::Auction,
-            bid: Some(value),
-            cards: 0,
-            play_kind: None,
-            key: None,
-            units: None,
-            round: 0,
-            is_lead: false,
-            top_before: 0,
-            top_kind: None,
-            top_seat: None,
-            cards_left: self.counts.clone(),
-            hand_before,
-            beating_play_existed: None,
-            ends_round: false,
-            ends_auction: ends || void,
-            landlord: self.landlord,
-            multiplier: 1,
-            wins_game: false,
-            unchecked_hand: !self.known,
-        });
+        if !self.lean {
+            self.push_bid_record(a, value, hand_before, ends || void);
+        }
         if void {
             self.result = Some(GameResult {
                 outcome: "redeal",
@@ -519,12 +525,40 @@ impl<'r> Game<'r> {
         }
     }
 
+    fn push_bid_record(&mut self, a: &Action, value: i64, hand_before: Option<u64>, ends: bool) {
+        self.history.push(ActionRecord {
+            action_index: self.history.len(),
+            seat: a.seat,
+            kind: a.kind,
+            phase: Phase::Auction,
+            bid: Some(value),
+            cards: 0,
+            play_kind: None,
+            key: None,
+            units: None,
+            round: 0,
+            is_lead: false,
+            top_before: 0,
+            top_kind: None,
+            top_seat: None,
+            cards_left: self.counts.clone(),
+            hand_before,
+            beating_play_existed: None,
+            ends_round: false,
+            ends_auction: ends,
+            landlord: self.landlord,
+            multiplier: 1,
+            wins_game: false,
+            unchecked_hand: !self.known,
+        });
+    }
+
     fn do_play(&mut self, a: &Action, play: Option<Play>) {
         let seat = a.seat;
         let (top, top_seat) = (self.top, self.top_seat);
         let hand_before = self.hands.as_ref().map(|h| h[seat]);
-        let beat = match (&top, &self.rank_counts) {
-            (Some(t), Some(rc)) => Some(can_beat_counts(&rc[seat], t)),
+        let beat = match (&top, &self.rank_counts, self.lean) {
+            (Some(t), Some(rc), false) => Some(can_beat_counts(&rc[seat], t)),
             _ => None,
         };
         let mut ends_round = false;
@@ -559,31 +593,33 @@ impl<'r> Game<'r> {
                 self.turn = Some(self.next_seat(seat));
             }
         }
-        self.history.push(ActionRecord {
-            action_index: self.history.len(),
-            seat,
-            kind: a.kind,
-            phase: Phase::Play,
-            bid: None,
-            cards: play.map_or(0, |p| p.mask),
-            play_kind: play.map(|p| p.kind),
-            key: play.map(|p| p.key),
-            units: play.map(|p| p.units),
-            round: self.round,
-            is_lead: top.is_none(),
-            top_before: top.map_or(0, |t| t.mask),
-            top_kind: top.map(|t| t.kind),
-            top_seat,
-            cards_left: self.counts.clone(),
-            hand_before,
-            beating_play_existed: beat,
-            ends_round: ends_round || wins,
-            ends_auction: false,
-            landlord: self.landlord,
-            multiplier: 1 << (self.bombs + self.rockets),
-            wins_game: wins,
-            unchecked_hand: !self.known,
-        });
+        if !self.lean {
+            self.history.push(ActionRecord {
+                action_index: self.history.len(),
+                seat,
+                kind: a.kind,
+                phase: Phase::Play,
+                bid: None,
+                cards: play.map_or(0, |p| p.mask),
+                play_kind: play.map(|p| p.kind),
+                key: play.map(|p| p.key),
+                units: play.map(|p| p.units),
+                round: self.round,
+                is_lead: top.is_none(),
+                top_before: top.map_or(0, |t| t.mask),
+                top_kind: top.map(|t| t.kind),
+                top_seat,
+                cards_left: self.counts.clone(),
+                hand_before,
+                beating_play_existed: beat,
+                ends_round: ends_round || wins,
+                ends_auction: false,
+                landlord: self.landlord,
+                multiplier: 1 << (self.bombs + self.rockets),
+                wins_game: wins,
+                unchecked_hand: !self.known,
+            });
+        }
         if ends_round {
             self.round += 1;
         }
