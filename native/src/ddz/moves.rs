@@ -108,15 +108,15 @@ impl Out<'_> {
             self.plays.push(partial);
             return;
         }
-        let counts = &self.view.counts;
-        for r in start..N_RANKS {
+        let view = self.view;
+        for (r, &have) in view.counts.iter().enumerate().skip(start) {
             if banned.0 <= r && r <= banned.1 {
                 continue;
             }
-            let have = counts[r] as usize;
+            let have = have as usize;
             if pairs {
                 if have >= 2 && r <= TWO_RANK {
-                    let next = with(partial, r, 2, self.view.low[r][2]);
+                    let next = with(partial, r, 2, view.low[r][2]);
                     self.kicks(next, banned, k - 1, pairs, r + 1, false);
                 }
                 continue;
@@ -125,7 +125,7 @@ impl Out<'_> {
                 continue; // the rocket is not two singles
             }
             for take in 1..=have.min(3).min(k) {
-                let next = with(partial, r, take as u8, self.view.low[r][take]);
+                let next = with(partial, r, take as u8, view.low[r][take]);
                 self.kicks(next, banned, k - take, pairs, r + 1, r == BJ_RANK);
             }
         }
@@ -134,9 +134,9 @@ impl Out<'_> {
     fn chain(&self, lo: usize, hi: usize, width: u8) -> (Counts, u64) {
         let mut c = [0u8; N_RANKS];
         let mut m = 0;
-        for x in lo..=hi {
-            c[x] = width;
-            m |= self.view.low[x][width as usize];
+        for (slot, low) in c[lo..=hi].iter_mut().zip(&self.view.low[lo..=hi]) {
+            *slot = width;
+            m |= low[width as usize];
         }
         (c, m)
     }
@@ -170,8 +170,8 @@ fn generate(out: &mut Out, four_with_two: bool, top: Option<&Play>) {
     let above = |r: usize| top.is_none_or(|t| r > t.key);
     if let Some(t) = top {
         if t.kind == Kind::Bomb || t.kind.chain_units().is_some() {
-            for r in 0..=TWO_RANK {
-                if counts[r] == 4 && (t.kind != Kind::Bomb || r > t.key) {
+            for (r, &c) in counts.iter().enumerate().take(TWO_RANK + 1) {
+                if c == 4 && (t.kind != Kind::Bomb || r > t.key) {
                     out.bomb(r);
                 }
             }
@@ -184,8 +184,8 @@ fn generate(out: &mut Out, four_with_two: bool, top: Option<&Play>) {
             let width = t.kind.width() as u8;
             let u = t.units;
             let mut run = 0;
-            for hi in 0..=ACE_RANK {
-                run = if counts[hi] >= width { run + 1 } else { 0 };
+            for (hi, &c) in counts.iter().enumerate().take(ACE_RANK + 1) {
+                run = if c >= width { run + 1 } else { 0 };
                 if run < u || hi <= t.key {
                     continue;
                 }
@@ -205,8 +205,7 @@ fn generate(out: &mut Out, four_with_two: bool, top: Option<&Play>) {
     let lead = top.is_none();
     let wants = |k: Kind| lead || kind == Some(k);
     let four_two = four_with_two && (wants(Kind::FourTwoSingles) || wants(Kind::FourTwoPairs));
-    for r in 0..N_RANKS {
-        let c = counts[r];
+    for (r, &c) in counts.iter().enumerate() {
         if c == 0 {
             continue;
         }
