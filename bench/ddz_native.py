@@ -11,6 +11,11 @@ declared result, void deals included), built once outside the timed part. Timed,
 - *Python*: ``pipeline.logs.jsonl.parse_line`` + ``pipeline.replay.replay``;
 - *parse floor*: ``orjson.loads`` of each line.
 
+``native.ddz_sim``: Dou Dizhu games simulated (played and written as log lines, void deals
+included: ``ddz_simulate.match_lines``) per CPU-second of this process, three random bots and
+three heuristic bots on ``ddz``: the native core (``SIM_GAMES_NATIVE`` games, best of 5) and
+the Python simulator (``SIM_GAMES_PYTHON``, best of 3) side by side, with the load average.
+
 ``native.ddz_ingest``: ``big2 ingest --no-build --workers 1`` (:func:`pipeline.ingest.ingest`)
 of ``BIG2_BENCH_DDZ_INGEST_GAMES`` simulated ``ddz`` games (default 3,000), on the core and with
 ``BIG2_PURE_PYTHON=1``, each in a fresh process, alternating, three times: the median games/s
@@ -24,6 +29,7 @@ import os
 import tempfile
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 from bench import Figure, benchmark
 from bench.native import (
@@ -35,7 +41,12 @@ from bench.native import (
 )
 from pipeline import native
 from pipeline.logs.model import Source
-from pipeline.sim.ddz_simulate import DdzSimConfig, match_lines
+from pipeline.sim.ddz_simulate import (
+    DdzSimConfig,
+    match_lines,
+    match_lines_native,
+    match_lines_python,
+)
 
 N_GAMES = 400
 _SOURCE = Source("bench-ddz.jsonl", 1)
@@ -79,6 +90,44 @@ def replay_rate() -> list[Figure]:
         figures.append((f"orjson parse-only, the same {preset} lines", parse_rate, "games/s"))
         if module is not None:
             figures.append((f"native ÷ Python ({preset})", rate / python_rate, "×"))
+    return figures
+
+
+#: Games per lineup: the core's run, and the Python simulator's (slower: fewer games).
+SIM_GAMES_NATIVE = 4_000
+SIM_GAMES_PYTHON = 200
+
+
+def _sim_run(cfg: DdzSimConfig, module: ModuleType | None) -> None:
+    for match in range(cfg.n_matches):
+        if module is None:
+            lines = match_lines_python(cfg, match)
+        else:
+            got = match_lines_native(cfg, match, module)
+            assert got is not None
+            lines = got
+        assert lines
+
+
+@benchmark("native.ddz_sim")
+def sim_rate() -> list[Figure]:
+    """Simulated ``ddz`` games (played and written as log lines) per CPU-second, three random
+    bots and three heuristic bots: the native core and the Python simulator side by side."""
+    module = native.load_module()
+    figures: list[Figure] = [("load average (1 min) before the runs", os.getloadavg()[0], "")]
+    for bot in ("random", "heuristic"):
+        python_cfg = DdzSimConfig(games=SIM_GAMES_PYTHON, seed=11, bots=(bot,) * 3)
+        python_rate = per_core_second(
+            partial(_sim_run, python_cfg, None), SIM_GAMES_PYTHON, repeat=3
+        )
+        if module is not None:
+            cfg = DdzSimConfig(games=SIM_GAMES_NATIVE, seed=11, bots=(bot,) * 3)
+            rate = per_core_second(partial(_sim_run, cfg, module), SIM_GAMES_NATIVE)
+            figures.append((f"native: ddz {bot}-bot games per CPU-second", rate, "games/s"))
+        figures.append((f"Python: ddz {bot}-bot games per CPU-second", python_rate, "games/s"))
+        if module is not None:
+            figures.append((f"{bot}: native ÷ Python", rate / python_rate, "×"))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures
 
 
