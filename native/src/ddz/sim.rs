@@ -5,16 +5,16 @@
 //! (`pipeline.logs.writer.dumps`). The chosen action is applied with `Game::commit`: no
 //! second check.
 
-use std::fmt::Write;
+use std::io::Write;
 
 use super::bots::{legal_bids, Choice, DdzBotKind, Turn};
-use super::cards::format_cards;
 use super::moves::plays_from;
 use super::replay::float_repr;
 use super::rules::{DdzRules, Num, DECK_SIZE, KITTY_SIZE};
 use super::state::{Action, ActionType, Game, GameResult, Phase};
+use super::texts::write_mask;
 use crate::pyrand::PyRandom;
-use crate::sim::{iso_utc, opt, BASE_TIMESTAMP, YEAR_SECONDS};
+use crate::sim::{iso_utc, BASE_TIMESTAMP, YEAR_SECONDS};
 
 /// A game gives up after this many void deals in a row (`ddz_play.MAX_DEALS`); the core then
 /// leaves the match to Python, which says so.
@@ -216,41 +216,76 @@ fn play_game(
     None
 }
 
-/// Python's `round(x, 2)` as text, `{:.2}`: correctly rounded, ties to even (as `round`).
-fn hundredths(x: f64) -> String {
-    format!("{x:.2}")
+/// Python's `round(x, 2)` of a finite `x >= 0`, in hundredths: `x × 100` rounded half to even
+/// on `x`'s exact binary value, as `round` rounds its decimal digits (no text in between).
+fn hundredths(x: f64) -> u64 {
+    debug_assert!(x.is_finite() && x >= 0.0);
+    let bits = x.to_bits();
+    let exp = (bits >> 52 & 0x7ff) as i32;
+    let frac = bits & ((1 << 52) - 1);
+    let (m, e) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, exp - 1075)
+    };
+    let scaled = u128::from(m) * 100; // x × 100 = scaled × 2^e, exactly
+    if e >= 0 {
+        return (scaled << e) as u64;
+    }
+    let shift = e.unsigned_abs();
+    if shift >= 128 {
+        return 0;
+    }
+    let q = scaled >> shift;
+    let r = scaled & ((1 << shift) - 1);
+    let half = 1u128 << (shift - 1);
+    (q + u128::from(r > half || (r == half && q & 1 == 1))) as u64
 }
 
-/// `_think`: seconds a seat takes over an action with `options` choices, `round(.., 2)`.
+/// `_think`: seconds a seat takes over an action with `options` choices, `round(.., 2)` (the
+/// double nearest the hundredths, as Python reads them back).
 fn think(rng: &mut PyRandom, options: f64) -> f64 {
     let t = (0.8 + 0.25 * options.ln_1p()) * rng.lognormvariate(0.0, 0.45);
-    hundredths(t).parse().expect("a formatted float")
+    hundredths(t) as f64 / 100.0
 }
 
-/// `repr(round(t, 2))` for a timestamp: the two decimals, trailing zeros dropped but one.
-fn push_ts(o: &mut String, t: f64) {
-    let text = hundredths(t);
-    let trimmed = text.trim_end_matches('0');
-    o.push_str(trimmed);
-    if trimmed.ends_with('.') {
-        o.push('0');
+/// `repr(round(t, 2))` of a timestamp (a clock of 10 digits before the point: the shortest
+/// digits are the hundredths, trailing zeros dropped but one).
+fn push_ts(o: &mut Vec<u8>, t: f64) {
+    let n = hundredths(t);
+    let mut num = itoa::Buffer::new();
+    o.extend_from_slice(num.format(n / 100).as_bytes());
+    o.push(b'.');
+    let cents = (n % 100) as u8;
+    o.push(b'0' + cents / 10);
+    if !cents.is_multiple_of(10) {
+        o.push(b'0' + cents % 10);
     }
 }
 
-fn push_num(o: &mut String, n: Num) -> Option<()> {
+fn push_num(o: &mut Vec<u8>, n: Num) -> Option<()> {
     match n {
         Num::Int(i) => {
             let _ = write!(o, "{i}");
         }
-        Num::Float(x) => o.push_str(&float_repr(x)?),
+        Num::Float(x) => o.extend_from_slice(float_repr(x)?.as_bytes()),
     }
     Some(())
 }
 
-fn push_cards(o: &mut String, mask: u64) {
-    o.push('"');
-    o.push_str(&format_cards(mask));
-    o.push('"');
+fn push_opt(o: &mut Vec<u8>, v: Option<usize>) {
+    match v {
+        Some(v) => {
+            let _ = write!(o, "{v}");
+        }
+        None => o.extend_from_slice(b"null"),
+    }
+}
+
+fn push_cards(o: &mut Vec<u8>, mask: u64) {
+    o.push(b'"');
+    write_mask(mask, o);
+    o.push(b'"');
 }
 
 /// One whole match as JSON lines (`ddz_simulate.match_lines`); `seats_json` and `bots_json`:
@@ -324,7 +359,7 @@ impl Fixed<'_> {
     /// The deal's log line (`log_line` plus what `play_match` adds), in `dumps`' layout.
     fn line(&self, dealt: &Dealt, ts: &[f64], at: &Place) -> Option<String> {
         let (spec, p) = (self.spec, &self.spec.prefix);
-        let mut o = String::with_capacity(4096);
+        let mut o = Vec::with_capacity(8192);
         let _ = write!(
             o,
             "{{\"format_version\": 1, \"game_kind\": \"doudizhu\", \"game_id\": \
@@ -333,17 +368,17 @@ impl Fixed<'_> {
         );
         for (i, &h) in dealt.hands.iter().enumerate() {
             if i > 0 {
-                o.push_str(", ");
+                o.extend_from_slice(b", ");
             }
             push_cards(&mut o, h);
         }
-        o.push_str("], \"kitty\": ");
+        o.extend_from_slice(b"], \"kitty\": ");
         push_cards(&mut o, dealt.kitty);
         if dealt.set_aside != 0 {
-            o.push_str(", \"set_aside\": ");
+            o.extend_from_slice(b", \"set_aside\": ");
             push_cards(&mut o, dealt.set_aside);
         }
-        o.push_str(", \"face_up_card\": ");
+        o.extend_from_slice(b", \"face_up_card\": ");
         push_cards(&mut o, 1 << dealt.face_up);
         let _ = write!(
             o,
@@ -352,7 +387,7 @@ impl Fixed<'_> {
         );
         for (i, (a, &t)) in dealt.actions.iter().zip(ts).enumerate() {
             if i > 0 {
-                o.push_str(", ");
+                o.extend_from_slice(b", ");
             }
             let _ = write!(
                 o,
@@ -365,14 +400,14 @@ impl Fixed<'_> {
                     let _ = write!(o, ", \"value\": {}", a.value);
                 }
                 ActionType::Play => {
-                    o.push_str(", \"cards\": ");
+                    o.extend_from_slice(b", \"cards\": ");
                     push_cards(&mut o, a.cards);
                 }
                 _ => {}
             }
-            o.push_str(", \"ts\": ");
+            o.extend_from_slice(b", \"ts\": ");
             push_ts(&mut o, t);
-            o.push('}');
+            o.push(b'}');
         }
         let r = &dealt.result;
         let _ = write!(
@@ -380,14 +415,14 @@ impl Fixed<'_> {
             "], \"result\": {{\"outcome\": \"{}\", \"landlord\": ",
             r.outcome
         );
-        opt(&mut o, r.landlord);
+        push_opt(&mut o, r.landlord);
         let _ = write!(o, ", \"base\": {}, \"winner\": ", r.base);
-        opt(&mut o, r.winner);
-        o.push_str(", \"landlord_won\": ");
-        o.push_str(match r.landlord_won {
-            None => "null",
-            Some(true) => "true",
-            Some(false) => "false",
+        push_opt(&mut o, r.winner);
+        o.extend_from_slice(b", \"landlord_won\": ");
+        o.extend_from_slice(match r.landlord_won {
+            None => b"null",
+            Some(true) => b"true",
+            Some(false) => b"false",
         });
         let _ = write!(
             o,
@@ -395,17 +430,17 @@ impl Fixed<'_> {
             r.bombs, r.rockets
         );
         match r.spring {
-            None => o.push_str("null"),
+            None => o.extend_from_slice(b"null"),
             Some(s) => {
                 let _ = write!(o, "\"{s}\"");
             }
         }
         let _ = write!(o, ", \"multiplier\": {}, \"amount\": ", r.multiplier);
         push_num(&mut o, r.amount)?;
-        o.push_str(", \"scores\": [");
+        o.extend_from_slice(b", \"scores\": [");
         for (i, &s) in r.scores.iter().enumerate() {
             if i > 0 {
-                o.push_str(", ");
+                o.extend_from_slice(b", ");
             }
             push_num(&mut o, s)?;
         }
@@ -424,7 +459,7 @@ impl Fixed<'_> {
         );
         for (i, f) in dealt.opportunities.iter().enumerate() {
             if i > 0 {
-                o.push_str(", ");
+                o.extend_from_slice(b", ");
             }
             let _ = write!(
                 o,
@@ -441,7 +476,7 @@ impl Fixed<'_> {
             self.m % 1000,
             iso_utc(at.started)
         );
-        Some(o)
+        String::from_utf8(o).ok()
     }
 }
 
@@ -451,17 +486,28 @@ mod tests {
 
     #[test]
     fn rounding_as_python() {
-        // round(0.125, 2), round(0.375, 2), round(2.675, 2), round(1772451204.125, 2)
-        assert_eq!(hundredths(0.125), "0.12");
-        assert_eq!(hundredths(0.375), "0.38");
-        assert_eq!(hundredths(2.675), "2.67");
-        let mut o = String::new();
-        push_ts(&mut o, 1_772_451_204.125);
-        o.push(' ');
-        push_ts(&mut o, 1_772_451_204.5);
-        o.push(' ');
-        push_ts(&mut o, 1_772_451_204.0);
-        assert_eq!(o, "1772451204.12 1772451204.5 1772451204.0");
+        // round(0.125, 2), round(0.375, 2), round(2.675, 2), round(0.005, 2), round(7.0, 2)
+        let got: Vec<u64> = [0.125, 0.375, 2.675, 0.005, 7.0, 0.0]
+            .into_iter()
+            .map(hundredths)
+            .collect();
+        assert_eq!(got, [12, 38, 267, 1, 700, 0]);
+        // repr(round(t, 2)) of 1772451204.125, .5, .0, .07, 1772451204.105 (a hair above)
+        let mut o = Vec::new();
+        for t in [
+            1_772_451_204.125,
+            1_772_451_204.5,
+            1_772_451_204.0,
+            1_772_451_204.07,
+        ] {
+            push_ts(&mut o, t);
+            o.push(b' ');
+        }
+        push_ts(&mut o, 1_772_451_204.105);
+        assert_eq!(
+            String::from_utf8(o).unwrap(),
+            "1772451204.12 1772451204.5 1772451204.0 1772451204.07 1772451204.11"
+        );
         // math.log1p(1), math.log1p(4)
         assert_eq!(1f64.ln_1p(), std::f64::consts::LN_2); // 0.6931471805599453
         assert_eq!(4f64.ln_1p(), 1.6094379124341003);
