@@ -164,18 +164,7 @@ fn play_deal(
                 rng,
             )
         });
-        let (kind, cards, play) = match choice {
-            Choice::Pass => (ActionType::Pass, 0, None),
-            Choice::Play(p) => (ActionType::Play, p.mask, game.reading(p.mask)),
-        };
-        let a = Action {
-            seat,
-            kind,
-            cards,
-            value: 0,
-            named: None,
-        };
-        game.commit(&a, play);
+        let (kind, cards) = apply(&mut game, seat, choice);
         actions.push(Logged {
             seat,
             kind,
@@ -193,6 +182,25 @@ fn play_deal(
         opportunities,
         result: game.result.expect("a finished deal"),
     }
+}
+
+/// Apply a seat's choice (`Game.do`): a play as the engine reads its cards, which may not be
+/// the generator's reading (`333-444-555` + `666` is generated as an airplane with wings, the
+/// engine reads the longer airplane, and the next seat must beat that).
+fn apply(game: &mut Game, seat: usize, choice: Choice) -> (ActionType, u64) {
+    let (kind, cards, play) = match choice {
+        Choice::Pass => (ActionType::Pass, 0, None),
+        Choice::Play(p) => (ActionType::Play, p.mask, game.reading(p.mask)),
+    };
+    let a = Action {
+        seat,
+        kind,
+        cards,
+        value: 0,
+        named: None,
+    };
+    game.commit(&a, play);
+    (kind, cards)
 }
 
 /// Game `index` of the run (`play_game`): its void deals, then the deal played out; None
@@ -482,6 +490,7 @@ impl Fixed<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::combos::Kind;
     use super::*;
 
     #[test]
@@ -511,5 +520,45 @@ mod tests {
         // math.log1p(1), math.log1p(4)
         assert_eq!(1f64.ln_1p(), std::f64::consts::LN_2); // 0.6931471805599453
         assert_eq!(4f64.ln_1p(), 1.6094379124341003);
+    }
+    #[test]
+    fn a_play_is_applied_as_the_engine_reads_it() {
+        let ddz = r#"{"name": "ddz", "name_repr": "'ddz'", "players": 3, "bidding": "points",
+            "bid_reentry": true, "hand_size": 17, "four_with_two": true,
+            "spring_doubles": false, "multiplier_cap": "none", "stake": 1}"#;
+        let rs = DdzRules::from_dict(&serde_json::from_str(ddz).unwrap()).unwrap();
+        // seat 0: three of each of 3, 4, 5, 6, and 7♦ … 8♦; then the cards in id order
+        let triples: u64 = (0..4).map(|r| 0b111u64 << (4 * r)).sum();
+        let mut rest = super::super::cards::FULL_DECK & !triples & !(0b11111 << 16);
+        let mut take = |n: u32| {
+            let mut m = 0;
+            for _ in 0..n {
+                let low = rest & rest.wrapping_neg();
+                m |= low;
+                rest &= !low;
+            }
+            m
+        };
+        let hands = [triples | 0b11111 << 16, take(17), take(17)];
+        let kitty = take(3);
+        let mut game = Game::new(&rs, Some(&hands), Some(kitty), Some(0), Some(0), None).unwrap();
+        let bid = Action {
+            seat: 0,
+            kind: ActionType::Bid,
+            cards: 0,
+            value: 3,
+            named: None,
+        };
+        game.commit(&bid, None);
+        // Python: readings((3, 3, 3, 3, 0, …), ddz) == [airplane 6 (4 long), airplane_singles
+        // 6 (3 long), airplane_singles 5 (3 long)]; plays_from yields the last one first
+        let wings = plays_from(game.hands.as_ref().unwrap()[0], true, None)
+            .into_iter()
+            .find(|p| p.kind == Kind::AirplaneSingles && p.mask == triples)
+            .expect("3-4-5 with 6-6-6 as wings");
+        assert_eq!((wings.key, wings.units), (2, 3));
+        apply(&mut game, 0, Choice::Play(wings));
+        let top = game.top.expect("on the table");
+        assert_eq!((top.kind, top.key, top.units), (Kind::Airplane, 3, 4));
     }
 }
