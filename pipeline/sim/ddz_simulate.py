@@ -34,6 +34,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import orjson
+
 from pipeline import native
 from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.logs.writer import LogWriter, dumps, seats_of, utc
@@ -186,9 +188,15 @@ def match_lines(cfg: DdzSimConfig, match: int) -> list[str]:
     return match_lines_python(cfg, match) if lines is None else lines
 
 
+def match_objects(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
+    """One whole match's log lines as objects: :func:`match_lines` read back (on the core when
+    it plays the match), equal to :func:`play_match`'s."""
+    return [orjson.loads(line) for line in match_lines(cfg, match)]
+
+
 def simulate_lines(cfg: DdzSimConfig, *, workers: int = 1) -> Iterator[list[dict[str, Any]]]:
     """The run's log lines as objects, one list per match, in order."""
-    return in_match_order(cfg, play_match, workers)
+    return in_match_order(cfg, match_objects, workers)
 
 
 @dataclass(frozen=True)

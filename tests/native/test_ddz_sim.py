@@ -31,6 +31,8 @@ from pipeline.sim.ddz_simulate import (
     match_lines,
     match_lines_native,
     match_lines_python,
+    play_match,
+    simulate_lines,
 )
 from tests.native.test_ddz_differential import OPTIONS as REPLAY_OPTIONS
 
@@ -121,6 +123,14 @@ def test_the_core_plays_every_option_itself(monkeypatch: pytest.MonkeyPatch) -> 
             games=2, seed=option, bots=("heuristic",) * n, preset=preset, overrides=overrides
         )
         assert match_lines(cfg, 0) == expected[option], (preset, overrides)
+
+
+def test_simulate_lines_gives_the_python_objects() -> None:
+    cfg = DdzSimConfig(
+        games=5, seed=8, bots=("heuristic", "random"), preset="ddz-2p", feeder=1, feed_rate=0.9
+    )
+    got = list(simulate_lines(cfg))
+    assert got == [play_match(cfg, m) for m in range(cfg.n_matches)]
 
 
 def test_a_seed_beyond_64_bits_falls_back_to_python() -> None:
