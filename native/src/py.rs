@@ -423,6 +423,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulator>()?;
     m.add_class::<crate::ddz::py::DdzCore>()?;
     m.add_class::<crate::ddz::py::DdzSimulator>()?;
+    m.add_function(wrap_pyfunction!(crate::ddz::py::ddz_legal_plays, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

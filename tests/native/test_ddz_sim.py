@@ -1,8 +1,9 @@
 """Dou Dizhu simulation on the native core: the same log lines as the Python simulator, byte
 for byte, and the Python fallback for what the core does not play.
 
-Random seeds, ``ddz``, ``ddz-2p`` and each ruleset option (the replay differential test's list
-and two players under ``ddz``), random lineups of the three bots, the planted feeder and its
+The legal-play generator on random hands and tables, in Python's order. Random seeds, ``ddz``,
+``ddz-2p`` and each ruleset option (the replay differential test's list and two players under
+``ddz``), random lineups of the three bots, the planted feeder and its
 rate, match lengths and id prefixes: the core's match lines equal
 :func:`pipeline.sim.ddz_simulate.match_lines_python`'s. The file written by ``big2 simulate
 --ruleset ddz`` is the same on the core (one worker or two) and in pure Python. Skipped (but
@@ -23,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import native
+from pipeline.doudizhu.moves import plays_from
 from pipeline.doudizhu.rules import load_ruleset
 from pipeline.sim import ddz_simulate
 from pipeline.sim.ddz_play import GENERATOR
@@ -66,6 +68,38 @@ def configs(draw: st.DrawFn) -> DdzSimConfig:
         match_games=draw(st.integers(1, 8)),
         id_prefix=draw(st.sampled_from(["sim", "ladder", 'é"x'])),
     )
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> int:
+    """A hand: 1-20 of any cards, or 0-4 cards of each rank (up to 54 cards: triples, bombs,
+    chains and jokers are common then)."""
+    if draw(st.booleans()):
+        cards = draw(st.sets(st.integers(0, 53), min_size=1, max_size=20))
+        return sum(1 << c for c in cards)
+    mask = 0
+    for rank in range(13):
+        n = draw(st.sampled_from([0, 0, 1, 2, 3, 3, 4]))
+        mask |= (1 << n) - 1 << 4 * rank
+    mask |= draw(st.sampled_from([0, 1, 2, 3])) << 52
+    return mask or 1
+
+
+@built
+@settings(max_examples=300, deadline=None)
+@given(hand=hands(), other=hands(), pick=st.integers(0, 10**6), four_with_two=st.booleans())
+def test_the_legal_plays_in_pythons_order(
+    hand: int, other: int, pick: int, four_with_two: bool
+) -> None:
+    """The core's generator (``ddz_legal_plays``) against ``moves.plays_from``, on a lead and
+    on a play of another hand: the same plays, in the same order (the bots pick by position)."""
+    assert MODULE is not None
+    rs = load_ruleset("ddz", {"four_with_two": four_with_two})
+    leads = list(plays_from(other, rs))
+    for top in (None, leads[pick % len(leads)]):
+        want = [(p.kind.value, p.key, p.units, p.mask) for p in plays_from(hand, rs, on=top)]
+        arg = None if top is None else (top.kind.value, top.key, top.units, top.mask)
+        assert MODULE.ddz_legal_plays(hand, four_with_two, arg) == want
 
 
 @built

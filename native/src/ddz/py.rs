@@ -436,3 +436,35 @@ impl DdzSimulator {
         py.allow_threads(|| match_lines(&self.rs, &self.spec, k, &kinds, seats_json, bots_json))
     }
 }
+
+/// `ddz_legal_plays(hand, four_with_two, top)`: the legal plays of `hand` on `top` (`(kind,
+/// key, units, mask)`, None on a lead) as `(kind, key, units, mask)` tuples, in the order of
+/// `pipeline.doudizhu.moves.plays_from` (for the differential test of the generator; an
+/// unknown kind is a `ValueError`).
+#[pyfunction]
+#[pyo3(signature = (hand, four_with_two, top))]
+pub fn ddz_legal_plays(
+    hand: u64,
+    four_with_two: bool,
+    top: Option<(String, usize, usize, u64)>,
+) -> PyResult<Vec<(&'static str, usize, usize, u64)>> {
+    let top = match top {
+        None => None,
+        Some((kind, key, units, mask)) => {
+            let kind = Kind::parse(&kind)
+                .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("kind {kind:?}")))?;
+            Some(super::combos::Play {
+                kind,
+                key,
+                units,
+                counts: super::cards::counts_of(mask),
+                mask,
+            })
+        }
+    };
+    let plays = super::moves::plays_from(hand, four_with_two, top.as_ref());
+    Ok(plays
+        .iter()
+        .map(|p| (p.kind.as_str(), p.key, p.units, p.mask))
+        .collect())
+}
