@@ -276,6 +276,13 @@ fn is_cyclic_run(rank_mask: u32) -> bool {
 
 /// Classify a card set: a play, or why it is none (`explain`).
 pub fn classify(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
+    classify_inline(mask, cr)
+}
+
+/// [`classify`] inlined where it is called (the replay's `verify`: the play stays in
+/// registers; a `Play` returned through memory is read back wider than it was written).
+#[inline(always)]
+pub(crate) fn classify_inline(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
     let rs = &cr.rs;
     let n = mask.count_ones();
     if n == 0 {
