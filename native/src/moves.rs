@@ -203,6 +203,37 @@ pub fn best_order(hand: u64, size: u32, cr: &ComboRules) -> Option<u64> {
     }
 }
 
+/// Whether the hand holds a play of `size` (four or five) cards whose `rank_key` is above
+/// `order`: `best_order(hand, size, cr) > order`, with the quick answers first for five
+/// cards. Five cards of one suit are a flush or a straight flush (level 2, or 4 or 6), a
+/// triple and another pair a full house (level 3), a quad and a fifth card four of a kind
+/// under `with_kicker` (level 5), whatever the ruleset; each is above every play of a lower
+/// level, so a top below that level is beaten without looking for the best play.
+pub fn beats_order(hand: u64, size: u32, order: u64, cr: &ComboRules) -> bool {
+    if size == 5 && hand.count_ones() >= 5 {
+        let level = order >> KEY_BITS;
+        if level < 2 && (0..4).any(|s| (hand & SUIT << s).count_ones() >= 5) {
+            return true;
+        }
+        if level < 5 {
+            let (mut pairs, mut triples, mut quads) = (0u32, 0u32, 0u32);
+            for r in 0..13 {
+                let n = (hand >> (r * 4) & 15).count_ones();
+                pairs += u32::from(n >= 2);
+                triples += u32::from(n >= 3);
+                quads += u32::from(n == 4);
+            }
+            if quads > 0 && cr.rs.four_of_a_kind == FourOfAKind::WithKicker {
+                return true;
+            }
+            if level < 3 && triples > 0 && pairs >= 2 {
+                return true;
+            }
+        }
+    }
+    best_order(hand, size, cr).is_some_and(|o| o > order)
+}
+
 /// Whether the hand holds any play that beats `top` (`can_beat`).
 pub fn can_beat(hand: u64, top: &Play, cr: &ComboRules) -> bool {
     if hand == 0 {
@@ -241,7 +272,7 @@ pub fn can_beat(hand: u64, top: &Play, cr: &ComboRules) -> bool {
         // top under four_of_a_kind = with_kicker or off, only bombs of five cards can beat it)
         // (of one size, a play beats another iff its rank_key is higher: the bombs' levels
         // are above every other play's of their size)
-        _ => best_order(hand, top.size, cr).is_some_and(|o| o > top.order),
+        _ => beats_order(hand, top.size, top.order, cr),
     }
 }
 
@@ -279,6 +310,17 @@ mod tests {
         let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         let variants = variants();
         let mut found = [0usize; 2];
+        // every level's lowest and highest order, and orders between (`beats_order`'s tops)
+        let mut thresholds: Vec<u64> = (0..7u64)
+            .flat_map(|level| {
+                [
+                    level << KEY_BITS,
+                    level << KEY_BITS | 60,
+                    ((level + 1) << KEY_BITS) - 1,
+                ]
+            })
+            .collect();
+        thresholds.extend([0, 3 << KEY_BITS | 11, 2 << KEY_BITS | (4 * 371_293)]);
         for round in 0..60_000 {
             let cr = &variants[round % variants.len()];
             let mut hand = 0u64;
@@ -302,6 +344,14 @@ mod tests {
                 let best = listed.iter().map(|p| p.order).max();
                 assert_eq!(best_order(hand, want, cr), best, "{hand:#x} size {want}");
                 found[want as usize - 4] += usize::from(best.is_some());
+                let near = best.map_or(vec![], |b| vec![b - 1, b, b + 1]);
+                for &order in thresholds.iter().chain(&near) {
+                    assert_eq!(
+                        beats_order(hand, want, order, cr),
+                        best.is_some_and(|b| b > order),
+                        "{hand:#x} size {want} above {order:#x}"
+                    );
+                }
                 for top in listed.iter().step_by(7).take(4) {
                     let other = hand & !top.mask;
                     assert_eq!(

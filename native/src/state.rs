@@ -414,9 +414,11 @@ pub struct Game<'a> {
     trick: u32,
     pub(crate) top: Option<Play>,
     pub(crate) top_seat: Option<usize>,
-    locked: Vec<bool>,
+    /// The seats locked out of the trick, a bit a seat (at most 52 seats).
+    locked: u64,
     passes: usize,
-    called: Vec<bool>,
+    /// The seats that called their last card, a bit a seat.
+    called: u64,
     pub(crate) call_due: Option<usize>,
 }
 
@@ -469,9 +471,9 @@ impl<'a> Game<'a> {
             trick: 1,
             top: None,
             top_seat: None,
-            locked: vec![false; n],
+            locked: 0,
             passes: 0,
-            called: vec![false; n],
+            called: 0,
             call_due: None,
         };
         if let Some(hands) = deal.hands {
@@ -639,7 +641,7 @@ impl<'a> Game<'a> {
 
     fn next_active(&self, seat: usize) -> usize {
         let mut s = self.next_seat(seat);
-        while self.locks_out && self.locked[s] && Some(s) != self.top_seat {
+        while self.locks_out && self.locked >> s & 1 == 1 && Some(s) != self.top_seat {
             s = self.next_seat(s);
         }
         s
@@ -721,7 +723,7 @@ impl<'a> Game<'a> {
         }
         if let Some(turn) = self.turn {
             if seat != turn {
-                if self.locks_out && self.locked[seat] {
+                if self.locks_out && self.locked >> seat & 1 == 1 {
                     return Err(self.fail(
                         "E_LOCKED_OUT",
                         format!("seat {seat} acted after passing in this trick (pass_locks_out); seat {turn} is to act"),
@@ -947,7 +949,7 @@ impl<'a> Game<'a> {
                 format!("seat {seat} called its last card holding {held} cards"),
             ));
         }
-        if self.called[seat] {
+        if self.called >> seat & 1 == 1 {
             return Err(self.fail(
                 "E_CALL_REPEATED",
                 format!("seat {seat} called its last card a second time"),
@@ -1099,7 +1101,7 @@ impl<'a> Game<'a> {
                 drawn = self.draw(seat, action.drawn);
             }
             self.passes += 1;
-            self.locked[seat] = true;
+            self.locked |= 1 << seat;
             if self.locks_out {
                 let t = self.next_active(seat);
                 self.turn = Some(t);
@@ -1138,7 +1140,7 @@ impl<'a> Game<'a> {
             unchecked,
             last_call: None,
         };
-        if play.is_some() && self.counts[seat] == 1 && !self.called[seat] {
+        if play.is_some() && self.counts[seat] == 1 && self.called >> seat & 1 == 0 {
             self.call_due = Some(self.history.len());
             if self.call_pending.is_some() {
                 record.last_call = self.call_pending;
@@ -1149,7 +1151,7 @@ impl<'a> Game<'a> {
             self.turn = self.top_seat;
             self.top = None;
             self.top_seat = None;
-            self.locked.fill(false);
+            self.locked = 0;
             self.passes = 0;
             self.trick += 1;
         }
@@ -1238,7 +1240,7 @@ impl<'a> Game<'a> {
 
     #[cold]
     fn do_announce(&mut self, action: &Action, seat: usize, hand_before: Option<u64>) {
-        self.called[seat] = true;
+        self.called |= 1 << seat;
         if let Some(due) = self.call_due {
             if usize::from(self.history[due].seat) == seat {
                 self.history[due].last_call = Some(LastCall::Made);
