@@ -65,17 +65,11 @@ fn best_five(hand: u64, cr: &ComboRules, counts: &[u32; 13]) -> Option<u64> {
     }
     let highest_card = rs.straight_order == StraightOrder::HighestCard;
     let present = (0..13).fold(0u32, |m, r| m | u32::from(counts[r] > 0) << r);
-    for (i, &seq) in cr.straights.iter().enumerate() {
+    for (i, (&seq, &spread)) in cr.straights.iter().zip(&cr.straight_spreads).enumerate() {
         if present & seq != seq {
             continue;
         }
         let high = 31 - seq.leading_zeros();
-        let mut spread = 0u64;
-        for r in 0..13 {
-            if seq >> r & 1 == 1 {
-                spread |= 1 << (r * 4);
-            }
-        }
         let key = |s: u64| {
             if highest_card {
                 high as u64 * 4 + s
@@ -192,10 +186,10 @@ pub fn best_order(hand: u64, size: u32, cr: &ComboRules) -> Option<u64> {
     if hand.count_ones() < size {
         return None;
     }
-    let mut counts = [0u32; 13];
-    for (r, c) in counts.iter_mut().enumerate() {
-        *c = (hand >> (r * 4) & 15).count_ones();
-    }
+    // each rank's count (0 to 4) in its four bits, counted for all ranks at once
+    let twos = hand - (hand >> 1 & 0x5555_5555_5555_5555);
+    let nibbles = (twos & 0x3333_3333_3333_3333) + (twos >> 2 & 0x3333_3333_3333_3333);
+    let counts: [u32; 13] = std::array::from_fn(|r| (nibbles >> (r * 4) & 15) as u32);
     match size {
         4 => best_four(hand, cr, &counts),
         5 => best_five(hand, cr, &counts),

@@ -189,7 +189,7 @@ impl Unchecked {
 /// The cards each seat holds after an action (`ActionRecord.cards_left`): inline for a table
 /// of up to eight seats (a byte a seat, written as one word: no heap vector per action), on
 /// the heap for a larger one (at most 52 seats, a seat holds at most 52 cards).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct CardsLeft {
     small: [u8; 8],
     wide: Option<Box<[u8; 52]>>,
@@ -255,6 +255,14 @@ fn pack(counts: &[u32]) -> u64 {
         .enumerate()
         .fold(0, |w, (s, &c)| w | u64::from(c as u8) << (8 * s))
 }
+
+impl PartialEq for CardsLeft {
+    fn eq(&self, other: &CardsLeft) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for CardsLeft {}
 
 impl std::fmt::Debug for CardsLeft {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
