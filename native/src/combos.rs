@@ -244,6 +244,8 @@ pub struct ComboRules {
     pub straights: Vec<u32>,
     /// Each 13-bit rank mask's index in `straights`, `NO_STRAIGHT` for none.
     pub straight_index: Box<[u8; 8192]>,
+    /// Each of `straights` as a card mask: its ranks' lowest cards (♦), one bit a rank.
+    pub straight_spreads: Vec<u64>,
 }
 
 /// `straight_index`'s value for a rank mask that is no straight.
@@ -256,10 +258,20 @@ impl ComboRules {
         for (i, &seq) in straights.iter().enumerate().rev() {
             straight_index[seq as usize] = i as u8; // the first index wins, as `position`
         }
+        let straight_spreads = straights
+            .iter()
+            .map(|&seq| {
+                (0..13)
+                    .filter(|r| seq >> r & 1 == 1)
+                    .map(|r| 1u64 << (r * 4))
+                    .sum()
+            })
+            .collect();
         ComboRules {
             rs: rs.clone(),
             straights,
             straight_index,
+            straight_spreads,
         }
     }
 
@@ -276,6 +288,13 @@ fn is_cyclic_run(rank_mask: u32) -> bool {
 
 /// Classify a card set: a play, or why it is none (`explain`).
 pub fn classify(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
+    classify_inline(mask, cr)
+}
+
+/// [`classify`] inlined where it is called (the replay's `verify`: the play stays in
+/// registers; a `Play` returned through memory is read back wider than it was written).
+#[inline(always)]
+pub(crate) fn classify_inline(mask: u64, cr: &ComboRules) -> Result<Play, Why> {
     let rs = &cr.rs;
     let n = mask.count_ones();
     if n == 0 {

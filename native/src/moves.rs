@@ -65,17 +65,11 @@ fn best_five(hand: u64, cr: &ComboRules, counts: &[u32; 13]) -> Option<u64> {
     }
     let highest_card = rs.straight_order == StraightOrder::HighestCard;
     let present = (0..13).fold(0u32, |m, r| m | u32::from(counts[r] > 0) << r);
-    for (i, &seq) in cr.straights.iter().enumerate() {
+    for (i, (&seq, &spread)) in cr.straights.iter().zip(&cr.straight_spreads).enumerate() {
         if present & seq != seq {
             continue;
         }
         let high = 31 - seq.leading_zeros();
-        let mut spread = 0u64;
-        for r in 0..13 {
-            if seq >> r & 1 == 1 {
-                spread |= 1 << (r * 4);
-            }
-        }
         let key = |s: u64| {
             if highest_card {
                 high as u64 * 4 + s
@@ -192,15 +186,81 @@ pub fn best_order(hand: u64, size: u32, cr: &ComboRules) -> Option<u64> {
     if hand.count_ones() < size {
         return None;
     }
-    let mut counts = [0u32; 13];
-    for (r, c) in counts.iter_mut().enumerate() {
-        *c = (hand >> (r * 4) & 15).count_ones();
-    }
+    let nibbles = rank_counts(hand);
+    let counts: [u32; 13] = std::array::from_fn(|r| (nibbles >> (r * 4) & 15) as u32);
     match size {
         4 => best_four(hand, cr, &counts),
         5 => best_five(hand, cr, &counts),
         _ => None,
     }
+}
+
+/// Each rank's count of cards (0 to 4) in its four bits, for all ranks at once.
+fn rank_counts(hand: u64) -> u64 {
+    let twos = hand - (hand >> 1 & 0x5555_5555_5555_5555);
+    (twos & 0x3333_3333_3333_3333) + (twos >> 2 & 0x3333_3333_3333_3333)
+}
+
+/// Whether the hand holds a play of `size` (four or five) cards whose `rank_key` is above
+/// `order`: `best_order(hand, size, cr) > order`, with the quick answers first for five
+/// cards. Five cards of one suit are a flush or a straight flush (level 2, or 4 or 6), a
+/// triple and another pair a full house (level 3), a quad and a fifth card four of a kind
+/// under `with_kicker` (level 5), whatever the ruleset; each is above every play of a lower
+/// level, so a top below that level is beaten without looking for the best play. Without
+/// any of them, a straight (level 1) is beaten only by a higher straight, and none of the
+/// hand's straights can be a flush: its key is the sequence's with the top rank's strongest
+/// suit.
+pub fn beats_order(hand: u64, size: u32, order: u64, cr: &ComboRules) -> bool {
+    if size == 5 && hand.count_ones() >= 5 {
+        let level = order >> KEY_BITS;
+        if level < 2 && (0..4).any(|s| (hand & SUIT << s).count_ones() >= 5) {
+            return true;
+        }
+        if level < 5 {
+            // the ranks held at least once, twice, three and four times (a bit at each
+            // rank's lowest card)
+            let n = rank_counts(hand);
+            let held = (n | n >> 1 | n >> 2) & SUIT;
+            let pairs = (n >> 1 | n >> 2) & SUIT;
+            let triples = (n >> 2 | n >> 1 & n) & SUIT;
+            let quads = n >> 2 & SUIT;
+            if quads != 0 && cr.rs.four_of_a_kind == FourOfAKind::WithKicker {
+                return true;
+            }
+            let full_house = triples != 0 && pairs.count_ones() >= 2;
+            if level < 3 && full_house {
+                return true;
+            }
+            if level == 1 {
+                // (no five cards of a suit: a level-1 top returned above if there were)
+                return beats_straight(hand, held, order, cr);
+            }
+        }
+    }
+    best_order(hand, size, cr).is_some_and(|o| o > order)
+}
+
+/// Whether the hand, with no five cards of a suit, holds a straight above the straight
+/// `order` (`held`: the ranks it holds, a bit at each rank's lowest card).
+fn beats_straight(hand: u64, held: u64, order: u64, cr: &ComboRules) -> bool {
+    let st = strength(cr.rs.suit_order);
+    let highest_card = cr.rs.straight_order == StraightOrder::HighestCard;
+    for (i, (&seq, &spread)) in cr.straights.iter().zip(&cr.straight_spreads).enumerate() {
+        if held & spread != spread {
+            continue;
+        }
+        let high = 31 - seq.leading_zeros();
+        let suit = best_suit(hand >> (high * 4) & 15, &st);
+        let key = if highest_card {
+            u64::from(high) * 4 + suit
+        } else {
+            i as u64 * 4 + suit
+        };
+        if 1 << KEY_BITS | key > order {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the hand holds any play that beats `top` (`can_beat`).
@@ -241,7 +301,7 @@ pub fn can_beat(hand: u64, top: &Play, cr: &ComboRules) -> bool {
         // top under four_of_a_kind = with_kicker or off, only bombs of five cards can beat it)
         // (of one size, a play beats another iff its rank_key is higher: the bombs' levels
         // are above every other play's of their size)
-        _ => best_order(hand, top.size, cr).is_some_and(|o| o > top.order),
+        _ => beats_order(hand, top.size, top.order, cr),
     }
 }
 
@@ -279,6 +339,19 @@ mod tests {
         let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15_u64);
         let variants = variants();
         let mut found = [0usize; 2];
+        // every level's lowest and highest order, and orders between (`beats_order`'s tops)
+        let mut thresholds: Vec<u64> = (0..7u64)
+            .flat_map(|level| {
+                [
+                    level << KEY_BITS,
+                    level << KEY_BITS | 60,
+                    ((level + 1) << KEY_BITS) - 1,
+                ]
+            })
+            .collect();
+        thresholds.extend([0, 3 << KEY_BITS | 11, 2 << KEY_BITS | (4 * 371_293)]);
+        // every straight's key (`beats_straight`)
+        thresholds.extend((0..64).map(|key| 1 << KEY_BITS | key));
         for round in 0..60_000 {
             let cr = &variants[round % variants.len()];
             let mut hand = 0u64;
@@ -302,6 +375,14 @@ mod tests {
                 let best = listed.iter().map(|p| p.order).max();
                 assert_eq!(best_order(hand, want, cr), best, "{hand:#x} size {want}");
                 found[want as usize - 4] += usize::from(best.is_some());
+                let near = best.map_or(vec![], |b| vec![b - 1, b, b + 1]);
+                for &order in thresholds.iter().chain(&near) {
+                    assert_eq!(
+                        beats_order(hand, want, order, cr),
+                        best.is_some_and(|b| b > order),
+                        "{hand:#x} size {want} above {order:#x}"
+                    );
+                }
                 for top in listed.iter().step_by(7).take(4) {
                     let other = hand & !top.mask;
                     assert_eq!(

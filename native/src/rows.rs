@@ -762,7 +762,7 @@ impl ChunkRows {
             x.action_type.push(Some(a.kind.as_str()));
             x.cards_mask.push_int(int(a.cards));
             x.kind.push(a.play_kind.map(|k| k.as_str()));
-            x.rank_key.push_int(opt(a.rank_key));
+            x.rank_key.push_int(opt(a.rank_key()));
             x.trick.push_int(int(a.trick));
             x.is_lead.push(Some(a.is_lead));
             x.top_before_mask.push_int(int(a.top_before));
@@ -770,15 +770,15 @@ impl ChunkRows {
                 x.cards_left.values.push_int(int(c));
             }
             x.cards_left.close(a.cards_left.len());
-            x.hand_before_mask.push_int(opt(a.hand_before));
+            x.hand_before_mask.push_int(opt(a.hand_before()));
             x.beating_play_existed.push(a.beating_play_existed);
             x.highest_single.push_int(opt(a.highest_single));
             x.next_seat.push_int(int(a.next_seat));
             x.next_on_one.push(Some(a.next_on_one));
             x.obligation.push(a.obligation.map(|o| o.as_str()));
             x.block.push(a.block.map(|b| b.as_str()));
-            let reason = a.block_reason.as_str();
-            x.block_reason.push((!reason.is_empty()).then_some(reason));
+            let reason = a.block_reason();
+            x.block_reason.push((!reason.is_empty()).then_some(&reason));
             x.ends_trick.push(Some(a.ends_trick));
             x.wins_game.push(Some(a.wins_game));
             x.drawn.push_int(opt(a.drawn));
@@ -794,7 +794,7 @@ impl ChunkRows {
 
         self.tricks.push(gid, &tricks, |i| {
             let a = &done.actions[i];
-            (a.seat, a.play_kind.map(|p| p.as_str()))
+            (a.seat.into(), a.play_kind.map(|p| p.as_str()))
         });
         true
     }

@@ -754,7 +754,7 @@ pub fn play_game<'g>(
             non_blocks.push(NonBlock {
                 action_index: index,
                 seat,
-                next_seat: record.next_seat,
+                next_seat: record.next_seat.into(),
                 colluder,
             });
         }
@@ -990,7 +990,7 @@ fn game_line(
             ActionType::Pass => {
                 if let Some(d) = r.drawn {
                     o.push_str(", \"drawn\": \"");
-                    compact_card(&mut o, d);
+                    compact_card(&mut o, d.into());
                     o.push('"');
                 }
             }

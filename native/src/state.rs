@@ -1,9 +1,11 @@
 //! The game state machine, as `pipeline/big2/state.py` (`Game.verify` / `Game.do`): the same
 //! checks in the same order, the same stable codes and message texts, the same facts per action.
 
+use std::borrow::Cow;
+
 use crate::cards::{format_cards, FULL_DECK};
 use crate::combos::{
-    classify, highest_single, not_a_combination, single_key, ComboRules, Kind, Play,
+    classify_inline, highest_single, not_a_combination, single_key, ComboRules, Kind, Play,
 };
 use crate::moves::can_beat;
 use crate::rules::{Direction, FirstPlay, MustBlock, Ruleset, SuitOrder, ThreePlayerMode};
@@ -184,33 +186,56 @@ impl Unchecked {
     }
 }
 
-/// The cards each seat holds after an action (`ActionRecord.cards_left`), inline: no heap
-/// vector per action (a table seats at most 52, and a seat holds at most 52 cards).
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// The cards each seat holds after an action (`ActionRecord.cards_left`): inline for a table
+/// of up to eight seats (a byte a seat, written as one word: no heap vector per action), on
+/// the heap for a larger one (at most 52 seats, a seat holds at most 52 cards).
+#[derive(Clone)]
 pub struct CardsLeft {
+    small: [u8; 8],
+    wide: Option<Box<[u8; 52]>>,
     len: u8,
-    counts: [u8; 52],
 }
 
 impl CardsLeft {
     /// No seats (the simulator's lean records).
     pub const EMPTY: CardsLeft = CardsLeft {
+        small: [0; 8],
+        wide: None,
         len: 0,
-        counts: [0; 52],
     };
 
     /// The counts of every seat (each at most 52, at most 52 seats).
     pub fn of(counts: &[u32]) -> CardsLeft {
-        let mut out = CardsLeft::EMPTY;
-        out.len = counts.len() as u8;
-        for (slot, &c) in out.counts.iter_mut().zip(counts) {
+        if counts.len() <= 8 {
+            return CardsLeft::packed(pack(counts), counts.len());
+        }
+        let mut wide = Box::new([0u8; 52]);
+        for (slot, &c) in wide.iter_mut().zip(counts) {
             *slot = c as u8;
         }
-        out
+        CardsLeft {
+            small: [0; 8],
+            wide: Some(wide),
+            len: counts.len() as u8,
+        }
+    }
+
+    /// The counts of up to eight seats, a byte a seat, seat 0 the lowest.
+    #[inline]
+    fn packed(counts: u64, len: usize) -> CardsLeft {
+        CardsLeft {
+            small: counts.to_le_bytes(),
+            wide: None,
+            len: len as u8,
+        }
     }
 
     pub fn as_slice(&self) -> &[u8] {
-        &self.counts[..self.len as usize]
+        let len = self.len as usize;
+        match &self.wide {
+            Some(wide) => &wide[..len],
+            None => &self.small[..len],
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -222,39 +247,113 @@ impl CardsLeft {
     }
 }
 
+/// Up to eight seats' counts as one word, a byte a seat, seat 0 the lowest.
+fn pack(counts: &[u32]) -> u64 {
+    counts
+        .iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |w, (s, &c)| w | u64::from(c as u8) << (8 * s))
+}
+
+impl PartialEq for CardsLeft {
+    fn eq(&self, other: &CardsLeft) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for CardsLeft {}
+
 impl std::fmt::Debug for CardsLeft {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.as_slice().fmt(f)
     }
 }
 
-/// One applied action and the engine's facts about it (`ActionRecord`, field for field).
+/// One applied action and the engine's facts about it (`ActionRecord`, field for field): 88
+/// bytes a record (it was 184), written once per action. Seats and cards as bytes (at most
+/// 52 of each), the optional masks and the block reason behind methods (`hand_before`,
+/// `rank_key`, `block_reason`: the reason's text is printed from the record's facts when
+/// asked for).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionRecord {
-    pub action_index: usize,
-    pub seat: usize,
-    pub kind: ActionType,
     pub cards: u64,
-    pub play_kind: Option<Kind>,
-    pub rank_key: Option<u64>,
-    pub trick: u32,
-    pub is_lead: bool,
     pub top_before: u64,
+    /// The hand, or `NO_HAND` (the log does not hold it): see `hand_before`.
+    hand: u64,
+    /// The play's `rank_key` when `play_kind` is some: see `rank_key`.
+    order: u64,
     pub cards_left: CardsLeft,
-    pub hand_before: Option<u64>,
+    pub action_index: u32,
+    pub trick: u32,
+    pub seat: u8,
+    pub next_seat: u8,
+    pub kind: ActionType,
+    pub play_kind: Option<Kind>,
+    pub is_lead: bool,
     pub beating_play_existed: Option<bool>,
-    pub highest_single: Option<u32>,
-    pub next_seat: usize,
+    pub highest_single: Option<u8>,
     pub next_on_one: bool,
     pub obligation: Option<Obligation>,
     pub block: Option<Block>,
-    pub block_reason: String,
     pub ends_trick: bool,
     pub wins_game: bool,
-    pub drawn: Option<u32>,
+    pub drawn: Option<u8>,
     pub claim: Option<Claim>,
     pub unchecked: Unchecked,
     pub last_call: Option<LastCall>,
+}
+
+/// `ActionRecord::hand`'s value when the log does not hold the hand (a hand is 52 bits).
+const NO_HAND: u64 = u64::MAX;
+
+impl ActionRecord {
+    /// The acting seat's hand before the action, when the log holds the hands.
+    #[inline]
+    pub fn hand_before(&self) -> Option<u64> {
+        (self.hand != NO_HAND).then_some(self.hand)
+    }
+
+    /// The play's `rank_key` (`level << 40 | key`), for a play.
+    #[inline]
+    pub fn rank_key(&self) -> Option<u64> {
+        self.play_kind.map(|_| self.order)
+    }
+
+    /// Why the must-block obligation was violated or is unknown (`''` otherwise), as
+    /// `obligation` words it: from the record's obligation, block, kind, cards and highest
+    /// single (the acting seat's best card, the one a violated obligation names).
+    pub fn block_reason(&self) -> Cow<'static, str> {
+        let played = (self.kind == ActionType::Play).then_some(self.cards);
+        block_reason(
+            self.obligation,
+            self.block,
+            played,
+            self.highest_single.map(u32::from),
+        )
+    }
+}
+
+/// The text of a block reason (`obligation`'s third answer in Python): for a violated
+/// obligation the seat's best card `best` and what it played (`None`: it passed).
+fn block_reason(
+    obligation: Option<Obligation>,
+    block: Option<Block>,
+    played: Option<u64>,
+    best: Option<u32>,
+) -> Cow<'static, str> {
+    let best = || format_cards(1 << best.unwrap_or(0));
+    match (block, obligation) {
+        (Some(Block::Violated), Some(Obligation::Lead)) => {
+            format!("led a single lower than {}", best()).into()
+        }
+        (Some(Block::Violated), _) => match played {
+            None => format!("passed holding {}", best()).into(),
+            Some(cards) => format!("played {} holding {}", format_cards(cards), best()).into(),
+        },
+        (Some(Block::Unknown), _) => "hand not in the log".into(),
+        _ => "".into(),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -313,8 +412,9 @@ pub struct Game<'a> {
     pub(crate) swapped: bool,
     pub(crate) hands: Option<Vec<u64>>,
     pub counts: Vec<u32>,
-    /// `counts` as the records hold them (kept with `counts`: no conversion per action).
-    left: CardsLeft,
+    /// `counts` of seats 0 to 7 as the records hold them, a byte a seat (kept with `counts`:
+    /// no conversion per action; a table of more than eight seats converts `counts`).
+    left: u64,
     pub(crate) lowest: Option<u32>,
     pub(crate) lowest_rule: bool,
     pub turn: Option<usize>,
@@ -323,9 +423,11 @@ pub struct Game<'a> {
     trick: u32,
     pub(crate) top: Option<Play>,
     pub(crate) top_seat: Option<usize>,
-    locked: Vec<bool>,
+    /// The seats locked out of the trick, a bit a seat (at most 52 seats).
+    locked: u64,
     passes: usize,
-    called: Vec<bool>,
+    /// The seats that called their last card, a bit a seat.
+    called: u64,
     pub(crate) call_due: Option<usize>,
 }
 
@@ -369,7 +471,7 @@ impl<'a> Game<'a> {
             swapped: false,
             hands: None,
             counts: Vec::new(),
-            left: CardsLeft::EMPTY,
+            left: 0,
             lowest: None,
             lowest_rule: false,
             turn: None,
@@ -378,9 +480,9 @@ impl<'a> Game<'a> {
             trick: 1,
             top: None,
             top_seat: None,
-            locked: vec![false; n],
+            locked: 0,
             passes: 0,
-            called: vec![false; n],
+            called: 0,
             call_due: None,
         };
         if let Some(hands) = deal.hands {
@@ -399,7 +501,7 @@ impl<'a> Game<'a> {
                 format!("{} seats for {} players", game.counts.len(), n),
             ));
         }
-        game.left = CardsLeft::of(&game.counts);
+        game.left = pack(&game.counts);
         game.lowest = game.lowest_card();
         let uses_lowest = deal.previous_winner.is_none() || rs.first_lead_every_game;
         game.lowest_rule = uses_lowest && rs.first_play != FirstPlay::None;
@@ -526,9 +628,29 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// `left` after `counts[seat]` changed: one word written, no byte (a byte store read
+    /// back as part of a wider load stalls).
+    #[inline]
+    fn set_left(&mut self, seat: usize) {
+        if seat < 8 {
+            let shift = 8 * seat;
+            self.left = self.left & !(0xff << shift) | u64::from(self.counts[seat] as u8) << shift;
+        }
+    }
+
+    /// Every seat's count as a record holds it.
+    #[inline]
+    fn cards_left(&self) -> CardsLeft {
+        if self.n > 8 {
+            CardsLeft::of(&self.counts)
+        } else {
+            CardsLeft::packed(self.left, self.n)
+        }
+    }
+
     fn next_active(&self, seat: usize) -> usize {
         let mut s = self.next_seat(seat);
-        while self.locks_out && self.locked[s] && Some(s) != self.top_seat {
+        while self.locks_out && self.locked >> s & 1 == 1 && Some(s) != self.top_seat {
             s = self.next_seat(s);
         }
         s
@@ -576,7 +698,9 @@ impl<'a> Game<'a> {
         err(code, format!("{message} (trick {})", self.trick))
     }
 
-    /// Raise a named error if the action is illegal now; the play it makes.
+    /// Raise a named error if the action is illegal now; the play it makes. (Inlined: the
+    /// play stays in registers for `apply`'s commit, no `Result` written and read back.)
+    #[inline(always)]
     pub fn verify(&self, action: &Action) -> Result<Option<Play>, EngineError> {
         if self.result.is_some() {
             return Err(self.fail(
@@ -608,7 +732,7 @@ impl<'a> Game<'a> {
         }
         if let Some(turn) = self.turn {
             if seat != turn {
-                if self.locks_out && self.locked[seat] {
+                if self.locks_out && self.locked >> seat & 1 == 1 {
                     return Err(self.fail(
                         "E_LOCKED_OUT",
                         format!("seat {seat} acted after passing in this trick (pass_locks_out); seat {turn} is to act"),
@@ -635,9 +759,10 @@ impl<'a> Game<'a> {
         self.verify_play(action, seat).map(Some)
     }
 
+    #[inline(always)]
     fn verify_play(&self, action: &Action, seat: usize) -> Result<Play, EngineError> {
         let mask = action.cards;
-        let play = classify(mask, self.cr)
+        let play = classify_inline(mask, self.cr)
             .map_err(|why| err("E_NOT_A_COMBINATION", not_a_combination(mask, &why)))?;
         if let Some(hands) = &self.hands {
             if mask & !hands[seat] != 0 {
@@ -833,7 +958,7 @@ impl<'a> Game<'a> {
                 format!("seat {seat} called its last card holding {held} cards"),
             ));
         }
-        if self.called[seat] {
+        if self.called >> seat & 1 == 1 {
             return Err(self.fail(
                 "E_CALL_REPEATED",
                 format!("seat {seat} called its last card a second time"),
@@ -842,20 +967,22 @@ impl<'a> Game<'a> {
         Ok(())
     }
 
+    /// 頂大: the obligation of `seat` making `play` (`None`: a pass) and whether it is met
+    /// (`obligation`; its reason is `block_reason` of these facts).
     pub(crate) fn obligation(
         &self,
         seat: usize,
         play: Option<&Play>,
-    ) -> (Option<Obligation>, Option<Block>, String) {
+    ) -> (Option<Obligation>, Option<Block>) {
         let nxt = self.next_seat(seat);
         if self.counts[nxt] != 1 {
-            return (None, None, String::new());
+            return (None, None);
         }
         let top = self.top.as_ref();
         let so = self.rs.suit_order;
         if let Some(t) = top {
             if t.kind != Kind::Single {
-                return (None, None, String::new());
+                return (None, None);
             }
         }
         if let Some(hands) = &self.hands {
@@ -863,58 +990,44 @@ impl<'a> Game<'a> {
             let best_key = single_key(best, so);
             let Some(t) = top else {
                 if play.is_some_and(|p| p.size > 1 || p.mask == 1 << best) {
-                    return (Some(Obligation::Lead), Some(Block::Met), String::new());
+                    return (Some(Obligation::Lead), Some(Block::Met));
                 }
-                return (
-                    Some(Obligation::Lead),
-                    Some(Block::Violated),
-                    format!("led a single lower than {}", format_cards(1 << best)),
-                );
+                return (Some(Obligation::Lead), Some(Block::Violated));
             };
             if best_key < t.key {
-                return (None, None, String::new());
+                return (None, None);
             }
             if play.is_some_and(|p| p.mask == 1 << best || p.is_bomb) {
-                return (Some(Obligation::Follow), Some(Block::Met), String::new());
+                return (Some(Obligation::Follow), Some(Block::Met));
             }
-            let did = match play {
-                None => "passed".to_string(),
-                Some(p) => format!("played {}", format_cards(p.mask)),
-            };
-            return (
-                Some(Obligation::Follow),
-                Some(Block::Violated),
-                format!("{did} holding {}", format_cards(1 << best)),
-            );
+            return (Some(Obligation::Follow), Some(Block::Violated));
         }
         let possible = FULL_DECK & !self.played;
         let ceiling = highest_single(possible, so);
         let Some(t) = top else {
             if play.is_some_and(|p| p.size > 1 || p.mask == 1 << ceiling) {
-                return (Some(Obligation::Lead), Some(Block::Met), String::new());
+                return (Some(Obligation::Lead), Some(Block::Met));
             }
-            return (
-                Some(Obligation::Lead),
-                Some(Block::Unknown),
-                "hand not in the log".into(),
-            );
+            return (Some(Obligation::Lead), Some(Block::Unknown));
         };
         if single_key(ceiling, so) < t.key {
-            return (None, None, String::new());
+            return (None, None);
         }
         if play.is_some_and(|p| p.mask == 1 << ceiling || p.is_bomb) {
-            return (Some(Obligation::Follow), Some(Block::Met), String::new());
+            return (Some(Obligation::Follow), Some(Block::Met));
         }
-        (
-            Some(Obligation::Follow),
-            Some(Block::Unknown),
-            "hand not in the log".into(),
-        )
+        (Some(Obligation::Follow), Some(Block::Unknown))
     }
 
     fn enforce_block(&self, seat: usize, play: Option<&Play>) -> Result<(), EngineError> {
-        let (_, block, reason) = self.obligation(seat, play);
+        let (obligation, block) = self.obligation(seat, play);
         if block == Some(Block::Violated) {
+            // a violation is known only with the hands
+            let best = self
+                .hands
+                .as_ref()
+                .map(|h| highest_single(h[seat], self.rs.suit_order));
+            let reason = block_reason(obligation, block, play.map(|p| p.mask), best);
             return Err(self.fail(
                 "E_MUST_BLOCK",
                 format!(
@@ -929,12 +1042,19 @@ impl<'a> Game<'a> {
     /// Verify the action, apply it and append its record.
     pub fn apply(&mut self, action: &Action) -> Result<(), EngineError> {
         let play = self.verify(action)?;
-        self.commit(action, play)
+        self.commit_inline(action, play);
+        Ok(())
     }
 
     /// Apply an action already known legal (`play`: the play it makes, as `verify` gives it):
     /// the simulator's bots choose among the legal moves, so nothing is checked again.
     pub fn commit(&mut self, action: &Action, play: Option<Play>) -> Result<(), EngineError> {
+        self.commit_inline(action, play);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn commit_inline(&mut self, action: &Action, play: Option<Play>) {
         let seat = action.seat as usize;
         let hand_before = self.hands.as_ref().map(|h| h[seat]);
         match action.kind {
@@ -964,17 +1084,17 @@ impl<'a> Game<'a> {
         } else {
             Unchecked::Hand
         };
-        let (obligation, block, reason) = if self.counts[nxt] == 1 {
+        let (obligation, block) = if self.counts[nxt] == 1 {
             self.obligation(seat, play.as_ref())
         } else {
-            (None, None, String::new())
+            (None, None)
         };
         let mut ends_trick = false;
         let mut wins = false;
         let mut drawn = None;
         if let Some(p) = &play {
             self.counts[seat] -= p.size;
-            self.left.counts[seat] = self.counts[seat] as u8;
+            self.set_left(seat);
             self.played |= p.mask;
             if let Some(hands) = &mut self.hands {
                 hands[seat] &= !p.mask;
@@ -990,7 +1110,7 @@ impl<'a> Game<'a> {
                 drawn = self.draw(seat, action.drawn);
             }
             self.passes += 1;
-            self.locked[seat] = true;
+            self.locked |= 1 << seat;
             if self.locks_out {
                 let t = self.next_active(seat);
                 self.turn = Some(t);
@@ -1001,36 +1121,35 @@ impl<'a> Game<'a> {
             }
         }
         let mut record = ActionRecord {
-            action_index: self.history.len(),
-            seat,
-            kind: action.kind,
             cards: play.map_or(0, |p| p.mask),
-            play_kind: play.map(|p| p.kind),
-            rank_key: play.map(|p| p.order),
-            trick: self.trick,
-            is_lead: top.is_none(),
             top_before: top.map_or(0, |t| t.mask),
+            hand: hand_before.unwrap_or(NO_HAND),
+            order: play.map_or(0, |p| p.order),
             cards_left: if self.lean {
                 CardsLeft::EMPTY
             } else {
-                self.left
+                self.cards_left()
             },
-            hand_before,
+            action_index: self.history.len() as u32,
+            trick: self.trick,
+            seat: seat as u8,
+            next_seat: nxt as u8,
+            kind: action.kind,
+            play_kind: play.map(|p| p.kind),
+            is_lead: top.is_none(),
             beating_play_existed: beating,
-            highest_single: highest,
-            next_seat: nxt,
+            highest_single: highest.map(|c| c as u8),
             next_on_one: self.counts[nxt] == 1,
             obligation,
             block,
-            block_reason: reason,
             ends_trick,
             wins_game: wins,
-            drawn,
+            drawn: drawn.map(|c| c as u8),
             claim: None,
             unchecked,
             last_call: None,
         };
-        if play.is_some() && self.counts[seat] == 1 && !self.called[seat] {
+        if play.is_some() && self.counts[seat] == 1 && self.called >> seat & 1 == 0 {
             self.call_due = Some(self.history.len());
             if self.call_pending.is_some() {
                 record.last_call = self.call_pending;
@@ -1041,20 +1160,19 @@ impl<'a> Game<'a> {
             self.turn = self.top_seat;
             self.top = None;
             self.top_seat = None;
-            self.locked.fill(false);
+            self.locked = 0;
             self.passes = 0;
             self.trick += 1;
         }
         if wins {
             self.finish(Outcome::PlayedOut, Some(seat), None);
         }
-        Ok(())
     }
 
     fn draw(&mut self, seat: usize, reported: Option<u32>) -> Option<u32> {
         self.stock_left -= 1;
         self.counts[seat] += 1;
-        self.left.counts[seat] = self.counts[seat] as u8;
+        self.set_left(seat);
         if !self.stock.is_empty() {
             let c = self.stock.remove(0);
             if let Some(hands) = &mut self.hands {
@@ -1067,24 +1185,23 @@ impl<'a> Game<'a> {
 
     fn meta_record(&self, action: &Action, seat: usize, hand_before: Option<u64>) -> ActionRecord {
         ActionRecord {
-            action_index: self.history.len(),
-            seat,
-            kind: action.kind,
             cards: 0,
-            play_kind: None,
-            rank_key: None,
-            trick: self.trick,
-            is_lead: false,
             top_before: 0,
-            cards_left: self.left,
-            hand_before,
+            hand: hand_before.unwrap_or(NO_HAND),
+            order: 0,
+            cards_left: self.cards_left(),
+            action_index: self.history.len() as u32,
+            trick: self.trick,
+            seat: seat as u8,
+            next_seat: self.next_seat(seat) as u8,
+            kind: action.kind,
+            play_kind: None,
+            is_lead: false,
             beating_play_existed: None,
             highest_single: None,
-            next_seat: self.next_seat(seat),
             next_on_one: false,
             obligation: None,
             block: None,
-            block_reason: String::new(),
             ends_trick: false,
             wins_game: false,
             drawn: None,
@@ -1098,12 +1215,8 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn do_claim(
-        &mut self,
-        action: &Action,
-        seat: usize,
-        hand_before: Option<u64>,
-    ) -> Result<(), EngineError> {
+    #[cold]
+    fn do_claim(&mut self, action: &Action, seat: usize, hand_before: Option<u64>) {
         let claim = action.claim;
         let record = self.meta_record(action, seat, hand_before);
         self.history.push(record);
@@ -1111,15 +1224,10 @@ impl<'a> Game<'a> {
             Some(c) if c.is_instant_win() => self.finish(Outcome::InstantWin, Some(seat), claim),
             _ => self.finish(Outcome::Redeal, None, claim),
         }
-        Ok(())
     }
 
-    fn do_swap(
-        &mut self,
-        action: &Action,
-        seat: usize,
-        hand_before: Option<u64>,
-    ) -> Result<(), EngineError> {
+    #[cold]
+    fn do_swap(&mut self, action: &Action, seat: usize, hand_before: Option<u64>) {
         self.swapped = true;
         let mut record = self.meta_record(action, seat, hand_before);
         let stock_mask: u64 = self.stock.iter().map(|&c| 1u64 << c).sum();
@@ -1137,25 +1245,19 @@ impl<'a> Game<'a> {
             self.first_leader = Some(seat);
         }
         self.history.push(record);
-        Ok(())
     }
 
-    fn do_announce(
-        &mut self,
-        action: &Action,
-        seat: usize,
-        hand_before: Option<u64>,
-    ) -> Result<(), EngineError> {
-        self.called[seat] = true;
+    #[cold]
+    fn do_announce(&mut self, action: &Action, seat: usize, hand_before: Option<u64>) {
+        self.called |= 1 << seat;
         if let Some(due) = self.call_due {
-            if self.history[due].seat == seat {
+            if usize::from(self.history[due].seat) == seat {
                 self.history[due].last_call = Some(LastCall::Made);
                 self.call_due = None;
             }
         }
         let record = self.meta_record(action, seat, hand_before);
         self.history.push(record);
-        Ok(())
     }
 
     fn finish(&mut self, outcome: Outcome, winner: Option<usize>, claim: Option<Claim>) {
@@ -1195,18 +1297,114 @@ impl<'a> Game<'a> {
         }
         let upto = self.history.len().saturating_sub(1);
         for record in self.history[..upto].iter().rev() {
-            if record.seat == winner
+            if usize::from(record.seat) == winner
                 && !matches!(record.kind, ActionType::Claim | ActionType::Announce)
             {
                 return (None, None);
             }
-            if record.obligation.is_some() && record.next_seat == winner {
+            if record.obligation.is_some() && usize::from(record.next_seat) == winner {
                 if matches!(record.block, Some(Block::Violated) | Some(Block::Unknown)) {
-                    return (Some(record.seat), record.block);
+                    return (Some(usize::from(record.seat)), record.block);
                 }
                 return (None, None);
             }
         }
         (None, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combos::classify;
+    use crate::pyrand::PyRandom;
+    use crate::rules::hk;
+    use crate::sim::{play_game, Bot, BotKind, Planted};
+
+    /// The slim record against the game's own state: `cards_left` (a word that a table of up to
+    /// eight seats updates in place, a heap copy above) equal to `counts` after each action,
+    /// `hand_before` the hand before it, `rank_key` the play's order, the seats; and every fact
+    /// the simulator's lean record also holds equal. Random-bot games of 2 to 13 seats (3 with
+    /// a stock to draw from), 頂大 enforced and liable, replayed through `apply`.
+    #[test]
+    fn slim_records_hold_the_game_facts() {
+        let mut checked = 0;
+        for players in [2, 3, 4, 5, 7, 8, 9, 13] {
+            for variant in 0..4u64 {
+                let mut rs = hk();
+                rs.players = players;
+                if variant % 2 == 1 {
+                    rs.must_block = MustBlock::Enforced;
+                }
+                if players == 3 && variant >= 2 {
+                    rs.three_player_mode = ThreePlayerMode::Stock13;
+                }
+                let cr = ComboRules::new(&rs);
+                let mut bots: Vec<Bot> = (0..players).map(|_| Bot::new(BotKind::Random)).collect();
+                let mut rng = PyRandom::from_text(&format!("slim:{players}:{variant}"));
+                let planted = Planted {
+                    discipline: 0.5,
+                    colluders: None,
+                };
+                let played = play_game(&rs, &cr, &mut bots, &mut rng, 1, None, planted, 0.0);
+                let deal = Deal {
+                    hands: Some(&played.hands),
+                    stock: &played.stock,
+                    start_counts: None,
+                    game_number: 1,
+                    previous_winner: None,
+                    first_leader: None,
+                };
+                let mut game = Game::new(&rs, &cr, &deal).expect("a deal");
+                for lean in &played.game.history {
+                    let action = Action {
+                        seat: lean.seat.into(),
+                        kind: lean.kind,
+                        cards: lean.cards,
+                        claim: lean.claim,
+                        drawn: lean.drawn.map(u32::from),
+                    };
+                    let seat = usize::from(lean.seat);
+                    let hand = game.hands.as_ref().map(|h| h[seat]);
+                    game.apply(&action).expect("a legal action");
+                    let r = game.history.last().expect("a record");
+                    let counts: Vec<u8> = game.counts.iter().map(|&c| c as u8).collect();
+                    assert_eq!(r.cards_left.as_slice(), counts, "{players} seats");
+                    assert_eq!(r.cards_left.len(), players);
+                    assert_eq!(r.hand_before(), hand);
+                    let order = (r.kind == ActionType::Play)
+                        .then(|| classify(r.cards, &cr).expect("a play").order);
+                    assert_eq!(r.rank_key(), order);
+                    assert_eq!(usize::from(r.next_seat), game.next_seat(seat));
+                    let mut full = r.clone();
+                    full.cards_left = CardsLeft::EMPTY;
+                    full.beating_play_existed = None;
+                    assert_eq!(&full, lean);
+                    checked += 1;
+                }
+                assert_eq!(game.result, played.game.result);
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The record stays small: it is written once per replayed action.
+    #[test]
+    fn records_stay_small() {
+        assert!(std::mem::size_of::<ActionRecord>() <= 88);
+        assert!(std::mem::size_of::<CardsLeft>() <= 24);
+    }
+
+    /// A table of more than eight seats keeps `cards_left` on the heap, up to 52 seats.
+    #[test]
+    fn cards_left_of_any_table() {
+        let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1);
+        for len in 0..=52usize {
+            let counts: Vec<u32> = (0..len).map(|_| (next() % 53) as u32).collect();
+            let left = CardsLeft::of(&counts);
+            let bytes: Vec<u8> = counts.iter().map(|&c| c as u8).collect();
+            assert_eq!(left.as_slice(), bytes);
+            assert_eq!((left.len(), left.is_empty()), (len, len == 0));
+        }
     }
 }

@@ -173,9 +173,10 @@ impl Texts {
     pub fn action(&mut self, a: &ActionRecord) {
         self.cards.push_mask(Some(a.cards));
         self.top_before.push_mask(Some(a.top_before));
-        self.hand_before.push_mask(a.hand_before);
-        self.highest_single.push_card(a.highest_single);
-        self.drawn.push_card(a.drawn);
+        self.hand_before.push_mask(a.hand_before());
+        self.highest_single
+            .push_card(a.highest_single.map(u32::from));
+        self.drawn.push_card(a.drawn.map(u32::from));
     }
 
     /// The seats' and the actions' text columns, each by its name, as they stand.
