@@ -29,7 +29,6 @@ import os
 import tempfile
 from functools import partial
 from pathlib import Path
-from types import ModuleType
 
 from bench import Figure, benchmark
 from bench.native import (
@@ -37,6 +36,7 @@ from bench.native import (
     parse_orjson,
     per_core_second,
     replay_python,
+    sim_side_by_side,
     validate_native,
 )
 from pipeline import native
@@ -93,42 +93,23 @@ def replay_rate() -> list[Figure]:
     return figures
 
 
-#: Games per lineup: the core's run, and the Python simulator's (slower: fewer games).
-SIM_GAMES_NATIVE = 4_000
-SIM_GAMES_PYTHON = 200
-
-
-def _sim_run(cfg: DdzSimConfig, module: ModuleType | None) -> None:
-    for match in range(cfg.n_matches):
-        if module is None:
-            lines = match_lines_python(cfg, match)
-        else:
-            got = match_lines_native(cfg, match, module)
-            assert got is not None
-            lines = got
-        assert lines
-
-
 @benchmark("native.ddz_sim")
 def sim_rate() -> list[Figure]:
     """Simulated ``ddz`` games (played and written as log lines) per CPU-second, three random
     bots and three heuristic bots: the native core and the Python simulator side by side."""
-    module = native.load_module()
-    figures: list[Figure] = [("load average (1 min) before the runs", os.getloadavg()[0], "")]
-    for bot in ("random", "heuristic"):
-        python_cfg = DdzSimConfig(games=SIM_GAMES_PYTHON, seed=11, bots=(bot,) * 3)
-        python_rate = per_core_second(
-            partial(_sim_run, python_cfg, None), SIM_GAMES_PYTHON, repeat=3
-        )
-        if module is not None:
-            cfg = DdzSimConfig(games=SIM_GAMES_NATIVE, seed=11, bots=(bot,) * 3)
-            rate = per_core_second(partial(_sim_run, cfg, module), SIM_GAMES_NATIVE)
-            figures.append((f"native: ddz {bot}-bot games per CPU-second", rate, "games/s"))
-        figures.append((f"Python: ddz {bot}-bot games per CPU-second", python_rate, "games/s"))
-        if module is not None:
-            figures.append((f"{bot}: native ÷ Python", rate / python_rate, "×"))
-    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
-    return figures
+    before = os.getloadavg()[0]
+    figures = sim_side_by_side(
+        lambda games, bot: DdzSimConfig(games=games, seed=11, bots=(bot,) * 3),
+        match_lines_python,
+        match_lines_native,
+        label="{side}: ddz {bot}-bot games per CPU-second",
+        python_repeat=3,
+    )
+    return [
+        ("load average (1 min) before the runs", before, ""),
+        *figures,
+        ("load average (1 min) after the runs", os.getloadavg()[0], ""),
+    ]
 
 
 @benchmark("native.ddz_ingest")

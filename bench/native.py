@@ -48,6 +48,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import orjson
 
@@ -234,6 +235,11 @@ def ingest_rate() -> list[Figure]:
         return ingest_side_by_side(log, n, games="games", ratio="native ÷ Python, ingest")
 
 
+#: One match's lines in the Python simulator, and on the core (None: the core left it).
+MatchLines = Callable[[Any, int], list[str]]
+CoreMatchLines = Callable[[Any, int, ModuleType], list[str] | None]
+
+
 def per_core_second(fn: Callable[[], object], n_items: int, *, repeat: int = 5) -> float:
     """Items per CPU-second of this process (``time.process_time``: the figure stays a
     per-core rate on a loaded machine), best of ``repeat`` calls."""
@@ -250,34 +256,53 @@ SIM_GAMES_NATIVE = 4_000
 SIM_GAMES_PYTHON = 200
 
 
-def _sim_run(cfg: SimConfig, module: ModuleType | None) -> None:
+def _matches(
+    cfg: Any, module: ModuleType | None, python: MatchLines, on_core: CoreMatchLines
+) -> None:
     for match in range(cfg.n_matches):
-        if module is None:
-            lines = match_lines_python(cfg, match)
-        else:
-            got = match_lines_native(cfg, match, module)
-            assert got is not None
-            lines = got
-        assert lines
+        lines = python(cfg, match) if module is None else on_core(cfg, match, module)
+        assert lines  # None: the core left a match to Python, which the figure must not time
+
+
+def sim_side_by_side(
+    config: Callable[[int, str], Any],
+    python: MatchLines,
+    on_core: CoreMatchLines,
+    *,
+    label: str,
+    python_repeat: int = 5,
+) -> list[Figure]:
+    """Simulated games (whole matches played and written as log lines) per CPU-second of the
+    random and the heuristic bot (``config(games, bot)``: a run of one bot in every seat), on
+    the core (``on_core``) and in the Python simulator (``python``), side by side; ``label``
+    formats the figures' names with ``{side}`` and ``{bot}``."""
+    module = native.load_module()
+    figures: list[Figure] = []
+    for bot in ("random", "heuristic"):
+        cfg = config(SIM_GAMES_PYTHON, bot)
+        run = partial(_matches, cfg, None, python, on_core)
+        python_rate = per_core_second(run, SIM_GAMES_PYTHON, repeat=python_repeat)
+        if module is not None:
+            cfg = config(SIM_GAMES_NATIVE, bot)
+            run = partial(_matches, cfg, module, python, on_core)
+            rate = per_core_second(run, SIM_GAMES_NATIVE)
+            figures.append((label.format(side="native", bot=bot), rate, "games/s"))
+        figures.append((label.format(side="Python", bot=bot), python_rate, "games/s"))
+        if module is not None:
+            figures.append((f"{bot}: native ÷ Python", rate / python_rate, "×"))
+    return figures
 
 
 @benchmark("native.sim")
 def sim_rate() -> list[Figure]:
     """Simulated games (played and written as log lines) per core-second, four random bots and
     four heuristic bots on ``hk``: the native core and the Python simulator side by side."""
-    module = native.load_module()
-    figures: list[Figure] = []
-    for bot in ("random", "heuristic"):
-        python_cfg = SimConfig(games=SIM_GAMES_PYTHON, seed=11, bots=(bot,) * 4)
-        python_rate = per_core_second(partial(_sim_run, python_cfg, None), SIM_GAMES_PYTHON)
-        if module is not None:
-            cfg = SimConfig(games=SIM_GAMES_NATIVE, seed=11, bots=(bot,) * 4)
-            rate = per_core_second(partial(_sim_run, cfg, module), SIM_GAMES_NATIVE)
-            figures.append((f"native: {bot}-bot games per core-second", rate, "games/s"))
-        figures.append((f"Python: {bot}-bot games per core-second", python_rate, "games/s"))
-        if module is not None:
-            figures.append((f"{bot}: native ÷ Python", rate / python_rate, "×"))
-    return figures
+    return sim_side_by_side(
+        lambda games, bot: SimConfig(games=games, seed=11, bots=(bot,) * 4),
+        match_lines_python,
+        match_lines_native,
+        label="{side}: {bot}-bot games per core-second",
+    )
 
 
 def _simulate_rate(out: Path, n: int, *, pure: bool) -> float:
