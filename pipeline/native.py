@@ -35,11 +35,12 @@ from __future__ import annotations
 import importlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -58,6 +59,8 @@ from pipeline.logs.records import content_hash, read_ruleset
 from pipeline.replay import ReplayedGame, replay
 
 MODULE = "big2_native"
+
+_Sim = TypeVar("_Sim")  # a run's simulator on the core (Big Two or Dou Dizhu)
 #: Set (to anything but empty) to run the pure Python path even when the core is built.
 PURE_ENV = "BIG2_PURE_PYTHON"
 
@@ -532,6 +535,28 @@ class NativeSimulator:
 
 #: Simulators built in this process, by run (a worker builds one per run, not per match).
 _SIMULATORS: dict[str, NativeSimulator | None] = {}
+
+
+def _per_run(cache: dict[str, _Sim | None], key: str, make: Callable[[], _Sim]) -> _Sim | None:
+    """A run's simulator from ``cache`` (``key``: the run's settings and the extension), else
+    ``make``'s, kept (at most 64); None when the core does not take the run's ruleset (a
+    ``ValueError``: a value it does not read exactly), so the Python simulator plays it.
+
+    >>> _per_run({}, "k", lambda: 1), _per_run({}, "k", lambda: int("x"))
+    (1, None)
+    """
+    if key in cache:
+        return cache[key]
+    try:
+        made: _Sim | None = make()
+    except ValueError:
+        made = None
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = made
+    return made
+
+
 _I64 = 2**63
 
 
@@ -563,12 +588,10 @@ def simulator(
         return None
     key = _json([preset, overrides, seed, games, match_games, discipline, colluders, notation])
     key += f"\0{id_prefix}\0{id(core)}"
-    if key in _SIMULATORS:
-        return _SIMULATORS[key]
-    made: NativeSimulator | None = None
-    try:
+
+    def make() -> NativeSimulator:
         ruleset = json.dumps(load_ruleset(preset, dict(overrides)).to_dict())
-        made = NativeSimulator(
+        return NativeSimulator(
             core.Simulator(
                 ruleset,
                 seed=seed,
@@ -583,12 +606,8 @@ def simulator(
                 colluders_json=_json([] if colluders is None else [list(colluders)]),
             )
         )
-    except ValueError:  # a ruleset value the core does not know: Python plays the run
-        made = None
-    if len(_SIMULATORS) > 64:
-        _SIMULATORS.clear()
-    _SIMULATORS[key] = made
-    return made
+
+    return _per_run(_SIMULATORS, key, make)
 
 
 class NativeDdzSimulator:
@@ -638,16 +657,14 @@ def ddz_simulator(
         return None
     key = _json([preset, overrides, seed, games, match_games, feeder, feed_rate, generator])
     key += f"\0{id_prefix}\0{id(core)}"
-    if key in _DDZ_SIMULATORS:
-        return _DDZ_SIMULATORS[key]
-    made: NativeDdzSimulator | None = None
-    rs = load_ddz_ruleset(preset, overrides)
-    # the line's ``ruleset`` object as pipeline.sim.ddz_play.log_line writes it
-    ruleset_obj: dict[str, Any] = {"preset": rs.name}
-    if rs.overrides:
-        ruleset_obj["overrides"] = dict(rs.overrides)
-    try:
-        made = NativeDdzSimulator(
+
+    def make() -> NativeDdzSimulator:
+        rs = load_ddz_ruleset(preset, overrides)
+        # the line's ``ruleset`` object as pipeline.sim.ddz_play.log_line writes it
+        ruleset_obj: dict[str, Any] = {"preset": rs.name}
+        if rs.overrides:
+            ruleset_obj["overrides"] = dict(rs.overrides)
+        return NativeDdzSimulator(
             core.DdzSimulator(
                 json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}),
                 seed=seed,
@@ -663,12 +680,8 @@ def ddz_simulator(
                 feed_rate_json=_json(feed_rate),
             )
         )
-    except ValueError:  # a ruleset value the core does not take: Python plays the run
-        made = None
-    if len(_DDZ_SIMULATORS) > 64:
-        _DDZ_SIMULATORS.clear()
-    _DDZ_SIMULATORS[key] = made
-    return made
+
+    return _per_run(_DDZ_SIMULATORS, key, make)
 
 
 def replay_line(text: str, source: Source) -> GameFacts | Reject:
