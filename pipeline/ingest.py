@@ -404,6 +404,7 @@ class ChunkRows:
     tables: dict[Table, pa.Table]
     reject_codes: list[str]
     repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
+    read: int = 0  # the chunk's items (games and rejects)
 
 
 def process_chunk(file: str, items: list[ChunkItem], spec: PartSpec, number: int) -> ChunkResult:
@@ -411,9 +412,62 @@ def process_chunk(file: str, items: list[ChunkItem], spec: PartSpec, number: int
     part ``number`` of the batch (runs in a worker process, or in the import's own with one
     worker)."""
     done = chunk_rows(items, spec.batch_id)
+    return _written(file, done, spec, number)
+
+
+def _written(file: str, done: ChunkRows, spec: PartSpec, number: int) -> ChunkResult:
     part = write_part(spec, number, done.tables)
     rejects = done.tables.get(Table.REJECTS)
-    return ChunkResult(file, part, rejects, len(items), done.reject_codes, done.repeats)
+    return ChunkResult(file, part, rejects, done.read, done.reject_codes, done.repeats)
+
+
+class _Rows:
+    """One chunk's rows as they are built (:func:`chunk_rows`, :func:`range_rows`): on the
+    core for the JSON lines it reads and replays itself, else in Python."""
+
+    def __init__(self, batch_id: str) -> None:
+        self.batch_id = batch_id
+        self.rows = RowBuffer(batch_id)
+        # the core builds the rows of the lines it reads (None: Python); Dou Dizhu's while stored
+        self.core = native.core_rows(ddz=rows_for("doudizhu") is not None)
+        self.codes: list[str] = []
+        self.repeats: list[ReplayedGame] = []
+
+    def add(self, item: ChunkItem, got: bool | Reject | None = None) -> None:
+        """One item; ``got``: what the core answered for a JSON line already (``CoreRows.add``)."""
+        core = self.core
+        if isinstance(item, tuple):  # a JSON line: on the native core when it is built
+            if got is None:
+                got = False if core is None else core.add(item[1], item[0])
+            if got is True:
+                return
+            done = got if isinstance(got, Reject) else native.replay_game(item[1], item[0])
+        else:
+            done = item if isinstance(item, Reject) else replay(item)
+        if not isinstance(done, Reject):  # a game kind with no row filling (tables.ROWS)
+            done = not_stored(done.record) or done
+        if isinstance(done, Reject):
+            self.rows.add_reject(done)
+            self.codes.append(done.code)
+        elif (core is not None and not core.claim(done.record.game_id)) or not self.rows.add_game(
+            done
+        ):
+            self.repeats.append(done)
+
+    def done(self, read: int) -> ChunkRows:
+        """The chunk's tables (``read``: its items)."""
+        tables = (
+            self.rows.take()
+        )  # a game whose rows cannot be built is a reject there (rows.failed)
+        core = self.core
+        if core is not None:  # the core's Big Two rows, its Dou Dizhu rows, then Python's
+            batch_id = self.batch_id
+            on_core = merged(
+                core_tables(core.take(), batch_id), core_tables(core.take_ddz(), batch_id)
+            )
+            tables = merged(on_core, tables)
+        self.codes.extend(reject.code for reject in self.rows.failed)
+        return ChunkRows(tables, self.codes, self.repeats, read)
 
 
 def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
@@ -422,35 +476,11 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
     :func:`pipeline.native.core_rows`), else, line by line, by
     :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python engine; the same
     rows either way."""
-    rows = RowBuffer(batch_id)
-    # the core builds the rows of the lines it reads (None: Python); Dou Dizhu's while stored
-    core = native.core_rows(ddz=rows_for("doudizhu") is not None)
-    codes: list[str] = []
-    repeats: list[ReplayedGame] = []
+    rows = _Rows(batch_id)
     with _no_gc():
         for item in items:
-            if isinstance(item, tuple):  # a JSON line: on the native core when it is built
-                got = False if core is None else core.add(item[1], item[0])
-                if got is True:
-                    continue
-                done = got if isinstance(got, Reject) else native.replay_game(item[1], item[0])
-            else:
-                done = item if isinstance(item, Reject) else replay(item)
-            if not isinstance(done, Reject):  # a game kind with no row filling (tables.ROWS)
-                done = not_stored(done.record) or done
-            if isinstance(done, Reject):
-                rows.add_reject(done)
-                codes.append(done.code)
-            elif (core is not None and not core.claim(done.record.game_id)) or not rows.add_game(
-                done
-            ):
-                repeats.append(done)
-    tables = rows.take()  # a game whose rows cannot be built is a reject there (rows.failed)
-    if core is not None:  # the core's Big Two rows, its Dou Dizhu rows, then Python's
-        on_core = merged(core_tables(core.take(), batch_id), core_tables(core.take_ddz(), batch_id))
-        tables = merged(on_core, tables)
-    codes.extend(reject.code for reject in rows.failed)
-    return ChunkRows(tables, codes, repeats)
+            rows.add(item)
+    return rows.done(len(items))
 
 
 class _Counted(io.RawIOBase):
@@ -549,14 +579,82 @@ def _chunks(
 def process_range(
     span: LineRange, spec: PartSpec, number: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 ) -> ChunkResult:
-    """Read one range of a plain JSON Lines file (:func:`range_items`) and process its lines as
-    :func:`process_chunk` does: what a worker does with a range the main process cut. When the
-    file changed since the range was cut, nothing is written and ``changed`` says why."""
+    """Read one range of a plain JSON Lines file and process its lines as
+    :func:`process_chunk` does (:func:`range_rows`): what a worker does with a range the main
+    process cut. When the file changed since the range was cut, nothing is written and
+    ``changed`` says why."""
+    done = range_rows(span, spec.batch_id, max_line_bytes)
+    if isinstance(done, str):
+        empty = Part(number, (), game_keys([], []))
+        return ChunkResult(span.path, empty, None, 0, [], [], changed=done)
+    return _written(span.path, done, spec, number)
+
+
+def range_rows(
+    span: LineRange, batch_id: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> ChunkRows | str:
+    """One range's rows, the same as :func:`chunk_rows` of :func:`range_items` (rows,
+    rejects, repeats and items read), or why the range cannot be trusted (``range_items``'
+    reasons). On the core, the core reads the range itself and cuts its lines as
+    :func:`pipeline.logs.jsonl.iter_jsonl_lines` does (``native/src/lines.rs``), building the
+    rows of those it reads and replays without a Python object per line; the few lines it
+    leaves (its rejects, repeats, lines it does not read or is not sure how the reader cuts)
+    come back one at a time, in order, as :func:`chunk_rows` takes them. A range longer than
+    a chunk and a line (it holds a line over the cap) is read by the streaming reader, so
+    that such a line is never held whole."""
+    rows = _Rows(batch_id)
+    core = rows.core
+    why = None
+    if core is not None and span.length <= CHUNK_BYTES + max_line_bytes + 1:
+        why = core.read(
+            span.path, span.offset, span.length, span.ends_line, span.device, span.inode
+        )
+        if why is None:
+            with _no_gc():
+                return rows.done(_core_lines(rows, core, span, max_line_bytes))
+        if why[0] == "open":
+            return f"it cannot be opened again ({os.strerror(why[1])})"
+    if why is not None and why[0] != "io":  # a failed read: the streaming reader says what
+        return _RANGE_CHANGED[why[0]](span, why[1])
     items = range_items(span, max_line_bytes)
     if isinstance(items, str):
-        empty = Part(number, (), game_keys([], []))
-        return ChunkResult(span.path, empty, None, 0, [], [], changed=items)
-    return process_chunk(span.path, items, spec, number)
+        return items
+    with _no_gc():
+        for item in items:
+            rows.add(item)
+    return rows.done(len(items))
+
+
+#: ``range_items``' reasons, by the core's word for them (``CoreRows.read``).
+_RANGE_CHANGED: dict[str, Callable[[LineRange, int], str]] = {
+    "replaced": lambda span, _: "another file has replaced it",
+    "before": lambda span, _: f"byte {span.offset - 1:,} is no longer the newline it was",
+    "shorter": lambda span, left: f"it is {left:,} bytes shorter than it was",
+    "after": lambda span, _: (
+        f"byte {span.offset + span.length - 1:,} is no longer the newline it was"
+    ),
+}
+
+
+def _core_lines(rows: _Rows, core: native.CoreRows, span: LineRange, max_line_bytes: int) -> int:
+    """The lines of the range the core read into ``rows``; the items read."""
+    file = file_label(span.path)
+    pos, line, read = 0, span.first_line, 0
+    while True:
+        pos, line, built, left = core.add_lines(pos, line, file, max_line_bytes)
+        read += built
+        if left is None:
+            return read
+        source, text, got = left
+        if isinstance(text, bytes):  # the Python reader's line
+            for item in iter_jsonl_lines(
+                io.BytesIO(text), file, max_line_bytes=max_line_bytes, first_line=source.line
+            ):
+                rows.add(item)
+                read += 1
+        else:
+            rows.add((source, text), got)
+            read += 1
 
 
 class _Window(io.RawIOBase):

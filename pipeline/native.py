@@ -480,6 +480,48 @@ class CoreRows:
         _, game_id, action_index, code, message = got
         return Reject(source, game_id, action_index, code, message, text)
 
+    def read(
+        self, path: str, offset: int, length: int, ends_line: bool, device: int, inode: int
+    ) -> tuple[str, int] | None:
+        """Read ``length`` bytes from ``offset`` of a plain JSON Lines file into the core, for
+        :meth:`add_lines`, with the checks of :func:`pipeline.ingest.range_items`: None, or
+        why not, ``(why, number)``: ``("open", errno)``, ``("replaced", 0)`` (``device`` and
+        ``inode`` differ), ``("before", 0)`` (the byte before it is no longer a newline),
+        ``("shorter", bytes)``, ``("after", 0)`` (it ended with a newline, and no longer
+        does), ``("io", errno)`` (a read failed)."""
+        why: tuple[str, int] | None = self.core.rows_read(
+            os.fsencode(path), offset, length, ends_line, device, inode
+        )
+        return why
+
+    def add_lines(
+        self, pos: int, line: int, file: str, max_line_bytes: int
+    ) -> tuple[int, int, int, tuple[Source, str | bytes, bool | Reject] | None]:
+        """The lines of the range :meth:`read` read, from byte ``pos`` (line ``line`` of
+        ``file``) on, each as :meth:`add` takes a line, up to the first the core leaves to
+        Python: ``(pos, line, rows, left)``, ``pos`` and ``line`` those of the line after
+        it, ``rows`` the number of lines whose rows the core built, ``left`` None (the range
+        is done) or ``(source, text, got)``: the line's text and what :meth:`add` answers
+        for it (False or its :class:`Reject`), or its bytes (to its newline, ``got`` False)
+        when the Python reader reads it (a line over the cap, not UTF-8, a BOM on line 1,
+        only non-ASCII characters: ``native/src/lines.rs``). Blank lines are skipped, as
+        :func:`pipeline.logs.jsonl.iter_jsonl_lines` skips them."""
+        ddz = self._replayer.ddz().core if self._ddz_rows else None
+        pos, line, rows, left = self.core.rows_range(pos, line, file, max_line_bytes, ddz)
+        if left is None:
+            return pos, line, rows, None
+        at, text, got = left
+        source = Source(file, at)
+        if got is None:
+            return pos, line, rows, (source, text, False)
+        _, game_id, action_index, code, message = got
+        return (
+            pos,
+            line,
+            rows,
+            (source, text, Reject(source, game_id, action_index, code, message, text)),
+        )
+
     def claim(self, game_id: str) -> bool:
         """For a game whose rows Python builds: False when the chunk holds its id already (a
         repeat), else True (the chunk holds it now)."""

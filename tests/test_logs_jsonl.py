@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from pipeline.errors import LogFormatError
 from pipeline.logs import read_log, schema_path
-from pipeline.logs.jsonl import RAW_PREFIX_BYTES, read_jsonl, read_jsonl_stream
+from pipeline.logs.jsonl import RAW_PREFIX_BYTES, iter_jsonl_lines, read_jsonl, read_jsonl_stream
 from pipeline.logs.model import GameRecord, Reject
 from pipeline.logs.records import canonical_json, content_hash
 from pipeline.replay import ReplayedGame, replay
@@ -215,6 +215,19 @@ def test_line_exactly_at_the_cap_is_read(good: list[dict[str, Any]]) -> None:
     assert [isinstance(i, GameRecord) for i in items] == [True]
     items = list(read_jsonl_stream(io.BytesIO(line + b"\n"), "mem", max_line_bytes=len(line) - 1))
     assert [i.code for i in items if isinstance(i, Reject)] == ["E_LINE_TOO_LONG"]
+
+
+def test_a_blank_line_over_the_cap_is_rejected_wherever_it_is() -> None:
+    """After a blank line too (where the reader passes over runs of blank lines a buffer at a
+    time): a line over the cap is E_LINE_TOO_LONG, blank or not, as readline finds it."""
+    for before in (b"[1]\n", b"[1]\n\n", b"[1]\n\n\n\r\n"):
+        data = before + b" " * 50 + b"\n\n[2]"
+        stream = io.BufferedReader(io.BytesIO(data))
+        items = list(iter_jsonl_lines(stream, "mem", max_line_bytes=40))
+        lines = before.count(b"\n") + 1
+        assert [(i.code, i.source.line) for i in items if isinstance(i, Reject)] == [
+            ("E_LINE_TOO_LONG", lines)
+        ]
 
 
 def test_empty_file_gives_nothing(tmp_path: Path) -> None:

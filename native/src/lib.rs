@@ -8,6 +8,7 @@ pub mod cards;
 pub mod combos;
 pub mod ddz;
 pub mod gen;
+pub mod lines;
 pub mod moves;
 pub mod parse;
 pub mod pyrand;

@@ -7,13 +7,18 @@
 //! when the line is for the Python reader to read (see `parse.rs`).
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
+use crate::ddz::py::DdzCore;
+use crate::lines::{cut, read_range, Line, RangeError, Span};
 use crate::parse::tree::Tree;
 use crate::parse::{read_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
@@ -35,6 +40,10 @@ struct Core {
     rulesets: HashMap<String, Resolved>,
     rows: ChunkRows,
     spare: Spare,
+    /// The range [`Core::rows_read`] read last (`lines[..lines_len]`; the vector keeps its
+    /// memory from range to range).
+    lines: Vec<u8>,
+    lines_len: usize,
 }
 
 /// A line's answer: the record, its tree (when the tree scanner read it), the replay and the
@@ -82,6 +91,103 @@ impl Core {
             Ok(replayed) => Ok((record, tree, replayed, key)),
             Err(rejected) => Err((record.game_id, rejected)),
         }))
+    }
+}
+
+/// What became of a line handed to a rows buffer (both cores').
+pub(crate) enum Added {
+    /// Its rows are in the buffer.
+    Rows,
+    /// The chunk holds its game id already: Python replays it as a repeat.
+    Repeat,
+    /// The Python reader's line, or rows Python builds.
+    Python,
+    /// The game id and the reject.
+    Rejected(String, Rejected),
+}
+
+/// What a Dou Dizhu line holds (its `game_kind`) and a Big Two line hardly ever (Python's
+/// `pipeline.native.DDZ_MARK`): such a line goes to the Dou Dizhu core.
+const DDZ_MARK: &[u8] = b"\"doudizhu\"";
+
+impl Core {
+    /// [`Core::rows_add`]'s work.
+    fn add_line(&mut self, py: Python<'_>, text: &str, file: &str, line: i64) -> PyResult<Added> {
+        let (record, tree, done, key) = match self.run(py, text)? {
+            None => return Ok(Added::Python),
+            Some(Err((game_id, r))) => return Ok(Added::Rejected(game_id, r)),
+            Some(Ok(got)) => got,
+        };
+        if self.rows.holds(&record.game_id) {
+            return Ok(Added::Repeat);
+        }
+        let hash = tree.and_then(|mut t| tree_hash(&mut t));
+        let Some(hash) = hash.or_else(|| content_hash(text)) else {
+            return Ok(Added::Python);
+        };
+        let rs = &self.rulesets[&key];
+        let Ok(both) = &rs.rules else {
+            return Ok(Added::Python);
+        };
+        let info = LineInfo {
+            file,
+            line,
+            ruleset: &rs.name,
+            overrides: &rs.overrides,
+            players: both.0.players,
+        };
+        Ok(if self.rows.add(&record, &done, &hash, &info) {
+            Added::Rows
+        } else {
+            Added::Python
+        })
+    }
+
+    /// [`Core::rows_range`]'s work, on the range's bytes (`data`, out of `self` meanwhile).
+    #[allow(clippy::too_many_arguments)]
+    fn range_lines(
+        &mut self,
+        py: Python<'_>,
+        data: &[u8],
+        mut pos: usize,
+        mut line: i64,
+        file: &str,
+        max_line_bytes: usize,
+        ddz: Option<Bound<'_, DdzCore>>,
+    ) -> PyResult<PyObject> {
+        let mut ddz = ddz.as_ref().map(|d| d.borrow_mut());
+        let mut rows = 0usize;
+        while pos < data.len() {
+            let (start, at) = (pos, line);
+            let (next, cut_line) = cut(data, pos, at == 1, max_line_bytes);
+            (pos, line) = (next, line + 1);
+            let text = match cut_line {
+                Line::Blank => continue,
+                Line::Text(text) => text,
+                Line::Raw => {
+                    let left = (at, PyBytes::new(py, &data[start..next]), py.None());
+                    return (pos, line, rows, left).into_py_any(py);
+                }
+            };
+            let added = if memchr::memmem::find(text.as_bytes(), DDZ_MARK).is_some() {
+                match ddz.as_mut() {
+                    None => Added::Python,
+                    Some(d) => d.add_line(py, text, file, at, &mut |id| Ok(self.rows.claim(id)))?,
+                }
+            } else {
+                self.add_line(py, text, file, at)?
+            };
+            let reject = match added {
+                Added::Rows => {
+                    rows += 1;
+                    continue;
+                }
+                Added::Repeat | Added::Python => py.None(),
+                Added::Rejected(game_id, r) => reject_tuple(py, game_id, r)?,
+            };
+            return (pos, line, rows, (at, text, reject)).into_py_any(py);
+        }
+        (pos, line, rows, py.None()).into_py_any(py)
     }
 }
 
@@ -208,6 +314,8 @@ impl Core {
             rulesets: HashMap::new(),
             rows: ChunkRows::default(),
             spare: Spare::default(),
+            lines: Vec::new(),
+            lines_len: 0,
         }
     }
 
@@ -221,35 +329,85 @@ impl Core {
         file: &str,
         line: i64,
     ) -> PyResult<PyObject> {
-        match self.run(py, text)? {
-            None => Ok(py.None()),
-            Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
-            Some(Ok((record, tree, done, key))) => {
-                if self.rows.holds(&record.game_id) {
-                    return false.into_py_any(py);
-                }
-                let hash = tree.and_then(|mut t| tree_hash(&mut t));
-                let Some(hash) = hash.or_else(|| content_hash(text)) else {
-                    return Ok(py.None());
-                };
-                let rs = &self.rulesets[&key];
-                let Ok(both) = &rs.rules else {
-                    return Ok(py.None());
-                };
-                let info = LineInfo {
-                    file,
-                    line,
-                    ruleset: &rs.name,
-                    overrides: &rs.overrides,
-                    players: both.0.players,
-                };
-                if self.rows.add(&record, &done, &hash, &info) {
-                    true.into_py_any(py)
-                } else {
-                    Ok(py.None())
-                }
-            }
+        match self.add_line(py, text, file, line)? {
+            Added::Rows => true.into_py_any(py),
+            Added::Repeat => false.into_py_any(py),
+            Added::Python => Ok(py.None()),
+            Added::Rejected(game_id, r) => reject_tuple(py, game_id, r),
         }
+    }
+
+    /// Read one range of a plain JSON Lines file into the core's line buffer, for
+    /// [`Core::rows_range`]: `path` (as `os.fsencode` gives it), the range's offset, length,
+    /// whether it ends with a newline, and the device and inode of the file it was cut from.
+    /// `None` when it was read; else why not: `("open", errno)`, `("replaced", 0)`,
+    /// `("before", 0)` (the byte before it is no longer a newline), `("shorter", bytes)`,
+    /// `("after", 0)` (its last byte is no longer a newline), or `("io", errno)` (a read
+    /// failed: the Python reader reads the range instead).
+    #[allow(clippy::too_many_arguments)]
+    fn rows_read(
+        &mut self,
+        py: Python<'_>,
+        path: &[u8],
+        offset: u64,
+        length: usize,
+        ends_line: bool,
+        device: u64,
+        inode: u64,
+    ) -> PyResult<PyObject> {
+        let span = Span {
+            offset,
+            length,
+            ends_line,
+            device,
+            inode,
+        };
+        let path = Path::new(OsStr::from_bytes(path));
+        let read = py.allow_threads(|| read_range(path, &span, &mut self.lines));
+        self.lines_len = if read.is_ok() { length } else { 0 };
+        let why = match read {
+            Ok(()) => return Ok(py.None()),
+            Err(RangeError::Open(errno)) => ("open", errno as i64),
+            Err(RangeError::Replaced) => ("replaced", 0),
+            Err(RangeError::NotCutBefore) => ("before", 0),
+            Err(RangeError::Shorter(n)) => ("shorter", n as i64),
+            Err(RangeError::NotCutAfter) => ("after", 0),
+            Err(RangeError::Io(e)) => ("io", i64::from(e.raw_os_error().unwrap_or(0))),
+        };
+        why.into_py_any(py)
+    }
+
+    /// The lines of the range [`Core::rows_read`] read, from byte `pos` (line `line` of the
+    /// file) on, each as `CoreRows.add` takes a line (a Dou Dizhu line to `ddz`'s rows, or
+    /// to Python when `ddz` is None), up to the first line the core leaves to Python:
+    /// `(pos, line, rows, left)`, `pos` and `line` those of the line after it, `rows` the
+    /// number of lines whose rows the core built, `left` None (the range is done) or the
+    /// line left: `(line, bytes, None)` for the Python reader (a line `lines::cut` is not
+    /// sure of: its bytes to its newline), `(line, text, None)` for Python to replay (a
+    /// repeat, or a line the core does not read or build rows of), or `(line, text,
+    /// reject)`. `max_line_bytes`: the reader's cap.
+    #[pyo3(signature = (pos, line, file, max_line_bytes, ddz))]
+    fn rows_range(
+        &mut self,
+        py: Python<'_>,
+        pos: usize,
+        line: i64,
+        file: &str,
+        max_line_bytes: usize,
+        ddz: Option<Bound<'_, DdzCore>>,
+    ) -> PyResult<PyObject> {
+        let data = std::mem::take(&mut self.lines);
+        let got = self.range_lines(
+            py,
+            &data[..self.lines_len],
+            pos,
+            line,
+            file,
+            max_line_bytes,
+            ddz,
+        );
+        self.lines = data;
+        got
     }
 
     /// Whether the rows buffer did not hold this game id (it does now): for a game whose

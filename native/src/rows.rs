@@ -57,7 +57,7 @@ impl ColumnRef<'_> {
 }
 
 /// Append bit `len` of a bitmap (its bytes hold `len` bits so far).
-#[inline]
+#[inline(always)]
 fn push_bit(bytes: &mut Vec<u8>, len: usize, on: bool) {
     if len.is_multiple_of(8) {
         bytes.push(u8::from(on));
@@ -75,7 +75,7 @@ struct Bits {
 }
 
 impl Bits {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, on: bool) {
         push_bit(&mut self.bytes, self.len, on);
         self.len += 1;
@@ -97,7 +97,7 @@ pub(crate) struct Valid {
 }
 
 impl Valid {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, on: bool) {
         if self.nulls > 0 {
             push_bit(&mut self.bytes, self.len, on);
@@ -146,7 +146,7 @@ pub(crate) struct Fixed<const W: usize> {
 }
 
 impl<const W: usize> Fixed<W> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_int(&mut self, v: Option<i64>) {
         self.data
             .extend_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
@@ -185,7 +185,7 @@ pub(crate) type I64 = Fixed<8>;
 pub(crate) struct F64(Fixed<8>);
 
 impl F64 {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, v: Option<f64>) {
         self.0
             .data
@@ -215,7 +215,7 @@ pub(crate) struct Bool {
 }
 
 impl Bool {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, v: Option<bool>) {
         self.data.push(v.unwrap_or(false));
         self.valid.push(v.is_some());
@@ -262,7 +262,7 @@ impl Default for Str {
 }
 
 impl Str {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, v: Option<&str>) {
         if let Some(text) = v {
             self.data.extend_from_slice(text.as_bytes());
@@ -276,7 +276,7 @@ impl Str {
     }
 
     /// End the value written since the last one (`valid`: not NULL).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn close(&mut self, valid: bool) {
         let end = i32::try_from(self.data.len()).expect("a chunk's strings fit 2 GiB");
         self.offsets.extend_from_slice(&end.to_le_bytes());
@@ -328,7 +328,7 @@ impl<C: Default> Default for List<C> {
 }
 
 impl<C> List<C> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn close(&mut self, items: usize) {
         self.n += items as i32;
         self.offsets.extend_from_slice(&self.n.to_le_bytes());

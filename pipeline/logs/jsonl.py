@@ -181,14 +181,16 @@ def iter_jsonl_lines(
             text = decoded.rstrip("\r\n")
             if not text.strip():
                 # a blank line: skip the blank lines after it a buffer at a time (a run of
-                # millions of newlines costs a scan, not a readline each)
+                # millions of newlines costs a scan, not a readline each); lines over the cap
+                # are not passed over: readline rejects them, blank or not
                 while (buf := _peek(fh)) and (blank := len(buf) - len(buf.lstrip(_BLANK))):
-                    end = buf.rfind(b"\n", 0, blank) + 1  # blanks after it start a line
+                    cut = buf.rfind(b"\n", 0, blank) + 1  # blanks after it start a line
+                    end = buf.rfind(b"\n", 0, min(cut, max_line_bytes + 1)) + 1
                     if not end:
                         break
                     line_no += buf.count(b"\n", 0, end)
                     fh.read(end)
-                    if blank < len(buf):
+                    if end == cut and blank < len(buf):
                         break
                 continue
             yield source, text

@@ -21,7 +21,7 @@ use super::rules::{DdzRules, Num};
 use super::sim::{match_lines, DdzRunSpec};
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use crate::parse::tree::Tree;
-use crate::py::{rows_take, Spare};
+use crate::py::{rows_take, Added, Spare};
 use crate::rows::{tree_hash, LineInfo};
 
 /// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not
@@ -89,6 +89,56 @@ enum Done {
 }
 
 impl DdzCore {
+    /// [`DdzCore::rows_add`]'s work (also the Big Two core's `rows_range`'s, for the Dou Dizhu
+    /// lines of a range), `claim` asked once the core knows it builds the rows.
+    pub(crate) fn add_line(
+        &mut self,
+        py: Python<'_>,
+        text: &str,
+        file: &str,
+        line: i64,
+        claim: &mut dyn FnMut(&str) -> PyResult<bool>,
+    ) -> PyResult<Added> {
+        let (done, key) = match self.run(py, text)? {
+            Done::Python => return Ok(Added::Python),
+            Done::Rejected(game_id, r) => {
+                let r = crate::replay::Rejected {
+                    code: r.code,
+                    message: r.message,
+                    action_index: r.action_index,
+                };
+                return Ok(Added::Rejected(game_id, r));
+            }
+            Done::Ok(done, key) => (done, key),
+        };
+        let (record, actions, result) = &*done;
+        let rs = &self.rulesets[&key];
+        let Some(Ok(rules)) = &rs.rules else {
+            return Ok(Added::Python);
+        };
+        // the hash from the tree: the numbers as logged (a line the tree scanner does not
+        // read, one with an escape, is Python's)
+        let Some(hash) = Tree::read(text).and_then(|mut t| tree_hash(&mut t)) else {
+            return Ok(Added::Python);
+        };
+        let Some(tricks) = buildable(record, actions, result, rules.players) else {
+            return Ok(Added::Python);
+        };
+        if !claim(record.game_id.as_str())? {
+            return Ok(Added::Repeat);
+        }
+        let info = LineInfo {
+            file,
+            line,
+            ruleset: &rs.name,
+            overrides: &rs.overrides,
+            players: rules.players,
+        };
+        self.rows
+            .add(record, actions, result, &tricks, &hash, &info);
+        Ok(Added::Rows)
+    }
+
     fn run(&mut self, py: Python<'_>, text: &str) -> PyResult<Done> {
         let Some(line) = parse_ddz_line(text) else {
             return Ok(Done::Python);
@@ -292,38 +342,15 @@ impl DdzCore {
         line: i64,
         claim: PyObject,
     ) -> PyResult<PyObject> {
-        let (done, key) = match self.run(py, text)? {
-            Done::Python => return Ok(py.None()),
-            Done::Rejected(game_id, r) => return reject_tuple(py, game_id, r),
-            Done::Ok(done, key) => (done, key),
-        };
-        let (record, actions, result) = &*done;
-        let rs = &self.rulesets[&key];
-        let Some(Ok(rules)) = &rs.rules else {
-            return Ok(py.None());
-        };
-        // the hash from the tree: the numbers as logged (a line the tree scanner does not
-        // read, one with an escape, is Python's)
-        let Some(hash) = Tree::read(text).and_then(|mut t| tree_hash(&mut t)) else {
-            return Ok(py.None());
-        };
-        let Some(tricks) = buildable(record, actions, result, rules.players) else {
-            return Ok(py.None());
-        };
-        let claimed: bool = claim.call1(py, (record.game_id.as_str(),))?.extract(py)?;
-        if !claimed {
-            return false.into_py_any(py);
+        let mut ask = |id: &str| claim.call1(py, (id,))?.extract::<bool>(py);
+        match self.add_line(py, text, file, line, &mut ask)? {
+            Added::Rows => true.into_py_any(py),
+            Added::Repeat => false.into_py_any(py),
+            Added::Python => Ok(py.None()),
+            Added::Rejected(game_id, r) => {
+                ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
+            }
         }
-        let info = LineInfo {
-            file,
-            line,
-            ruleset: &rs.name,
-            overrides: &rs.overrides,
-            players: rules.players,
-        };
-        self.rows
-            .add(record, actions, result, &tricks, &hash, &info);
-        true.into_py_any(py)
     }
 
     /// The buffered rows as the Big Two core's `rows_take` hands them over: `(memory,
