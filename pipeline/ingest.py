@@ -456,9 +456,8 @@ class _Rows:
 
     def done(self, read: int) -> ChunkRows:
         """The chunk's tables (``read``: its items)."""
-        tables = (
-            self.rows.take()
-        )  # a game whose rows cannot be built is a reject there (rows.failed)
+        # a game whose rows cannot be built is a reject there (rows.failed)
+        tables = self.rows.take()
         core = self.core
         if core is not None:  # the core's Big Two rows, its Dou Dizhu rows, then Python's
             batch_id = self.batch_id
@@ -700,9 +699,9 @@ def range_items(
     with open(fd, "rb", buffering=0) as raw:
         st = os.fstat(fd)
         if (st.st_dev, st.st_ino) != (span.device, span.inode):
-            return "another file has replaced it"
+            return _RANGE_CHANGED["replaced"](span, 0)
         if span.offset and os.pread(fd, 1, span.offset - 1) != b"\n":
-            return f"byte {span.offset - 1:,} is no longer the newline it was"
+            return _RANGE_CHANGED["before"](span, 0)
         raw.seek(span.offset)
         window = _Window(raw, span.length)
         stream = io.BufferedReader(window, buffer_size=1 << 16)
@@ -715,9 +714,9 @@ def range_items(
             )
         )
     if window.left:
-        return f"it is {window.left:,} bytes shorter than it was"
+        return _RANGE_CHANGED["shorter"](span, window.left)
     if span.ends_line and window.last != b"\n":
-        return f"byte {span.offset + span.length - 1:,} is no longer the newline it was"
+        return _RANGE_CHANGED["after"](span, 0)
     return items
 
 
