@@ -7,7 +7,7 @@ use big2_native::ddz::rules::DdzRules;
 use big2_native::ddz::sim::{match_lines, DdzRunSpec};
 
 mod common;
-use common::cpu_seconds;
+use common::games_per_cpu_second;
 
 /// `load_ruleset("ddz").to_dict()` plus `name_repr`.
 const DDZ: &str = r#"{"name": "ddz", "name_repr": "'ddz'", "players": 3, "bidding": "points",
@@ -33,24 +33,12 @@ fn main() {
         feeder_json: "null".into(),
         feed_rate_json: "0.0".into(),
     };
-    let mut rates = Vec::new();
-    for _ in 0..rounds {
-        let started = cpu_seconds();
+    games_per_cpu_second(games, rounds, || {
         let mut bytes = 0;
         for m in 0..games.div_ceil(8) {
             let lines = match_lines(&rs, &spec, m, &[bot; 3], "[]", "[]").expect("played");
             bytes += lines.iter().map(String::len).sum::<usize>();
         }
-        let secs = cpu_seconds() - started;
-        let rate = games as f64 / secs;
-        println!(
-            "{games} games in {secs:.2} CPU-s: {rate:.0} games per CPU-second ({bytes} bytes)"
-        );
-        rates.push(rate);
-    }
-    rates.sort_by(f64::total_cmp);
-    println!(
-        "median of {rounds}: {:.0} games per CPU-second",
-        rates[rates.len() / 2]
-    );
+        bytes
+    });
 }

@@ -8,7 +8,7 @@ use big2_native::rules::hk;
 use big2_native::sim::{match_lines, BotKind, Notation, Planted, RunSpec};
 
 mod common;
-use common::cpu_seconds;
+use common::games_per_cpu_second;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -32,25 +32,13 @@ fn main() {
         discipline_json: "1.0".into(),
         colluders_json: "[]".into(),
     };
-    let mut rates = Vec::new();
-    for _ in 0..rounds {
-        let started = cpu_seconds();
+    games_per_cpu_second(games, rounds, || {
         let mut bytes = 0;
         for m in 0..games.div_ceil(8) {
             for line in match_lines(&rs, &cr, &spec, m, &[bot; 4], "[]", "[]") {
                 bytes += line.len();
             }
         }
-        let secs = cpu_seconds() - started;
-        let rate = games as f64 / secs;
-        println!(
-            "{games} games in {secs:.2} CPU-s: {rate:.0} games per CPU-second ({bytes} bytes)"
-        );
-        rates.push(rate);
-    }
-    rates.sort_by(f64::total_cmp);
-    println!(
-        "median of {rounds}: {:.0} games per CPU-second",
-        rates[rates.len() / 2]
-    );
+        bytes
+    });
 }
