@@ -13,9 +13,6 @@ the fallback tests) when the extension is not built.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +34,8 @@ from pipeline.sim.ddz_simulate import (
     simulate_lines,
 )
 from tests.native.test_ddz_differential import OPTIONS as REPLAY_OPTIONS
+from tests.native.test_sim import simulate_file
 
-ROOT = Path(__file__).resolve().parents[2]
 MODULE = native.load_module()
 built = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
 BOTS = ("random", "greedy", "heuristic")
@@ -200,36 +197,9 @@ def test_what_the_core_does_not_take_falls_back_to_python() -> None:
 
 def _simulate(out: Path, workers: int, **env: str) -> bytes:
     bots = [arg for bot in ("heuristic", "random", "greedy") for arg in ("--bots", bot)]
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pipeline.cli",
-            "simulate",
-            "--ruleset",
-            "ddz",
-            "--games",
-            "30",
-            "--seed",
-            "9",
-            *bots,
-            "--feeder",
-            "2",
-            "--feed-rate",
-            "0.6",
-            "--match-games",
-            "4",
-            "--workers",
-            str(workers),
-            "--out",
-            str(out),
-        ],
-        env={**os.environ, **env},
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
-    return out.read_bytes()
+    args = ["--ruleset", "ddz", "--games", "30", "--seed", "9", *bots]
+    args += ["--feeder", "2", "--feed-rate", "0.6", "--match-games", "4"]
+    return simulate_file(out, args, workers, **env)
 
 
 @built

@@ -79,38 +79,22 @@ def test_a_seed_beyond_64_bits_falls_back_to_python() -> None:
     assert f'"seed": {2**70},' in match_lines(cfg, 0)[0]
 
 
+def simulate_file(out: Path, args: list[str], workers: int, **env: str) -> bytes:
+    """``big2 simulate ARGS --workers W --out OUT`` in a fresh process (``env`` on top of this
+    one's): the file's bytes."""
+    cli = [sys.executable, "-m", "pipeline.cli", "simulate", *args]
+    cli += ["--workers", str(workers), "--out", str(out)]
+    subprocess.run(cli, env={**os.environ, **env}, cwd=ROOT, check=True, capture_output=True)
+    return out.read_bytes()
+
+
 def _simulate(out: Path, workers: int, **env: str) -> bytes:
     bots = [
         arg for bot in ("heuristic", "random", "greedy", "heuristic") for arg in ("--bots", bot)
     ]
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pipeline.cli",
-            "simulate",
-            "--games",
-            "40",
-            "--seed",
-            "9",
-            *bots,
-            "--must-block-discipline",
-            "0.7",
-            "--colluders",
-            "1,2",
-            "--match-games",
-            "3",
-            "--workers",
-            str(workers),
-            "--out",
-            str(out),
-        ],
-        env={**os.environ, **env},
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
-    return out.read_bytes()
+    args = ["--games", "40", "--seed", "9", *bots, "--must-block-discipline", "0.7"]
+    args += ["--colluders", "1,2", "--match-games", "3"]
+    return simulate_file(out, args, workers, **env)
 
 
 @built
