@@ -98,7 +98,7 @@ def play_match(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
     """The log lines (as objects) of one whole match: every deal of its games, in order."""
     rs = cfg.ruleset()
     bots = list(cfg.bots)
-    ids = [f"{cfg.id_prefix}-{cfg.seed}-p{s}-{name}" for s, name in enumerate(bots)]
+    ids = _player_ids(cfg)
     seats = _seats(cfg)
     mrng = random.Random(f"ddz:{cfg.seed}:match:{match}")
     clock = BASE_TIMESTAMP + round(mrng.random() * YEAR_SECONDS)
@@ -142,10 +142,14 @@ def play_match(cfg: DdzSimConfig, match: int) -> list[dict[str, Any]]:
     return out
 
 
+def _player_ids(cfg: DdzSimConfig) -> list[str]:
+    """The players' ids of the run's lines, seat by seat (the same table in every match)."""
+    return [f"{cfg.id_prefix}-{cfg.seed}-p{s}-{name}" for s, name in enumerate(cfg.bots)]
+
+
 def _seats(cfg: DdzSimConfig) -> list[dict[str, Any]]:
-    """The ``seats`` list of the run's lines (the same table in every match)."""
-    ids = [f"{cfg.id_prefix}-{cfg.seed}-p{s}-{name}" for s, name in enumerate(cfg.bots)]
-    return seats_of(ids, [f"{name} {s}" for s, name in enumerate(cfg.bots)])
+    """The ``seats`` list of the run's lines."""
+    return seats_of(_player_ids(cfg), [f"{name} {s}" for s, name in enumerate(cfg.bots)])
 
 
 def match_lines_native(
