@@ -36,7 +36,6 @@ import glob
 import gzip
 import io
 import os
-import re
 import signal
 import threading
 import time
@@ -84,7 +83,8 @@ PROGRESS_EVERY = 0.25
 PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
-_NOT_NEWLINE = re.compile(rb"[^\n]")
+#: A run of newlines to compare a block with (:func:`_newlines_end`).
+_NEWLINES = memoryview(b"\n" * SCAN_BYTES)
 
 #: A unit of work: raw JSON lines with their sources, or records a reader already parsed.
 ChunkItem = tuple[Source, str] | GameRecord | Reject
@@ -808,6 +808,27 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
             yield LineRange(str(path), start, length, line, ends_line, *_file_id(st))
 
 
+def _newlines_end(block: bytes, i: int) -> int:
+    """Where the run of newlines at ``block[i]`` (a newline) ends: a few ``startswith`` (each a
+    ``memcmp``) against a run of newlines, doubling then halving, not a step per byte.
+
+    >>> _newlines_end(b"x\\n\\n\\ny", 1), _newlines_end(b"\\n" * 9, 0)
+    (4, 9)
+    """
+    most = min(len(block) - i, len(_NEWLINES))
+    lo, hi = 1, 2  # block[i : i + lo] are newlines; block[i : i + hi] may not be
+    while hi <= most and block.startswith(_NEWLINES[:hi], i):
+        lo, hi = hi, hi * 2
+    hi = min(hi, most + 1)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if block.startswith(_NEWLINES[:mid], i):
+            lo = mid
+        else:
+            hi = mid
+    return i + lo
+
+
 def _cut(blocks: Iterable[bytes], line: int = 1) -> Iterator[tuple[int, int, int, bool]]:
     """Cut a stream, given as its successive blocks, into runs of whole lines, like
     :func:`_chunks` cuts its lines: a run ends at the newline of about its ``CHUNK_GAMES``-th
@@ -827,8 +848,7 @@ def _cut(blocks: Iterable[bytes], line: int = 1) -> Iterator[tuple[int, int, int
         size, i = len(block), 0
         while i < size:
             if at_start and block[i] == 10:  # blank lines: skipped a run at a time
-                blank = _NOT_NEWLINE.search(block, i)
-                end = size if blank is None else blank.start()
+                end = _newlines_end(block, i)
                 newlines += end - i
             else:  # a line (bytes.find: no Python step per byte)
                 end = block.find(b"\n", i) + 1

@@ -158,6 +158,12 @@ impl Core {
         let mut ddz = ddz.as_ref().map(|d| d.borrow_mut());
         let mut rows = 0usize;
         while pos < data.len() {
+            if data[pos] == b'\n' {
+                // a run of empty lines: blank to the reader, skipped at once (not a cut each)
+                let run = data[pos..].iter().take_while(|&&b| b == b'\n').count();
+                (pos, line) = (pos + run, line + run as i64);
+                continue;
+            }
             let (start, at) = (pos, line);
             let (next, cut_line) = cut(data, pos, at == 1, max_line_bytes);
             (pos, line) = (next, line + 1);
