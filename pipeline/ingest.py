@@ -7,7 +7,10 @@ whole lines (:class:`LineRange`: path, offset, length, first line number), and t
 reads, decodes and processes its range itself (:func:`process_range`), with the same sources,
 rejects and caps as one reader of the whole file. A range is read as it was cut or not at all:
 a file replaced, shortened or shifted in between is ``E_FILE_CHANGED``, nothing committed.
-Gzip files, CSV and score sheets are read here and their lines or records sent to the workers.
+A gzip JSON Lines file is decompressed here and cut the same way, each block of whole lines
+sent as one ``bytes`` (:class:`LineBlock`, :func:`process_block`; a block holding a line over
+the cap, and what is left when the stream fails, are read here and sent as lines). CSV and
+score sheets are read here and their records sent to the workers.
 A chunk (or range) is turned into Arrow rows by :func:`process_chunk`, in this process or in
 worker processes (``workers > 1``), with at most two in flight per worker so that memory stays
 flat whatever the file size. Each
