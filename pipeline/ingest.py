@@ -7,7 +7,10 @@ whole lines (:class:`LineRange`: path, offset, length, first line number), and t
 reads, decodes and processes its range itself (:func:`process_range`), with the same sources,
 rejects and caps as one reader of the whole file. A range is read as it was cut or not at all:
 a file replaced, shortened or shifted in between is ``E_FILE_CHANGED``, nothing committed.
-Gzip files, CSV and score sheets are read here and their lines or records sent to the workers.
+A gzip JSON Lines file is decompressed here and cut the same way, each block of whole lines
+sent as one ``bytes`` (:class:`LineBlock`, :func:`process_block`; a block holding a line over
+the cap, and what is left when the stream fails, are read here and sent as lines). CSV and
+score sheets are read here and their records sent to the workers.
 A chunk (or range) is turned into Arrow rows by :func:`process_chunk`, in this process or in
 worker processes (``workers > 1``), with at most two in flight per worker so that memory stays
 flat whatever the file size. Each
@@ -36,10 +39,10 @@ import glob
 import gzip
 import io
 import os
-import re
 import signal
 import threading
 import time
+import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -83,7 +86,8 @@ PROGRESS_EVERY = 0.25
 PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
-_NOT_NEWLINE = re.compile(rb"[^\n]")
+#: A run of newlines to compare a block with (:func:`_newlines_end`).
+_NEWLINES = memoryview(b"\n" * SCAN_BYTES)
 
 #: A unit of work: raw JSON lines with their sources, or records a reader already parsed.
 ChunkItem = tuple[Source, str] | GameRecord | Reject
@@ -291,6 +295,17 @@ class LineRange:
     ends_line: bool
     device: int
     inode: int
+
+
+@dataclass(frozen=True, slots=True)
+class LineBlock:
+    """Whole lines of a stream the main process read and cut (a gzip file's, decompressed
+    there), sent to a worker as one ``bytes`` (:func:`process_block`): ``data``, the first of
+    its lines line ``first_line`` of ``path``."""
+
+    path: str
+    data: bytes
+    first_line: int
 
 
 def _named(path: Path) -> Path:
@@ -610,7 +625,9 @@ def range_rows(
         )
         if why is None:
             with _no_gc():
-                return rows.done(_core_lines(rows, core, span, max_line_bytes))
+                return rows.done(
+                    _core_lines(rows, core, span.path, span.first_line, max_line_bytes)
+                )
         if why[0] == "open":
             return f"it cannot be opened again ({os.strerror(why[1])})"
     if why is not None and why[0] != "io":  # a failed read: the streaming reader says what
@@ -635,10 +652,52 @@ _RANGE_CHANGED: dict[str, Callable[[LineRange, int], str]] = {
 }
 
 
-def _core_lines(rows: _Rows, core: native.CoreRows, span: LineRange, max_line_bytes: int) -> int:
-    """The lines of the range the core read into ``rows``; the items read."""
-    file = file_label(span.path)
-    pos, line, read = 0, span.first_line, 0
+def process_block(
+    block: LineBlock, spec: PartSpec, number: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> ChunkResult:
+    """Process the lines of one block (:func:`block_rows`) as :func:`process_chunk` processes
+    the same lines sent one by one: what a worker does with a block of a gzip file."""
+    return _written(block.path, block_rows(block, spec.batch_id, max_line_bytes), spec, number)
+
+
+def block_rows(
+    block: LineBlock, batch_id: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> ChunkRows:
+    """One block's rows, the same as :func:`chunk_rows` of its lines as
+    :func:`pipeline.logs.jsonl.iter_jsonl_lines` reads them: on the core, the block's bytes go
+    to the core in one call (``CoreRows.fill``) and are cut and read there as
+    :func:`range_rows` has a range read (no Python object per line); else the Python reader
+    reads them.
+
+    >>> done = block_rows(LineBlock("g.jsonl", b"[1]\\n\\n{", 4), "b1")
+    >>> done.read, done.reject_codes
+    (2, ['E_SCHEMA', 'E_JSON'])
+    """
+    rows = _Rows(batch_id)
+    core = rows.core
+    with _no_gc():
+        if core is not None:
+            core.fill(block.data)
+            return rows.done(_core_lines(rows, core, block.path, block.first_line, max_line_bytes))
+        read = 0
+        for item in iter_jsonl_lines(
+            io.BytesIO(block.data),
+            block.path,
+            max_line_bytes=max_line_bytes,
+            first_line=block.first_line,
+        ):
+            rows.add(item)
+            read += 1
+    return rows.done(read)
+
+
+def _core_lines(
+    rows: _Rows, core: native.CoreRows, file: str, first_line: int, max_line_bytes: int
+) -> int:
+    """The lines the core read or was given (a range of ``file`` from line ``first_line``)
+    into ``rows``; the items read."""
+    file = file_label(file)
+    pos, line, read = 0, first_line, 0
     while True:
         pos, line, built, left = core.add_lines(pos, line, file, max_line_bytes)
         read += built
@@ -721,9 +780,7 @@ def range_items(
 
 
 def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterator[LineRange]:
-    """Cut a plain JSON Lines file into ranges of whole lines, like :func:`_chunks` cuts its
-    lines: a range ends at the newline of about its ``CHUNK_GAMES``-th non-blank line or past
-    ``CHUNK_BYTES`` (blank lines are not counted; lines of only spaces are). The file is read a
+    """Cut a plain JSON Lines file into ranges of whole lines (:func:`_cut`), read a
     ``SCAN_BYTES`` block at a time for its newlines, not decoded; ``on_read`` gets the bytes
     scanned so far.
 
@@ -739,36 +796,78 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
         raise LogFormatError(
             "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
         ) from None
+
+    def blocks() -> Iterator[bytes]:
+        done = 0
+        while block := fh.read(SCAN_BYTES):
+            yield block
+            done += len(block)
+            if on_read is not None:
+                on_read(done)
+
     with fh:
         st = os.fstat(fh.fileno())
-        start, line = 0, 1  # the range's offset and first line number
-        items = newlines = 0  # in the range so far
-        pos = 0  # the block's offset
-        at_start = True  # the scan stands at the start of a line
-        while block := fh.read(SCAN_BYTES):
-            size, i = len(block), 0
-            while i < size:
-                if at_start and block[i] == 10:  # blank lines: skipped a run at a time
-                    blank = _NOT_NEWLINE.search(block, i)
-                    end = size if blank is None else blank.start()
-                    newlines += end - i
-                else:  # a line (bytes.find: no Python step per byte)
-                    end = block.find(b"\n", i) + 1
-                    if not end:
-                        at_start = False
-                        break
-                    newlines += 1
-                    items += 1
-                    at_start = True
-                i = end
-                if items >= CHUNK_GAMES or pos + i - start >= CHUNK_BYTES:
-                    yield LineRange(str(path), start, pos + i - start, line, True, *_file_id(st))
-                    start, line, items, newlines = pos + i, line + newlines, 0, 0
-            pos += size
-            if on_read is not None:
-                on_read(pos)
-        if pos > start:
-            yield LineRange(str(path), start, pos - start, line, at_start, *_file_id(st))
+        for start, length, line, ends_line in _cut(blocks()):
+            yield LineRange(str(path), start, length, line, ends_line, *_file_id(st))
+
+
+def _newlines_end(block: bytes, i: int) -> int:
+    """Where the run of newlines at ``block[i]`` (a newline) ends: a few ``startswith`` (each a
+    ``memcmp``) against a run of newlines, doubling then halving, not a step per byte.
+
+    >>> _newlines_end(b"x\\n\\n\\ny", 1), _newlines_end(b"\\n" * 9, 0)
+    (4, 9)
+    """
+    most = min(len(block) - i, len(_NEWLINES))
+    lo, hi = 1, 2  # block[i : i + lo] are newlines; block[i : i + hi] may not be
+    while hi <= most and block.startswith(_NEWLINES[:hi], i):
+        lo, hi = hi, hi * 2
+    hi = min(hi, most + 1)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if block.startswith(_NEWLINES[:mid], i):
+            lo = mid
+        else:
+            hi = mid
+    return i + lo
+
+
+def _cut(blocks: Iterable[bytes], line: int = 1) -> Iterator[tuple[int, int, int, bool]]:
+    """Cut a stream, given as its successive blocks, into runs of whole lines, like
+    :func:`_chunks` cuts its lines: a run ends at the newline of about its ``CHUNK_GAMES``-th
+    non-blank line or past ``CHUNK_BYTES`` (blank lines are not counted; lines of only spaces
+    are). Each run as ``(offset, length, first line number, whether it ends with a newline)``
+    (the last one may not), yielded as soon as its block is scanned: nothing is decoded, and
+    no Python step is taken per byte. ``line``: the number of the stream's first line.
+
+    >>> list(_cut([b"[1]\\n\\n[2", b"]\\n[3]"], line=4))
+    [(0, 12, 4, False)]
+    """
+    start = 0  # the run's offset
+    items = newlines = 0  # in the run so far
+    pos = 0  # the block's offset
+    at_start = True  # the scan stands at the start of a line
+    for block in blocks:
+        size, i = len(block), 0
+        while i < size:
+            if at_start and block[i] == 10:  # blank lines: skipped a run at a time
+                end = _newlines_end(block, i)
+                newlines += end - i
+            else:  # a line (bytes.find: no Python step per byte)
+                end = block.find(b"\n", i) + 1
+                if not end:
+                    at_start = False
+                    break
+                newlines += 1
+                items += 1
+                at_start = True
+            i = end
+            if items >= CHUNK_GAMES or pos + i - start >= CHUNK_BYTES:
+                yield start, pos + i - start, line, True
+                start, line, items, newlines = pos + i, line + newlines, 0, 0
+        pos += size
+    if pos > start:
+        yield start, pos - start, line, at_start
 
 
 def _file_id(st: os.stat_result) -> tuple[int, int]:
@@ -778,6 +877,125 @@ def _file_id(st: os.stat_result) -> tuple[int, int]:
 def _is_plain_jsonl(path: Path, log_format: str | None) -> bool:
     """Whether a file is uncompressed JSON Lines: cut into ranges its workers read themselves."""
     return log_shape(path, log_format) == "jsonl" and not path.name.endswith(".gz")
+
+
+def _is_gzip_jsonl(path: Path, log_format: str | None) -> bool:
+    """Whether a file is gzip JSON Lines: decompressed and cut into blocks here (:func:`_blocks`)."""
+    return log_shape(path, log_format) == "jsonl" and path.name.endswith(".gz")
+
+
+class _Held:
+    """The bytes of a stream read since its last cut, fed to :func:`_cut` a block at a time:
+    it stops feeding when the stream fails (``error``) or when what it holds passes ``limit``
+    (``over``: the run holds a line over the cap, whose end is not read yet)."""
+
+    def __init__(self, fh: IO[bytes], limit: int) -> None:
+        self.fh = fh
+        self.limit = limit
+        self.data = bytearray()
+        self.over = False
+        self.error: Exception | None = None
+
+    def blocks(self) -> Iterator[bytes]:
+        while True:
+            if len(self.data) > self.limit:
+                self.over = True
+                return
+            try:
+                block = self.fh.read1(SCAN_BYTES)  # type: ignore[attr-defined]
+            except (EOFError, OSError, zlib.error) as err:  # the reader says what (its reject)
+                self.error = err
+                return
+            if not block:
+                return
+            self.data += block
+            yield block
+
+    def take(self, length: int) -> bytes:
+        """The first ``length`` bytes held, no longer held."""
+        with memoryview(self.data) as view, view[:length] as head:
+            out = bytes(head)
+        del self.data[:length]
+        return out
+
+
+class _Tail(io.RawIOBase):
+    """The bytes held when :class:`_Held` stopped, then the stream's (to the end of the line
+    it stands in: ``rest``) or its error again: what the streaming reader reads of a run that
+    is not sent as a block."""
+
+    def __init__(self, held: bytes, fh: IO[bytes], error: Exception | None) -> None:
+        self._held = io.BytesIO(held)
+        self._fh = fh
+        self._error = error
+        self.ended = False  # the line's newline was read, or the stream ended
+        self.failed = False  # the stream failed
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        n = self._held.readinto(buffer)
+        if n:
+            return n
+        if self._error is not None:
+            self.failed = True
+            raise self._error
+        if self.ended:
+            return 0
+        try:
+            got = self._fh.readline(len(buffer))
+        except (EOFError, OSError, zlib.error):
+            self.failed = True
+            raise
+        if not got or got.endswith(b"\n"):
+            self.ended = True
+        buffer[: len(got)] = got
+        return len(got)
+
+
+def _blocks(
+    path: Path, max_line_bytes: int, on_read: Callable[[int], None] | None = None
+) -> Iterator[LineBlock | list[ChunkItem]]:
+    """Decompress a gzip JSON Lines file and cut it into blocks of whole lines (:func:`_cut`,
+    as :func:`_ranges` cuts a plain file), each a :class:`LineBlock` for a worker. A run that
+    passes ``CHUNK_BYTES`` and a line (it holds a line over the cap) is not held whole: the
+    streaming reader reads it here, its items a chunk (:func:`_chunks`' kind), as it reads
+    what is left when the stream fails (its ``E_GZIP`` / ``E_GZIP_TRUNCATED`` / ``E_READ``
+    reject last). ``on_read`` gets the compressed bytes read so far.
+
+    >>> import gzip, tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".jsonl.gz") as f:
+    ...     _ = f.write(gzip.compress(b"{}\\n" * 5500 + b"\\n" * 10 + b"[]")); f.flush()
+    ...     [(len(b.data), b.first_line) for b in _blocks(Path(f.name), 100)]  # type: ignore[union-attr]
+    [(15000, 1), (1512, 5001)]
+    """
+    fh = _open_counted(path, on_read or (lambda _: None))
+    name = str(path)
+    limit = CHUNK_BYTES + max_line_bytes + 1
+    line = 1
+    with fh:
+        while True:
+            held = _Held(fh, limit)
+            for _, length, first, _ in _cut(held.blocks(), line):
+                if held.over or held.error is not None:
+                    break  # what was held when the feed stopped: read below
+                data = held.take(length)
+                line = first + data.count(b"\n")
+                yield LineBlock(name, data, first)
+            if not held.over and held.error is None:
+                return
+            rest = bytes(held.data)
+            tail = _Tail(rest, fh, held.error)
+            stream = io.BufferedReader(tail, buffer_size=1 << 16)
+            yield list(
+                iter_jsonl_lines(
+                    cast(IO[bytes], stream), name, max_line_bytes=max_line_bytes, first_line=line
+                )
+            )
+            if tail.failed or held.error is not None:
+                return
+            line += rest.count(b"\n") + 1
 
 
 @dataclass
@@ -924,6 +1142,13 @@ def ingest(
             if _is_plain_jsonl(path, log_format):
                 for span in _ranges(path, reading(str(path))):
                     yield process_range, (span, spec, batch.new_part(), max_line_bytes)
+                return
+            if _is_gzip_jsonl(path, log_format):
+                for piece in _blocks(path, max_line_bytes, reading(str(path))):
+                    if isinstance(piece, LineBlock):
+                        yield process_block, (piece, spec, batch.new_part(), max_line_bytes)
+                    else:
+                        yield process_chunk, (str(path), piece, spec, batch.new_part())
                 return
             for chunk in _chunks(
                 path, max_line_bytes, reading(str(path)), log_format=log_format, rules=rules

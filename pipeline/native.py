@@ -494,18 +494,24 @@ class CoreRows:
         )
         return why
 
+    def fill(self, data: bytes) -> None:
+        """Hand the core whole lines of a stream as :meth:`read` hands it a file's range (a
+        block of a gzip file the import's main process decompressed and cut), for
+        :meth:`add_lines`: one call, no Python object per line."""
+        self.core.rows_fill(data)
+
     def add_lines(
         self, pos: int, line: int, file: str, max_line_bytes: int
     ) -> tuple[int, int, int, tuple[Source, str | bytes, bool | Reject] | None]:
-        """The lines of the range :meth:`read` read, from byte ``pos`` (line ``line`` of
-        ``file``) on, each as :meth:`add` takes a line, up to the first the core leaves to
-        Python: ``(pos, line, rows, left)``, ``pos`` and ``line`` those of the line after
-        it, ``rows`` the number of lines whose rows the core built, ``left`` None (the range
-        is done) or ``(source, text, got)``: the line's text and what :meth:`add` answers
-        for it (False or its :class:`Reject`), or its bytes (to its newline, ``got`` False)
-        when the Python reader reads it (a line over the cap, not UTF-8, a BOM on line 1,
-        only non-ASCII characters: ``native/src/lines.rs``). Blank lines are skipped, as
-        :func:`pipeline.logs.jsonl.iter_jsonl_lines` skips them."""
+        """The lines of the range :meth:`read` read (or :meth:`fill` gave), from byte ``pos``
+        (line ``line`` of ``file``) on, each as :meth:`add` takes a line, up to the first
+        the core leaves to Python: ``(pos, line, rows, left)``, ``pos`` and ``line`` those of
+        the line after it, ``rows`` the number of lines whose rows the core built, ``left``
+        None (the range is done) or ``(source, text, got)``: the line's text and what
+        :meth:`add` answers for it (False or its :class:`Reject`), or its bytes (to its
+        newline, ``got`` False) when the Python reader reads it (a line over the cap, not
+        UTF-8, a BOM on line 1, only non-ASCII characters: ``native/src/lines.rs``). Blank
+        lines are skipped, as :func:`pipeline.logs.jsonl.iter_jsonl_lines` skips them."""
         ddz = self._replayer.ddz().core if self._ddz_rows else None
         pos, line, rows, left = self.core.rows_range(pos, line, file, max_line_bytes, ddz)
         if left is None:

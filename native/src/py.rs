@@ -40,8 +40,8 @@ struct Core {
     rulesets: HashMap<String, Resolved>,
     rows: ChunkRows,
     spare: Spare,
-    /// The range [`Core::rows_read`] read last (`lines[..lines_len]`; the vector keeps its
-    /// memory from range to range).
+    /// The range [`Core::rows_read`] read or [`Core::rows_fill`] filled last
+    /// (`lines[..lines_len]`; the vector keeps its memory from range to range).
     lines: Vec<u8>,
     lines_len: usize,
 }
@@ -158,6 +158,12 @@ impl Core {
         let mut ddz = ddz.as_ref().map(|d| d.borrow_mut());
         let mut rows = 0usize;
         while pos < data.len() {
+            if data[pos] == b'\n' {
+                // a run of empty lines: blank to the reader, skipped at once (not a cut each)
+                let run = data[pos..].iter().take_while(|&&b| b == b'\n').count();
+                (pos, line) = (pos + run, line + run as i64);
+                continue;
+            }
             let (start, at) = (pos, line);
             let (next, cut_line) = cut(data, pos, at == 1, max_line_bytes);
             (pos, line) = (next, line + 1);
@@ -377,9 +383,21 @@ impl Core {
         why.into_py_any(py)
     }
 
-    /// The lines of the range [`Core::rows_read`] read, from byte `pos` (line `line` of the
-    /// file) on, each as `CoreRows.add` takes a line (a Dou Dizhu line to `ddz`'s rows, or
-    /// to Python when `ddz` is None), up to the first line the core leaves to Python:
+    /// Fill the core's line buffer with given bytes, for [`Core::rows_range`], as
+    /// [`Core::rows_read`] fills it from a file: whole lines of a stream the import's main
+    /// process cut (a gzip file's, decompressed there), sent to a worker as one `bytes`.
+    fn rows_fill(&mut self, data: &[u8]) {
+        if self.lines.len() < data.len() {
+            self.lines.resize(data.len(), 0);
+        }
+        self.lines[..data.len()].copy_from_slice(data);
+        self.lines_len = data.len();
+    }
+
+    /// The lines of the range [`Core::rows_read`] read (or [`Core::rows_fill`] filled), from
+    /// byte `pos` (line `line` of the file) on, each as `CoreRows.add` takes a line (a Dou
+    /// Dizhu line to `ddz`'s rows, or to Python when `ddz` is None), up to the first line the
+    /// core leaves to Python:
     /// `(pos, line, rows, left)`, `pos` and `line` those of the line after it, `rows` the
     /// number of lines whose rows the core built, `left` None (the range is done) or the
     /// line left: `(line, bytes, None)` for the Python reader (a line `lines::cut` is not
