@@ -578,17 +578,24 @@ impl Simulator {
         seats_json: &str,
         bots_json: &str,
     ) -> Option<Vec<String>> {
-        let kinds: Option<Vec<BotKind>> = bots.iter().map(|b| BotKind::parse(b)).collect();
-        let kinds = kinds?;
-        if kinds.len() != self.rs.players {
-            return None;
-        }
+        let kinds = lineup(&bots, self.rs.players, BotKind::parse)?;
         Some(py.allow_threads(|| {
             match_lines(
                 &self.rs, &self.cr, &self.spec, k, &kinds, seats_json, bots_json,
             )
         }))
     }
+}
+
+/// A match's bots, one per seat (`parse`: a bot's name to the kind the core plays), or None
+/// when the core does not play one of them or they do not seat `players`: Python plays it.
+pub(crate) fn lineup<K>(
+    bots: &[String],
+    players: usize,
+    parse: impl Fn(&str) -> Option<K>,
+) -> Option<Vec<K>> {
+    let kinds: Vec<K> = bots.iter().map(|b| parse(b)).collect::<Option<_>>()?;
+    (kinds.len() == players).then_some(kinds)
 }
 
 #[pymodule]

@@ -453,13 +453,7 @@ impl DdzSimulator {
         seats_json: &str,
         bots_json: &str,
     ) -> Option<Vec<String>> {
-        let kinds: Vec<DdzBotKind> = bots
-            .iter()
-            .map(|b| DdzBotKind::parse(b))
-            .collect::<Option<_>>()?;
-        if kinds.len() != self.rs.players {
-            return None;
-        }
+        let kinds = crate::py::lineup(&bots, self.rs.players, DdzBotKind::parse)?;
         py.allow_threads(|| match_lines(&self.rs, &self.spec, k, &kinds, seats_json, bots_json))
     }
 }
