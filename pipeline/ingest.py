@@ -469,6 +469,14 @@ class _Rows:
         ):
             self.repeats.append(done)
 
+    def add_all(self, items: Iterable[ChunkItem]) -> int:
+        """Each of ``items`` (:meth:`add`); how many there were."""
+        n = 0
+        for item in items:
+            self.add(item)
+            n += 1
+        return n
+
     def done(self, read: int) -> ChunkRows:
         """The chunk's tables (``read``: its items)."""
         # a game whose rows cannot be built is a reject there (rows.failed)
@@ -492,9 +500,7 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
     rows either way."""
     rows = _Rows(batch_id)
     with _no_gc():
-        for item in items:
-            rows.add(item)
-    return rows.done(len(items))
+        return rows.done(rows.add_all(items))
 
 
 class _Counted(io.RawIOBase):
@@ -636,9 +642,7 @@ def range_rows(
     if isinstance(items, str):
         return items
     with _no_gc():
-        for item in items:
-            rows.add(item)
-    return rows.done(len(items))
+        return rows.done(rows.add_all(items))
 
 
 #: ``range_items``' reasons, by the core's word for them (``CoreRows.read``).
@@ -679,16 +683,15 @@ def block_rows(
         if core is not None:
             core.fill(block.data)
             return rows.done(_core_lines(rows, core, block.path, block.first_line, max_line_bytes))
-        read = 0
-        for item in iter_jsonl_lines(
-            io.BytesIO(block.data),
-            block.path,
-            max_line_bytes=max_line_bytes,
-            first_line=block.first_line,
-        ):
-            rows.add(item)
-            read += 1
-    return rows.done(read)
+        lines = _lines_of(block.data, block.path, block.first_line, max_line_bytes)
+        return rows.done(rows.add_all(lines))
+
+
+def _lines_of(data: bytes, file: str, first_line: int, max_line_bytes: int) -> Iterator[ChunkItem]:
+    """The items of ``data``, whole lines of ``file`` from line ``first_line``, as the
+    streaming reader (:func:`pipeline.logs.jsonl.iter_jsonl_lines`) reads them."""
+    stream = io.BytesIO(data)
+    return iter_jsonl_lines(stream, file, max_line_bytes=max_line_bytes, first_line=first_line)
 
 
 def _core_lines(
@@ -705,11 +708,7 @@ def _core_lines(
             return read
         source, text, got = left
         if isinstance(text, bytes):  # the Python reader's line
-            for item in iter_jsonl_lines(
-                io.BytesIO(text), file, max_line_bytes=max_line_bytes, first_line=source.line
-            ):
-                rows.add(item)
-                read += 1
+            read += rows.add_all(_lines_of(text, file, source.line, max_line_bytes))
         else:
             rows.add((source, text), got)
             read += 1
