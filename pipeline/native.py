@@ -443,6 +443,13 @@ CoreTables = list[tuple[str, list[tuple[str, CoreColumn]]]]
 CoreTaken = tuple[object, CoreTables]
 
 
+def _core_reject(source: Source, text: str, got: tuple[Any, ...]) -> Reject:
+    """The :class:`Reject` of a line the core's rows builder refused: ``got`` as it answers
+    one, ``(_, game_id, action_index, code, message)``."""
+    _, game_id, action_index, code, message = got
+    return Reject(source, game_id, action_index, code, message, text)
+
+
 class CoreRows:
     """A chunk's rows built by the core (:meth:`add`), for the lines it reads and replays
     itself: each table's stored columns as Arrow buffers (:meth:`take`), no Python object per
@@ -477,8 +484,7 @@ class CoreRows:
             return True
         if not got:
             return False
-        _, game_id, action_index, code, message = got
-        return Reject(source, game_id, action_index, code, message, text)
+        return _core_reject(source, text, got)
 
     def read(
         self, path: str, offset: int, length: int, ends_line: bool, device: int, inode: int
@@ -518,15 +524,8 @@ class CoreRows:
             return pos, line, rows, None
         at, text, got = left
         source = Source(file, at)
-        if got is None:
-            return pos, line, rows, (source, text, False)
-        _, game_id, action_index, code, message = got
-        return (
-            pos,
-            line,
-            rows,
-            (source, text, Reject(source, game_id, action_index, code, message, text)),
-        )
+        answer = False if got is None else _core_reject(source, text, got)
+        return pos, line, rows, (source, text, answer)
 
     def claim(self, game_id: str) -> bool:
         """For a game whose rows Python builds: False when the chunk holds its id already (a
