@@ -35,7 +35,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
@@ -729,6 +729,33 @@ def ddz_simulator(
         )
 
     return _per_run(_DDZ_SIMULATORS, key, make)
+
+
+def write_parquet(
+    path: str,
+    batches: list[tuple[object, object]],
+    *,
+    dictionary: Collection[str],
+    statistics: Collection[str],
+    delta: Collection[str],
+    metadata: list[tuple[str, str]],
+) -> tuple[str, int] | None:
+    """Write record batches (each as ``__arrow_c_array__`` exports it, one schema) to
+    ``path`` as one Parquet file on the core (``native/src/parquet/``; not fsynced): zstd, one
+    row group, a dictionary, statistics or DELTA_BINARY_PACKED for the columns named so,
+    ``metadata`` in the footer. Its sha256 (hex) and size; None on the pure Python path (the
+    caller writes it with pyarrow). A ``ValueError`` for a type the core does not write."""
+    if _MODULE is None:
+        return None
+    written: tuple[str, int] = _MODULE.write_parquet(
+        path,
+        batches,
+        dictionary=set(dictionary),
+        statistics=set(statistics),
+        delta=set(delta),
+        metadata=metadata,
+    )
+    return written
 
 
 def replay_line(text: str, source: Source) -> GameFacts | Reject:

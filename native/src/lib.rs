@@ -10,6 +10,7 @@ pub mod ddz;
 pub mod gen;
 pub mod lines;
 pub mod moves;
+pub mod parquet;
 pub mod parse;
 pub mod pyrand;
 pub mod replay;

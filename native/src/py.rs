@@ -607,6 +607,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<crate::ddz::py::DdzCore>()?;
     m.add_class::<crate::ddz::py::DdzSimulator>()?;
     m.add_function(wrap_pyfunction!(crate::ddz::py::ddz_legal_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::parquet::py::write_parquet, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

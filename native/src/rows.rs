@@ -977,7 +977,7 @@ pub fn content_hash(text: &str) -> Option<String> {
     Some(hex(&digest))
 }
 
-fn hex(digest: &[u8]) -> String {
+pub(crate) fn hex(digest: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(2 * digest.len());
     for &b in digest {

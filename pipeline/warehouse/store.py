@@ -51,7 +51,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import hashlib
+import io
 import json
 import os
 import secrets
@@ -70,6 +72,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipeline import native
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
 from pipeline.warehouse.known import (
@@ -1277,13 +1280,40 @@ def _part_rel(table: Table | str, batch_id: str, number: int) -> str:
     return f"{Table(table).value}/batch-{batch_id}.part-{number:05d}.parquet"
 
 
+@functools.cache
+def _footer_metadata(schema: pa.Schema) -> list[tuple[str, str]]:
+    """The key-value pairs pyarrow writes in the footer of a file of this schema (the Arrow
+    schema, ``ARROW:schema``, that gives a reader back the exact types), read off an empty
+    file it writes."""
+    buffer = io.BytesIO()
+    pq.write_table(schema.empty_table(), buffer)
+    pairs = pq.read_metadata(io.BytesIO(buffer.getvalue())).metadata or {}
+    return [(k.decode(), v.decode()) for k, v in pairs.items()]
+
+
 def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
-    """Write one Parquet file whole and fsync it; its sha256 and size."""
+    """Write one Parquet file whole and fsync it; its sha256 and size. On the native core
+    (:func:`pipeline.native.write_parquet`, ~5× faster than pyarrow's writer), else with
+    pyarrow: the same options (:func:`_writer_options`), files read alike by pyarrow and
+    DuckDB (``tests/native/test_parquet.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(rows, path, **_writer_options(table))
-    with path.open("rb") as f:
+    options = _writer_options(table)
+    batches = [b.__arrow_c_array__() for b in rows.to_batches()]
+    written = None
+    if batches:
+        written = native.write_parquet(
+            str(path),
+            batches,
+            dictionary=options["use_dictionary"],
+            statistics=options["write_statistics"],
+            delta=options.get("column_encoding", {}),
+            metadata=_footer_metadata(rows.schema),
+        )
+    if written is None:
+        pq.write_table(rows, path, **options)
+    with path.open("rb") as f:  # here, not in the core: every durable step is os.fsync's
         os.fsync(f.fileno())
-    return sha256_file(path), path.stat().st_size
+    return written or (sha256_file(path), path.stat().st_size)
 
 
 def _spec_known(spec: PartSpec) -> KnownGames | None:

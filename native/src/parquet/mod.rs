@@ -1,0 +1,971 @@
+//! The warehouse's part files written in the core (issue 15): a Parquet file of one row
+//! group from Arrow record batches, as `pipeline.warehouse.store` asks for each table's
+//! columns (a dictionary or not, statistics or not, DELTA_BINARY_PACKED), zstd level 1.
+//!
+//! What it writes is what pyarrow's `pq.write_table` writes for the same options, read back
+//! alike by pyarrow and DuckDB (the same schema, types, values, statistics and encodings:
+//! `tests/native/test_parquet.py`): version 1 data pages, one a column chunk; a dictionary
+//! page when the column asks for one and its values take at most 1 MiB (pyarrow's limit),
+//! else plain values; min / max statistics and the null count where asked; the Arrow schema
+//! pyarrow stores (`ARROW:schema`, Python's) in the footer. The columns it reads are the
+//! warehouse's types: booleans, 8- to 64-bit integers, doubles, strings, UTC millisecond
+//! times, and lists of those.
+
+pub mod arrow;
+pub mod encode;
+#[cfg(feature = "python")]
+pub(crate) mod py;
+pub mod thrift;
+
+use std::cell::RefCell;
+
+use arrow::{Array, Field, Leaf};
+use encode::{delta_binary_packed, hybrid, width_of};
+use thrift::varint;
+use thrift::{Kind, Writer};
+
+/// How a column is written (`store._writer_options`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub dictionary: bool,
+    pub statistics: bool,
+    pub delta: bool,
+}
+
+/// A dictionary of more plain bytes than this is dropped for plain values (pyarrow's
+/// `dictionary_pagesize_limit`).
+const DICTIONARY_LIMIT: usize = 1 << 20;
+/// zstd's level (pyarrow's default for zstd).
+const ZSTD_LEVEL: i32 = 1;
+
+// parquet.thrift's enums
+const BOOLEAN: i32 = 0;
+const INT32: i32 = 1;
+const INT64: i32 = 2;
+const DOUBLE: i32 = 5;
+const BYTE_ARRAY: i32 = 6;
+const REQUIRED: i32 = 0;
+const OPTIONAL: i32 = 1;
+const REPEATED: i32 = 2;
+const PLAIN: i32 = 0;
+const RLE: i32 = 3;
+const DELTA_BINARY_PACKED: i32 = 5;
+const RLE_DICTIONARY: i32 = 8;
+const ZSTD: i32 = 6;
+const DATA_PAGE: i32 = 0;
+const DICTIONARY_PAGE: i32 = 2;
+const UTF8: i32 = 0;
+const LIST: i32 = 3;
+const TIMESTAMP_MILLIS: i32 = 9;
+const INT_8: i32 = 15;
+const INT_16: i32 = 16;
+
+/// FxHash's step (the dictionaries' keys are short and trusted).
+#[inline(always)]
+fn fx(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+/// A column's non-null values, in order (in a [`Scratch`]'s buffers).
+enum Values<'s, 'a> {
+    Bool(&'s [bool]),
+    Int(&'s [i64]),
+    Float(&'s [f64]),
+    Bytes(&'s [&'a [u8]]),
+}
+
+/// The buffers a column is written with, kept by the thread from column to column and file
+/// to file (so that no page of them is mapped anew each time), and its zstd context.
+struct Scratch {
+    rep: Vec<u8>,
+    def: Vec<u8>,
+    ints: Vec<i64>,
+    floats: Vec<f64>,
+    bools: Vec<bool>,
+    indices: Vec<u32>,
+    dict: Vec<u8>,
+    body: Vec<u8>,
+    packed: Vec<u8>,
+    zstd: zstd::bulk::Compressor<'static>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+/// The values of `arrays` (one column's, batch after batch), each run of valid ones
+/// appended by `fill(array, from, to, out)`, and the definition levels of a nullable column
+/// (1 a value, 0 a null), left empty when they are all the same; the number of nulls.
+fn leaves<'a, T>(
+    arrays: &[&Array<'a>],
+    def: &mut Vec<u8>,
+    out: &mut Vec<T>,
+    fill: impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
+) -> usize {
+    // levels all one value (every row valid, or every row null) are not written out
+    let uniform = arrays.iter().all(|a| a.nulls == 0) || arrays.iter().all(|a| a.nulls == a.len);
+    let mut nulls = 0;
+    for a in arrays {
+        if a.nulls == 0 {
+            if !uniform {
+                def.resize(def.len() + a.len, 1);
+            }
+            fill(a, 0, a.len, out);
+        } else if a.nulls == a.len {
+            if !uniform {
+                def.resize(def.len() + a.len, 0);
+            }
+        } else {
+            let mut run = None;
+            for i in 0..a.len {
+                let valid = a.valid(i);
+                def.push(u8::from(valid));
+                match (valid, run) {
+                    (true, None) => run = Some(i),
+                    (false, Some(from)) => {
+                        fill(a, from, i, out);
+                        run = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(from) = run {
+                fill(a, from, a.len, out);
+            }
+        }
+        nulls += a.nulls;
+    }
+    nulls
+}
+
+/// [`leaves`] of a nullable list of nullable values: definition 0 a null list, 1 an empty
+/// one, 2 a null value, 3 a value; repetition 1 for a list's second value on.
+fn list_leaves<'a, T>(
+    arrays: &[&Array<'a>],
+    rep: &mut Vec<u8>,
+    def: &mut Vec<u8>,
+    out: &mut Vec<T>,
+    fill: impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
+) {
+    for a in arrays {
+        let Some(c) = a.child.as_deref() else {
+            continue;
+        };
+        if a.len == 0 {
+            continue;
+        }
+        let dense = a.nulls == 0 && c.nulls == 0;
+        if dense {
+            // every value is there: the child's values from the first list's to the last's
+            let (first, _) = a.span(0);
+            let (_, last) = a.span(a.len - 1);
+            fill(c, first, last, out);
+        }
+        for i in 0..a.len {
+            if !a.valid(i) {
+                rep.push(0);
+                def.push(0);
+                continue;
+            }
+            let (from, to) = a.span(i);
+            if from == to {
+                rep.push(0);
+                def.push(1);
+            } else if dense {
+                rep.push(0);
+                rep.resize(rep.len() + (to - from - 1), 1);
+                def.resize(def.len() + (to - from), 3);
+            } else {
+                for j in from..to {
+                    rep.push(u8::from(j > from));
+                    let valid = c.valid(j);
+                    def.push(if valid { 3 } else { 2 });
+                    if valid {
+                        fill(c, j, j + 1, out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A column's levels (repetition: lists only) into `s.rep` and `s.def`, and its values
+/// into the buffer of their type (`strs` for strings); the number of nulls (0 for a list).
+fn gather<'a>(
+    field: &Field,
+    arrays: &[&Array<'a>],
+    s: &mut Scratch,
+    strs: &mut Vec<&'a [u8]>,
+) -> usize {
+    s.rep.clear();
+    s.def.clear();
+    let (rep, def) = (&mut s.rep, &mut s.def);
+    macro_rules! read {
+        ($out:expr, $fill:expr) => {{
+            let out = $out;
+            out.clear();
+            if field.list {
+                list_leaves(arrays, rep, def, out, $fill);
+                0
+            } else {
+                leaves(arrays, def, out, $fill)
+            }
+        }};
+    }
+    let leaf = field.leaf;
+    match leaf {
+        Leaf::Bool => read!(&mut s.bools, |a: &Array<'a>, f, t, o: &mut _| a
+            .bools(f, t, o)),
+        Leaf::F64 => read!(&mut s.floats, |a: &Array<'a>, f, t, o: &mut _| a
+            .floats(f, t, o)),
+        Leaf::Utf8 => read!(strs, |a: &Array<'a>, f, t, o: &mut _| a.strs(f, t, o)),
+        _ => read!(&mut s.ints, move |a: &Array<'a>, f, t, o: &mut _| a
+            .ints(f, t, leaf, o)),
+    }
+}
+
+/// Parquet's physical type of a leaf.
+fn physical(leaf: Leaf) -> i32 {
+    match leaf {
+        Leaf::Bool => BOOLEAN,
+        Leaf::I8 | Leaf::I16 | Leaf::I32 => INT32,
+        Leaf::I64 | Leaf::TimestampMs => INT64,
+        Leaf::F64 => DOUBLE,
+        Leaf::Utf8 => BYTE_ARRAY,
+    }
+}
+
+/// Plain-encoded values of one type: what a page or a dictionary page holds.
+trait Plain: Copy {
+    fn plain(values: &[Self], physical: i32, out: &mut Vec<u8>);
+    /// Bytes a value takes plain-encoded.
+    fn plain_size(self, physical: i32) -> usize;
+    /// The statistic's bytes of a value.
+    fn stat(self, physical: i32) -> Vec<u8>;
+}
+
+impl Plain for i64 {
+    fn plain(values: &[i64], physical: i32, out: &mut Vec<u8>) {
+        if physical == INT32 {
+            out.reserve(4 * values.len());
+            values
+                .iter()
+                .for_each(|&v| out.extend_from_slice(&(v as i32).to_le_bytes()));
+        } else {
+            out.reserve(8 * values.len());
+            values
+                .iter()
+                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        }
+    }
+
+    fn plain_size(self, physical: i32) -> usize {
+        if physical == INT32 {
+            4
+        } else {
+            8
+        }
+    }
+
+    fn stat(self, physical: i32) -> Vec<u8> {
+        if physical == INT32 {
+            (self as i32).to_le_bytes().to_vec()
+        } else {
+            self.to_le_bytes().to_vec()
+        }
+    }
+}
+
+impl Plain for f64 {
+    fn plain(values: &[f64], _: i32, out: &mut Vec<u8>) {
+        out.reserve(8 * values.len());
+        values
+            .iter()
+            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    }
+
+    fn plain_size(self, _: i32) -> usize {
+        8
+    }
+
+    fn stat(self, _: i32) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+}
+
+impl Plain for &[u8] {
+    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
+        out.reserve(values.iter().map(|v| 4 + v.len()).sum());
+        for v in values {
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            out.extend_from_slice(v);
+        }
+    }
+
+    fn plain_size(self, _: i32) -> usize {
+        4 + self.len()
+    }
+
+    fn stat(self, _: i32) -> Vec<u8> {
+        self.to_vec()
+    }
+}
+
+/// A value a dictionary holds: its hash (its high bits pick its slot) and its equality (a
+/// double's by its bits).
+trait Key: Plain {
+    fn hash(self) -> u64;
+    fn same(self, other: Self) -> bool;
+
+    /// [`dictionary`] of these values.
+    fn dictionary(values: &[Self], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<Self>> {
+        dictionary(values, physical, indices)
+    }
+}
+
+impl Key for i64 {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        fx(0, self as u64)
+    }
+
+    #[inline(always)]
+    fn same(self, other: i64) -> bool {
+        self == other
+    }
+
+    /// Integers of a narrow range (a seat, an action's index) by a table of slots, one a
+    /// value in the range; others by [`dictionary`].
+    fn dictionary(values: &[i64], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<i64>> {
+        const NARROW: u64 = 1 << 16;
+        indices.clear();
+        let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+            return Some(Vec::new());
+        };
+        let span = hi.wrapping_sub(lo) as u64;
+        if span >= NARROW {
+            return dictionary(values, physical, indices);
+        }
+        let mut slots = vec![u32::MAX; span as usize + 1];
+        let mut distinct = Vec::new();
+        indices.extend(values.iter().map(|&v| {
+            let slot = &mut slots[v.wrapping_sub(lo) as usize];
+            if *slot == u32::MAX {
+                *slot = distinct.len() as u32;
+                distinct.push(v);
+            }
+            *slot
+        }));
+        Some(distinct)
+    }
+}
+
+impl Key for f64 {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        fx(0, self.to_bits())
+    }
+
+    #[inline(always)]
+    fn same(self, other: f64) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+/// A string of at most 16 bytes as two words and its length, which together tell it apart
+/// from any other such string (the words overlap when it is shorter than 16); None when it
+/// is longer. Loads of 8, 4 and 1 bytes, none past its end and no call.
+#[inline(always)]
+fn short_words(s: &[u8]) -> Option<(u64, u64)> {
+    let n = s.len();
+    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
+    Some(match n {
+        0 => (0, 0),
+        1..=3 => (
+            u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
+            0,
+        ),
+        4..=7 => (half(0), half(n - 4)),
+        8..=16 => (word(0), word(n - 8)),
+        _ => return None,
+    })
+}
+
+impl Key for &[u8] {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        if let Some((a, b)) = short_words(self) {
+            return fx(fx(fx(0, self.len() as u64), a), b);
+        }
+        let mut h = fx(0, self.len() as u64);
+        let mut words = self.chunks_exact(8);
+        for w in &mut words {
+            h = fx(h, u64::from_le_bytes(w.try_into().unwrap()));
+        }
+        let n = self.len();
+        fx(h, u64::from_le_bytes(self[n - 8..].try_into().unwrap()))
+    }
+
+    #[inline(always)]
+    fn same(self, other: &[u8]) -> bool {
+        if self.len() != other.len() {
+            return false;
+        }
+        match (short_words(self), short_words(other)) {
+            (Some(a), Some(b)) => a == b,
+            _ => self == other,
+        }
+    }
+}
+
+/// The distinct values in first-seen order, each value's index among them in `indices`;
+/// None when their plain encoding would pass [`DICTIONARY_LIMIT`]. An open-addressing table
+/// (linear probes) of indices into the distinct values, at most half full; a value equal to
+/// the one before it is not looked up.
+fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<T>> {
+    const EMPTY: u32 = u32::MAX;
+    let mut bits = 10;
+    let mut slots = vec![EMPTY; 1 << bits];
+    let mut distinct: Vec<T> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::new();
+    indices.clear();
+    indices.reserve(values.len());
+    let mut size = 0;
+    let mut last: Option<(T, u32)> = None;
+    for &v in values {
+        if let Some((lv, li)) = last {
+            if v.same(lv) {
+                indices.push(li);
+                continue;
+            }
+        }
+        let h = v.hash();
+        let mask = slots.len() - 1;
+        let mut at = (h >> (64 - bits)) as usize;
+        let i = loop {
+            let s = slots[at];
+            if s == EMPTY {
+                let i = distinct.len() as u32;
+                slots[at] = i;
+                distinct.push(v);
+                hashes.push(h);
+                size += v.plain_size(physical);
+                if size > DICTIONARY_LIMIT {
+                    return None;
+                }
+                if 2 * distinct.len() > slots.len() {
+                    bits += 1;
+                    slots = vec![EMPTY; 1 << bits];
+                    let mask = slots.len() - 1;
+                    for (k, &hk) in hashes.iter().enumerate() {
+                        let mut at = (hk >> (64 - bits)) as usize;
+                        while slots[at] != EMPTY {
+                            at = (at + 1) & mask;
+                        }
+                        slots[at] = k as u32;
+                    }
+                }
+                break i;
+            }
+            if hashes[s as usize] == h && distinct[s as usize].same(v) {
+                break s;
+            }
+            at = (at + 1) & mask;
+        };
+        indices.push(i);
+        last = Some((v, i));
+    }
+    Some(distinct)
+}
+
+/// How a column's values were encoded: the data page's encoding, the dictionary's number
+/// of values (its page's body in the scratch's `dict`), and the min / max statistics (of
+/// what was asked).
+struct Encoded {
+    encoding: i32,
+    dictionary: Option<usize>,
+    min_max: MinMax,
+}
+
+/// A column's min and max (their statistics' bytes), when it has a value and they were asked.
+type MinMax = Option<(Vec<u8>, Vec<u8>)>;
+
+fn min_max<T: Plain>(values: &[T], physical: i32, less: impl Fn(&T, &T) -> bool) -> MinMax {
+    let mut it = values.iter();
+    let first = *it.next()?;
+    let (mut lo, mut hi) = (first, first);
+    for v in it {
+        if less(v, &lo) {
+            lo = *v;
+        }
+        if less(&hi, v) {
+            hi = *v;
+        }
+    }
+    Some((lo.stat(physical), hi.stat(physical)))
+}
+
+/// Where a column's values are encoded: a dictionary's indices, its page's body, and the
+/// data page's body (after the levels).
+type Bufs<'b> = (&'b mut Vec<u32>, &'b mut Vec<u8>, &'b mut Vec<u8>);
+
+/// Plain or dictionary values of one type, with their statistics (over the distinct values
+/// when a dictionary holds them).
+fn encode_values<T: Key>(
+    values: &[T],
+    physical: i32,
+    options: Options,
+    (indices, dict, out): Bufs<'_>,
+    stats: impl Fn(&[T]) -> MinMax,
+) -> Encoded {
+    if options.dictionary {
+        if let Some(distinct) = T::dictionary(values, physical, indices) {
+            let width = width_of(distinct.len().saturating_sub(1) as u64);
+            out.push(width as u8);
+            hybrid(out, indices, width);
+            dict.clear();
+            T::plain(&distinct, physical, dict);
+            return Encoded {
+                encoding: RLE_DICTIONARY,
+                dictionary: Some(distinct.len()),
+                min_max: if options.statistics {
+                    stats(&distinct)
+                } else {
+                    None
+                },
+            };
+        }
+    }
+    T::plain(values, physical, out);
+    Encoded {
+        encoding: PLAIN,
+        dictionary: None,
+        min_max: if options.statistics {
+            stats(values)
+        } else {
+            None
+        },
+    }
+}
+
+fn float_min_max(values: &[f64], physical: i32) -> MinMax {
+    // NaN is no bound; a zero bound is -0.0 below and +0.0 above (as pyarrow)
+    let numbers: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+    let (lo, hi) = min_max(&numbers, physical, |a, b| a < b)?;
+    let lo = f64::from_le_bytes(lo.try_into().unwrap());
+    let hi = f64::from_le_bytes(hi.try_into().unwrap());
+    let lo = if lo == 0.0 { -0.0 } else { lo };
+    let hi = if hi == 0.0 { 0.0 } else { hi };
+    Some((lo.stat(physical), hi.stat(physical)))
+}
+
+/// A column's values into the data page's body, as [`encode_values`] (booleans bit-packed,
+/// DELTA_BINARY_PACKED integers where asked).
+fn encode(values: Values<'_, '_>, physical: i32, options: Options, bufs: Bufs<'_>) -> Encoded {
+    let stats = options.statistics;
+    match values {
+        Values::Bool(v) => {
+            let out = bufs.2;
+            for chunk in v.chunks(8) {
+                out.push(
+                    chunk
+                        .iter()
+                        .rev()
+                        .fold(0u8, |b, &on| (b << 1) | u8::from(on)),
+                );
+            }
+            let min_max = (stats && !v.is_empty()).then(|| {
+                let all = v.iter().all(|&b| b);
+                let any = v.iter().any(|&b| b);
+                (vec![u8::from(all)], vec![u8::from(any)])
+            });
+            Encoded {
+                encoding: PLAIN,
+                dictionary: None,
+                min_max,
+            }
+        }
+        Values::Int(v) if options.delta => {
+            delta_binary_packed(bufs.2, v);
+            Encoded {
+                encoding: DELTA_BINARY_PACKED,
+                dictionary: None,
+                min_max: stats.then(|| min_max(v, physical, |a, b| a < b)).flatten(),
+            }
+        }
+        Values::Int(v) => encode_values(v, physical, options, bufs, |d| {
+            min_max(d, physical, |a, b| a < b)
+        }),
+        Values::Float(v) => {
+            encode_values(v, physical, options, bufs, |d| float_min_max(d, physical))
+        }
+        Values::Bytes(v) => encode_values(v, physical, options, bufs, |d| {
+            min_max(d, physical, |a, b| a < b)
+        }),
+    }
+}
+
+/// One column chunk's footer entry.
+struct ColumnMeta {
+    path: Vec<String>,
+    physical: i32,
+    encodings: Vec<i32>,
+    num_values: i64,
+    uncompressed: i64,
+    compressed: i64,
+    data_page_offset: i64,
+    dictionary_page_offset: Option<i64>,
+    /// null count, min and max
+    statistics: Option<(usize, MinMax)>,
+}
+
+/// Write a page of `kind` to `out` (its header, `sub` its page type's header, then `body`
+/// compressed into `packed`); its (uncompressed, compressed) bytes, header included.
+fn page(
+    out: &mut Vec<u8>,
+    zstd: &mut zstd::bulk::Compressor<'static>,
+    packed: &mut Vec<u8>,
+    (kind, body): (i32, &[u8]),
+    sub: impl FnOnce(&mut Writer),
+) -> Result<(i64, i64), String> {
+    packed.clear();
+    packed.reserve(zstd::zstd_safe::compress_bound(body.len()));
+    zstd.compress_to_buffer(body, packed)
+        .map_err(|e| format!("zstd: {e}"))?;
+    let mut w = Writer::default();
+    w.i32(1, kind);
+    w.i32(2, body.len() as i32);
+    w.i32(3, packed.len() as i32);
+    sub(&mut w);
+    w.stop();
+    out.extend_from_slice(&w.out);
+    out.extend_from_slice(packed);
+    let h = w.out.len() as i64;
+    Ok((h + body.len() as i64, h + packed.len() as i64))
+}
+
+/// Levels as a version 1 data page holds them: their length (4 bytes), then the hybrid;
+/// `levels` empty: `n` levels all `all` (one RLE run).
+fn level_section(out: &mut Vec<u8>, (levels, n, all): (&[u8], usize, u8), max: u8) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    if levels.is_empty() && n > 0 {
+        varint(out, (n as u64) << 1);
+        out.push(all);
+    } else {
+        hybrid(out, levels, width_of(max.into()));
+    }
+    let n = (out.len() - at - 4) as u32;
+    out[at..at + 4].copy_from_slice(&n.to_le_bytes());
+}
+
+/// One column chunk (a dictionary page when it has one, then one data page) onto `out`.
+fn write_column<'a>(
+    out: &mut Vec<u8>,
+    s: &mut Scratch,
+    strs: &mut Vec<&'a [u8]>,
+    field: &Field,
+    options: Options,
+    arrays: &[&Array<'a>],
+) -> Result<ColumnMeta, String> {
+    let nulls = gather(field, arrays, s, strs);
+    let physical = physical(field.leaf);
+    let mut options = options;
+    if field.list || field.leaf == Leaf::Bool {
+        options.dictionary = false;
+    }
+    if physical != INT32 && physical != INT64 {
+        options.delta = false;
+    }
+    let max_def: u8 = if field.list { 3 } else { 1 };
+    let body = &mut s.body;
+    body.clear();
+    let rows: usize = arrays.iter().map(|a| a.len).sum();
+    let levels = if field.list { s.def.len() } else { rows };
+    if field.list {
+        level_section(body, (&s.rep, levels, 0), 1);
+    }
+    let all = u8::from(nulls < rows);
+    level_section(body, (&s.def, levels, all), max_def);
+    let values = match field.leaf {
+        Leaf::Bool => Values::Bool(&s.bools),
+        Leaf::F64 => Values::Float(&s.floats),
+        Leaf::Utf8 => Values::Bytes(strs),
+        _ => Values::Int(&s.ints),
+    };
+    let enc = encode(
+        values,
+        physical,
+        options,
+        (&mut s.indices, &mut s.dict, body),
+    );
+    let start = out.len() as i64;
+    let (mut uncompressed, mut compressed) = (0, 0);
+    let mut dictionary_page_offset = None;
+    if let Some(n) = enc.dictionary {
+        dictionary_page_offset = Some(start);
+        let dict = (DICTIONARY_PAGE, s.dict.as_slice());
+        let (u, c) = page(out, &mut s.zstd, &mut s.packed, dict, |w| {
+            w.begin(7);
+            w.i32(1, n as i32);
+            w.i32(2, PLAIN);
+            w.end();
+        })?;
+        uncompressed += u;
+        compressed += c;
+    }
+    let data_page_offset = out.len() as i64;
+    let data = (DATA_PAGE, s.body.as_slice());
+    let (u, c) = page(out, &mut s.zstd, &mut s.packed, data, |w| {
+        w.begin(5);
+        w.i32(1, levels as i32);
+        w.i32(2, enc.encoding);
+        w.i32(3, RLE);
+        w.i32(4, RLE);
+        w.end();
+    })?;
+    uncompressed += u;
+    compressed += c;
+    let encodings = match enc.encoding {
+        RLE_DICTIONARY => vec![PLAIN, RLE, RLE_DICTIONARY],
+        e => vec![RLE, e],
+    };
+    let path = if field.list {
+        vec![field.name.clone(), "list".into(), "element".into()]
+    } else {
+        vec![field.name.clone()]
+    };
+    Ok(ColumnMeta {
+        path,
+        physical,
+        encodings,
+        num_values: levels as i64,
+        uncompressed,
+        compressed,
+        data_page_offset,
+        dictionary_page_offset,
+        statistics: options.statistics.then_some((nulls, enc.min_max)),
+    })
+}
+
+/// A leaf's schema element (`name`: the column's, or a list's `element`).
+fn leaf_element(w: &mut Writer, leaf: Leaf, name: &str) {
+    w.begin_element();
+    w.i32(1, physical(leaf));
+    w.i32(3, OPTIONAL);
+    w.binary(4, name.as_bytes());
+    let converted = match leaf {
+        Leaf::Utf8 => Some(UTF8),
+        Leaf::I8 => Some(INT_8),
+        Leaf::I16 => Some(INT_16),
+        Leaf::TimestampMs => Some(TIMESTAMP_MILLIS),
+        _ => None,
+    };
+    if let Some(c) = converted {
+        w.i32(6, c);
+    }
+    match leaf {
+        Leaf::Utf8 => {
+            w.begin(10);
+            w.begin(1); // STRING
+            w.end();
+            w.end();
+        }
+        Leaf::I8 | Leaf::I16 => {
+            w.begin(10);
+            w.begin(10); // INTEGER
+            w.i8(1, if leaf == Leaf::I8 { 8 } else { 16 });
+            w.bool(2, true);
+            w.end();
+            w.end();
+        }
+        Leaf::TimestampMs => {
+            w.begin(10);
+            w.begin(8); // TIMESTAMP, adjusted to UTC, in MILLIS
+            w.bool(1, true);
+            w.begin(2);
+            w.begin(1);
+            w.end();
+            w.end();
+            w.end();
+            w.end();
+        }
+        _ => {}
+    }
+    w.end();
+}
+
+/// A column's schema elements: a leaf, or a list's three (`<name>` LIST, `list` repeated,
+/// `element`), as pyarrow writes them.
+fn schema_elements(w: &mut Writer, field: &Field) {
+    if !field.list {
+        leaf_element(w, field.leaf, &field.name);
+        return;
+    }
+    w.begin_element();
+    w.i32(3, OPTIONAL);
+    w.binary(4, field.name.as_bytes());
+    w.i32(5, 1);
+    w.i32(6, LIST);
+    w.begin(10);
+    w.begin(3); // LIST
+    w.end();
+    w.end();
+    w.end();
+    w.begin_element();
+    w.i32(3, REPEATED);
+    w.binary(4, b"list");
+    w.i32(5, 1);
+    w.end();
+    leaf_element(w, field.leaf, "element");
+}
+
+/// The file's footer (`FileMetaData`).
+fn footer(
+    fields: &[Field],
+    columns: &[ColumnMeta],
+    rows: usize,
+    metadata: &[(String, String)],
+) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.i32(1, 2);
+    let elements = 1 + fields
+        .iter()
+        .map(|f| if f.list { 3 } else { 1 })
+        .sum::<usize>();
+    w.list(2, Kind::Struct, elements);
+    w.begin_element();
+    w.i32(3, REQUIRED);
+    w.binary(4, b"schema");
+    w.i32(5, fields.len() as i32);
+    w.end();
+    fields.iter().for_each(|f| schema_elements(&mut w, f));
+    w.i64(3, rows as i64);
+    w.list(4, Kind::Struct, 1);
+    w.begin_element();
+    w.list(1, Kind::Struct, columns.len());
+    for c in columns {
+        let first_page = c.dictionary_page_offset.unwrap_or(c.data_page_offset);
+        w.begin_element();
+        w.i64(2, first_page);
+        w.begin(3);
+        w.i32(1, c.physical);
+        w.list(2, Kind::I32, c.encodings.len());
+        c.encodings.iter().for_each(|&e| w.list_i32(e));
+        w.list(3, Kind::Binary, c.path.len());
+        c.path.iter().for_each(|p| w.list_binary(p.as_bytes()));
+        w.i32(4, ZSTD);
+        w.i64(5, c.num_values);
+        w.i64(6, c.uncompressed);
+        w.i64(7, c.compressed);
+        w.i64(9, c.data_page_offset);
+        if let Some(d) = c.dictionary_page_offset {
+            w.i64(11, d);
+        }
+        if let Some((nulls, min_max)) = &c.statistics {
+            w.begin(12);
+            w.i64(3, *nulls as i64);
+            if let Some((min, max)) = min_max {
+                w.binary(5, max);
+                w.binary(6, min);
+            }
+            w.end();
+        }
+        w.end();
+        w.end();
+    }
+    w.i64(2, columns.iter().map(|c| c.uncompressed).sum());
+    w.i64(3, rows as i64);
+    let first = columns.first().map_or(4, |c| {
+        c.dictionary_page_offset.unwrap_or(c.data_page_offset)
+    });
+    w.i64(5, first);
+    w.i64(6, columns.iter().map(|c| c.compressed).sum());
+    w.end();
+    if !metadata.is_empty() {
+        w.list(5, Kind::Struct, metadata.len());
+        for (k, v) in metadata {
+            w.begin_element();
+            w.binary(1, k.as_bytes());
+            w.binary(2, v.as_bytes());
+            w.end();
+        }
+    }
+    w.binary(6, CREATED_BY.as_bytes());
+    w.list(7, Kind::Struct, columns.len());
+    for _ in columns {
+        w.begin_element();
+        w.begin(1); // TYPE_ORDER
+        w.end();
+        w.end();
+    }
+    w.stop();
+    w.out
+}
+
+/// The footer's `created_by`.
+const CREATED_BY: &str = concat!(
+    "big2-replay native core version ",
+    env!("CARGO_PKG_VERSION")
+);
+
+fn scratch() -> Result<Scratch, String> {
+    Ok(Scratch {
+        rep: Vec::new(),
+        def: Vec::new(),
+        ints: Vec::new(),
+        floats: Vec::new(),
+        bools: Vec::new(),
+        indices: Vec::new(),
+        dict: Vec::new(),
+        body: Vec::new(),
+        packed: Vec::new(),
+        zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| format!("zstd: {e}"))?,
+    })
+}
+
+/// A Parquet file of one row group holding `batches` (each a record batch's columns, the
+/// same fields in each), each column written as `options` says for its name, `metadata` in
+/// the footer.
+pub fn write(
+    batches: &[Vec<(Field, Array<'_>)>],
+    options: impl Fn(&str) -> Options,
+    metadata: &[(String, String)],
+) -> Result<Vec<u8>, String> {
+    let Some(first) = batches.first() else {
+        return Err("no record batch to write".into());
+    };
+    let fields: Vec<Field> = first.iter().map(|(f, _)| f.clone()).collect();
+    for b in batches {
+        if b.len() != fields.len() || b.iter().zip(&fields).any(|((f, _), g)| f != g) {
+            return Err("record batches of different schemas".into());
+        }
+    }
+    let rows = batches
+        .iter()
+        .map(|b| b.first().map_or(0, |(_, a)| a.len))
+        .sum();
+    let mut out = Vec::with_capacity(1 << 20);
+    out.extend_from_slice(b"PAR1");
+    let columns = SCRATCH.with(|cell| -> Result<Vec<ColumnMeta>, String> {
+        let mut slot = cell.borrow_mut();
+        let s = match slot.as_mut() {
+            Some(s) => s,
+            None => slot.insert(scratch()?),
+        };
+        let mut strs = Vec::new();
+        let mut columns = Vec::with_capacity(fields.len());
+        for (i, field) in fields.iter().enumerate() {
+            let arrays: Vec<&Array<'_>> = batches.iter().map(|b| &b[i].1).collect();
+            let opts = options(&field.name);
+            columns.push(write_column(&mut out, s, &mut strs, field, opts, &arrays)?);
+        }
+        Ok(columns)
+    })?;
+    let meta = footer(&fields, &columns, rows, metadata);
+    out.extend_from_slice(&meta);
+    out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"PAR1");
+    Ok(out)
+}

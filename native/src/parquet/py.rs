@@ -1,0 +1,59 @@
+//! The Parquet writer's binding: `write_parquet`, what `pipeline.native.write_parquet` calls.
+
+use std::collections::HashSet;
+use std::ffi::CStr;
+use std::io::Write;
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+use sha2::{Digest, Sha256};
+
+use super::arrow::{batch, FfiArray, FfiSchema};
+use super::{write, Options};
+
+/// The struct a capsule of the Arrow PyCapsule interface holds, checked by the capsule's name.
+fn capsule<'a, T>(c: &'a Bound<'_, PyCapsule>, name: &CStr) -> PyResult<&'a T> {
+    if c.name()? != Some(name) {
+        return Err(PyValueError::new_err(format!("not an {name:?} capsule")));
+    }
+    // SAFETY: a capsule of that name holds that C data interface struct, alive while the
+    // capsule is (the caller holds it for the whole call)
+    Ok(unsafe { &*c.pointer().cast::<T>() })
+}
+
+/// Write `batches` (record batches as `(schema, array)` capsules of `__arrow_c_array__`,
+/// one schema) to `path` as one Parquet file (`crate::parquet::write`; Python fsyncs it): each column
+/// named in `dictionary`, `statistics` and `delta` written so; `metadata` the footer's
+/// key-value pairs. Returns the file's sha256 (hex) and size.
+#[pyfunction]
+#[pyo3(signature = (path, batches, *, dictionary, statistics, delta, metadata))]
+pub(crate) fn write_parquet(
+    path: PathBuf,
+    batches: Vec<(Bound<'_, PyCapsule>, Bound<'_, PyCapsule>)>,
+    dictionary: HashSet<String>,
+    statistics: HashSet<String>,
+    delta: HashSet<String>,
+    metadata: Vec<(String, String)>,
+) -> PyResult<(String, u64)> {
+    let mut read = Vec::with_capacity(batches.len());
+    for (s, a) in &batches {
+        let schema: &FfiSchema = capsule(s, c"arrow_schema")?;
+        let array: &FfiArray = capsule(a, c"arrow_array")?;
+        // SAFETY: the structs are live (above) and valid (the exporter's contract)
+        read.push(unsafe { batch(schema, array) }.map_err(PyValueError::new_err)?);
+    }
+    let options = |name: &str| Options {
+        dictionary: dictionary.contains(name),
+        statistics: statistics.contains(name),
+        delta: delta.contains(name),
+    };
+    let bytes = write(&read, options, &metadata).map_err(PyValueError::new_err)?;
+    let mut f = std::fs::File::create(&path)?;
+    f.write_all(&bytes)?;
+    Ok((
+        crate::rows::hex(&Sha256::digest(&bytes)),
+        bytes.len() as u64,
+    ))
+}
