@@ -141,6 +141,7 @@ def _same_files(ours: Path, theirs: Path, rows: pa.Table) -> None:
     assert _rows(back.to_pylist()) == _rows(rows.to_pylist())
     assert _rows(pq.read_table(theirs).to_pylist()) == _rows(back.to_pylist())
     assert _schema_text(ours) == _schema_text(theirs)
+    assert pq.read_metadata(ours).metadata == pq.read_metadata(theirs).metadata
     assert pq.read_metadata(ours).num_rows == rows.num_rows
     assert _stats(ours) == _stats(theirs)
     con = duckdb.connect()
