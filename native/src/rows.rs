@@ -998,32 +998,35 @@ pub fn tree_hash(tree: &mut Tree<'_>) -> Option<String> {
     Some(hex(&Sha256::digest(&out)))
 }
 
-/// A float as logged (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits) in orjson's spelling
-/// without reading it: a double holds any decimal of at most 15 digits apart from every other,
-/// so the shortest digits that read back are the logged ones without trailing zeros. Only for
-/// the fixed notation from 1 and from 0.0001 (`py_float`'s for any such value); false
-/// (nothing written) for a smaller value, which `py_float` spells.
-fn logged_float(n: &str, out: &mut Vec<u8>) -> bool {
-    let (sign, body) = match n.strip_prefix('-') {
-        Some(b) => ("-", b),
-        None => ("", n),
+/// A float as logged (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits; `dot` the position
+/// of its point, if any) in orjson's spelling without reading it: a double holds any decimal
+/// of at most 15 digits apart from every other, so the shortest digits that read back are the
+/// logged ones without trailing zeros: a prefix of the text (`0` added when no fraction digit
+/// is left). Only for the fixed notation from 1 and from 0.0001 (`py_float`'s for any such
+/// value); false (nothing written) for a smaller value, which `py_float` spells.
+fn logged_float(n: &str, dot: Option<usize>, out: &mut Vec<u8>) -> bool {
+    let b = n.as_bytes();
+    let (whole_end, mut end) = match dot {
+        Some(d) => (d, b.len()),
+        None => (b.len(), b.len()),
     };
-    let (whole, frac) = body.split_once('.').unwrap_or((body, ""));
-    let frac = frac.trim_end_matches('0');
-    if whole == "0" {
-        let zeros = frac.len() - frac.trim_start_matches('0').len();
+    while end > whole_end + 1 && b[end - 1] == b'0' {
+        end -= 1;
+    }
+    let frac = &b[(whole_end + 1).min(end)..end];
+    let whole = &b[usize::from(b[0] == b'-')..whole_end];
+    if whole == b"0" {
+        let zeros = frac.iter().take_while(|&&c| c == b'0').count();
         if frac.is_empty() || zeros > 3 {
             return false; // zero, or below 0.0001 (py_float's fixed notation goes to 0.00001)
         }
     }
-    out.extend_from_slice(sign.as_bytes());
-    out.extend_from_slice(whole.as_bytes());
-    out.push(b'.');
-    out.extend_from_slice(if frac.is_empty() {
-        b"0"
+    if frac.is_empty() {
+        out.extend_from_slice(&b[..whole_end]);
+        out.extend_from_slice(b".0");
     } else {
-        frac.as_bytes()
-    });
+        out.extend_from_slice(&b[..end]);
+    }
     true
 }
 
@@ -1037,45 +1040,92 @@ fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// The room of a short copy: `len` bytes of the line from `at` are written as one copy of
+/// this many (no call to `memcpy`), then the output is cut back to its end.
+const WINDOW: usize = 16;
+
+/// Bytes `at .. at + len` of the line.
+#[inline]
+fn write_span(text: &[u8], at: usize, len: usize, out: &mut Vec<u8>) {
+    if len <= WINDOW {
+        if let Some(window) = text.get(at..at + WINDOW) {
+            let end = out.len() + len;
+            let window: &[u8; WINDOW] = window.try_into().expect("a window");
+            out.extend_from_slice(window);
+            out.truncate(end);
+            return;
+        }
+    }
+    out.extend_from_slice(&text[at..at + len]);
+}
+
 /// A string of the line (no escape in it) with its quotes: one copy of the line's bytes
 /// where `s` lies in `text` between two quotes (a tree's strings and keys do), else three.
-#[inline]
-fn write_quoted(text: &str, s: &str, out: &mut Vec<u8>) {
+/// `colon`: a key's, written after it (copied with it where the line has it next).
+#[inline(always)]
+fn write_quoted(text: &str, s: &str, colon: bool, out: &mut Vec<u8>) {
     let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-    if at >= 1 && at <= text.len() && s.len() < text.len() - at {
-        let quoted = &text.as_bytes()[at - 1..at + s.len() + 1];
-        if quoted[0] == b'"' && quoted[quoted.len() - 1] == b'"' {
-            out.extend_from_slice(quoted);
+    let b = text.as_bytes();
+    if at >= 1 && at <= text.len() && s.len() < text.len() - at && b[at - 1] == b'"' {
+        let close = at + s.len();
+        if b[close] == b'"' {
+            let with_colon = colon && b.get(close + 1) == Some(&b':');
+            write_span(b, at - 1, s.len() + 2 + usize::from(with_colon), out);
+            if colon && !with_colon {
+                out.push(b':');
+            }
             return;
         }
     }
     out.push(b'"');
     out.extend_from_slice(s.as_bytes());
     out.push(b'"');
+    if colon {
+        out.push(b':');
+    }
 }
 
-fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
+/// A number of the line: integers as logged, `-0` and the floats as orjson spells them.
+#[inline]
+fn write_number(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
+    let b = n.as_bytes();
+    let dot = b.iter().position(|&c| c == b'.');
+    if dot.is_none() && n != "-0" {
+        let at = (n.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+        if at <= text.len() && n.len() <= text.len() - at {
+            write_span(text.as_bytes(), at, n.len(), out);
+        } else {
+            out.extend_from_slice(b);
+        }
+    } else if !logged_float(n, dot, out) {
+        out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+    }
+    Some(())
+}
+
+/// A value: a scalar written here, a container by [`canonical`].
+#[inline(always)]
+fn value(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     match t.node(i) {
         Node::Null => out.extend_from_slice(b"null"),
         Node::True => out.extend_from_slice(b"true"),
         Node::False => out.extend_from_slice(b"false"),
-        Node::Num(n) => {
-            if n.contains('.') || n == "-0" {
-                if !logged_float(n, out) {
-                    out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
-                }
-            } else {
-                out.extend_from_slice(n.as_bytes());
-            }
-        }
-        Node::Str(s) => write_quoted(t.text, s, out),
+        Node::Num(n) => write_number(t.text, n, out)?,
+        Node::Str(s) => write_quoted(t.text, s, false, out),
+        Node::Arr { .. } | Node::Obj { .. } => canonical(t, i, out)?,
+    }
+    Some(())
+}
+
+fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
+    match t.node(i) {
         Node::Arr { start, len, .. } => {
             out.push(b'[');
             for k in start..start + len {
                 if k > start {
                     out.push(b',');
                 }
-                canonical(t, t.links[k as usize].1, out)?;
+                value(t, t.links[k as usize].1, out)?;
             }
             out.push(b']');
         }
@@ -1097,12 +1147,12 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
                     out.push(b',');
                 }
                 let (key, v) = t.links[k as usize];
-                write_quoted(t.text, key, out);
-                out.push(b':');
-                canonical(t, v, out)?;
+                write_quoted(t.text, key, true, out);
+                value(t, v, out)?;
             }
             out.push(b'}');
         }
+        _ => value(t, i, out)?,
     }
     Some(())
 }
@@ -1219,7 +1269,7 @@ mod tests {
                 text.push(char::from(b'0' + d as u8));
             }
             let mut out = Vec::new();
-            if logged_float(&text, &mut out) {
+            if logged_float(&text, text.find('.'), &mut out) {
                 let want = py_float(text.parse().unwrap());
                 assert_eq!(String::from_utf8(out).unwrap(), want, "{text}");
                 written += 1;
@@ -1227,7 +1277,11 @@ mod tests {
         }
         assert!(written > 100_000, "{written}");
         for (text, spelled) in [("0.0001", true), ("0.00001", false), ("-0.0", false)] {
-            assert_eq!(logged_float(text, &mut Vec::new()), spelled, "{text}");
+            assert_eq!(
+                logged_float(text, text.find('.'), &mut Vec::new()),
+                spelled,
+                "{text}"
+            );
         }
     }
 
@@ -1250,5 +1304,32 @@ mod tests {
         }
         let mut repeated = Tree::read(r#"{"a": 1, "b": {"c": 1, "c": 2}}"#).unwrap();
         assert_eq!(tree_hash(&mut repeated), None);
+    }
+
+    /// The short copies of the line (`write_span`: one copy of a window, cut back) write what
+    /// serde does: strings, keys and numbers of every length around the window's, a key with
+    /// its colon next to it or after spaces, values at the end of the line (no window there).
+    #[test]
+    fn short_copies_as_serde() {
+        for n in 0..=2 * WINDOW {
+            let s: String = "aé\u{3000}z0 ".chars().cycle().take(n).collect();
+            let digits = "7".repeat(n.clamp(1, 13));
+            let lines = [
+                format!(
+                    r#"{{"{s}": "{s}", "k{s}" : {digits}, "z"  :["{s}", {digits}], "y":{digits}}}"#
+                ),
+                format!(r#"{{"b{s}":"{s}","a{s}" :  -{digits}.50,"c":"{s}"}}"#),
+                format!(r#"["{s}", {digits}, "{s}"]"#),
+                format!(r#"[{digits}.0, "{s}", -{digits}]"#),
+                format!(r#""{s}""#),
+                digits.clone(),
+                format!("{digits}.10"),
+                format!("{{\"t{s}\"\t:\t\"{s}\"}}"),
+            ];
+            for line in lines {
+                let mut tree = Tree::read(&line).expect(&line);
+                assert_eq!(tree_hash(&mut tree), content_hash(&line), "{line}");
+            }
+        }
     }
 }

@@ -16,11 +16,19 @@ use super::{Actions, Cards, RawAction, RawDeal, RawResult};
 use crate::cards::token_card;
 
 /// A number as `u64` (serde: a non-negative integer; a float or a negative number fails).
+/// The tree's integers have at most 15 digits: read digit by digit, they always fit.
 pub(super) fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
-    match t.node(i) {
-        Node::Num(n) if !n.starts_with('-') && !n.contains('.') => n.parse().ok(),
-        _ => None,
+    let Node::Num(n) = t.node(i) else {
+        return None;
+    };
+    let mut x = 0u64;
+    for &b in n.as_bytes() {
+        if !b.is_ascii_digit() {
+            return None; // a sign or a point
+        }
+        x = x.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
     }
+    (!n.is_empty()).then_some(x)
 }
 
 /// A number as `f64` (serde reads any number; at most 15 digits and no exponent, as the tree

@@ -91,6 +91,7 @@ impl<'a> Scanner<'a> {
     /// The text of a string, the scanner on its opening quote; None for an escape or a
     /// control character (the quote byte never occurs inside a UTF-8 sequence). Eight bytes
     /// at a time while none of them ends the plain run.
+    #[inline(always)]
     fn string(&mut self) -> Option<&'a str> {
         let start = self.i + 1;
         let mut j = start;
