@@ -115,6 +115,20 @@ impl<'a> Array<'a> {
         (from as usize, to as usize)
     }
 
+    /// Where each string or list starts and ends, in order ([`Array::span`] of each).
+    pub fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let o = if self.len == 0 {
+            &[][..]
+        } else {
+            &self.values[4 * self.offset..4 * (self.offset + self.len + 1)]
+        };
+        let ends = o.chunks_exact(4);
+        ends.clone().zip(ends.skip(1)).map(|(a, b)| {
+            let at = |c: &[u8]| i32::from_le_bytes(c.try_into().unwrap()) as usize;
+            (at(a), at(b))
+        })
+    }
+
     /// The integers from `from` to `to` (valid or not), appended to `out`.
     pub fn ints(&self, from: usize, to: usize, leaf: Leaf, out: &mut Vec<i64>) {
         let (f, t) = (self.offset + from, self.offset + to);

@@ -139,14 +139,19 @@ fn leaves<'a, T>(
 }
 
 /// [`leaves`] of a nullable list of nullable values: definition 0 a null list, 1 an empty
-/// one, 2 a null value, 3 a value; repetition 1 for a list's second value on.
+/// one, 2 a null value, 3 a value; repetition 1 for a list's second value on. True when
+/// every list holds values and none is NULL: the definition levels, all 3, are left empty.
 fn list_leaves<'a, T>(
     arrays: &[&Array<'a>],
     rep: &mut Vec<u8>,
     def: &mut Vec<u8>,
     out: &mut Vec<T>,
     fill: impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
-) {
+) -> bool {
+    let dense = |a: &Array<'_>| a.nulls == 0 && a.child.as_ref().is_some_and(|c| c.nulls == 0);
+    let full = arrays
+        .iter()
+        .all(|a| dense(a) && a.spans().all(|(from, to)| from < to));
     for a in arrays {
         let Some(c) = a.child.as_deref() else {
             continue;
@@ -154,27 +159,32 @@ fn list_leaves<'a, T>(
         if a.len == 0 {
             continue;
         }
-        let dense = a.nulls == 0 && c.nulls == 0;
-        if dense {
+        if dense(a) {
             // every value is there: the child's values from the first list's to the last's
             let (first, _) = a.span(0);
             let (_, last) = a.span(a.len - 1);
             fill(c, first, last, out);
+            for (from, to) in a.spans() {
+                let at = rep.len();
+                rep.resize(at + (to - from).max(1), 1);
+                rep[at] = 0;
+                if !full {
+                    if from == to {
+                        def.push(1);
+                    } else {
+                        def.resize(def.len() + (to - from), 3);
+                    }
+                }
+            }
+            continue;
         }
-        for i in 0..a.len {
+        for (i, (from, to)) in a.spans().enumerate() {
             if !a.valid(i) {
                 rep.push(0);
                 def.push(0);
-                continue;
-            }
-            let (from, to) = a.span(i);
-            if from == to {
+            } else if from == to {
                 rep.push(0);
                 def.push(1);
-            } else if dense {
-                rep.push(0);
-                rep.resize(rep.len() + (to - from - 1), 1);
-                def.resize(def.len() + (to - from), 3);
             } else {
                 for j in from..to {
                     rep.push(u8::from(j > from));
@@ -187,16 +197,18 @@ fn list_leaves<'a, T>(
             }
         }
     }
+    full
 }
 
 /// A column's levels (repetition: lists only) into `s.rep` and `s.def`, and its values
-/// into the buffer of their type (`strs` for strings); the number of nulls (0 for a list).
+/// into the buffer of their type (`strs` for strings): the number of nulls (0 for a list),
+/// and the definition level of every value when they are all one (then `s.def` is empty).
 fn gather<'a>(
     field: &Field,
     arrays: &[&Array<'a>],
     s: &mut Scratch,
     strs: &mut Vec<&'a [u8]>,
-) -> usize {
+) -> (usize, Option<u8>) {
     s.rep.clear();
     s.def.clear();
     let (rep, def) = (&mut s.rep, &mut s.def);
@@ -205,10 +217,12 @@ fn gather<'a>(
             let out = $out;
             out.clear();
             if field.list {
-                list_leaves(arrays, rep, def, out, $fill);
-                0
+                let full = list_leaves(arrays, rep, def, out, $fill);
+                (0, full.then_some(3))
             } else {
-                leaves(arrays, def, out, $fill)
+                let nulls = leaves(arrays, def, out, $fill);
+                let rows: usize = arrays.iter().map(|a| a.len).sum();
+                (nulls, def.is_empty().then_some(u8::from(nulls < rows)))
             }
         }};
     }
@@ -669,7 +683,7 @@ fn write_column<'a>(
     options: Options,
     arrays: &[&Array<'a>],
 ) -> Result<ColumnMeta, String> {
-    let nulls = gather(field, arrays, s, strs);
+    let (nulls, def_all) = gather(field, arrays, s, strs);
     let physical = physical(field.leaf);
     let mut options = options;
     if field.list || field.leaf == Leaf::Bool {
@@ -681,13 +695,15 @@ fn write_column<'a>(
     let max_def: u8 = if field.list { 3 } else { 1 };
     let body = &mut s.body;
     body.clear();
-    let rows: usize = arrays.iter().map(|a| a.len).sum();
-    let levels = if field.list { s.def.len() } else { rows };
+    let levels = if field.list {
+        s.rep.len()
+    } else {
+        arrays.iter().map(|a| a.len).sum()
+    };
     if field.list {
         level_section(body, (&s.rep, levels, 0), 1);
     }
-    let all = u8::from(nulls < rows);
-    level_section(body, (&s.def, levels, all), max_def);
+    level_section(body, (&s.def, levels, def_all.unwrap_or(0)), max_def);
     let values = match field.leaf {
         Leaf::Bool => Values::Bool(&s.bools),
         Leaf::F64 => Values::Float(&s.floats),
