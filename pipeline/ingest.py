@@ -110,10 +110,11 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(signal.Signals(signum).name)
 
 
-#: What the import's worker processes import before their first chunk: pandas too, which
-#: pyarrow imports on a worker's first ``pa.array`` (~0.5 CPU-s): once in the forkserver,
-#: while the main process reads, not once per worker on its first chunk.
-WORKER_MODULES = ("pipeline.ingest", "pandas")
+#: What the import's worker processes import before their first chunk (once in the
+#: forkserver, while the main process reads, not once per worker on its first chunk): on the
+#: pure Python path pandas too, which pyarrow imports on a worker's first ``pa.array`` (~0.25
+#: CPU-s); the core's path converts no Python object to Arrow, so its workers start without it.
+WORKER_MODULES = ("pipeline.ingest",) if native.available() else ("pipeline.ingest", "pandas")
 
 
 def _worker_init() -> None:

@@ -90,6 +90,7 @@ from pipeline.warehouse.tables import (
     ReplayedGameLike,
     RowBuffer,
     Table,
+    empty,
 )
 
 ENV_VAR = "BIG2_WAREHOUSE"
@@ -765,7 +766,7 @@ class Warehouse:
         over a stale file, which it must not write)."""
         kind = "temp " if temp else ""
         for table in Table:
-            con.register("_empty", pa.Table.from_pylist([], schema=SCHEMAS[table]))
+            con.register("_empty", empty(table))
             con.execute(
                 f"create or replace {kind}table _empty_{table.value} as select * from _empty"
             )
@@ -1094,7 +1095,7 @@ class Warehouse:
                     src = f"({parquet_source(paths)})"
                 else:
                     src = f"_empty_{table.value}"
-                    con.register(src, pa.Table.from_pylist([], schema=SCHEMAS[table]))
+                    con.register(src, empty(table))
                 con.execute(f"create view {table.value} as select * from {src}")
             problems: list[Problem] = []
             checks = [

@@ -134,3 +134,28 @@ def test_ingest_replays_on_the_core_itself(monkeypatch: pytest.MonkeyPatch, tmp_
     kept = set(stored["game_id"].to_pylist())
     n = sum(len(g["actions"]) for g in games if g["game_id"] in kept)
     assert tables[Table.ACTIONS].num_rows == n
+
+
+def test_an_import_on_the_core_does_not_import_pandas(tmp_path: Path) -> None:
+    # pyarrow imports pandas (~0.25 s a process) on its first conversion from Python objects:
+    # an import of good games on the core, its workers and its commit make none (the pure
+    # Python path does, and a reject's row is built in Python)
+    games = [orjson.dumps(_game(s, s % len(OPTIONS), "compact", False)).decode() for s in range(6)]
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(games) + "\n")
+    code = (
+        "import sys\n"
+        "from pipeline.ingest import ingest\n"
+        "from pipeline.warehouse import Warehouse\n"
+        "s = ingest([sys.argv[1]], Warehouse(sys.argv[2]), workers=int(sys.argv[3]))\n"
+        "assert s.total().stored == 6, s.total()\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    for workers in (1, 2):
+        wh = tmp_path / f"wh{workers}"
+        cmd = [sys.executable, "-c", code, str(log), str(wh), str(workers)]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["False"], (workers, done.stdout)
