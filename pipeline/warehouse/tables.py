@@ -414,6 +414,8 @@ COLUMNS: dict[Table, tuple[Column, ...]] = {
 SCHEMAS: dict[Table, pa.Schema] = {
     table: pa.schema([(c.name, c.type) for c in columns]) for table, columns in COLUMNS.items()
 }
+
+
 def empty(table: Table) -> pa.Table:
     """The table with no rows, built from typed empty arrays (``schema.empty_table()`` and
     ``pa.Table.from_pylist([])`` make pyarrow import pandas, ~0.25 s, in a process that
