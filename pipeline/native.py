@@ -35,7 +35,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
@@ -738,13 +738,16 @@ def write_parquet(
     dictionary: Collection[str],
     statistics: Collection[str],
     delta: Collection[str],
+    follows: Mapping[str, str],
     metadata: list[tuple[str, str]],
 ) -> tuple[str, int] | None:
     """Write record batches (each as ``__arrow_c_array__`` exports it, one schema) to
     ``path`` as one Parquet file on the core (``native/src/parquet/``; not fsynced): zstd, one
     row group, a dictionary, statistics or DELTA_BINARY_PACKED for the columns named so,
-    ``metadata`` in the footer. Its sha256 (hex) and size; None on the pure Python path (the
-    caller writes it with pyarrow). A ``ValueError`` for a type the core does not write."""
+    ``metadata`` in the footer; ``follows``: column → an earlier column whose every value gives
+    its value (a card text → its mask: the text's dictionary is taken from the mask's, the same
+    bytes). Its sha256 (hex) and size; None on the pure Python path (the caller writes it with
+    pyarrow). A ``ValueError`` for a type the core does not write."""
     if _MODULE is None:
         return None
     written: tuple[str, int] = _MODULE.write_parquet(
@@ -753,6 +756,7 @@ def write_parquet(
         dictionary=set(dictionary),
         statistics=set(statistics),
         delta=set(delta),
+        follows=dict(follows),
         metadata=metadata,
     )
     return written

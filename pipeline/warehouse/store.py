@@ -85,6 +85,8 @@ from pipeline.warehouse.known import (
     reject_key,
 )
 from pipeline.warehouse.tables import (
+    COLUMNS,
+    PRINTER,
     SCHEMAS,
     RejectLike,
     ReplayedGameLike,
@@ -1198,6 +1200,15 @@ NO_STATISTICS = frozenset(
 )
 
 
+#: Each table's card-text columns and the mask or card each is printed from (``COLUMNS``: a
+#: column read with the card printer): the core's writer takes a text's dictionary from its
+#: mask's instead of hashing the texts (the same bytes).
+TEXT_OF: dict[Table, dict[str, str]] = {
+    table: {c.name: c.inputs[0] for c in columns if PRINTER in c.inputs}
+    for table, columns in COLUMNS.items()
+}
+
+
 def _has_statistics(column: str) -> bool:
     return column not in NO_STATISTICS and not column.endswith(("_mask", "_text"))
 
@@ -1307,6 +1318,7 @@ def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
             dictionary=options["use_dictionary"],
             statistics=options["write_statistics"],
             delta=options.get("column_encoding", {}),
+            follows=TEXT_OF.get(table, {}),
             metadata=_footer_metadata(rows.schema),
         )
     if written is None:

@@ -104,10 +104,24 @@ def _rows(rows: list[tuple[Any, ...]] | list[dict[str, Any]]) -> list[Any]:
 
 
 def _write_both(tmp: Path, table: Table, rows: pa.Table) -> tuple[Path, Path]:
-    """The same rows written by ``_write_file`` on the core and with pyarrow."""
+    """The same rows written by ``_write_file`` on the core and with pyarrow; on the core also
+    without its texts' dictionaries taken from their masks' (``follows``): the same bytes."""
     ours, theirs = tmp / "core.parquet", tmp / "pyarrow.parquet"
     written = store._write_file(ours, table, rows)
     assert written == (store.sha256_file(ours), ours.stat().st_size)
+    options = store._writer_options(table)
+    batches = [b.__arrow_c_array__() for b in rows.to_batches()]
+    if batches:  # else pyarrow wrote both
+        hashed = native.write_parquet(
+            str(tmp / "hashed.parquet"),
+            batches,
+            dictionary=options["use_dictionary"],
+            statistics=options["write_statistics"],
+            delta=options.get("column_encoding", {}),
+            follows={},
+            metadata=store._footer_metadata(rows.schema),
+        )
+        assert hashed == written
     module = native._MODULE
     native._MODULE = None
     try:
@@ -201,5 +215,6 @@ def test_a_type_the_core_does_not_write_is_refused(tmp_path: Path) -> None:
             dictionary=(),
             statistics=(),
             delta=(),
+            follows={},
             metadata=[],
         )

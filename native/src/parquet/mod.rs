@@ -24,12 +24,14 @@ use encode::{delta_binary_packed, hybrid, width_of};
 use thrift::varint;
 use thrift::{Kind, Writer};
 
-/// How a column is written (`store._writer_options`).
+/// How a column is written (`store._writer_options`); `follows`: the name of an earlier
+/// column whose every value gives this one's (a card text, its mask's: see [`reused`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Options {
+pub struct Options<'o> {
     pub dictionary: bool,
     pub statistics: bool,
     pub delta: bool,
+    pub follows: Option<&'o str>,
 }
 
 /// A dictionary of more plain bytes than this is dropped for plain values (pyarrow's
@@ -529,12 +531,13 @@ type Bufs<'b> = (&'b mut Vec<u32>, &'b mut Vec<u8>, &'b mut Vec<u8>);
 fn encode_values<T: Key>(
     values: &[T],
     physical: i32,
-    options: Options,
+    (options, given): (Options<'_>, Option<Vec<T>>),
     (indices, dict, out): Bufs<'_>,
     stats: impl Fn(&[T]) -> MinMax,
 ) -> Encoded {
     if options.dictionary {
-        if let Some(distinct) = T::dictionary(values, physical, indices) {
+        let distinct = given.or_else(|| T::dictionary(values, physical, indices));
+        if let Some(distinct) = distinct {
             let width = width_of(distinct.len().saturating_sub(1) as u64);
             out.push(width as u8);
             hybrid(out, indices, width);
@@ -576,7 +579,12 @@ fn float_min_max(values: &[f64], physical: i32) -> MinMax {
 
 /// A column's values into the data page's body, as [`encode_values`] (booleans bit-packed,
 /// DELTA_BINARY_PACKED integers where asked).
-fn encode(values: Values<'_, '_>, physical: i32, options: Options, bufs: Bufs<'_>) -> Encoded {
+fn encode<'a>(
+    values: Values<'_, 'a>,
+    physical: i32,
+    (options, given): (Options<'_>, Option<Vec<&'a [u8]>>),
+    bufs: Bufs<'_>,
+) -> Encoded {
     let stats = options.statistics;
     match values {
         Values::Bool(v) => {
@@ -608,13 +616,13 @@ fn encode(values: Values<'_, '_>, physical: i32, options: Options, bufs: Bufs<'_
                 min_max: stats.then(|| min_max(v, physical, |a, b| a < b)).flatten(),
             }
         }
-        Values::Int(v) => encode_values(v, physical, options, bufs, |d| {
+        Values::Int(v) => encode_values(v, physical, (options, None), bufs, |d| {
             min_max(d, physical, |a, b| a < b)
         }),
-        Values::Float(v) => {
-            encode_values(v, physical, options, bufs, |d| float_min_max(d, physical))
-        }
-        Values::Bytes(v) => encode_values(v, physical, options, bufs, |d| {
+        Values::Float(v) => encode_values(v, physical, (options, None), bufs, |d| {
+            float_min_max(d, physical)
+        }),
+        Values::Bytes(v) => encode_values(v, physical, (options, given), bufs, |d| {
             min_max(d, physical, |a, b| a < b)
         }),
     }
@@ -674,15 +682,64 @@ fn level_section(out: &mut Vec<u8>, (levels, n, all): (&[u8], usize, u8), max: u
     out[at..at + 4].copy_from_slice(&n.to_le_bytes());
 }
 
-/// One column chunk (a dictionary page when it has one, then one data page) onto `out`.
+/// What a dictionary column leaves for a later column that follows it (`Options::follows`):
+/// its values' indices and its definition levels (as [`gather`] left them).
+struct Keyed {
+    indices: Vec<u32>,
+    def: Vec<u8>,
+    def_all: Option<u8>,
+}
+
+/// The dictionary of a column whose values follow those of an earlier one (a card text, its
+/// mask's), from that column's indices: the value at each entry's first row, in the same
+/// first-seen order, so the same dictionary and indices as [`dictionary`] finds, without
+/// hashing every row's value (only each entry's). None (then [`dictionary`] runs) when the
+/// two columns' NULLs differ, when two rows of one entry hold different values, when two
+/// entries hold the same value, or past [`DICTIONARY_LIMIT`].
+fn reused<'a>(
+    values: &[&'a [u8]],
+    (def, def_all): (&[u8], Option<u8>),
+    key: &Keyed,
+    indices: &mut Vec<u32>,
+) -> Option<Vec<&'a [u8]>> {
+    if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
+        return None;
+    }
+    let mut distinct: Vec<&[u8]> = Vec::new();
+    let mut size = 0;
+    for (&v, &d) in values.iter().zip(&key.indices) {
+        let d = d as usize;
+        if d == distinct.len() {
+            distinct.push(v);
+            size += v.plain_size(BYTE_ARRAY);
+            if size > DICTIONARY_LIMIT {
+                return None;
+            }
+        } else if d > distinct.len() || !distinct[d].same(v) {
+            return None;
+        }
+    }
+    // two entries of one value (two masks of one text) would make another dictionary
+    let mut seen = Vec::new();
+    if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {
+        return None;
+    }
+    indices.clear();
+    indices.extend_from_slice(&key.indices);
+    Some(distinct)
+}
+
+/// One column chunk (a dictionary page when it has one, then one data page) onto `out`;
+/// `key`: the column it follows, when it does; `keep`: whether a later column follows it
+/// (then its [`Keyed`] when it took a dictionary).
 fn write_column<'a>(
     out: &mut Vec<u8>,
     s: &mut Scratch,
     strs: &mut Vec<&'a [u8]>,
-    field: &Field,
-    options: Options,
+    (field, options): (&Field, Options<'_>),
     arrays: &[&Array<'a>],
-) -> Result<ColumnMeta, String> {
+    (key, keep): (Option<&Keyed>, bool),
+) -> Result<(ColumnMeta, Option<Keyed>), String> {
     let (nulls, def_all) = gather(field, arrays, s, strs);
     let physical = physical(field.leaf);
     let mut options = options;
@@ -692,6 +749,12 @@ fn write_column<'a>(
     if physical != INT32 && physical != INT64 {
         options.delta = false;
     }
+    let given = match key {
+        Some(k) if options.dictionary && field.leaf == Leaf::Utf8 => {
+            reused(strs, (&s.def, def_all), k, &mut s.indices)
+        }
+        _ => None,
+    };
     let max_def: u8 = if field.list { 3 } else { 1 };
     let body = &mut s.body;
     body.clear();
@@ -710,12 +773,8 @@ fn write_column<'a>(
         Leaf::Utf8 => Values::Bytes(strs),
         _ => Values::Int(&s.ints),
     };
-    let enc = encode(
-        values,
-        physical,
-        options,
-        (&mut s.indices, &mut s.dict, body),
-    );
+    let bufs = (&mut s.indices, &mut s.dict, body);
+    let enc = encode(values, physical, (options, given), bufs);
     let start = out.len() as i64;
     let (mut uncompressed, mut compressed) = (0, 0);
     let mut dictionary_page_offset = None;
@@ -752,7 +811,12 @@ fn write_column<'a>(
     } else {
         vec![field.name.clone()]
     };
-    Ok(ColumnMeta {
+    let keyed = (keep && enc.encoding == RLE_DICTIONARY).then(|| Keyed {
+        indices: s.indices.clone(),
+        def: s.def.clone(),
+        def_all,
+    });
+    let meta = ColumnMeta {
         path,
         physical,
         encodings,
@@ -762,7 +826,8 @@ fn write_column<'a>(
         data_page_offset,
         dictionary_page_offset,
         statistics: options.statistics.then_some((nulls, enc.min_max)),
-    })
+    };
+    Ok((meta, keyed))
 }
 
 /// A leaf's schema element (`name`: the column's, or a list's `element`).
@@ -943,10 +1008,10 @@ fn scratch() -> Result<Scratch, String> {
 
 /// A Parquet file of one row group holding `batches` (each a record batch's columns, the
 /// same fields in each), each column written as `options` says for its name, `metadata` in
-/// the footer.
-pub fn write(
+/// the footer. The bytes do not depend on `options`' `follows`: it only spares hashing.
+pub fn write<'o>(
     batches: &[Vec<(Field, Array<'_>)>],
-    options: impl Fn(&str) -> Options,
+    options: impl Fn(&str) -> Options<'o>,
     metadata: &[(String, String)],
 ) -> Result<Vec<u8>, String> {
     let Some(first) = batches.first() else {
@@ -972,10 +1037,25 @@ pub fn write(
         };
         let mut strs = Vec::new();
         let mut columns = Vec::with_capacity(fields.len());
+        let followed: Vec<&str> = fields
+            .iter()
+            .filter_map(|f| options(&f.name).follows)
+            .collect();
+        let mut keys: Vec<(&str, Keyed)> = Vec::new();
         for (i, field) in fields.iter().enumerate() {
             let arrays: Vec<&Array<'_>> = batches.iter().map(|b| &b[i].1).collect();
             let opts = options(&field.name);
-            columns.push(write_column(&mut out, s, &mut strs, field, opts, &arrays)?);
+            let key = opts
+                .follows
+                .and_then(|name| keys.iter().find(|(k, _)| *k == name))
+                .map(|(_, k)| k);
+            let keep = followed.contains(&field.name.as_str());
+            let (meta, keyed) =
+                write_column(&mut out, s, &mut strs, (field, opts), &arrays, (key, keep))?;
+            columns.push(meta);
+            if let Some(k) = keyed {
+                keys.push((&field.name, k));
+            }
         }
         Ok(columns)
     })?;

@@ -1,6 +1,6 @@
 //! The Parquet writer's binding: `write_parquet`, what `pipeline.native.write_parquet` calls.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::CStr;
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,16 +25,19 @@ fn capsule<'a, T>(c: &'a Bound<'_, PyCapsule>, name: &CStr) -> PyResult<&'a T> {
 
 /// Write `batches` (record batches as `(schema, array)` capsules of `__arrow_c_array__`,
 /// one schema) to `path` as one Parquet file (`crate::parquet::write`; Python fsyncs it): each column
-/// named in `dictionary`, `statistics` and `delta` written so; `metadata` the footer's
-/// key-value pairs. Returns the file's sha256 (hex) and size.
+/// named in `dictionary`, `statistics` and `delta` written so; `follows`: a column's values by
+/// those of an earlier column (a card text by its mask: its dictionary is then found from the
+/// mask's, the same bytes); `metadata` the footer's key-value pairs. Returns the file's sha256
+/// (hex) and size.
 #[pyfunction]
-#[pyo3(signature = (path, batches, *, dictionary, statistics, delta, metadata))]
+#[pyo3(signature = (path, batches, *, dictionary, statistics, delta, follows, metadata))]
 pub(crate) fn write_parquet(
     path: PathBuf,
     batches: Vec<(Bound<'_, PyCapsule>, Bound<'_, PyCapsule>)>,
     dictionary: HashSet<String>,
     statistics: HashSet<String>,
     delta: HashSet<String>,
+    follows: HashMap<String, String>,
     metadata: Vec<(String, String)>,
 ) -> PyResult<(String, u64)> {
     let mut read = Vec::with_capacity(batches.len());
@@ -48,6 +51,7 @@ pub(crate) fn write_parquet(
         dictionary: dictionary.contains(name),
         statistics: statistics.contains(name),
         delta: delta.contains(name),
+        follows: follows.get(name).map(String::as_str),
     };
     let bytes = write(&read, options, &metadata).map_err(PyValueError::new_err)?;
     let mut f = std::fs::File::create(&path)?;
