@@ -106,21 +106,16 @@ impl<'a> Array<'a> {
     }
 
     /// Where the string or list at `i` starts and ends (in `data`, or in the child).
-    #[inline(always)]
     pub fn span(&self, i: usize) -> (usize, usize) {
-        let at = 4 * (self.offset + i);
-        let o = self.values;
-        let from = i32::from_le_bytes(o[at..at + 4].try_into().unwrap());
-        let to = i32::from_le_bytes(o[at + 4..at + 8].try_into().unwrap());
-        (from as usize, to as usize)
+        self.spans(i, i + 1).next().unwrap_or((0, 0))
     }
 
-    /// Where each string or list starts and ends, in order ([`Array::span`] of each).
-    pub fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let o = if self.len == 0 {
+    /// Where each string or list from `from` to `to` starts and ends, in order.
+    pub fn spans(&self, from: usize, to: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let o = if from == to {
             &[][..]
         } else {
-            &self.values[4 * self.offset..4 * (self.offset + self.len + 1)]
+            &self.values[4 * (self.offset + from)..4 * (self.offset + to + 1)]
         };
         let ends = o.chunks_exact(4);
         ends.clone().zip(ends.skip(1)).map(|(a, b)| {
@@ -170,18 +165,8 @@ impl<'a> Array<'a> {
 
     /// The strings from `from` to `to`, appended to `out`.
     pub fn strs(&self, from: usize, to: usize, out: &mut Vec<&'a [u8]>) {
-        if from == to {
-            return;
-        }
-        let o = &self.values[4 * (self.offset + from)..4 * (self.offset + to + 1)];
-        let mut ends = o
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes(c.try_into().unwrap()) as usize);
-        let mut start = ends.next().unwrap_or(0);
-        for end in ends {
-            out.push(&self.data[start..end]);
-            start = end;
-        }
+        let data = self.data;
+        out.extend(self.spans(from, to).map(|(a, b)| &data[a..b]));
     }
 }
 

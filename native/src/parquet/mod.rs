@@ -153,7 +153,7 @@ fn list_leaves<'a, T>(
     let dense = |a: &Array<'_>| a.nulls == 0 && a.child.as_ref().is_some_and(|c| c.nulls == 0);
     let full = arrays
         .iter()
-        .all(|a| dense(a) && a.spans().all(|(from, to)| from < to));
+        .all(|a| dense(a) && a.spans(0, a.len).all(|(from, to)| from < to));
     for a in arrays {
         let Some(c) = a.child.as_deref() else {
             continue;
@@ -166,7 +166,7 @@ fn list_leaves<'a, T>(
             let (first, _) = a.span(0);
             let (_, last) = a.span(a.len - 1);
             fill(c, first, last, out);
-            for (from, to) in a.spans() {
+            for (from, to) in a.spans(0, a.len) {
                 let at = rep.len();
                 rep.resize(at + (to - from).max(1), 1);
                 rep[at] = 0;
@@ -180,7 +180,7 @@ fn list_leaves<'a, T>(
             }
             continue;
         }
-        for (i, (from, to)) in a.spans().enumerate() {
+        for (i, (from, to)) in a.spans(0, a.len).enumerate() {
             if !a.valid(i) {
                 rep.push(0);
                 def.push(0);
