@@ -1304,9 +1304,9 @@ def _footer_metadata(schema: pa.Schema) -> list[tuple[str, str]]:
 
 def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
     """Write one Parquet file whole and fsync it; its sha256 and size. On the native core
-    (:func:`pipeline.native.write_parquet`, ~5× faster than pyarrow's writer), else with
-    pyarrow: the same options (:func:`_writer_options`), files read alike by pyarrow and
-    DuckDB (``tests/native/test_parquet.py``)."""
+    (:func:`pipeline.native.write_parquet`, about half pyarrow's CPU: ``bench
+    native.parquet``), else with pyarrow: the same options (:func:`_writer_options`), files
+    read alike by pyarrow and DuckDB (``tests/native/test_parquet.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     options = _writer_options(table)
     batches = [b.__arrow_c_array__() for b in rows.to_batches()]
