@@ -12,7 +12,9 @@
 //! times, and lists of those.
 
 pub mod arrow;
+mod dict;
 pub mod encode;
+mod footer;
 #[cfg(feature = "python")]
 pub(crate) mod py;
 pub mod thrift;
@@ -20,12 +22,13 @@ pub mod thrift;
 use std::cell::RefCell;
 
 use arrow::{Array, Field, Leaf};
+use dict::{reused, Key, Keyed, Plain};
 use encode::{delta_binary_packed, hybrid, width_of};
-use thrift::varint;
-use thrift::{Kind, Writer};
+use footer::{footer, ColumnMeta};
+use thrift::{varint, Writer};
 
 /// How a column is written (`store._writer_options`); `follows`: the name of an earlier
-/// column whose every value gives this one's (a card text, its mask's: see [`reused`]).
+/// column whose every value gives this one's (a card text, its mask's: see `dict::reused`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options<'o> {
     pub dictionary: bool,
@@ -34,9 +37,6 @@ pub struct Options<'o> {
     pub follows: Option<&'o str>,
 }
 
-/// A dictionary of more plain bytes than this is dropped for plain values (pyarrow's
-/// `dictionary_pagesize_limit`).
-const DICTIONARY_LIMIT: usize = 1 << 20;
 /// zstd's level (pyarrow's default for zstd).
 const ZSTD_LEVEL: i32 = 1;
 
@@ -46,27 +46,12 @@ const INT32: i32 = 1;
 const INT64: i32 = 2;
 const DOUBLE: i32 = 5;
 const BYTE_ARRAY: i32 = 6;
-const REQUIRED: i32 = 0;
-const OPTIONAL: i32 = 1;
-const REPEATED: i32 = 2;
 const PLAIN: i32 = 0;
 const RLE: i32 = 3;
 const DELTA_BINARY_PACKED: i32 = 5;
 const RLE_DICTIONARY: i32 = 8;
-const ZSTD: i32 = 6;
 const DATA_PAGE: i32 = 0;
 const DICTIONARY_PAGE: i32 = 2;
-const UTF8: i32 = 0;
-const LIST: i32 = 3;
-const TIMESTAMP_MILLIS: i32 = 9;
-const INT_8: i32 = 15;
-const INT_16: i32 = 16;
-
-/// FxHash's step (the dictionaries' keys are short and trusted).
-#[inline(always)]
-fn fx(h: u64, w: u64) -> u64 {
-    (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-}
 
 /// A column's non-null values, in order (in a [`Scratch`]'s buffers).
 enum Values<'s, 'a> {
@@ -241,7 +226,7 @@ fn gather<'a>(
 }
 
 /// Parquet's physical type of a leaf.
-fn physical(leaf: Leaf) -> i32 {
+pub(super) fn physical(leaf: Leaf) -> i32 {
     match leaf {
         Leaf::Bool => BOOLEAN,
         Leaf::I8 | Leaf::I16 | Leaf::I32 => INT32,
@@ -249,250 +234,6 @@ fn physical(leaf: Leaf) -> i32 {
         Leaf::F64 => DOUBLE,
         Leaf::Utf8 => BYTE_ARRAY,
     }
-}
-
-/// Plain-encoded values of one type: what a page or a dictionary page holds.
-trait Plain: Copy {
-    fn plain(values: &[Self], physical: i32, out: &mut Vec<u8>);
-    /// Bytes a value takes plain-encoded.
-    fn plain_size(self, physical: i32) -> usize;
-    /// The statistic's bytes of a value.
-    fn stat(self, physical: i32) -> Vec<u8>;
-}
-
-impl Plain for i64 {
-    fn plain(values: &[i64], physical: i32, out: &mut Vec<u8>) {
-        if physical == INT32 {
-            out.reserve(4 * values.len());
-            values
-                .iter()
-                .for_each(|&v| out.extend_from_slice(&(v as i32).to_le_bytes()));
-        } else {
-            out.reserve(8 * values.len());
-            values
-                .iter()
-                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
-        }
-    }
-
-    fn plain_size(self, physical: i32) -> usize {
-        if physical == INT32 {
-            4
-        } else {
-            8
-        }
-    }
-
-    fn stat(self, physical: i32) -> Vec<u8> {
-        if physical == INT32 {
-            (self as i32).to_le_bytes().to_vec()
-        } else {
-            self.to_le_bytes().to_vec()
-        }
-    }
-}
-
-impl Plain for f64 {
-    fn plain(values: &[f64], _: i32, out: &mut Vec<u8>) {
-        out.reserve(8 * values.len());
-        values
-            .iter()
-            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
-    }
-
-    fn plain_size(self, _: i32) -> usize {
-        8
-    }
-
-    fn stat(self, _: i32) -> Vec<u8> {
-        self.to_le_bytes().to_vec()
-    }
-}
-
-impl Plain for &[u8] {
-    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
-        out.reserve(values.iter().map(|v| 4 + v.len()).sum());
-        for v in values {
-            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            out.extend_from_slice(v);
-        }
-    }
-
-    fn plain_size(self, _: i32) -> usize {
-        4 + self.len()
-    }
-
-    fn stat(self, _: i32) -> Vec<u8> {
-        self.to_vec()
-    }
-}
-
-/// A value a dictionary holds: its hash (its high bits pick its slot) and its equality (a
-/// double's by its bits).
-trait Key: Plain {
-    fn hash(self) -> u64;
-    fn same(self, other: Self) -> bool;
-
-    /// [`dictionary`] of these values.
-    fn dictionary(values: &[Self], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<Self>> {
-        dictionary(values, physical, indices)
-    }
-}
-
-impl Key for i64 {
-    #[inline(always)]
-    fn hash(self) -> u64 {
-        fx(0, self as u64)
-    }
-
-    #[inline(always)]
-    fn same(self, other: i64) -> bool {
-        self == other
-    }
-
-    /// Integers of a narrow range (a seat, an action's index) by a table of slots, one a
-    /// value in the range; others by [`dictionary`].
-    fn dictionary(values: &[i64], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<i64>> {
-        const NARROW: u64 = 1 << 16;
-        indices.clear();
-        let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
-            return Some(Vec::new());
-        };
-        let span = hi.wrapping_sub(lo) as u64;
-        if span >= NARROW {
-            return dictionary(values, physical, indices);
-        }
-        let mut slots = vec![u32::MAX; span as usize + 1];
-        let mut distinct = Vec::new();
-        indices.extend(values.iter().map(|&v| {
-            let slot = &mut slots[v.wrapping_sub(lo) as usize];
-            if *slot == u32::MAX {
-                *slot = distinct.len() as u32;
-                distinct.push(v);
-            }
-            *slot
-        }));
-        Some(distinct)
-    }
-}
-
-impl Key for f64 {
-    #[inline(always)]
-    fn hash(self) -> u64 {
-        fx(0, self.to_bits())
-    }
-
-    #[inline(always)]
-    fn same(self, other: f64) -> bool {
-        self.to_bits() == other.to_bits()
-    }
-}
-
-/// A string of at most 16 bytes as two words and its length, which together tell it apart
-/// from any other such string (the words overlap when it is shorter than 16); None when it
-/// is longer. Loads of 8, 4 and 1 bytes, none past its end and no call.
-#[inline(always)]
-fn short_words(s: &[u8]) -> Option<(u64, u64)> {
-    let n = s.len();
-    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
-    let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
-    Some(match n {
-        0 => (0, 0),
-        1..=3 => (
-            u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
-            0,
-        ),
-        4..=7 => (half(0), half(n - 4)),
-        8..=16 => (word(0), word(n - 8)),
-        _ => return None,
-    })
-}
-
-impl Key for &[u8] {
-    #[inline(always)]
-    fn hash(self) -> u64 {
-        if let Some((a, b)) = short_words(self) {
-            return fx(fx(fx(0, self.len() as u64), a), b);
-        }
-        let mut h = fx(0, self.len() as u64);
-        let mut words = self.chunks_exact(8);
-        for w in &mut words {
-            h = fx(h, u64::from_le_bytes(w.try_into().unwrap()));
-        }
-        let n = self.len();
-        fx(h, u64::from_le_bytes(self[n - 8..].try_into().unwrap()))
-    }
-
-    #[inline(always)]
-    fn same(self, other: &[u8]) -> bool {
-        if self.len() != other.len() {
-            return false;
-        }
-        match (short_words(self), short_words(other)) {
-            (Some(a), Some(b)) => a == b,
-            _ => self == other,
-        }
-    }
-}
-
-/// The distinct values in first-seen order, each value's index among them in `indices`;
-/// None when their plain encoding would pass [`DICTIONARY_LIMIT`]. An open-addressing table
-/// (linear probes) of indices into the distinct values, at most half full; a value equal to
-/// the one before it is not looked up.
-fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<T>> {
-    const EMPTY: u32 = u32::MAX;
-    let mut bits = 10;
-    let mut slots = vec![EMPTY; 1 << bits];
-    let mut distinct: Vec<T> = Vec::new();
-    let mut hashes: Vec<u64> = Vec::new();
-    indices.clear();
-    indices.reserve(values.len());
-    let mut size = 0;
-    let mut last: Option<(T, u32)> = None;
-    for &v in values {
-        if let Some((lv, li)) = last {
-            if v.same(lv) {
-                indices.push(li);
-                continue;
-            }
-        }
-        let h = v.hash();
-        let mask = slots.len() - 1;
-        let mut at = (h >> (64 - bits)) as usize;
-        let i = loop {
-            let s = slots[at];
-            if s == EMPTY {
-                let i = distinct.len() as u32;
-                slots[at] = i;
-                distinct.push(v);
-                hashes.push(h);
-                size += v.plain_size(physical);
-                if size > DICTIONARY_LIMIT {
-                    return None;
-                }
-                if 2 * distinct.len() > slots.len() {
-                    bits += 1;
-                    slots = vec![EMPTY; 1 << bits];
-                    let mask = slots.len() - 1;
-                    for (k, &hk) in hashes.iter().enumerate() {
-                        let mut at = (hk >> (64 - bits)) as usize;
-                        while slots[at] != EMPTY {
-                            at = (at + 1) & mask;
-                        }
-                        slots[at] = k as u32;
-                    }
-                }
-                break i;
-            }
-            if hashes[s as usize] == h && distinct[s as usize].same(v) {
-                break s;
-            }
-            at = (at + 1) & mask;
-        };
-        indices.push(i);
-        last = Some((v, i));
-    }
-    Some(distinct)
 }
 
 /// How a column's values were encoded: the data page's encoding, the dictionary's number
@@ -505,7 +246,7 @@ struct Encoded {
 }
 
 /// A column's min and max (their statistics' bytes), when it has a value and they were asked.
-type MinMax = Option<(Vec<u8>, Vec<u8>)>;
+pub(super) type MinMax = Option<(Vec<u8>, Vec<u8>)>;
 
 fn min_max<T: Plain>(values: &[T], physical: i32, less: impl Fn(&T, &T) -> bool) -> MinMax {
     let mut it = values.iter();
@@ -628,20 +369,6 @@ fn encode<'a>(
     }
 }
 
-/// One column chunk's footer entry.
-struct ColumnMeta {
-    path: Vec<String>,
-    physical: i32,
-    encodings: Vec<i32>,
-    num_values: i64,
-    uncompressed: i64,
-    compressed: i64,
-    data_page_offset: i64,
-    dictionary_page_offset: Option<i64>,
-    /// null count, min and max
-    statistics: Option<(usize, MinMax)>,
-}
-
 /// Write a page of `kind` to `out` (its header, `sub` its page type's header, then `body`
 /// compressed into `packed`); its (uncompressed, compressed) bytes, header included.
 fn page(
@@ -680,53 +407,6 @@ fn level_section(out: &mut Vec<u8>, (levels, n, all): (&[u8], usize, u8), max: u
     }
     let n = (out.len() - at - 4) as u32;
     out[at..at + 4].copy_from_slice(&n.to_le_bytes());
-}
-
-/// What a dictionary column leaves for a later column that follows it (`Options::follows`):
-/// its values' indices and its definition levels (as [`gather`] left them).
-struct Keyed {
-    indices: Vec<u32>,
-    def: Vec<u8>,
-    def_all: Option<u8>,
-}
-
-/// The dictionary of a column whose values follow those of an earlier one (a card text, its
-/// mask's), from that column's indices: the value at each entry's first row, in the same
-/// first-seen order, so the same dictionary and indices as [`dictionary`] finds, without
-/// hashing every row's value (only each entry's). None (then [`dictionary`] runs) when the
-/// two columns' NULLs differ, when two rows of one entry hold different values, when two
-/// entries hold the same value, or past [`DICTIONARY_LIMIT`].
-fn reused<'a>(
-    values: &[&'a [u8]],
-    (def, def_all): (&[u8], Option<u8>),
-    key: &Keyed,
-    indices: &mut Vec<u32>,
-) -> Option<Vec<&'a [u8]>> {
-    if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
-        return None;
-    }
-    let mut distinct: Vec<&[u8]> = Vec::new();
-    let mut size = 0;
-    for (&v, &d) in values.iter().zip(&key.indices) {
-        let d = d as usize;
-        if d == distinct.len() {
-            distinct.push(v);
-            size += v.plain_size(BYTE_ARRAY);
-            if size > DICTIONARY_LIMIT {
-                return None;
-            }
-        } else if d > distinct.len() || !distinct[d].same(v) {
-            return None;
-        }
-    }
-    // two entries of one value (two masks of one text) would make another dictionary
-    let mut seen = Vec::new();
-    if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {
-        return None;
-    }
-    indices.clear();
-    indices.extend_from_slice(&key.indices);
-    Some(distinct)
 }
 
 /// One column chunk (a dictionary page when it has one, then one data page) onto `out`;
@@ -829,167 +509,6 @@ fn write_column<'a>(
     };
     Ok((meta, keyed))
 }
-
-/// A leaf's schema element (`name`: the column's, or a list's `element`).
-fn leaf_element(w: &mut Writer, leaf: Leaf, name: &str) {
-    w.begin_element();
-    w.i32(1, physical(leaf));
-    w.i32(3, OPTIONAL);
-    w.binary(4, name.as_bytes());
-    let converted = match leaf {
-        Leaf::Utf8 => Some(UTF8),
-        Leaf::I8 => Some(INT_8),
-        Leaf::I16 => Some(INT_16),
-        Leaf::TimestampMs => Some(TIMESTAMP_MILLIS),
-        _ => None,
-    };
-    if let Some(c) = converted {
-        w.i32(6, c);
-    }
-    match leaf {
-        Leaf::Utf8 => {
-            w.begin(10);
-            w.begin(1); // STRING
-            w.end();
-            w.end();
-        }
-        Leaf::I8 | Leaf::I16 => {
-            w.begin(10);
-            w.begin(10); // INTEGER
-            w.i8(1, if leaf == Leaf::I8 { 8 } else { 16 });
-            w.bool(2, true);
-            w.end();
-            w.end();
-        }
-        Leaf::TimestampMs => {
-            w.begin(10);
-            w.begin(8); // TIMESTAMP, adjusted to UTC, in MILLIS
-            w.bool(1, true);
-            w.begin(2);
-            w.begin(1);
-            w.end();
-            w.end();
-            w.end();
-            w.end();
-        }
-        _ => {}
-    }
-    w.end();
-}
-
-/// A column's schema elements: a leaf, or a list's three (`<name>` LIST, `list` repeated,
-/// `element`), as pyarrow writes them.
-fn schema_elements(w: &mut Writer, field: &Field) {
-    if !field.list {
-        leaf_element(w, field.leaf, &field.name);
-        return;
-    }
-    w.begin_element();
-    w.i32(3, OPTIONAL);
-    w.binary(4, field.name.as_bytes());
-    w.i32(5, 1);
-    w.i32(6, LIST);
-    w.begin(10);
-    w.begin(3); // LIST
-    w.end();
-    w.end();
-    w.end();
-    w.begin_element();
-    w.i32(3, REPEATED);
-    w.binary(4, b"list");
-    w.i32(5, 1);
-    w.end();
-    leaf_element(w, field.leaf, "element");
-}
-
-/// The file's footer (`FileMetaData`).
-fn footer(
-    fields: &[Field],
-    columns: &[ColumnMeta],
-    rows: usize,
-    metadata: &[(String, String)],
-) -> Vec<u8> {
-    let mut w = Writer::default();
-    w.i32(1, 2);
-    let elements = 1 + fields
-        .iter()
-        .map(|f| if f.list { 3 } else { 1 })
-        .sum::<usize>();
-    w.list(2, Kind::Struct, elements);
-    w.begin_element();
-    w.i32(3, REQUIRED);
-    w.binary(4, b"schema");
-    w.i32(5, fields.len() as i32);
-    w.end();
-    fields.iter().for_each(|f| schema_elements(&mut w, f));
-    w.i64(3, rows as i64);
-    w.list(4, Kind::Struct, 1);
-    w.begin_element();
-    w.list(1, Kind::Struct, columns.len());
-    for c in columns {
-        let first_page = c.dictionary_page_offset.unwrap_or(c.data_page_offset);
-        w.begin_element();
-        w.i64(2, first_page);
-        w.begin(3);
-        w.i32(1, c.physical);
-        w.list(2, Kind::I32, c.encodings.len());
-        c.encodings.iter().for_each(|&e| w.list_i32(e));
-        w.list(3, Kind::Binary, c.path.len());
-        c.path.iter().for_each(|p| w.list_binary(p.as_bytes()));
-        w.i32(4, ZSTD);
-        w.i64(5, c.num_values);
-        w.i64(6, c.uncompressed);
-        w.i64(7, c.compressed);
-        w.i64(9, c.data_page_offset);
-        if let Some(d) = c.dictionary_page_offset {
-            w.i64(11, d);
-        }
-        if let Some((nulls, min_max)) = &c.statistics {
-            w.begin(12);
-            w.i64(3, *nulls as i64);
-            if let Some((min, max)) = min_max {
-                w.binary(5, max);
-                w.binary(6, min);
-            }
-            w.end();
-        }
-        w.end();
-        w.end();
-    }
-    w.i64(2, columns.iter().map(|c| c.uncompressed).sum());
-    w.i64(3, rows as i64);
-    let first = columns.first().map_or(4, |c| {
-        c.dictionary_page_offset.unwrap_or(c.data_page_offset)
-    });
-    w.i64(5, first);
-    w.i64(6, columns.iter().map(|c| c.compressed).sum());
-    w.end();
-    if !metadata.is_empty() {
-        w.list(5, Kind::Struct, metadata.len());
-        for (k, v) in metadata {
-            w.begin_element();
-            w.binary(1, k.as_bytes());
-            w.binary(2, v.as_bytes());
-            w.end();
-        }
-    }
-    w.binary(6, CREATED_BY.as_bytes());
-    w.list(7, Kind::Struct, columns.len());
-    for _ in columns {
-        w.begin_element();
-        w.begin(1); // TYPE_ORDER
-        w.end();
-        w.end();
-    }
-    w.stop();
-    w.out
-}
-
-/// The footer's `created_by`.
-const CREATED_BY: &str = concat!(
-    "big2-replay native core version ",
-    env!("CARGO_PKG_VERSION")
-);
 
 fn scratch() -> Result<Scratch, String> {
     Ok(Scratch {

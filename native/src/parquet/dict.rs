@@ -1,0 +1,305 @@
+//! The dictionaries of dictionary-encoded columns: values plain-encoded, hashed and compared,
+//! and each column's distinct values in first-seen order with every row's index among them.
+
+use super::{BYTE_ARRAY, INT32};
+
+/// A dictionary of more plain bytes than this is dropped for plain values (pyarrow's
+/// `dictionary_pagesize_limit`).
+const DICTIONARY_LIMIT: usize = 1 << 20;
+
+/// FxHash's step (the dictionaries' keys are short and trusted).
+#[inline(always)]
+fn fx(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+/// Plain-encoded values of one type: what a page or a dictionary page holds.
+pub(super) trait Plain: Copy {
+    fn plain(values: &[Self], physical: i32, out: &mut Vec<u8>);
+    /// Bytes a value takes plain-encoded.
+    fn plain_size(self, physical: i32) -> usize;
+    /// The statistic's bytes of a value.
+    fn stat(self, physical: i32) -> Vec<u8>;
+}
+
+impl Plain for i64 {
+    fn plain(values: &[i64], physical: i32, out: &mut Vec<u8>) {
+        if physical == INT32 {
+            out.reserve(4 * values.len());
+            values
+                .iter()
+                .for_each(|&v| out.extend_from_slice(&(v as i32).to_le_bytes()));
+        } else {
+            out.reserve(8 * values.len());
+            values
+                .iter()
+                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        }
+    }
+
+    fn plain_size(self, physical: i32) -> usize {
+        if physical == INT32 {
+            4
+        } else {
+            8
+        }
+    }
+
+    fn stat(self, physical: i32) -> Vec<u8> {
+        if physical == INT32 {
+            (self as i32).to_le_bytes().to_vec()
+        } else {
+            self.to_le_bytes().to_vec()
+        }
+    }
+}
+
+impl Plain for f64 {
+    fn plain(values: &[f64], _: i32, out: &mut Vec<u8>) {
+        out.reserve(8 * values.len());
+        values
+            .iter()
+            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    }
+
+    fn plain_size(self, _: i32) -> usize {
+        8
+    }
+
+    fn stat(self, _: i32) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+}
+
+impl Plain for &[u8] {
+    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
+        out.reserve(values.iter().map(|v| 4 + v.len()).sum());
+        for v in values {
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            out.extend_from_slice(v);
+        }
+    }
+
+    fn plain_size(self, _: i32) -> usize {
+        4 + self.len()
+    }
+
+    fn stat(self, _: i32) -> Vec<u8> {
+        self.to_vec()
+    }
+}
+
+/// A value a dictionary holds: its hash (its high bits pick its slot) and its equality (a
+/// double's by its bits).
+pub(super) trait Key: Plain {
+    fn hash(self) -> u64;
+    fn same(self, other: Self) -> bool;
+
+    /// [`dictionary`] of these values.
+    fn dictionary(values: &[Self], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<Self>> {
+        dictionary(values, physical, indices)
+    }
+}
+
+impl Key for i64 {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        fx(0, self as u64)
+    }
+
+    #[inline(always)]
+    fn same(self, other: i64) -> bool {
+        self == other
+    }
+
+    /// Integers of a narrow range (a seat, an action's index) by a table of slots, one a
+    /// value in the range; others by [`dictionary`].
+    fn dictionary(values: &[i64], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<i64>> {
+        const NARROW: u64 = 1 << 16;
+        indices.clear();
+        let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+            return Some(Vec::new());
+        };
+        let span = hi.wrapping_sub(lo) as u64;
+        if span >= NARROW {
+            return dictionary(values, physical, indices);
+        }
+        let mut slots = vec![u32::MAX; span as usize + 1];
+        let mut distinct = Vec::new();
+        indices.extend(values.iter().map(|&v| {
+            let slot = &mut slots[v.wrapping_sub(lo) as usize];
+            if *slot == u32::MAX {
+                *slot = distinct.len() as u32;
+                distinct.push(v);
+            }
+            *slot
+        }));
+        Some(distinct)
+    }
+}
+
+impl Key for f64 {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        fx(0, self.to_bits())
+    }
+
+    #[inline(always)]
+    fn same(self, other: f64) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+/// A string of at most 16 bytes as two words and its length, which together tell it apart
+/// from any other such string (the words overlap when it is shorter than 16); None when it
+/// is longer. Loads of 8, 4 and 1 bytes, none past its end and no call.
+#[inline(always)]
+fn short_words(s: &[u8]) -> Option<(u64, u64)> {
+    let n = s.len();
+    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
+    Some(match n {
+        0 => (0, 0),
+        1..=3 => (
+            u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
+            0,
+        ),
+        4..=7 => (half(0), half(n - 4)),
+        8..=16 => (word(0), word(n - 8)),
+        _ => return None,
+    })
+}
+
+impl Key for &[u8] {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        if let Some((a, b)) = short_words(self) {
+            return fx(fx(fx(0, self.len() as u64), a), b);
+        }
+        let mut h = fx(0, self.len() as u64);
+        let mut words = self.chunks_exact(8);
+        for w in &mut words {
+            h = fx(h, u64::from_le_bytes(w.try_into().unwrap()));
+        }
+        let n = self.len();
+        fx(h, u64::from_le_bytes(self[n - 8..].try_into().unwrap()))
+    }
+
+    #[inline(always)]
+    fn same(self, other: &[u8]) -> bool {
+        if self.len() != other.len() {
+            return false;
+        }
+        match (short_words(self), short_words(other)) {
+            (Some(a), Some(b)) => a == b,
+            _ => self == other,
+        }
+    }
+}
+
+/// The distinct values in first-seen order, each value's index among them in `indices`;
+/// None when their plain encoding would pass [`DICTIONARY_LIMIT`]. An open-addressing table
+/// (linear probes) of indices into the distinct values, at most half full; a value equal to
+/// the one before it is not looked up.
+fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<T>> {
+    const EMPTY: u32 = u32::MAX;
+    let mut bits = 10;
+    let mut slots = vec![EMPTY; 1 << bits];
+    let mut distinct: Vec<T> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::new();
+    indices.clear();
+    indices.reserve(values.len());
+    let mut size = 0;
+    let mut last: Option<(T, u32)> = None;
+    for &v in values {
+        if let Some((lv, li)) = last {
+            if v.same(lv) {
+                indices.push(li);
+                continue;
+            }
+        }
+        let h = v.hash();
+        let mask = slots.len() - 1;
+        let mut at = (h >> (64 - bits)) as usize;
+        let i = loop {
+            let s = slots[at];
+            if s == EMPTY {
+                let i = distinct.len() as u32;
+                slots[at] = i;
+                distinct.push(v);
+                hashes.push(h);
+                size += v.plain_size(physical);
+                if size > DICTIONARY_LIMIT {
+                    return None;
+                }
+                if 2 * distinct.len() > slots.len() {
+                    bits += 1;
+                    slots = vec![EMPTY; 1 << bits];
+                    let mask = slots.len() - 1;
+                    for (k, &hk) in hashes.iter().enumerate() {
+                        let mut at = (hk >> (64 - bits)) as usize;
+                        while slots[at] != EMPTY {
+                            at = (at + 1) & mask;
+                        }
+                        slots[at] = k as u32;
+                    }
+                }
+                break i;
+            }
+            if hashes[s as usize] == h && distinct[s as usize].same(v) {
+                break s;
+            }
+            at = (at + 1) & mask;
+        };
+        indices.push(i);
+        last = Some((v, i));
+    }
+    Some(distinct)
+}
+
+/// What a dictionary column leaves for a later column that follows it (`Options::follows`):
+/// its values' indices and its definition levels (as `gather` left them).
+pub(super) struct Keyed {
+    pub(super) indices: Vec<u32>,
+    pub(super) def: Vec<u8>,
+    pub(super) def_all: Option<u8>,
+}
+
+/// The dictionary of a column whose values follow those of an earlier one (a card text, its
+/// mask's), from that column's indices: the value at each entry's first row, in the same
+/// first-seen order, so the same dictionary and indices as [`dictionary`] finds, without
+/// hashing every row's value (only each entry's). None (then [`dictionary`] runs) when the
+/// two columns' NULLs differ, when two rows of one entry hold different values, when two
+/// entries hold the same value, or past [`DICTIONARY_LIMIT`].
+pub(super) fn reused<'a>(
+    values: &[&'a [u8]],
+    (def, def_all): (&[u8], Option<u8>),
+    key: &Keyed,
+    indices: &mut Vec<u32>,
+) -> Option<Vec<&'a [u8]>> {
+    if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
+        return None;
+    }
+    let mut distinct: Vec<&[u8]> = Vec::new();
+    let mut size = 0;
+    for (&v, &d) in values.iter().zip(&key.indices) {
+        let d = d as usize;
+        if d == distinct.len() {
+            distinct.push(v);
+            size += v.plain_size(BYTE_ARRAY);
+            if size > DICTIONARY_LIMIT {
+                return None;
+            }
+        } else if d > distinct.len() || !distinct[d].same(v) {
+            return None;
+        }
+    }
+    // two entries of one value (two masks of one text) would make another dictionary
+    let mut seen = Vec::new();
+    if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {
+        return None;
+    }
+    indices.clear();
+    indices.extend_from_slice(&key.indices);
+    Some(distinct)
+}
