@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 
@@ -60,7 +60,6 @@ from pipeline.replay import ReplayedGame, replay
 
 MODULE = "big2_native"
 
-_Sim = TypeVar("_Sim")  # a run's simulator on the core (Big Two or Dou Dizhu)
 #: Set (to anything but empty) to run the pure Python path even when the core is built.
 PURE_ENV = "BIG2_PURE_PYTHON"
 
@@ -566,7 +565,8 @@ def _json(value: Any) -> str:
 
 
 class NativeSimulator:
-    """One simulation run on the core: :meth:`match_lines` plays a whole match."""
+    """One simulation run on the core, of either game (``big2_native.Simulator`` or
+    ``DdzSimulator``): :meth:`match_lines` plays a whole match."""
 
     def __init__(self, core: Any) -> None:
         self.core = core
@@ -575,7 +575,8 @@ class NativeSimulator:
         self, match: int, bots: list[str], seats: list[dict[str, Any]]
     ) -> list[str] | None:
         """Match ``match``'s log lines (``bots``: the bot per seat, ``seats``: the log's
-        ``seats`` list), or None when the core does not play one of the bots."""
+        ``seats`` list), or None when the core does not play one of the bots (or, in Dou
+        Dizhu, leaves the match to Python)."""
         lines: list[str] | None = self.core.match_lines(match, bots, _json(seats), _json(bots))
         return lines
 
@@ -584,7 +585,9 @@ class NativeSimulator:
 _SIMULATORS: dict[str, NativeSimulator | None] = {}
 
 
-def _per_run(cache: dict[str, _Sim | None], key: str, make: Callable[[], _Sim]) -> _Sim | None:
+def _per_run(
+    cache: dict[str, NativeSimulator | None], key: str, make: Callable[[], NativeSimulator]
+) -> NativeSimulator | None:
     """A run's simulator from ``cache`` (``key``: the run's settings and the extension), else
     ``make``'s, kept (at most 64); None when the core does not take the run's ruleset (a
     ``ValueError``: a value it does not read exactly), so the Python simulator plays it.
@@ -595,7 +598,7 @@ def _per_run(cache: dict[str, _Sim | None], key: str, make: Callable[[], _Sim]) 
     if key in cache:
         return cache[key]
     try:
-        made: _Sim | None = make()
+        made: NativeSimulator | None = make()
     except ValueError:
         made = None
     if len(cache) > 64:
@@ -657,23 +660,7 @@ def simulator(
     return _per_run(_SIMULATORS, key, make)
 
 
-class NativeDdzSimulator:
-    """One Dou Dizhu simulation run on the core: :meth:`match_lines` plays a whole match."""
-
-    def __init__(self, core: Any) -> None:
-        self.core = core
-
-    def match_lines(
-        self, match: int, bots: list[str], seats: list[dict[str, Any]]
-    ) -> list[str] | None:
-        """Match ``match``'s log lines (``bots``: the bot per seat, ``seats``: the log's
-        ``seats`` list), or None when the core does not play one of the bots or leaves the
-        match to Python."""
-        lines: list[str] | None = self.core.match_lines(match, bots, _json(seats), _json(bots))
-        return lines
-
-
-_DDZ_SIMULATORS: dict[str, NativeDdzSimulator | None] = {}
+_DDZ_SIMULATORS: dict[str, NativeSimulator | None] = {}
 
 
 def ddz_simulator(
@@ -688,7 +675,7 @@ def ddz_simulator(
     id_prefix: str,
     generator: str,
     module: ModuleType | None = None,
-) -> NativeDdzSimulator | None:
+) -> NativeSimulator | None:
     """The core's Dou Dizhu simulator for a run (``big2 simulate --ruleset ddz``), or None:
     this process runs pure Python (:func:`status`), or the core does not take the run (a seed
     beyond 64 bits, a ruleset value it does not read exactly); the Python simulator then plays
@@ -705,13 +692,13 @@ def ddz_simulator(
     key = _json([preset, overrides, seed, games, match_games, feeder, feed_rate, generator])
     key += f"\0{id_prefix}\0{id(core)}"
 
-    def make() -> NativeDdzSimulator:
+    def make() -> NativeSimulator:
         rs = load_ddz_ruleset(preset, overrides)
         # the line's ``ruleset`` object as pipeline.sim.ddz_play.log_line writes it
         ruleset_obj: dict[str, Any] = {"preset": rs.name}
         if rs.overrides:
             ruleset_obj["overrides"] = dict(rs.overrides)
-        return NativeDdzSimulator(
+        return NativeSimulator(
             core.DdzSimulator(
                 json.dumps({**rs.to_dict(), "name_repr": repr(rs.name)}),
                 seed=seed,
