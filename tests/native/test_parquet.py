@@ -122,12 +122,9 @@ def _write_both(tmp: Path, table: Table, rows: pa.Table) -> tuple[Path, Path]:
             metadata=store._footer_metadata(rows.schema),
         )
         assert hashed == written
-    module = native._MODULE
-    native._MODULE = None
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(native, "_MODULE", None)  # the pure Python path: pyarrow's writer
         store._write_file(theirs, table, rows)
-    finally:
-        native._MODULE = module
     return ours, theirs
 
 
