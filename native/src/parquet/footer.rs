@@ -30,6 +30,13 @@ pub(super) struct ColumnMeta {
     pub(super) statistics: Option<(usize, MinMax)>,
 }
 
+impl ColumnMeta {
+    /// Where the chunk starts: its dictionary page, else its data page.
+    fn start(&self) -> i64 {
+        self.dictionary_page_offset.unwrap_or(self.data_page_offset)
+    }
+}
+
 /// A leaf's schema element (`name`: the column's, or a list's `element`).
 fn leaf_element(w: &mut Writer, leaf: Leaf, name: &str) {
     w.begin_element();
@@ -127,9 +134,8 @@ pub(super) fn footer(
     w.begin_element();
     w.list(1, Kind::Struct, columns.len());
     for c in columns {
-        let first_page = c.dictionary_page_offset.unwrap_or(c.data_page_offset);
         w.begin_element();
-        w.i64(2, first_page);
+        w.i64(2, c.start());
         w.begin(3);
         w.i32(1, c.physical);
         w.list(2, Kind::I32, c.encodings.len());
@@ -158,10 +164,7 @@ pub(super) fn footer(
     }
     w.i64(2, columns.iter().map(|c| c.uncompressed).sum());
     w.i64(3, rows as i64);
-    let first = columns.first().map_or(4, |c| {
-        c.dictionary_page_offset.unwrap_or(c.data_page_offset)
-    });
-    w.i64(5, first);
+    w.i64(5, columns.first().map_or(4, ColumnMeta::start));
     w.i64(6, columns.iter().map(|c| c.compressed).sum());
     w.end();
     if !metadata.is_empty() {
