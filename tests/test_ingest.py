@@ -8,7 +8,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.ingest import IngestError, expand_paths, ingest
+from pipeline.ingest import IngestError, _in_order, expand_paths, ingest
 from pipeline.logs.model import Source
 from pipeline.sim.sample import bad_lines, dumps, sample_game
 from pipeline.warehouse import Added, Warehouse
@@ -143,6 +145,27 @@ def test_two_workers_store_the_same_rows_as_one(
         results.append((total.read, total.stored, total.duplicate, total.rejected, actions))
     assert results[0] == results[1]
     assert results[0][:4] == (44, 41, 2, 1)
+
+
+def test_the_import_works_while_its_pool_starts() -> None:
+    # a pool whose first task is held until the importing thread has taken one itself: it
+    # takes tasks only while no worker has answered and the queue is full, and the results
+    # come back in the tasks' order
+    here = threading.get_ident()
+    release = threading.Event()
+
+    def task(k: int) -> tuple[int, bool]:
+        in_importer = threading.get_ident() == here
+        if in_importer:
+            release.set()
+        if k == 0:
+            assert release.wait(30)
+        return k, in_importer
+
+    with ThreadPoolExecutor(2) as pool:
+        got = list(_in_order(pool, [(task, (k,)) for k in range(12)], 2))
+    assert [k for k, _ in got] == list(range(12))
+    assert [in_importer for _, in_importer in got[:5]] == [False] * 4 + [True]
 
 
 def test_a_killed_import_leaves_the_warehouse_consistent(tmp_path: Path) -> None:
