@@ -168,6 +168,33 @@ def test_the_import_works_while_its_pool_starts() -> None:
     assert [in_importer for _, in_importer in got[:5]] == [False] * 4 + [True]
 
 
+def test_each_part_file_is_fsynced_once_before_the_manifest_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the parts' fsyncs run in a thread while the import goes on; the commit waits for them
+    # (it fsyncs none twice: each fsync flushes the disk's cache) before the manifest line
+    monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 4)
+    log = tmp_path / "g.jsonl"
+    write_games(log, 10)
+    fsynced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        fsynced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    wh = Warehouse(tmp_path / "wh")
+    assert ingest([str(log)], wh, workers=1).total().stored == 10
+    parts = [
+        str(wh.root / f.path) + ".tmp" for e in wh.entries() for f in e.files if ".part-" in f.path
+    ]
+    assert len(parts) == 3 * 4  # three chunks, four tables
+    assert sorted(p for p in fsynced if p in parts) == sorted(parts)
+    manifest = fsynced.index(str(wh.root / "manifest.jsonl"))
+    assert all(fsynced.index(p) < manifest for p in parts)
+
+
 def test_a_killed_import_leaves_the_warehouse_consistent(tmp_path: Path) -> None:
     log = tmp_path / "big.jsonl"
     write_many(log, 6000)  # several seconds of work: the kill lands mid-import

@@ -59,6 +59,7 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -264,6 +265,56 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _fsync_file(path: Path) -> None:
+    with path.open("rb") as f:
+        os.fsync(f.fileno())
+
+
+#: This process's thread that fsyncs the part files it wrote (:func:`_sync_soon`), made on
+#: first use (in the process that writes, never in a forkserver that forks workers).
+_SYNCER: list[ThreadPoolExecutor] = []
+#: The files this process wrote whose fsync no one has waited for yet (path → its fsync).
+_SYNCING: dict[str, Future[None]] = {}
+
+
+def _sync_soon(path: Path) -> None:
+    """Have ``path`` fsynced by this process's syncing thread and return at once: the process
+    replays its next chunk while the disk takes these bytes (the wait is the disk's, ~5 ms a
+    file, not the CPU's). :func:`synced` waits for it later."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if not _SYNCER:
+            _SYNCER.append(ThreadPoolExecutor(1, thread_name_prefix="fsync"))
+        _SYNCING[str(path)] = _SYNCER[0].submit(_fsync_close, fd)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _fsync_close(fd: int) -> None:
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def synced() -> tuple[str, ...]:
+    """The files this process wrote (:func:`_sync_soon`) since the last call, each fsynced:
+    waits for their fsyncs, started when they were written (done by now, but for the last
+    few), and raises the error one met (ENOSPC from a delayed allocation: ``E_DISK_FULL``).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     _sync_soon(Path(f.name))
+    ...     synced() == (f.name,), synced()
+    (True, ())
+    """
+    paths = tuple(_SYNCING)
+    for path in paths:
+        _SYNCING.pop(path).result()
+    return paths
 
 
 def _append_line(path: Path, line: str) -> None:
@@ -1279,6 +1330,9 @@ class Part:
     files: tuple[PartFile, ...]
     keys: U64
     stored: tuple[StoredGame, ...] = ()
+    #: Part files the worker wrote before this chunk's, fsynced (:func:`synced`): the commit
+    #: need not fsync them again (each fsync costs a flush of the disk's cache, synced or not).
+    synced: tuple[str, ...] = ()
 
 
 #: The tables of a part file (the rejects stay with the batch: they are deduplicated there).
@@ -1303,9 +1357,9 @@ def _footer_metadata(schema: pa.Schema) -> list[tuple[str, str]]:
 
 
 def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
-    """Write one Parquet file whole and fsync it; its sha256 and size. On the native core
-    (:func:`pipeline.native.write_parquet`, about half pyarrow's CPU: ``bench
-    native.parquet``), else with pyarrow: the same options (:func:`_writer_options`), files
+    """Write one Parquet file whole and start its fsync (:func:`_sync_soon`); its sha256 and
+    size. On the native core (:func:`pipeline.native.write_parquet`, about half pyarrow's
+    CPU: ``bench native.parquet``), else with pyarrow: the same options (:func:`_writer_options`), files
     read alike by pyarrow and DuckDB (``tests/native/test_parquet.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     options = _writer_options(table)
@@ -1324,8 +1378,7 @@ def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
         )
     if written is None:
         pq.write_table(rows, path, **options)
-    with path.open("rb") as f:  # here, not in the core: every durable step is os.fsync's
-        os.fsync(f.fileno())
+    _sync_soon(path)  # here, not in the core: every durable step is os.fsync's
     return written or (sha256_file(path), path.stat().st_size)
 
 
@@ -1344,11 +1397,13 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
     batch (in an import worker, or in the import's own process: the same way): the games the
     warehouse holds already are left out (judged against the batch's games index, the one
     rule :meth:`KnownGames.judge`) and handed back for the batch to count; the rest go to
-    ``<table>/batch-<id>.part-<n>.parquet.tmp``, fsynced, which only :meth:`Batch.commit`
-    renames and names in the manifest."""
+    ``<table>/batch-<id>.part-<n>.parquet.tmp``, their fsyncs started, which only
+    :meth:`Batch.commit` renames and names in the manifest. The part hands back the files
+    this process wrote before, now fsynced (:func:`synced`)."""
+    done = synced()
     games = tables.get(Table.GAMES)
     if games is None or not games.num_rows:
-        return Part(number, (), np.empty((0, 3), np.uint64))
+        return Part(number, (), np.empty((0, 3), np.uint64), synced=done)
     cols = games.select(["game_id", "content_hash"])
     ids, hashes = (c.to_pylist() for c in cols.columns)
     keys = game_keys(ids, hashes)
@@ -1380,7 +1435,7 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
         rel = _part_rel(table, spec.batch_id, number)
         digest, size = _write_file(root / (rel + ".tmp"), table, rows)
         out.append(PartFile(table.value, rel, digest, rows.num_rows, size))
-    return Part(number, tuple(out), keys, tuple(stored))
+    return Part(number, tuple(out), keys, tuple(stored), done)
 
 
 class Batch:
@@ -1426,6 +1481,7 @@ class Batch:
         self._rows = RowBuffer(self.batch_id)
         self._spec: PartSpec | None = None
         self._parts: list[PartFile] = []
+        self._synced: set[str] = set()  # part files fsynced by their writers
         self._part_numbers = 0
         self._writers: dict[Table, pq.ParquetWriter] = {}
         self._counts: dict[Table, int] = {t: 0 for t in Table}
@@ -1575,6 +1631,7 @@ class Batch:
         games were stored / duplicate / conflicting, as :meth:`add_rows`."""
         self._check_open()
         self._parts.extend(part.files)  # the batch's now: deleted by an abort
+        self._synced.update(part.synced)
         counts = dict.fromkeys(Added, 0)
         for game in part.stored:
             counts[self._settle(game, None)] += 1
@@ -1782,11 +1839,18 @@ class Batch:
         )
 
     def _commit_parts(self) -> list[ManifestFile]:
-        """Rename the part files to their committed names (fsynced by their writers: one
-        folder fsync per table here), by table then part; their manifest entries."""
+        """Make the part files durable: those this process wrote by waiting for their fsyncs
+        (:func:`synced`), those a worker said it fsynced as they are, the others (each
+        worker's last) by an fsync here; then rename them to their committed names (one
+        folder fsync per table), by table then part; their manifest entries."""
         order = {t.value: i for i, t in enumerate(Table)}
         parts = sorted(self._parts, key=lambda f: (order[f.table], f.path))
         root = self.warehouse.root
+        done = self._synced.union(synced())
+        for f in parts:
+            tmp = root / (f.path + ".tmp")
+            if str(tmp) not in done:
+                _fsync_file(tmp)
         for f in parts:
             os.replace(root / (f.path + ".tmp"), root / f.path)
         for folder in sorted({(root / f.path).parent for f in parts}):
