@@ -768,3 +768,14 @@ def replay_game(text: str, source: Source) -> ReplayedGame | Reject:
     if _REPLAYER is None:
         _REPLAYER = NativeReplayer(_MODULE)
     return _REPLAYER.replay_game(text, source)
+
+
+def game_keys(batch: tuple[object, object]) -> bytes | None:
+    """:func:`pipeline.warehouse.known.game_keys` on the core, of a record batch (as
+    ``__arrow_c_array__`` exports it) of the games' ids and content hashes: 24 bytes a game
+    (three little-endian words), byte for byte the Python keys; None on the pure Python path,
+    or for a batch that is not two string columns without NULL (the caller computes them)."""
+    if _MODULE is None:
+        return None
+    keys: bytes | None = _MODULE.game_keys(*batch)
+    return keys

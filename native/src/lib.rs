@@ -8,6 +8,7 @@ pub mod cards;
 pub mod combos;
 pub mod ddz;
 pub mod gen;
+pub mod keys;
 pub mod lines;
 pub mod moves;
 pub mod parquet;

@@ -12,13 +12,16 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyCapsule, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
 use crate::ddz::py::DdzCore;
 use crate::lines::{cut, read_range, Line, RangeError, Span};
+use crate::parquet::arrow::{batch, Array, FfiArray, FfiSchema, Field, Leaf};
+use crate::parquet::py::capsule;
 use crate::parse::tree::Tree;
 use crate::parse::{read_line, Record};
 use crate::replay::{replay, Rejected, Replayed};
@@ -598,6 +601,33 @@ pub(crate) fn lineup<K>(
     (kinds.len() == players).then_some(kinds)
 }
 
+/// `pipeline.warehouse.known.game_keys` of a record batch (`__arrow_c_array__`'s capsules)
+/// of two string columns, the games' ids and content hashes, no NULL: `keys::KEY_BYTES` a
+/// game, in order; None when the batch is not that or a hash is not hex (Python computes
+/// them then).
+#[pyfunction]
+fn game_keys<'py>(
+    py: Python<'py>,
+    schema: Bound<'py, PyCapsule>,
+    array: Bound<'py, PyCapsule>,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let schema: &FfiSchema = capsule(&schema, c"arrow_schema")?;
+    let array: &FfiArray = capsule(&array, c"arrow_array")?;
+    // SAFETY: the structs are live (the caller holds the capsules) and valid (the exporter's)
+    let columns = unsafe { batch(schema, array) }.map_err(PyValueError::new_err)?;
+    let [(id_field, ids), (hash_field, hashes)] = &columns[..] else {
+        return Ok(None);
+    };
+    let strings = |f: &Field, a: &Array<'_>| f.leaf == Leaf::Utf8 && !f.list && a.nulls == 0;
+    if !strings(id_field, ids) || !strings(hash_field, hashes) {
+        return Ok(None);
+    }
+    let (mut id_strs, mut hash_strs) = (Vec::new(), Vec::new());
+    ids.strs(0, ids.len, &mut id_strs);
+    hashes.strs(0, hashes.len, &mut hash_strs);
+    Ok(crate::keys::game_keys(id_strs, hash_strs).map(|k| PyBytes::new(py, &k)))
+}
+
 #[pymodule]
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
@@ -608,6 +638,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<crate::ddz::py::DdzSimulator>()?;
     m.add_function(wrap_pyfunction!(crate::ddz::py::ddz_legal_plays, m)?)?;
     m.add_function(wrap_pyfunction!(crate::parquet::py::write_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(game_keys, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

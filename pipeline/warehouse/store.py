@@ -1392,6 +1392,16 @@ def _spec_known(spec: PartSpec) -> KnownGames | None:
     return known
 
 
+def _keys(games: pa.Table) -> U64:
+    """:func:`game_keys` of the games' ``game_id`` and ``content_hash`` columns: on the core
+    when it is built (no Python string a game), else in Python."""
+    batch = games.combine_chunks().to_batches()
+    if len(batch) == 1 and (raw := native.game_keys(batch[0].__arrow_c_array__())) is not None:
+        return np.frombuffer(raw, dtype="<u8").reshape(-1, 3).astype(np.uint64)
+    ids, hashes = (c.to_pylist() for c in games.columns)
+    return game_keys(ids, hashes)
+
+
 def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) -> Part:
     """Write the games, seats, actions and tricks rows of one chunk as part ``number`` of a
     batch (in an import worker, or in the import's own process: the same way): the games the
@@ -1404,9 +1414,7 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
     games = tables.get(Table.GAMES)
     if games is None or not games.num_rows:
         return Part(number, (), np.empty((0, 3), np.uint64), synced=done)
-    cols = games.select(["game_id", "content_hash"])
-    ids, hashes = (c.to_pylist() for c in cols.columns)
-    keys = game_keys(ids, hashes)
+    keys = _keys(games.select(["game_id", "content_hash"]))
     stored: list[StoredGame] = []
     wanted: pa.Array | None = None
     known = _spec_known(spec)
@@ -1414,6 +1422,7 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
         verdicts, prefixes = known.judge(keys)
         new = verdicts == NEW
         if not new.all():
+            ids, hashes = (games[c].to_pylist() for c in ("game_id", "content_hash"))
             files = games["source_file"].to_pylist()
             lines = games["source_line"].to_pylist()
             for i in np.flatnonzero(~new).tolist():

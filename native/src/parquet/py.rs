@@ -14,7 +14,7 @@ use super::arrow::{batch, FfiArray, FfiSchema};
 use super::{write, Options};
 
 /// The struct a capsule of the Arrow PyCapsule interface holds, checked by the capsule's name.
-fn capsule<'a, T>(c: &'a Bound<'_, PyCapsule>, name: &CStr) -> PyResult<&'a T> {
+pub(crate) fn capsule<'a, T>(c: &'a Bound<'_, PyCapsule>, name: &CStr) -> PyResult<&'a T> {
     if c.name()? != Some(name) {
         return Err(PyValueError::new_err(format!("not an {name:?} capsule")));
     }
