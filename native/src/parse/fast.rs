@@ -12,7 +12,7 @@ use super::envelope::{
     field_index, repeated, Body, Envelope, RawGame, RawRuleset, RawSeat, RawSpec, ENVELOPE_FIELDS,
 };
 use super::tree::{Node, Tree};
-use super::{Actions, Cards, RawAction, RawDeal, RawResult};
+use super::{read_text, Actions, Collect, RawAction, RawDeal, RawResult};
 use crate::cards::token_card;
 
 /// A number as `u64` (serde: a non-negative integer; a float or a negative number fails).
@@ -91,19 +91,19 @@ pub(super) fn nullable<'a, T>(
     }
 }
 
-fn cards_of(t: &Tree<'_>, i: u32) -> Option<Cards> {
+fn cards_of<C: Collect>(t: &Tree<'_>, i: u32) -> Option<C> {
     match t.node(i) {
-        Node::Str(s) => Cards::of_text(s),
+        Node::Str(s) => read_text(s),
         Node::Arr { .. } => {
-            let mut out = Cards::new();
-            let mut seen = 0u64;
+            let mut out = C::empty();
             for item in t.array(i)? {
                 let Node::Str(s) = t.node(item) else {
                     return None;
                 };
-                out.add(token_card(s)?, &mut seen)?;
+                out.add(token_card(s)?)?;
             }
-            out.exactly_empty = out.len == 0;
+            let empty = out.is_empty();
+            out.set_exactly_empty(empty);
             Some(out)
         }
         _ => None,
