@@ -79,11 +79,29 @@ struct Open<'a> {
 
 /// The first byte from `i` on that is not JSON whitespace, and its position (None at the
 /// end). The byte is loaded once and compared with what the caller expects: most bytes
-/// after a value, a key or a separator are not whitespace, or one space.
+/// after a value, a key or a separator are not whitespace, or one space (`", "`, `": "`),
+/// so these two cases take no loop; longer runs go to [`skip_run`].
 #[inline(always)]
-fn next(b: &[u8], mut i: usize) -> Option<(usize, u8)> {
+fn next(b: &[u8], i: usize) -> Option<(usize, u8)> {
+    let c = *b.get(i)?;
+    if c > b' ' {
+        return Some((i, c));
+    }
+    if c == b' ' {
+        let d = *b.get(i + 1)?;
+        if d > b' ' {
+            return Some((i + 1, d));
+        }
+    }
+    skip_run(b, i)
+}
+
+/// [`next`] over a run of whitespace, or on a control character (answered as it is, for the
+/// caller to refuse).
+#[inline(never)]
+fn skip_run(b: &[u8], mut i: usize) -> Option<(usize, u8)> {
     let mut c = *b.get(i)?;
-    while c <= b' ' && matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
+    while matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
         i += 1;
         c = *b.get(i)?;
     }
@@ -134,21 +152,24 @@ fn string(text: &str, i: usize) -> Option<(&str, usize)> {
     let b = text.as_bytes();
     let start = i + 1;
     let mut j = start;
-    loop {
+    let stop = loop {
         let Some(chunk) = b.get(j..j + 8) else {
             while !STOP[usize::from(*b.get(j)?)] {
                 j += 1;
             }
-            break;
+            break b[j];
         };
-        let m = stops(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let m = stops(w);
         if m != 0 {
-            j += (m.trailing_zeros() / 8) as usize;
-            break;
+            // the stop byte taken from the word: no second load, no bounds check
+            let bits = m.trailing_zeros() & !7;
+            j += (bits / 8) as usize;
+            break (w >> bits) as u8;
         }
         j += 8;
-    }
-    if b[j] != b'"' {
+    };
+    if stop != b'"' {
         return None;
     }
     Some((cut(text, start, j), j + 1))
