@@ -68,13 +68,15 @@ fn stops(w: u64) -> u64 {
 }
 
 /// A container being read: the key it sits under in its parent (`""` in an array or at the
-/// root), where its entries begin on the entries stack, where its text begins, and whether it
-/// is an object.
+/// root), where its text begins, whether it is an object, and where its entries begin: in
+/// `links` while it is `direct` (no container opened in it yet, as in most: an action, a
+/// seat, a hand), else on the entries stack, to be copied into `links` when it closes.
 struct Open<'a> {
     key: &'a str,
     mark: usize,
     from: usize,
     object: bool,
+    direct: bool,
 }
 
 /// The first byte from `i` on that is not JSON whitespace, and its position (None at the
@@ -218,7 +220,9 @@ fn key(text: &str, i: usize) -> Option<(&str, usize)> {
 
 /// The line's values into `nodes` and `links` (children before their container), one loop
 /// over the text with the open containers on a stack (no call per value); the root's node,
-/// or None.
+/// or None. A container's entries are contiguous in `links`, the containers' runs in the
+/// order they close: the innermost open container writes its entries there directly, and a
+/// container that gets a container in it moves its entries to the stack until it closes.
 fn scan<'a>(
     text: &'a str,
     nodes: &mut Vec<Node<'a>>,
@@ -226,8 +230,9 @@ fn scan<'a>(
 ) -> Option<u32> {
     let b = text.as_bytes();
     let mut open: Vec<Open<'a>> = Vec::with_capacity(8);
-    // the entries of the open containers, each container's last
-    let mut entries: Vec<(&'a str, u32)> = Vec::with_capacity(64);
+    // the entries of the open containers that are not direct, each container's last (room
+    // for a game line's top level and its actions: no growing on the way)
+    let mut entries: Vec<(&'a str, u32)> = Vec::with_capacity(64 + text.len() / 32);
     let mut i = 0;
     // the key of the value read next
     let mut at = "";
@@ -243,11 +248,18 @@ fn scan<'a>(
                 let close = if object { b'}' } else { b']' };
                 let (inner, first) = next(b, i + 1)?;
                 if first != close {
+                    if let Some(parent) = open.last_mut().filter(|p| p.direct) {
+                        let mark = entries.len();
+                        entries.extend_from_slice(&links[parent.mark..]);
+                        links.truncate(parent.mark);
+                        (parent.mark, parent.direct) = (mark, false);
+                    }
                     open.push(Open {
                         key: at,
-                        mark: entries.len(),
+                        mark: links.len(),
                         from: i,
                         object,
+                        direct: true,
                     });
                     (at, i) = if object {
                         key(text, inner)?
@@ -256,7 +268,12 @@ fn scan<'a>(
                     };
                     continue;
                 }
-                let (start, from) = (links.len() as u32, i as u32);
+                // where its entries would be: before any of a direct parent's
+                let start = match open.last() {
+                    Some(parent) if parent.direct => parent.mark,
+                    _ => links.len(),
+                };
+                let (start, from) = (start as u32, i as u32);
                 i = inner + 1;
                 let to = i as u32;
                 if object {
@@ -308,7 +325,11 @@ fn scan<'a>(
                 // the root: only whitespace may follow it
                 return next(b, i).is_none().then_some(v);
             };
-            entries.push((at, v));
+            if top.direct {
+                links.push((at, v));
+            } else {
+                entries.push((at, v));
+            }
             let (j, c) = next(b, i)?;
             match c {
                 b',' => {
@@ -325,10 +346,16 @@ fn scan<'a>(
             }
             i = j + 1;
             let top = open.pop().expect("an open container");
-            let start = links.len() as u32;
-            links.extend_from_slice(&entries[top.mark..]);
-            entries.truncate(top.mark);
-            let (len, from, to) = (links.len() as u32 - start, top.from as u32, i as u32);
+            let start = if top.direct {
+                top.mark
+            } else {
+                let start = links.len();
+                links.extend_from_slice(&entries[top.mark..]);
+                entries.truncate(top.mark);
+                start
+            };
+            let len = (links.len() - start) as u32;
+            let (start, from, to) = (start as u32, top.from as u32, i as u32);
             nodes.push(if top.object {
                 Node::Obj {
                     start,
