@@ -523,8 +523,19 @@ mod tests {
     #[test]
     fn reads_what_serde_reads() {
         let lines = [
-            r#"{"format_version": 1, "game_kind": "big2", "game_id": "g7", "ruleset": {"preset": "hk", "overrides": {}}, "match_id": null, "seats": [{"seat": 0, "player_id": "p0", "name": "Ann", "balance": -12.5}, {"seat": 1, "player_id": "p1", "name": null}], "deal": {"hands": ["3d 4d", ["5d", "6d"]], "stock": []}, "actions": [{"seat": 0, "action": "play", "cards": "3d", "ts": 1785000000.5}, {"seat": 1, "action": "pass", "ts": 1785000001}], "result": {"winner": 0, "cards_left": [0, 2]}, "truth": {"seed": 1, "k": [true, false, 0.125, -0]}}"#,
-            "{\"a\":[1,-2.5e3,\"x\\\"y\",\t{\"b\" :\r\n[ ]}], \"\u{e9}\u{2660}\": 123456789012345, \"c\": 0.0001234567890}",
+            r#"{"format_version": 1, "game_kind": "big2", "game_id": "g7",
+                "ruleset": {"preset": "hk", "overrides": {}}, "match_id": null,
+                "seats": [{"seat": 0, "player_id": "p0", "name": "Ann", "balance": -12.5},
+                          {"seat": 1, "player_id": "p1", "name": null}],
+                "deal": {"hands": ["3d 4d", ["5d", "6d"]], "stock": []},
+                "actions": [{"seat": 0, "action": "play", "cards": "3d", "ts": 1785000000.5},
+                            {"seat": 1, "action": "pass", "ts": 1785000001}],
+                "result": {"winner": 0, "cards_left": [0, 2]},
+                "truth": {"seed": 1, "k": [true, false, 0.125, -0]}}"#,
+            concat!(
+                "{\"a\":[1,-2.5e3,\"x\\\"y\",\t{\"b\" :\r\n[ ]}], ",
+                "\"\u{e9}\u{2660}\": 123456789012345, \"c\": 0.0001234567890}",
+            ),
         ];
         let alphabet: &[u8] = b" \t\n\r\x0c{}[]\",:-.0123456789eE+tfnrulsa\\x\x01\x7f";
         let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
