@@ -38,7 +38,7 @@ fn token_table() -> &'static HashMap<String, u8> {
 
 /// The two-byte ASCII entries of `token_table` (`3d`, `TD`, `dt` …) indexed by their bytes,
 /// 255 for none: the commonest tokens without hashing.
-fn short_table() -> &'static [[u8; 128]; 128] {
+pub(crate) fn short_table() -> &'static [[u8; 128]; 128] {
     static TABLE: OnceLock<Box<[[u8; 128]; 128]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = Box::new([[255u8; 128]; 128]);

@@ -9,7 +9,7 @@
 //! file adds Big Two's own fields: the deal, the start counts, the leaders, the actions and the
 //! declared result.
 
-use crate::cards::{mask_of, token_card};
+use crate::cards::{short_table, token_card};
 use crate::state::{Action, ActionType, Claim};
 use std::borrow::Cow;
 
@@ -86,87 +86,170 @@ fn risky_number(text: &str) -> bool {
     false
 }
 
-/// Cards as the log writes them (one string, or a list of one-card strings), read straight
-/// into card ids with the common spellings; anything else fails, and the line goes to Python.
-/// The ids in their order (inline: no card repeats, so at most 52), and whether the value was
-/// exactly `""` or `[]` (what a pass may carry).
-struct Cards {
-    ids: [u8; 52],
+/// What cards as the log writes them (one string, or a list of one-card strings) are read
+/// into, straight from their common spellings; anything else fails, and the line goes to
+/// Python. A set for most fields ([`CardSet`]), a list in the logged order for the stock
+/// ([`Cards`]).
+trait Collect: Sized {
+    fn empty() -> Self;
+    /// Add a card; None when it is there already.
+    fn add(&mut self, c: u8) -> Option<()>;
+    fn is_empty(&self) -> bool;
+    /// Whether the value was exactly `""` or `[]` (what a pass may carry).
+    fn set_exactly_empty(&mut self, yes: bool);
+}
+
+/// Cards as a set: their mask, how many, and whether the value was exactly `""` or `[]`
+/// (small, so an action's cards are copied cheaply).
+#[derive(Clone, Copy)]
+struct CardSet {
+    mask: u64,
     len: u8,
     exactly_empty: bool,
 }
 
-impl Cards {
-    fn new() -> Cards {
-        Cards {
-            ids: [0; 52],
+impl Collect for CardSet {
+    fn empty() -> CardSet {
+        CardSet {
+            mask: 0,
             len: 0,
             exactly_empty: false,
         }
     }
 
-    /// Add a card; None when it is there already.
-    fn add(&mut self, c: u8, seen: &mut u64) -> Option<()> {
-        if *seen >> c & 1 == 1 {
+    fn add(&mut self, c: u8) -> Option<()> {
+        if self.mask >> c & 1 == 1 {
             return None;
         }
-        *seen |= 1 << c;
-        self.ids[self.len as usize] = c;
+        self.mask |= 1 << c;
         self.len += 1;
         Some(())
     }
 
-    /// The common tokens of one string, separated by ASCII whitespace (`fast_ids`).
-    fn of_text(text: &str) -> Option<Cards> {
-        let mut out = Cards::new();
-        let mut seen = 0u64;
-        for tok in text.split_ascii_whitespace() {
-            out.add(token_card(tok)?, &mut seen)?;
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn set_exactly_empty(&mut self, yes: bool) {
+        self.exactly_empty = yes;
+    }
+}
+
+/// Cards as a list: the ids in their order (inline: no card repeats, so at most 52).
+struct Cards {
+    ids: [u8; 52],
+    set: CardSet,
+}
+
+impl Collect for Cards {
+    fn empty() -> Cards {
+        Cards {
+            ids: [0; 52],
+            set: CardSet::empty(),
         }
-        out.exactly_empty = text.is_empty();
-        Some(out)
     }
 
+    fn add(&mut self, c: u8) -> Option<()> {
+        self.set.add(c)?;
+        self.ids[usize::from(self.set.len) - 1] = c;
+        Some(())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+
+    fn set_exactly_empty(&mut self, yes: bool) {
+        self.set.exactly_empty = yes;
+    }
+}
+
+impl Cards {
     fn ids(&self) -> &[u8] {
-        &self.ids[..self.len as usize]
+        &self.ids[..usize::from(self.set.len)]
     }
+}
 
-    fn mask(&self) -> u64 {
-        mask_of(self.ids())
+/// The common tokens of one string, separated by ASCII whitespace (`fast_ids`). The usual
+/// spelling, two-byte tokens one space apart (`3d 4d 5d`), is read a pair at a time with the
+/// table looked up once; any other, or a pair that is not a card, token by token.
+fn read_text<C: Collect>(text: &str) -> Option<C> {
+    let b = text.as_bytes();
+    if b.len() % 3 == 2 {
+        if let Some(out) = read_pairs(b) {
+            return Some(out);
+        }
+    }
+    let mut out = C::empty();
+    for tok in text.split_ascii_whitespace() {
+        out.add(token_card(tok)?)?;
+    }
+    out.set_exactly_empty(text.is_empty());
+    Some(out)
+}
+
+/// Pairs of ASCII bytes one space apart, each a card of the short table (a card has no
+/// whitespace in it, so these pairs are the string's tokens); None for anything else.
+fn read_pairs<C: Collect>(b: &[u8]) -> Option<C> {
+    let table = short_table();
+    let mut out = C::empty();
+    for pair in b.chunks(3) {
+        let (x, y, gap) = match *pair {
+            [x, y] => (x, y, b' '),
+            [x, y, gap] => (x, y, gap),
+            _ => return None,
+        };
+        if gap != b' ' || !x.is_ascii() || !y.is_ascii() {
+            return None;
+        }
+        match table[usize::from(x)][usize::from(y)] {
+            255 => return None,
+            c => out.add(c)?,
+        }
+    }
+    Some(out)
+}
+
+/// Serde's reading of cards into `C`.
+struct CardsVisitor<C>(std::marker::PhantomData<C>);
+
+impl<'de, C: Collect> Visitor<'de> for CardsVisitor<C> {
+    type Value = C;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("cards")
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<C, E> {
+        read_text(text).ok_or_else(|| E::custom("uncommon cards"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<C, A::Error> {
+        let mut out = C::empty();
+        while let Some(tok) = seq.next_element::<Cow<'de, str>>()? {
+            let c = token_card(&tok).ok_or_else(|| de::Error::custom("uncommon card"))?;
+            out.add(c)
+                .ok_or_else(|| de::Error::custom("a card twice"))?;
+        }
+        let empty = out.is_empty();
+        out.set_exactly_empty(empty);
+        Ok(out)
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        d.deserialize_any(CardsVisitor(std::marker::PhantomData))
     }
 }
 
 impl<'de> Deserialize<'de> for Cards {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Cards, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Cards;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("cards")
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Cards, E> {
-                Cards::of_text(text).ok_or_else(|| E::custom("uncommon cards"))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cards, A::Error> {
-                let mut out = Cards::new();
-                let mut seen = 0u64;
-                while let Some(tok) = seq.next_element::<Cow<'de, str>>()? {
-                    let c = token_card(&tok).ok_or_else(|| de::Error::custom("uncommon card"))?;
-                    out.add(c, &mut seen)
-                        .ok_or_else(|| de::Error::custom("a card twice"))?;
-                }
-                out.exactly_empty = out.len == 0;
-                Ok(out)
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(CardsVisitor(std::marker::PhantomData))
     }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawDeal {
-    hands: Vec<Cards>,
+    hands: Vec<CardSet>,
     #[serde(default, deserialize_with = "present")]
     stock: Option<Cards>,
 }
@@ -187,7 +270,7 @@ struct RawAction<'a> {
     #[serde(borrow)]
     action: Cow<'a, str>,
     #[serde(default)]
-    cards: Option<Cards>,
+    cards: Option<CardSet>,
     #[serde(borrow, default)]
     claim: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
@@ -318,7 +401,7 @@ fn action(raw: RawAction<'_>) -> Option<(Action, Option<f64>)> {
         _ => return None,
     };
     let cards = match (kind, raw.cards) {
-        (ActionType::Play, Some(c)) if c.len > 0 => c.mask(),
+        (ActionType::Play, Some(c)) if c.len > 0 => c.mask,
         (ActionType::Play, _) => return None,
         (_, Some(c)) if !c.exactly_empty => return None,
         _ => 0,
@@ -383,7 +466,7 @@ fn finish(raw: RawGame<'_, Big2>) -> Option<Record> {
     let (hands, stock) = match body.deal {
         None => (None, Vec::new()),
         Some(deal) => (
-            Some(deal.hands.iter().map(Cards::mask).collect()),
+            Some(deal.hands.iter().map(|h| h.mask).collect()),
             deal.stock.map_or_else(Vec::new, |s| {
                 s.ids().iter().copied().map(u32::from).collect()
             }),
@@ -471,6 +554,60 @@ mod tests {
             assert!(serde_line(&text).is_none(), "{text}");
             assert!(parse_line(&text).is_none(), "{text}");
         }
+    }
+
+    /// The cards of a string read pair by pair are those read token by token (`fast_ids`),
+    /// on random strings of card letters, spaces, tabs, a symbol suit and repeats.
+    #[test]
+    fn cards_pairs_are_tokens() {
+        let pieces = [
+            "3d",
+            "4c",
+            "Td",
+            "10h",
+            "As",
+            "2S",
+            "dT",
+            "xx",
+            " ",
+            " ",
+            " ",
+            "\t",
+            "\u{2666}3",
+            "3",
+        ];
+        let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1);
+        for round in 0..50_000 {
+            let n = round % 9;
+            let text: String = (0..n)
+                .map(|_| pieces[next() as usize % pieces.len()])
+                .collect();
+            let want = crate::cards::fast_ids(&text);
+            let list = read_text::<Cards>(&text);
+            assert_eq!(list.as_ref().map(|c| c.ids().to_vec()), want, "{text:?}");
+            let set = read_text::<CardSet>(&text);
+            assert_eq!(
+                set.map(|c| (c.mask, c.len, c.exactly_empty)),
+                want.map(|ids| (
+                    crate::cards::mask_of(&ids),
+                    ids.len() as u8,
+                    text.is_empty()
+                )),
+                "{text:?}"
+            );
+        }
+        let all: Vec<String> = (0..52u8)
+            .map(|c| {
+                format!(
+                    "{}{}",
+                    crate::cards::RANK_COMPACT[usize::from(c >> 2)],
+                    crate::cards::SUIT_LETTER[usize::from(c & 3)]
+                )
+            })
+            .collect();
+        let full = all.join(" ");
+        assert_eq!(read_text::<Cards>(&full).map(|c| c.ids().len()), Some(52));
+        assert!(read_text::<Cards>(&(full + " 3d")).is_none());
     }
 
     /// The tree's numbers read as `str::parse` (and serde) read them, to the bit.

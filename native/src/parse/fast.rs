@@ -12,7 +12,7 @@ use super::envelope::{
     field_index, repeated, Body, Envelope, RawGame, RawRuleset, RawSeat, RawSpec, ENVELOPE_FIELDS,
 };
 use super::tree::{Node, Tree};
-use super::{Actions, Cards, RawAction, RawDeal, RawResult};
+use super::{read_text, Actions, Collect, RawAction, RawDeal, RawResult};
 use crate::cards::token_card;
 
 /// A number as `u64` (serde: a non-negative integer; a float or a negative number fails).
@@ -47,16 +47,24 @@ const POW10: [f64; 16] = [
 /// A number of the tree (`-?digits(.digits)?`, at most 15 digits) as the nearest double: its
 /// digits as an integer below 2**53 and a power of ten up to 1e15 are both exact, so one
 /// division rounds once, correctly (serde's reading of such a number, and `str::parse`'s).
+/// Eight leading digits are read at once (a logged time has ten before its point).
 pub(super) fn decimal(n: &str) -> f64 {
-    let (negative, body) = match n.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, n),
+    let (negative, body) = match n.as_bytes() {
+        [b'-', body @ ..] => (true, body),
+        body => (false, body),
     };
-    let mut digits = 0u64;
+    let (mut digits, mut rest) = (0u64, body);
+    if let Some((head, tail)) = body.split_first_chunk::<8>() {
+        let w = u64::from_le_bytes(*head);
+        if eight_digits(w) {
+            digits = eight_value(w);
+            rest = tail;
+        }
+    }
     let mut frac = None;
-    for (k, b) in body.bytes().enumerate() {
+    for (k, &b) in rest.iter().enumerate() {
         if b == b'.' {
-            frac = Some(body.len() - k - 1);
+            frac = Some(rest.len() - k - 1);
         } else {
             digits = digits * 10 + u64::from(b - b'0');
         }
@@ -70,6 +78,28 @@ pub(super) fn decimal(n: &str) -> f64 {
     } else {
         x
     }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// Whether the eight bytes of `w` are all ASCII digits: each byte's high nibble is 3, and
+/// still 3 with 6 added (`:` to `?` carry into 4). Only a byte from 0xfa carries into the
+/// next, and its own nibble already fails.
+fn eight_digits(w: u64) -> bool {
+    (w & (ONES * 0xf0)) | ((w.wrapping_add(ONES * 6) & (ONES * 0xf0)) >> 4) == ONES * 0x33
+}
+
+/// Eight ASCII digits (the first in the lowest byte) as their value: pairs, then fours,
+/// then the eight combined by multiplications that keep each partial sum in its own lane.
+fn eight_value(w: u64) -> u64 {
+    let v = w - ONES * u64::from(b'0');
+    // each byte's lane: ten times itself plus the next digit (the low byte of each pair)
+    let v = v * 10 + (v >> 8);
+    const PAIRS: u64 = 0x0000_00ff_0000_00ff;
+    (v & PAIRS)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((v >> 16) & PAIRS).wrapping_mul(1 + (10_000 << 32)))
+        >> 32
 }
 
 fn str_of<'a>(t: &Tree<'a>, i: u32) -> Option<Cow<'a, str>> {
@@ -91,19 +121,19 @@ pub(super) fn nullable<'a, T>(
     }
 }
 
-fn cards_of(t: &Tree<'_>, i: u32) -> Option<Cards> {
+fn cards_of<C: Collect>(t: &Tree<'_>, i: u32) -> Option<C> {
     match t.node(i) {
-        Node::Str(s) => Cards::of_text(s),
+        Node::Str(s) => read_text(s),
         Node::Arr { .. } => {
-            let mut out = Cards::new();
-            let mut seen = 0u64;
+            let mut out = C::empty();
             for item in t.array(i)? {
                 let Node::Str(s) = t.node(item) else {
                     return None;
                 };
-                out.add(token_card(s)?, &mut seen)?;
+                out.add(token_card(s)?)?;
             }
-            out.exactly_empty = out.len == 0;
+            let empty = out.is_empty();
+            out.set_exactly_empty(empty);
             Some(out)
         }
         _ => None,

@@ -5,8 +5,9 @@
 //! The scanner accepts a strict subset of what serde_json reads, with the same meaning: no
 //! escape sequence in any string (a `\` anywhere), no control character, numbers of at most
 //! 15 digits without an exponent (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, which serde reads exactly),
-//! nesting below 100. Anything else answers `None`, and the caller reads the line as before
-//! (serde), so no answer changes.
+//! nesting at most 100 deep (the property test `reads_what_serde_reads` holds it to this).
+//! Anything else answers `None`, and the caller reads the line as before (serde), so no answer
+//! changes.
 
 /// One JSON value: literals, a number's text, a string's text between its quotes (no escape
 /// in it), or a container: its entries `links[start .. start + len]` and its text `from..to`.
@@ -67,177 +68,313 @@ fn stops(w: u64) -> u64 {
     zero(w ^ (ONES * u64::from(b'"'))) | zero(w ^ (ONES * u64::from(b'\\'))) | control
 }
 
-struct Scanner<'a> {
-    text: &'a str,
-    b: &'a [u8],
-    i: usize,
-    nodes: Vec<Node<'a>>,
-    links: Vec<(&'a str, u32)>,
-    stack: Vec<(&'a str, u32)>,
+/// A container being read: the key it sits under in its parent (`""` in an array or at the
+/// root), where its text begins, whether it is an object, and where its entries begin: in
+/// `links` while it is `direct` (no container opened in it yet, as in most: an action, a
+/// seat, a hand), else on the entries stack, to be copied into `links` when it closes.
+struct Open<'a> {
+    key: &'a str,
+    mark: usize,
+    from: usize,
+    object: bool,
+    direct: bool,
 }
 
-impl<'a> Scanner<'a> {
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.b.get(self.i) {
-            self.i += 1;
+/// The first byte from `i` on that is not JSON whitespace, and its position (None at the
+/// end). The byte is loaded once and compared with what the caller expects: most bytes
+/// after a value, a key or a separator are not whitespace, or one space (`", "`, `": "`),
+/// so these two cases take no loop; longer runs go to [`skip_run`].
+#[inline(always)]
+fn next(b: &[u8], i: usize) -> Option<(usize, u8)> {
+    let c = *b.get(i)?;
+    if c > b' ' {
+        return Some((i, c));
+    }
+    if c == b' ' {
+        let d = *b.get(i + 1)?;
+        if d > b' ' {
+            return Some((i + 1, d));
         }
     }
+    skip_run(b, i)
+}
 
-    fn push(&mut self, node: Node<'a>) -> u32 {
-        self.nodes.push(node);
-        (self.nodes.len() - 1) as u32
+/// [`next`] over a run of whitespace, or on a control character (answered as it is, for the
+/// caller to refuse).
+#[inline(never)]
+fn skip_run(b: &[u8], mut i: usize) -> Option<(usize, u8)> {
+    let mut c = *b.get(i)?;
+    while matches!(c, b' ' | b'\n' | b'\t' | b'\r') {
+        i += 1;
+        c = *b.get(i)?;
     }
+    Some((i, c))
+}
 
-    /// The text of a string, the scanner on its opening quote; None for an escape or a
-    /// control character (the quote byte never occurs inside a UTF-8 sequence). Eight bytes
-    /// at a time while none of them ends the plain run.
-    #[inline(always)]
-    fn string(&mut self) -> Option<&'a str> {
-        let start = self.i + 1;
-        let mut j = start;
-        while let Some(chunk) = self.b.get(j..j + 8) {
-            let m = stops(u64::from_le_bytes(chunk.try_into().ok()?));
-            if m != 0 {
-                j += (m.trailing_zeros() / 8) as usize;
-                break;
+/// The number of ASCII digits from `i` on, eight bytes at a time: a byte is a digit when its
+/// high nibble is 3 both as it is and with 6 added (`0x3a..=0x3f` carry into 4). The carry
+/// out of a byte `0xfa..` may spoil the bytes above it, never one below, so the lowest
+/// non-digit is exact.
+#[inline(always)]
+fn digits(b: &[u8], i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut j = i;
+    while let Some(chunk) = b.get(j..j + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let odd = ((w & (ONES * 0xf0)) ^ (ONES * 0x30))
+            | ((w.wrapping_add(ONES * 6) & (ONES * 0xf0)) ^ (ONES * 0x30));
+        // each byte's high bit: whether the byte is not zero (no carry crosses a byte)
+        let other = (((odd & (ONES * 0x7f)) + ONES * 0x7f) | odd) & (ONES * 0x80);
+        if other != 0 {
+            return j - i + (other.trailing_zeros() / 8) as usize;
+        }
+        j += 8;
+    }
+    while b.get(j).is_some_and(u8::is_ascii_digit) {
+        j += 1;
+    }
+    j - i
+}
+
+/// `text[from..to]` where both ends are known to be character boundaries: each is the
+/// position of an ASCII byte or the one after an ASCII byte (a quote, a digit, a sign), or
+/// the end. `&text[from..to]` would check both again: 7 % of the scan.
+#[inline(always)]
+fn cut(text: &str, from: usize, to: usize) -> &str {
+    debug_assert!(text.is_char_boundary(from) && text.is_char_boundary(to) && from <= to);
+    // SAFETY: `from <= to <= text.len()` and both are character boundaries (the callers'
+    // positions: next to an ASCII byte, which is never part of a longer UTF-8 sequence).
+    unsafe { text.get_unchecked(from..to) }
+}
+
+/// The text of the string whose opening quote is at `i`, and the position after its closing
+/// quote; None for an escape or a control character (the quote byte never occurs inside a
+/// UTF-8 sequence). Eight bytes at a time while none of them ends the plain run.
+#[inline(always)]
+fn string(text: &str, i: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    let start = i + 1;
+    let mut j = start;
+    let stop = loop {
+        let Some(chunk) = b.get(j..j + 8) else {
+            while !STOP[usize::from(*b.get(j)?)] {
+                j += 1;
             }
-            j += 8;
-        }
-        while !STOP[usize::from(*self.b.get(j)?)] {
-            j += 1;
-        }
-        if self.b[j] != b'"' {
-            return None;
-        }
-        self.i = j + 1;
-        Some(&self.text[start..j])
-    }
-
-    fn digits(&mut self) -> usize {
-        let start = self.i;
-        while self.b.get(self.i).is_some_and(u8::is_ascii_digit) {
-            self.i += 1;
-        }
-        self.i - start
-    }
-
-    fn number(&mut self) -> Option<&'a str> {
-        let start = self.i;
-        if self.b[self.i] == b'-' {
-            self.i += 1;
-        }
-        let whole = match self.b.get(self.i) {
-            Some(b'0') => {
-                self.i += 1;
-                1
-            }
-            Some(b'1'..=b'9') => self.digits(),
-            _ => return None,
+            break b[j];
         };
-        let mut frac = 0;
-        if self.b.get(self.i) == Some(&b'.') {
-            self.i += 1;
-            frac = self.digits();
-            if frac == 0 {
-                return None;
-            }
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let m = stops(w);
+        if m != 0 {
+            // the stop byte taken from the word: no second load, no bounds check
+            let bits = m.trailing_zeros() & !7;
+            j += (bits / 8) as usize;
+            break (w >> bits) as u8;
         }
-        if whole + frac > 15 || matches!(self.b.get(self.i), Some(b'e' | b'E')) {
+        j += 8;
+    };
+    if stop != b'"' {
+        return None;
+    }
+    Some((cut(text, start, j), j + 1))
+}
+
+/// The number at `i` (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits, no exponent) and the
+/// position after it.
+#[inline(always)]
+fn number(text: &str, i: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    let mut j = i + usize::from(b[i] == b'-');
+    let whole = match b.get(j) {
+        Some(b'0') => 1,
+        Some(b'1'..=b'9') => digits(b, j),
+        _ => return None,
+    };
+    j += whole;
+    let mut frac = 0;
+    if b.get(j) == Some(&b'.') {
+        frac = digits(b, j + 1);
+        if frac == 0 {
             return None;
         }
-        Some(&self.text[start..self.i])
+        j += 1 + frac;
     }
-
-    fn literal(&mut self, word: &[u8], node: Node<'a>) -> Option<u32> {
-        if !self.b[self.i..].starts_with(word) {
-            return None;
-        }
-        self.i += word.len();
-        Some(self.push(node))
+    if whole + frac > 15 || matches!(b.get(j), Some(b'e' | b'E')) {
+        return None;
     }
+    Some((cut(text, i, j), j))
+}
 
-    fn value(&mut self, depth: usize) -> Option<u32> {
-        self.ws();
-        match *self.b.get(self.i)? {
-            b'{' => self.container(depth, b'}'),
-            b'[' => self.container(depth, b']'),
-            b'"' => {
-                let s = self.string()?;
-                Some(self.push(Node::Str(s)))
-            }
-            b't' => self.literal(b"true", Node::True),
-            b'f' => self.literal(b"false", Node::False),
-            b'n' => self.literal(b"null", Node::Null),
-            b'-' | b'0'..=b'9' => {
-                let n = self.number()?;
-                Some(self.push(Node::Num(n)))
-            }
-            _ => None,
-        }
-    }
+/// An object's key at `i` (whitespace may come first) up to its colon: the key and the
+/// position after the colon.
+#[inline(always)]
+fn key(text: &str, i: usize) -> Option<(&str, usize)> {
+    let b = text.as_bytes();
+    let (i, b'"') = next(b, i)? else {
+        return None;
+    };
+    let (key, j) = string(text, i)?;
+    let (j, b':') = next(b, j)? else {
+        return None;
+    };
+    Some((key, j + 1))
+}
 
-    /// An object (`close` = `}`) or an array, the scanner on its opening bracket.
-    fn container(&mut self, depth: usize, close: u8) -> Option<u32> {
-        if depth >= MAX_DEPTH {
-            return None;
-        }
-        let from = self.i;
-        self.i += 1;
-        let mark = self.stack.len();
-        self.ws();
-        if self.b.get(self.i) == Some(&close) {
-            self.i += 1;
-        } else {
-            loop {
-                let key = if close == b'}' {
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b'"') {
-                        return None;
+/// The line's values into `nodes` and `links` (children before their container), one loop
+/// over the text with the open containers on a stack (no call per value); the root's node,
+/// or None. A container's entries are contiguous in `links`, the containers' runs in the
+/// order they close: the innermost open container writes its entries there directly, and a
+/// container that gets a container in it moves its entries to the stack until it closes.
+fn scan<'a>(
+    text: &'a str,
+    nodes: &mut Vec<Node<'a>>,
+    links: &mut Vec<(&'a str, u32)>,
+) -> Option<u32> {
+    let b = text.as_bytes();
+    let mut open: Vec<Open<'a>> = Vec::with_capacity(8);
+    // the entries of the open containers that are not direct, each container's last (room
+    // for a game line's top level and its actions: no growing on the way)
+    let mut entries: Vec<(&'a str, u32)> = Vec::with_capacity(64 + text.len() / 32);
+    let mut i = 0;
+    // the key of the value read next
+    let mut at = "";
+    loop {
+        let (j, c) = next(b, i)?;
+        i = j;
+        let node = match c {
+            b'{' | b'[' => {
+                if open.len() >= MAX_DEPTH {
+                    return None;
+                }
+                let object = c == b'{';
+                let close = if object { b'}' } else { b']' };
+                let (inner, first) = next(b, i + 1)?;
+                if first != close {
+                    if let Some(parent) = open.last_mut().filter(|p| p.direct) {
+                        let mark = entries.len();
+                        entries.extend_from_slice(&links[parent.mark..]);
+                        links.truncate(parent.mark);
+                        (parent.mark, parent.direct) = (mark, false);
                     }
-                    let key = self.string()?;
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b':') {
-                        return None;
-                    }
-                    self.i += 1;
-                    key
-                } else {
-                    ""
+                    open.push(Open {
+                        key: at,
+                        mark: links.len(),
+                        from: i,
+                        object,
+                        direct: true,
+                    });
+                    (at, i) = if object {
+                        key(text, inner)?
+                    } else {
+                        ("", inner)
+                    };
+                    continue;
+                }
+                // where its entries would be: before any of a direct parent's
+                let start = match open.last() {
+                    Some(parent) if parent.direct => parent.mark,
+                    _ => links.len(),
                 };
-                let v = self.value(depth + 1)?;
-                self.stack.push((key, v));
-                self.ws();
-                match *self.b.get(self.i)? {
-                    b',' => self.i += 1,
-                    c if c == close => {
-                        self.i += 1;
-                        break;
+                let (start, from) = (start as u32, i as u32);
+                i = inner + 1;
+                let to = i as u32;
+                if object {
+                    Node::Obj {
+                        start,
+                        len: 0,
+                        from,
+                        to,
                     }
-                    _ => return None,
+                } else {
+                    Node::Arr {
+                        start,
+                        len: 0,
+                        from,
+                        to,
+                    }
                 }
             }
-        }
-        let start = self.links.len() as u32;
-        let len = (self.stack.len() - mark) as u32;
-        self.links.extend_from_slice(&self.stack[mark..]);
-        self.stack.truncate(mark);
-        let (from, to) = (from as u32, self.i as u32);
-        let node = if close == b'}' {
-            Node::Obj {
-                start,
-                len,
-                from,
-                to,
+            b'"' => {
+                let (s, j) = string(text, i)?;
+                i = j;
+                Node::Str(s)
             }
-        } else {
-            Node::Arr {
-                start,
-                len,
-                from,
-                to,
+            b'-' | b'0'..=b'9' => {
+                let (n, j) = number(text, i)?;
+                i = j;
+                Node::Num(n)
             }
+            b't' if b[i..].starts_with(b"true") => {
+                i += 4;
+                Node::True
+            }
+            b'f' if b[i..].starts_with(b"false") => {
+                i += 5;
+                Node::False
+            }
+            b'n' if b[i..].starts_with(b"null") => {
+                i += 4;
+                Node::Null
+            }
+            _ => return None,
         };
-        Some(self.push(node))
+        nodes.push(node);
+        let mut v = (nodes.len() - 1) as u32;
+        // the value is an entry of the innermost open container; close the containers it
+        // ends, until a comma asks for the next value
+        loop {
+            let Some(top) = open.last() else {
+                // the root: only whitespace may follow it
+                return next(b, i).is_none().then_some(v);
+            };
+            if top.direct {
+                links.push((at, v));
+            } else {
+                entries.push((at, v));
+            }
+            let (j, c) = next(b, i)?;
+            match c {
+                b',' => {
+                    (at, i) = if top.object {
+                        key(text, j + 1)?
+                    } else {
+                        ("", j + 1)
+                    };
+                    break;
+                }
+                b'}' if top.object => {}
+                b']' if !top.object => {}
+                _ => return None,
+            }
+            i = j + 1;
+            let top = open.pop().expect("an open container");
+            let start = if top.direct {
+                top.mark
+            } else {
+                let start = links.len();
+                links.extend_from_slice(&entries[top.mark..]);
+                entries.truncate(top.mark);
+                start
+            };
+            let len = (links.len() - start) as u32;
+            let (start, from, to) = (start as u32, top.from as u32, i as u32);
+            nodes.push(if top.object {
+                Node::Obj {
+                    start,
+                    len,
+                    from,
+                    to,
+                }
+            } else {
+                Node::Arr {
+                    start,
+                    len,
+                    from,
+                    to,
+                }
+            });
+            v = (nodes.len() - 1) as u32;
+            at = top.key;
+        }
     }
 }
 
@@ -248,23 +385,13 @@ impl<'a> Tree<'a> {
         if text.len() >= u32::MAX as usize {
             return None;
         }
-        let mut s = Scanner {
-            text,
-            b: text.as_bytes(),
-            i: 0,
-            nodes: Vec::with_capacity(text.len() / 8),
-            links: Vec::with_capacity(text.len() / 8),
-            stack: Vec::with_capacity(64),
-        };
-        let root = s.value(0)?;
-        s.ws();
-        if s.i != s.b.len() {
-            return None;
-        }
+        let mut nodes = Vec::with_capacity(text.len() / 8);
+        let mut links = Vec::with_capacity(text.len() / 8);
+        let root = scan(text, &mut nodes, &mut links)?;
         Some(Tree {
             text,
-            nodes: s.nodes,
-            links: s.links,
+            nodes,
+            links,
             root,
         })
     }
@@ -326,6 +453,131 @@ mod tests {
                     assert_eq!(got, want, "{c} at {k}, {d} at {l}");
                 }
             }
+        }
+    }
+
+    /// `digits` counts a run of digits as a byte loop does, for every byte after runs of
+    /// every length in every position of a word.
+    #[test]
+    fn digits_is_the_loop() {
+        for c in 0..=255u8 {
+            for run in 0..12 {
+                for lead in [0, 3] {
+                    let mut bytes = vec![b'x'; lead];
+                    bytes.extend((0..run).map(|k| b'0' + (k * 7 % 10) as u8));
+                    bytes.push(c);
+                    bytes.extend_from_slice(b"12345678");
+                    let want = bytes[lead..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    assert_eq!(digits(&bytes, lead), want, "{c} after {run}");
+                    let short = &bytes[..lead + run + 1];
+                    assert_eq!(digits(short, lead), want.min(run + 1), "{c} after {run}");
+                }
+            }
+        }
+    }
+
+    /// A tree as serde's value (an object keeps its last entry of a key, as serde does).
+    fn as_value(t: &Tree<'_>, i: u32) -> serde_json::Value {
+        use serde_json::Value;
+        match t.node(i) {
+            Node::Null => Value::Null,
+            Node::True => Value::Bool(true),
+            Node::False => Value::Bool(false),
+            Node::Num(n) => serde_json::from_str(n).expect(n),
+            Node::Str(s) => Value::String(s.to_owned()),
+            Node::Arr { .. } => Value::Array(t.array(i).unwrap().map(|v| as_value(t, v)).collect()),
+            Node::Obj { .. } => Value::Object(
+                t.object(i)
+                    .unwrap()
+                    .iter()
+                    .map(|&(k, v)| (k.to_owned(), as_value(t, v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The deepest nesting of brackets outside strings (a line without escapes).
+    fn nesting(text: &str) -> usize {
+        let (mut depth, mut most, mut quoted) = (0usize, 0, false);
+        for c in text.bytes() {
+            match c {
+                b'"' => quoted = !quoted,
+                b'[' | b'{' if !quoted => {
+                    depth += 1;
+                    most = most.max(depth);
+                }
+                b']' | b'}' if !quoted => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        most
+    }
+
+    /// The scanner's contract on random edits of game lines (bytes removed, added, changed,
+    /// runs cut, the line cut in two): it reads a line exactly when serde reads it and the line
+    /// is in the subset (no escape, short numbers without exponent, nesting at most 100), and
+    /// then to serde's value.
+    #[test]
+    fn reads_what_serde_reads() {
+        let lines = [
+            r#"{"format_version": 1, "game_kind": "big2", "game_id": "g7",
+                "ruleset": {"preset": "hk", "overrides": {}}, "match_id": null,
+                "seats": [{"seat": 0, "player_id": "p0", "name": "Ann", "balance": -12.5},
+                          {"seat": 1, "player_id": "p1", "name": null}],
+                "deal": {"hands": ["3d 4d", ["5d", "6d"]], "stock": []},
+                "actions": [{"seat": 0, "action": "play", "cards": "3d", "ts": 1785000000.5},
+                            {"seat": 1, "action": "pass", "ts": 1785000001}],
+                "result": {"winner": 0, "cards_left": [0, 2]},
+                "truth": {"seed": 1, "k": [true, false, 0.125, -0]}}"#,
+            concat!(
+                "{\"a\":[1,-2.5e3,\"x\\\"y\",\t{\"b\" :\r\n[ ]}], ",
+                "\"\u{e9}\u{2660}\": 123456789012345, \"c\": 0.0001234567890}",
+            ),
+        ];
+        let alphabet: &[u8] = b" \t\n\r\x0c{}[]\",:-.0123456789eE+tfnrulsa\\x\x01\x7f";
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
+        let (mut read, mut tried) = (0, 0);
+        for line in lines {
+            for round in 0..6_000 {
+                let mut b = line.as_bytes().to_vec();
+                for _ in 0..round % 3 {
+                    let at = next() as usize % b.len();
+                    let c = alphabet[next() as usize % alphabet.len()];
+                    match next() % 4 {
+                        0 => drop(b.remove(at)),
+                        1 => b.insert(at, c),
+                        2 => b[at] = c,
+                        _ => drop(b.drain(at..(at + next() as usize % 20).min(b.len()))),
+                    }
+                }
+                let cut = next() as usize % (b.len() + 1);
+                for piece in [&b[..], &b[..cut], &b[cut..]] {
+                    let Ok(text) = std::str::from_utf8(piece) else {
+                        continue;
+                    };
+                    tried += 1;
+                    let serde = serde_json::from_str::<serde_json::Value>(text).ok();
+                    let subset = !text.contains('\\')
+                        && !crate::parse::risky_number(text)
+                        && nesting(text) <= 100;
+                    match Tree::read(text) {
+                        Some(t) => {
+                            assert!(subset, "{text}");
+                            assert_eq!(Some(as_value(&t, t.root)), serde, "{text}");
+                            read += 1;
+                        }
+                        None => assert!(serde.is_none() || !subset, "{text}"),
+                    }
+                }
+            }
+        }
+        assert!(read > tried / 20, "{read} of {tried}");
+        for depth in [99, 100, 101, 120] {
+            let text = "[".repeat(depth) + &"]".repeat(depth);
+            assert_eq!(Tree::read(&text).is_some(), depth <= 100, "{depth}");
         }
     }
 
