@@ -22,18 +22,22 @@ pub(super) trait Plain: Copy {
     fn stat(self, physical: i32) -> Vec<u8>;
 }
 
+/// Values of `N` bytes each appended to `out`: sized once, then filled in place (no
+/// capacity check a value).
+fn fixed<T: Copy, const N: usize>(out: &mut Vec<u8>, values: &[T], bytes: impl Fn(T) -> [u8; N]) {
+    let at = out.len();
+    out.resize(at + N * values.len(), 0);
+    for (c, &v) in out[at..].chunks_exact_mut(N).zip(values) {
+        c.copy_from_slice(&bytes(v));
+    }
+}
+
 impl Plain for i64 {
     fn plain(values: &[i64], physical: i32, out: &mut Vec<u8>) {
         if physical == INT32 {
-            out.reserve(4 * values.len());
-            values
-                .iter()
-                .for_each(|&v| out.extend_from_slice(&(v as i32).to_le_bytes()));
+            fixed(out, values, |v| (v as i32).to_le_bytes());
         } else {
-            out.reserve(8 * values.len());
-            values
-                .iter()
-                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+            fixed(out, values, i64::to_le_bytes);
         }
     }
 
@@ -56,10 +60,7 @@ impl Plain for i64 {
 
 impl Plain for f64 {
     fn plain(values: &[f64], _: i32, out: &mut Vec<u8>) {
-        out.reserve(8 * values.len());
-        values
-            .iter()
-            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        fixed(out, values, f64::to_le_bytes);
     }
 
     fn plain_size(self, _: i32) -> usize {
@@ -117,23 +118,28 @@ impl Key for i64 {
     fn dictionary(values: &[i64], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<i64>> {
         const NARROW: u64 = 1 << 16;
         indices.clear();
-        let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+        let Some(&first) = values.first() else {
             return Some(Vec::new());
         };
+        // one pass for both bounds, without a branch a value
+        let (lo, hi) = values
+            .iter()
+            .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         let span = hi.wrapping_sub(lo) as u64;
         if span >= NARROW {
             return dictionary(values, physical, indices);
         }
         let mut slots = vec![u32::MAX; span as usize + 1];
         let mut distinct = Vec::new();
-        indices.extend(values.iter().map(|&v| {
+        indices.resize(values.len(), 0);
+        for (index, &v) in indices.iter_mut().zip(values) {
             let slot = &mut slots[v.wrapping_sub(lo) as usize];
             if *slot == u32::MAX {
                 *slot = distinct.len() as u32;
                 distinct.push(v);
             }
-            *slot
-        }));
+            *index = *slot;
+        }
         Some(distinct)
     }
 }
