@@ -118,10 +118,9 @@ fn unpack(bits: &[u8], range: std::ops::Range<usize>, out: &mut Vec<u8>) {
         i += 1;
     }
     let whole = &bits[i / 8..i / 8 + (to - i) / 8];
-    let at = out.len();
-    out.resize(at + 8 * whole.len(), 0);
-    for (o, &b) in out[at..].chunks_exact_mut(8).zip(whole) {
-        o.copy_from_slice(&spread(b).to_le_bytes());
+    out.reserve(8 * whole.len() + 8);
+    for &b in whole {
+        out.extend_from_slice(&spread(b).to_le_bytes());
     }
     i += 8 * whole.len();
     out.extend((i..to).map(|i| u8::from(bit(bits, i))));

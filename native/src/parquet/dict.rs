@@ -90,41 +90,64 @@ impl Plain for &[u8] {
     }
 }
 
-/// A value a dictionary holds: its hash (its high bits pick its slot) and its equality (a
-/// double's by its bits).
+/// A value a dictionary holds: its id, computed once a value and compared first (the value
+/// itself, a double's bits, a string's length and two of its words), its hash (its high
+/// bits pick its slot), and its equality to a value of the same id.
 pub(super) trait Key: Plain {
-    fn hash(self) -> u64;
+    type Id: Copy + Eq;
+    fn id(self) -> Self::Id;
+    fn hash(self, id: Self::Id) -> u64;
+    /// Whether `self` equals `other`, the two of the same id: always, but for a string
+    /// longer than 16 bytes (its id does not hold all of it).
     fn same(self, other: Self) -> bool;
 
-    /// [`dictionary`] of these values.
-    fn dictionary(values: &[Self], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<Self>> {
+    /// [`dictionary`] of these values (`bounds`: of integers of a narrow type, its range).
+    fn dictionary(
+        values: &[Self],
+        (physical, _bounds): (i32, Option<(i64, i64)>),
+        indices: &mut Vec<u32>,
+    ) -> Option<Vec<Self>> {
         dictionary(values, physical, indices)
     }
 }
 
 impl Key for i64 {
+    type Id = i64;
+
     #[inline(always)]
-    fn hash(self) -> u64 {
+    fn id(self) -> i64 {
+        self
+    }
+
+    #[inline(always)]
+    fn hash(self, _: i64) -> u64 {
         fx(0, self as u64)
     }
 
     #[inline(always)]
-    fn same(self, other: i64) -> bool {
-        self == other
+    fn same(self, _: i64) -> bool {
+        true
     }
 
     /// Integers of a narrow range (a seat, an action's index) by a table of slots, one a
-    /// value in the range; others by [`dictionary`].
-    fn dictionary(values: &[i64], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<i64>> {
+    /// value in the range (the range of their type when it is given, else their least and
+    /// greatest); others by [`dictionary`].
+    fn dictionary(
+        values: &[i64],
+        (physical, bounds): (i32, Option<(i64, i64)>),
+        indices: &mut Vec<u32>,
+    ) -> Option<Vec<i64>> {
         const NARROW: u64 = 1 << 16;
         indices.clear();
         let Some(&first) = values.first() else {
             return Some(Vec::new());
         };
         // one pass for both bounds, without a branch a value
-        let (lo, hi) = values
-            .iter()
-            .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let (lo, hi) = bounds.unwrap_or_else(|| {
+            values
+                .iter()
+                .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)))
+        });
         let span = hi.wrapping_sub(lo) as u64;
         if span >= NARROW {
             return dictionary(values, physical, indices);
@@ -145,61 +168,70 @@ impl Key for i64 {
 }
 
 impl Key for f64 {
+    type Id = u64;
+
     #[inline(always)]
-    fn hash(self) -> u64 {
-        fx(0, self.to_bits())
+    fn id(self) -> u64 {
+        self.to_bits()
     }
 
     #[inline(always)]
-    fn same(self, other: f64) -> bool {
-        self.to_bits() == other.to_bits()
+    fn hash(self, id: u64) -> u64 {
+        fx(0, id)
+    }
+
+    #[inline(always)]
+    fn same(self, _: f64) -> bool {
+        true
     }
 }
 
-/// A string of at most 16 bytes as two words and its length, which together tell it apart
-/// from any other such string (the words overlap when it is shorter than 16); None when it
-/// is longer. Loads of 8, 4 and 1 bytes, none past its end and no call.
+/// A string's two words: for one of at most 16 bytes, two that with its length tell it
+/// apart from any other such string (the words overlap when it is shorter than 16); for a
+/// longer one its first and last 8 bytes. Loads of 8, 4 and 1 bytes, none past its end and
+/// no call.
 #[inline(always)]
-fn short_words(s: &[u8]) -> Option<(u64, u64)> {
+fn words(s: &[u8]) -> (u64, u64) {
     let n = s.len();
     let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
     let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
-    Some(match n {
+    match n {
         0 => (0, 0),
         1..=3 => (
             u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
             0,
         ),
         4..=7 => (half(0), half(n - 4)),
-        8..=16 => (word(0), word(n - 8)),
-        _ => return None,
-    })
+        _ => (word(0), word(n - 8)),
+    }
 }
 
 impl Key for &[u8] {
+    /// its length and [`words`]
+    type Id = (usize, u64, u64);
+
     #[inline(always)]
-    fn hash(self) -> u64 {
-        if let Some((a, b)) = short_words(self) {
-            return fx(fx(fx(0, self.len() as u64), a), b);
+    fn id(self) -> (usize, u64, u64) {
+        let (a, b) = words(self);
+        (self.len(), a, b)
+    }
+
+    #[inline(always)]
+    fn hash(self, (n, a, b): (usize, u64, u64)) -> u64 {
+        if n <= 16 {
+            return fx(fx(fx(0, n as u64), a), b);
         }
-        let mut h = fx(0, self.len() as u64);
+        let mut h = fx(0, n as u64);
         let mut words = self.chunks_exact(8);
         for w in &mut words {
             h = fx(h, u64::from_le_bytes(w.try_into().unwrap()));
         }
-        let n = self.len();
-        fx(h, u64::from_le_bytes(self[n - 8..].try_into().unwrap()))
+        fx(h, b)
     }
 
     #[inline(always)]
     fn same(self, other: &[u8]) -> bool {
-        if self.len() != other.len() {
-            return false;
-        }
-        match (short_words(self), short_words(other)) {
-            (Some(a), Some(b)) => a == b,
-            _ => self == other,
-        }
+        self.len() <= 16 || self == other
     }
 }
 
@@ -212,19 +244,20 @@ fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Op
     let mut bits = 10;
     let mut slots = vec![EMPTY; 1 << bits];
     let mut distinct: Vec<T> = Vec::new();
-    let mut hashes: Vec<u64> = Vec::new();
+    let mut ids: Vec<T::Id> = Vec::new();
     indices.clear();
     indices.reserve(values.len());
     let mut size = 0;
-    let mut last: Option<(T, u32)> = None;
+    let mut last: Option<(T::Id, T, u32)> = None;
     for &v in values {
-        if let Some((lv, li)) = last {
-            if v.same(lv) {
+        let id = v.id();
+        if let Some((lid, lv, li)) = last {
+            if id == lid && v.same(lv) {
                 indices.push(li);
                 continue;
             }
         }
-        let h = v.hash();
+        let h = v.hash(id);
         let mask = slots.len() - 1;
         let mut at = (h >> (64 - bits)) as usize;
         let i = loop {
@@ -233,7 +266,7 @@ fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Op
                 let i = distinct.len() as u32;
                 slots[at] = i;
                 distinct.push(v);
-                hashes.push(h);
+                ids.push(id);
                 size += v.plain_size(physical);
                 if size > DICTIONARY_LIMIT {
                     return None;
@@ -242,8 +275,8 @@ fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Op
                     bits += 1;
                     slots = vec![EMPTY; 1 << bits];
                     let mask = slots.len() - 1;
-                    for (k, &hk) in hashes.iter().enumerate() {
-                        let mut at = (hk >> (64 - bits)) as usize;
+                    for (k, (&dk, &ik)) in distinct.iter().zip(&ids).enumerate() {
+                        let mut at = (dk.hash(ik) >> (64 - bits)) as usize;
                         while slots[at] != EMPTY {
                             at = (at + 1) & mask;
                         }
@@ -252,13 +285,13 @@ fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Op
                 }
                 break i;
             }
-            if hashes[s as usize] == h && distinct[s as usize].same(v) {
+            if ids[s as usize] == id && distinct[s as usize].same(v) {
                 break s;
             }
             at = (at + 1) & mask;
         };
         indices.push(i);
-        last = Some((v, i));
+        last = Some((id, v, i));
     }
     Some(distinct)
 }
@@ -287,16 +320,18 @@ pub(super) fn reused<'a>(
         return None;
     }
     let mut distinct: Vec<&[u8]> = Vec::new();
+    let mut ids = Vec::new();
     let mut size = 0;
     for (&v, &d) in values.iter().zip(&key.indices) {
-        let d = d as usize;
+        let (d, id) = (d as usize, v.id());
         if d == distinct.len() {
             distinct.push(v);
+            ids.push(id);
             size += v.plain_size(BYTE_ARRAY);
             if size > DICTIONARY_LIMIT {
                 return None;
             }
-        } else if d > distinct.len() || !distinct[d].same(v) {
+        } else if d > distinct.len() || ids[d] != id || !distinct[d].same(v) {
             return None;
         }
     }

@@ -89,10 +89,7 @@ fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
     pack(out, values, width);
 }
 
-/// The widest values [`pack`] packs a group at a time (8 of them fill a `u128`).
-const GROUP_WIDTH: u32 = 16;
-
-/// Eight values of at most [`GROUP_WIDTH`] bits as one little-endian word: the first four
+/// Eight values of at most 16 bits (8 of them fill a `u128`) as one little-endian word: the first four
 /// in its low `4 * width` bits, the last four above them (two 64-bit sums, one wide shift).
 #[inline(always)]
 fn group<T: Copy + Into<u64>>(g: &[T; 8], width: u32) -> u128 {
@@ -105,29 +102,40 @@ fn group<T: Copy + Into<u64>>(g: &[T; 8], width: u32) -> u128 {
 }
 
 /// `values` bit-packed at `width` bits, least significant first, zeros after the last one to
-/// a multiple of 8 values (so `width` bytes a group of 8). Up to [`GROUP_WIDTH`] a group is
-/// one word, stored as 16 bytes of which the next group overwrites all but its `width`: no
-/// per-value branch and no call to copy a few bytes.
+/// a multiple of 8 values (so `width` bytes a group of 8). Up to 16 bits a group is
+/// one word ([`pack_groups`], its shifts constants), else a value at a time.
 fn pack<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
-    let groups = values.len().div_ceil(8);
-    if width > GROUP_WIDTH {
-        let mut bits = Bits::default();
-        for &v in values {
-            bits.push(out, v.into(), width);
-        }
-        for _ in values.len()..groups * 8 {
-            bits.push(out, 0, width);
-        }
-        bits.flush(out);
-        return;
+    macro_rules! by_width {
+        ($($w:literal)*) => {
+            match width {
+                $($w => return pack_groups::<$w, T>(out, values),)*
+                _ => {}
+            }
+        };
     }
-    let w = width as usize;
+    by_width!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+    let mut bits = Bits::default();
+    for &v in values {
+        bits.push(out, v.into(), width);
+    }
+    for _ in values.len()..values.len().div_ceil(8) * 8 {
+        bits.push(out, 0, width);
+    }
+    bits.flush(out);
+}
+
+/// [`pack`] at `W` bits, at most 16: each group stored as 16 bytes of which
+/// the next group overwrites all but its `W`, no per-value branch and no call to copy a few
+/// bytes.
+fn pack_groups<const W: u32, T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T]) {
+    let groups = values.len().div_ceil(8);
+    let w = W as usize;
     let start = out.len();
     out.resize(start + groups * w + 16, 0);
     let mut at = start;
     let mut chunks = values.chunks_exact(8);
     for g in &mut chunks {
-        let word = group(g.try_into().unwrap(), width);
+        let word = group(g.try_into().unwrap(), W);
         out[at..at + 16].copy_from_slice(&word.to_le_bytes());
         at += w;
     }
@@ -137,7 +145,7 @@ fn pack<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
         for (l, &v) in last.iter_mut().zip(rest) {
             *l = v.into();
         }
-        out[at..at + 16].copy_from_slice(&group(&last, width).to_le_bytes());
+        out[at..at + 16].copy_from_slice(&group(&last, W).to_le_bytes());
     }
     out.truncate(start + groups * w);
 }

@@ -57,7 +57,8 @@ const DICTIONARY_PAGE: i32 = 2;
 enum Values<'s, 'a> {
     /// one byte a boolean, 0 or 1
     Bool(&'s [u8]),
-    Int(&'s [i64]),
+    /// and the bounds of the values' type when they are few (8-bit integers)
+    Int(&'s [i64], Option<(i64, i64)>),
     Float(&'s [f64]),
     Bytes(&'s [&'a [u8]]),
 }
@@ -288,14 +289,14 @@ type Bufs<'b> = (&'b mut Vec<u32>, &'b mut Vec<u8>, &'b mut Vec<u8>);
 /// Plain or dictionary values of one type, with their statistics (over the distinct values
 /// when a dictionary holds them).
 fn encode_values<T: Key>(
-    values: &[T],
+    (values, bounds): (&[T], Option<(i64, i64)>),
     physical: i32,
     (options, given): (Options<'_>, Option<Vec<T>>),
     (indices, dict, out): Bufs<'_>,
     stats: impl Fn(&[T]) -> MinMax,
 ) -> Encoded {
     if options.dictionary {
-        let distinct = given.or_else(|| T::dictionary(values, physical, indices));
+        let distinct = given.or_else(|| T::dictionary(values, (physical, bounds), indices));
         if let Some(distinct) = distinct {
             let width = width_of(distinct.len().saturating_sub(1) as u64);
             out.push(width as u8);
@@ -375,7 +376,7 @@ fn encode<'a>(
                 min_max,
             }
         }
-        Values::Int(v) if options.delta => {
+        Values::Int(v, _) if options.delta => {
             delta_binary_packed(bufs.2, v);
             Encoded {
                 encoding: DELTA_BINARY_PACKED,
@@ -383,13 +384,15 @@ fn encode<'a>(
                 min_max: stats.then(|| min_max(v, physical, |a, b| a < b)).flatten(),
             }
         }
-        Values::Int(v) => encode_values(v, physical, (options, None), bufs, |d| {
-            min_max(d, physical, |a, b| a < b)
-        }),
-        Values::Float(v) => encode_values(v, physical, (options, None), bufs, |d| {
+        Values::Int(v, bounds) => {
+            encode_values((v, bounds), physical, (options, None), bufs, |d| {
+                min_max(d, physical, |a, b| a < b)
+            })
+        }
+        Values::Float(v) => encode_values((v, None), physical, (options, None), bufs, |d| {
             float_min_max(d, physical)
         }),
-        Values::Bytes(v) => encode_values(v, physical, (options, given), bufs, |d| {
+        Values::Bytes(v) => encode_values((v, None), physical, (options, given), bufs, |d| {
             min_max(d, physical, |a, b| a < b)
         }),
     }
@@ -477,7 +480,8 @@ fn write_column<'a>(
         Leaf::Bool => Values::Bool(&s.bools),
         Leaf::F64 => Values::Float(&s.floats),
         Leaf::Utf8 => Values::Bytes(strs),
-        _ => Values::Int(&s.ints),
+        Leaf::I8 => Values::Int(&s.ints, Some((i8::MIN.into(), i8::MAX.into()))),
+        _ => Values::Int(&s.ints, None),
     };
     let bufs = (&mut s.indices, &mut s.dict, body);
     let enc = encode(values, physical, (options, given), bufs);
