@@ -237,61 +237,62 @@ impl Key for &[u8] {
 
 /// The distinct values in first-seen order, each value's index among them in `indices`;
 /// None when their plain encoding would pass [`DICTIONARY_LIMIT`]. An open-addressing table
-/// (linear probes) of indices into the distinct values, at most half full; a value equal to
-/// the one before it is not looked up.
+/// (linear probes), at most half full, of each distinct value's id and index (a probe reads
+/// one slot, not the slot then the value); a value equal to the one before it is not looked
+/// up.
 fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<T>> {
     const EMPTY: u32 = u32::MAX;
-    let mut bits = 10;
-    let mut slots = vec![EMPTY; 1 << bits];
-    let mut distinct: Vec<T> = Vec::new();
-    let mut ids: Vec<T::Id> = Vec::new();
     indices.clear();
+    let Some(&first) = values.first() else {
+        return Some(Vec::new());
+    };
+    let mut bits = 10;
+    let mut slots = vec![(first.id(), EMPTY); 1 << bits];
+    let mut distinct: Vec<T> = Vec::new();
     indices.reserve(values.len());
     let mut size = 0;
-    let mut last: Option<(T::Id, T, u32)> = None;
+    // the value before, its id and its index (EMPTY before the first)
+    let (mut last, mut last_id, mut last_i) = (first, first.id(), EMPTY);
     for &v in values {
         let id = v.id();
-        if let Some((lid, lv, li)) = last {
-            if id == lid && v.same(lv) {
-                indices.push(li);
-                continue;
-            }
+        if id == last_id && last_i != EMPTY && v.same(last) {
+            indices.push(last_i);
+            continue;
         }
-        let h = v.hash(id);
         let mask = slots.len() - 1;
-        let mut at = (h >> (64 - bits)) as usize;
+        let mut at = (v.hash(id) >> (64 - bits)) as usize;
         let i = loop {
-            let s = slots[at];
+            let (slot_id, s) = slots[at];
             if s == EMPTY {
                 let i = distinct.len() as u32;
-                slots[at] = i;
+                slots[at] = (id, i);
                 distinct.push(v);
-                ids.push(id);
                 size += v.plain_size(physical);
                 if size > DICTIONARY_LIMIT {
                     return None;
                 }
                 if 2 * distinct.len() > slots.len() {
                     bits += 1;
-                    slots = vec![EMPTY; 1 << bits];
+                    let old = std::mem::replace(&mut slots, vec![(id, EMPTY); 1 << bits]);
                     let mask = slots.len() - 1;
-                    for (k, (&dk, &ik)) in distinct.iter().zip(&ids).enumerate() {
-                        let mut at = (dk.hash(ik) >> (64 - bits)) as usize;
-                        while slots[at] != EMPTY {
+                    for (slot_id, s) in old.into_iter().filter(|&(_, s)| s != EMPTY) {
+                        let h = distinct[s as usize].hash(slot_id);
+                        let mut at = (h >> (64 - bits)) as usize;
+                        while slots[at].1 != EMPTY {
                             at = (at + 1) & mask;
                         }
-                        slots[at] = k as u32;
+                        slots[at] = (slot_id, s);
                     }
                 }
                 break i;
             }
-            if ids[s as usize] == id && distinct[s as usize].same(v) {
+            if slot_id == id && distinct[s as usize].same(v) {
                 break s;
             }
             at = (at + 1) & mask;
         };
         indices.push(i);
-        last = Some((id, v, i));
+        (last, last_id, last_i) = (v, id, i);
     }
     Some(distinct)
 }
@@ -309,12 +310,12 @@ pub(super) struct Keyed {
 /// first-seen order, so the same dictionary and indices as [`dictionary`] finds, without
 /// hashing every row's value (only each entry's). None (then [`dictionary`] runs) when the
 /// two columns' NULLs differ, when two rows of one entry hold different values, when two
-/// entries hold the same value, or past [`DICTIONARY_LIMIT`].
+/// entries hold the same value, or past [`DICTIONARY_LIMIT`]. Its rows' indices are that
+/// column's (`key.indices`, read there, not copied).
 pub(super) fn reused<'a>(
     values: &[&'a [u8]],
     (def, def_all): (&[u8], Option<u8>),
     key: &Keyed,
-    indices: &mut Vec<u32>,
 ) -> Option<Vec<&'a [u8]>> {
     if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
         return None;
@@ -340,7 +341,5 @@ pub(super) fn reused<'a>(
     if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {
         return None;
     }
-    indices.clear();
-    indices.extend_from_slice(&key.indices);
     Some(distinct)
 }

@@ -286,18 +286,25 @@ fn min_max<T: Plain>(values: &[T], physical: i32, less: impl Fn(&T, &T) -> bool)
 /// data page's body (after the levels).
 type Bufs<'b> = (&'b mut Vec<u32>, &'b mut Vec<u8>, &'b mut Vec<u8>);
 
+/// A dictionary found without hashing (`dict::reused`): its values, and every row's index
+/// among them (the followed column's, read where they are).
+type Given<'k, T> = Option<(Vec<T>, &'k [u32])>;
+
 /// Plain or dictionary values of one type, with their statistics (over the distinct values
 /// when a dictionary holds them).
 fn encode_values<T: Key>(
     (values, bounds): (&[T], Option<(i64, i64)>),
     physical: i32,
-    (options, given): (Options<'_>, Option<Vec<T>>),
+    (options, given): (Options<'_>, Given<'_, T>),
     (indices, dict, out): Bufs<'_>,
     stats: impl Fn(&[T]) -> MinMax,
 ) -> Encoded {
     if options.dictionary {
-        let distinct = given.or_else(|| T::dictionary(values, (physical, bounds), indices));
-        if let Some(distinct) = distinct {
+        let found = match given {
+            Some(g) => Some(g),
+            None => T::dictionary(values, (physical, bounds), indices).map(|d| (d, &indices[..])),
+        };
+        if let Some((distinct, indices)) = found {
             let width = width_of(distinct.len().saturating_sub(1) as u64);
             out.push(width as u8);
             hybrid(out, indices, width);
@@ -350,7 +357,7 @@ fn pack_bools(b: &[u8; 8]) -> u8 {
 fn encode<'a>(
     values: Values<'_, 'a>,
     physical: i32,
-    (options, given): (Options<'_>, Option<Vec<&'a [u8]>>),
+    (options, given): (Options<'_>, Given<'_, &'a [u8]>),
     bufs: Bufs<'_>,
 ) -> Encoded {
     let stats = options.statistics;
@@ -460,10 +467,11 @@ fn write_column<'a>(
     }
     let given = match key {
         Some(k) if options.dictionary && field.leaf == Leaf::Utf8 => {
-            reused(strs, (&s.def, def_all), k, &mut s.indices)
+            reused(strs, (&s.def, def_all), k).map(|d| (d, &k.indices[..]))
         }
         _ => None,
     };
+    let reusing = given.is_some();
     let max_def: u8 = if field.list { 3 } else { 1 };
     let body = &mut s.body;
     body.clear();
@@ -522,7 +530,10 @@ fn write_column<'a>(
         vec![field.name.clone()]
     };
     let keyed = (keep && enc.encoding == RLE_DICTIONARY).then(|| Keyed {
-        indices: s.indices.clone(),
+        indices: match key {
+            Some(k) if reusing => k.indices.clone(),
+            _ => s.indices.clone(),
+        },
         def: s.def.clone(),
         def_all,
     });
