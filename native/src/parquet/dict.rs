@@ -142,11 +142,24 @@ impl Key for i64 {
         let Some(&first) = values.first() else {
             return Some(Vec::new());
         };
-        // one pass for both bounds, without a branch a value
         let (lo, hi) = bounds.unwrap_or_else(|| {
-            values
-                .iter()
-                .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)))
+            // one pass for both bounds, four of each side by side (no chain of dependent
+            // compares, no branch a value)
+            let (mut lo, mut hi) = ([first; 4], [first; 4]);
+            let mut chunks = values.chunks_exact(4);
+            for c in &mut chunks {
+                for k in 0..4 {
+                    lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
+                    hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+                }
+            }
+            for &v in chunks.remainder() {
+                lo[0] = if v < lo[0] { v } else { lo[0] };
+                hi[0] = if v > hi[0] { v } else { hi[0] };
+            }
+            let lo = lo[0].min(lo[1]).min(lo[2].min(lo[3]));
+            let hi = hi[0].max(hi[1]).max(hi[2].max(hi[3]));
+            (lo, hi)
         });
         let span = hi.wrapping_sub(lo) as u64;
         if span >= NARROW {

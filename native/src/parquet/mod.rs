@@ -137,24 +137,27 @@ fn list_leaves<'a, T>(
     ),
 ) -> bool {
     let dense = |a: &Array<'_>| a.nulls == 0 && a.child.as_ref().is_some_and(|c| c.nulls == 0);
-    let full = arrays
+    // each array's number of empty lists when it is dense (counted once, for `full` and for
+    // its levels)
+    let empties: Vec<Option<usize>> = arrays
         .iter()
-        .all(|a| dense(a) && a.spans(0, a.len).all(|(from, to)| from < to));
-    for a in arrays {
+        .map(|a| dense(a).then(|| a.spans(0, a.len).filter(|(from, to)| from == to).count()))
+        .collect();
+    let full = empties.iter().all(|&e| e == Some(0));
+    for (a, empty) in arrays.iter().zip(empties) {
         let Some(c) = a.child.as_deref() else {
             continue;
         };
         if a.len == 0 {
             continue;
         }
-        if dense(a) {
+        if let Some(empty) = empty {
             // every value is there: the child's values from the first list's to the last's;
             // the levels sized once (a list's values, or one level for an empty list), then
             // each list's first marked
             let (first, _) = a.span(0);
             let (_, last) = a.span(a.len - 1);
             fill(c, first, last, out);
-            let empty = a.spans(0, a.len).filter(|(from, to)| from == to).count();
             let n = last - first + empty;
             let (r, d) = (rep.len(), def.len());
             rep.resize(r + n, 1);
