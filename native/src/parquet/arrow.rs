@@ -99,6 +99,33 @@ fn bit(bits: &[u8], i: usize) -> bool {
     bits[i >> 3] >> (i & 7) & 1 == 1
 }
 
+/// A byte's eight bits as eight bytes 0 or 1, the least significant bit first: the byte
+/// copied to each lane, lane `k` masked to bit `k`, and that bit carried to the lane's top
+/// bit by adding 0x7f (a lane never carries into the next).
+#[inline(always)]
+fn spread(b: u8) -> u64 {
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    let bits = (u64::from(b) * LANES) & 0x8040_2010_0804_0201;
+    ((bits + 0x7f * LANES) & (0x80 * LANES)) >> 7
+}
+
+/// The bits of `bits` in `range` appended to `out` as bytes 0 or 1: a bit at a time to a
+/// byte of the bitmap, then a byte of it at a time ([`spread`]).
+fn unpack(bits: &[u8], range: std::ops::Range<usize>, out: &mut Vec<u8>) {
+    let (mut i, to) = (range.start, range.end);
+    while i < to && i % 8 != 0 {
+        out.push(u8::from(bit(bits, i)));
+        i += 1;
+    }
+    let whole = &bits[i / 8..i / 8 + (to - i) / 8];
+    out.reserve(8 * whole.len() + 8);
+    for &b in whole {
+        out.extend_from_slice(&spread(b).to_le_bytes());
+    }
+    i += 8 * whole.len();
+    out.extend((i..to).map(|i| u8::from(bit(bits, i))));
+}
+
 impl<'a> Array<'a> {
     #[inline(always)]
     pub fn valid(&self, i: usize) -> bool {
@@ -122,6 +149,41 @@ impl<'a> Array<'a> {
             let at = |c: &[u8]| i32::from_le_bytes(c.try_into().unwrap()) as usize;
             (at(a), at(b))
         })
+    }
+
+    /// The integer at `i` (valid or not).
+    #[inline(always)]
+    pub fn int(&self, i: usize, leaf: Leaf) -> i64 {
+        let (j, v) = (self.offset + i, self.values);
+        match leaf {
+            Leaf::I8 => i64::from(v[j] as i8),
+            Leaf::I16 => i64::from(i16::from_le_bytes(v[2 * j..2 * j + 2].try_into().unwrap())),
+            Leaf::I32 => i64::from(i32::from_le_bytes(v[4 * j..4 * j + 4].try_into().unwrap())),
+            _ => i64::from_le_bytes(v[8 * j..8 * j + 8].try_into().unwrap()),
+        }
+    }
+
+    /// The double at `i` (valid or not).
+    #[inline(always)]
+    pub fn float(&self, i: usize) -> f64 {
+        let j = 8 * (self.offset + i);
+        f64::from_le_bytes(self.values[j..j + 8].try_into().unwrap())
+    }
+
+    /// The boolean at `i` (valid or not), 0 or 1.
+    #[inline(always)]
+    pub fn bool(&self, i: usize) -> u8 {
+        u8::from(bit(self.values, self.offset + i))
+    }
+
+    /// The string at `i` (valid or not: a NULL's is empty, or what its offsets span).
+    #[inline(always)]
+    pub fn str(&self, i: usize) -> &'a [u8] {
+        let j = 4 * (self.offset + i);
+        let ends = &self.values[j..j + 8];
+        let start = u32::from_le_bytes(ends[..4].try_into().unwrap()) as usize;
+        let end = u32::from_le_bytes(ends[4..].try_into().unwrap()) as usize;
+        &self.data[start..end]
     }
 
     /// The integers from `from` to `to` (valid or not), appended to `out`.
@@ -158,15 +220,37 @@ impl<'a> Array<'a> {
         );
     }
 
-    /// The booleans from `from` to `to`, appended to `out`.
-    pub fn bools(&self, from: usize, to: usize, out: &mut Vec<bool>) {
-        out.extend((from..to).map(|i| bit(self.values, self.offset + i)));
+    /// The booleans from `from` to `to`, appended to `out` as bytes 0 or 1.
+    pub fn bools(&self, from: usize, to: usize, out: &mut Vec<u8>) {
+        unpack(self.values, self.offset + from..self.offset + to, out);
     }
 
-    /// The strings from `from` to `to`, appended to `out`.
+    /// Whether each row is valid, appended to `out` as bytes 0 or 1 (a column's definition
+    /// levels).
+    pub fn validity(&self, out: &mut Vec<u8>) {
+        match self.validity {
+            Some(v) => unpack(v, self.offset..self.offset + self.len, out),
+            None => out.resize(out.len() + self.len, 1),
+        }
+    }
+
+    /// The strings from `from` to `to`, appended to `out` (each one's end read once: it
+    /// is the next one's start).
     pub fn strs(&self, from: usize, to: usize, out: &mut Vec<&'a [u8]>) {
+        if from == to {
+            return;
+        }
         let data = self.data;
-        out.extend(self.spans(from, to).map(|(a, b)| &data[a..b]));
+        let ends = &self.values[4 * (self.offset + from)..4 * (self.offset + to + 1)];
+        let at = |c: &[u8]| i32::from_le_bytes(c.try_into().unwrap()) as usize;
+        let mut start = at(&ends[..4]);
+        let k = out.len();
+        out.resize(k + (to - from), &[]);
+        for (s, c) in out[k..].iter_mut().zip(ends[4..].chunks_exact(4)) {
+            let end = at(c);
+            *s = &data[start..end];
+            start = end;
+        }
     }
 }
 
@@ -308,4 +392,17 @@ pub unsafe fn batch<'a>(
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_is_the_bits() {
+        for b in 0..=255u8 {
+            let want: Vec<u8> = (0..8).map(|k| (b >> k) & 1).collect();
+            assert_eq!(spread(b).to_le_bytes().to_vec(), want, "{b:#010b}");
+        }
+    }
 }

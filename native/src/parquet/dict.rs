@@ -22,18 +22,22 @@ pub(super) trait Plain: Copy {
     fn stat(self, physical: i32) -> Vec<u8>;
 }
 
+/// Values of `N` bytes each appended to `out`: sized once, then filled in place (no
+/// capacity check a value).
+fn fixed<T: Copy, const N: usize>(out: &mut Vec<u8>, values: &[T], bytes: impl Fn(T) -> [u8; N]) {
+    let at = out.len();
+    out.resize(at + N * values.len(), 0);
+    for (c, &v) in out[at..].chunks_exact_mut(N).zip(values) {
+        c.copy_from_slice(&bytes(v));
+    }
+}
+
 impl Plain for i64 {
     fn plain(values: &[i64], physical: i32, out: &mut Vec<u8>) {
         if physical == INT32 {
-            out.reserve(4 * values.len());
-            values
-                .iter()
-                .for_each(|&v| out.extend_from_slice(&(v as i32).to_le_bytes()));
+            fixed(out, values, |v| (v as i32).to_le_bytes());
         } else {
-            out.reserve(8 * values.len());
-            values
-                .iter()
-                .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+            fixed(out, values, i64::to_le_bytes);
         }
     }
 
@@ -56,10 +60,7 @@ impl Plain for i64 {
 
 impl Plain for f64 {
     fn plain(values: &[f64], _: i32, out: &mut Vec<u8>) {
-        out.reserve(8 * values.len());
-        values
-            .iter()
-            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+        fixed(out, values, f64::to_le_bytes);
     }
 
     fn plain_size(self, _: i32) -> usize {
@@ -89,170 +90,222 @@ impl Plain for &[u8] {
     }
 }
 
-/// A value a dictionary holds: its hash (its high bits pick its slot) and its equality (a
-/// double's by its bits).
+/// A value a dictionary holds: its id, computed once a value and compared first (the value
+/// itself, a double's bits, a string's length and two of its words), its hash (its high
+/// bits pick its slot), and its equality to a value of the same id.
 pub(super) trait Key: Plain {
-    fn hash(self) -> u64;
+    type Id: Copy + Eq;
+    fn id(self) -> Self::Id;
+    fn hash(self, id: Self::Id) -> u64;
+    /// Whether `self` equals `other`, the two of the same id: always, but for a string
+    /// longer than 16 bytes (its id does not hold all of it).
     fn same(self, other: Self) -> bool;
 
-    /// [`dictionary`] of these values.
-    fn dictionary(values: &[Self], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<Self>> {
+    /// [`dictionary`] of these values (`bounds`: of integers of a narrow type, its range).
+    fn dictionary(
+        values: &[Self],
+        (physical, _bounds): (i32, Option<(i64, i64)>),
+        indices: &mut Vec<u32>,
+    ) -> Option<Vec<Self>> {
         dictionary(values, physical, indices)
     }
 }
 
 impl Key for i64 {
+    type Id = i64;
+
     #[inline(always)]
-    fn hash(self) -> u64 {
+    fn id(self) -> i64 {
+        self
+    }
+
+    #[inline(always)]
+    fn hash(self, _: i64) -> u64 {
         fx(0, self as u64)
     }
 
     #[inline(always)]
-    fn same(self, other: i64) -> bool {
-        self == other
+    fn same(self, _: i64) -> bool {
+        true
     }
 
     /// Integers of a narrow range (a seat, an action's index) by a table of slots, one a
-    /// value in the range; others by [`dictionary`].
-    fn dictionary(values: &[i64], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<i64>> {
+    /// value in the range (the range of their type when it is given, else their least and
+    /// greatest); others by [`dictionary`].
+    fn dictionary(
+        values: &[i64],
+        (physical, bounds): (i32, Option<(i64, i64)>),
+        indices: &mut Vec<u32>,
+    ) -> Option<Vec<i64>> {
         const NARROW: u64 = 1 << 16;
         indices.clear();
-        let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+        let Some(&first) = values.first() else {
             return Some(Vec::new());
         };
+        let (lo, hi) = bounds.unwrap_or_else(|| {
+            // one pass for both bounds, four of each side by side (no chain of dependent
+            // compares, no branch a value)
+            let (mut lo, mut hi) = ([first; 4], [first; 4]);
+            let mut chunks = values.chunks_exact(4);
+            for c in &mut chunks {
+                for k in 0..4 {
+                    lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
+                    hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+                }
+            }
+            for &v in chunks.remainder() {
+                lo[0] = if v < lo[0] { v } else { lo[0] };
+                hi[0] = if v > hi[0] { v } else { hi[0] };
+            }
+            let lo = lo[0].min(lo[1]).min(lo[2].min(lo[3]));
+            let hi = hi[0].max(hi[1]).max(hi[2].max(hi[3]));
+            (lo, hi)
+        });
         let span = hi.wrapping_sub(lo) as u64;
         if span >= NARROW {
             return dictionary(values, physical, indices);
         }
         let mut slots = vec![u32::MAX; span as usize + 1];
         let mut distinct = Vec::new();
-        indices.extend(values.iter().map(|&v| {
+        indices.resize(values.len(), 0);
+        for (index, &v) in indices.iter_mut().zip(values) {
             let slot = &mut slots[v.wrapping_sub(lo) as usize];
             if *slot == u32::MAX {
                 *slot = distinct.len() as u32;
                 distinct.push(v);
             }
-            *slot
-        }));
+            *index = *slot;
+        }
         Some(distinct)
     }
 }
 
 impl Key for f64 {
+    type Id = u64;
+
     #[inline(always)]
-    fn hash(self) -> u64 {
-        fx(0, self.to_bits())
+    fn id(self) -> u64 {
+        self.to_bits()
     }
 
     #[inline(always)]
-    fn same(self, other: f64) -> bool {
-        self.to_bits() == other.to_bits()
+    fn hash(self, id: u64) -> u64 {
+        fx(0, id)
+    }
+
+    #[inline(always)]
+    fn same(self, _: f64) -> bool {
+        true
     }
 }
 
-/// A string of at most 16 bytes as two words and its length, which together tell it apart
-/// from any other such string (the words overlap when it is shorter than 16); None when it
-/// is longer. Loads of 8, 4 and 1 bytes, none past its end and no call.
+/// A string's two words: for one of at most 16 bytes, two that with its length tell it
+/// apart from any other such string (the words overlap when it is shorter than 16); for a
+/// longer one its first and last 8 bytes. Loads of 8, 4 and 1 bytes, none past its end and
+/// no call.
 #[inline(always)]
-fn short_words(s: &[u8]) -> Option<(u64, u64)> {
+fn words(s: &[u8]) -> (u64, u64) {
     let n = s.len();
     let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
     let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
-    Some(match n {
+    match n {
         0 => (0, 0),
         1..=3 => (
             u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
             0,
         ),
         4..=7 => (half(0), half(n - 4)),
-        8..=16 => (word(0), word(n - 8)),
-        _ => return None,
-    })
+        _ => (word(0), word(n - 8)),
+    }
 }
 
 impl Key for &[u8] {
+    /// its length and [`words`]
+    type Id = (usize, u64, u64);
+
     #[inline(always)]
-    fn hash(self) -> u64 {
-        if let Some((a, b)) = short_words(self) {
-            return fx(fx(fx(0, self.len() as u64), a), b);
+    fn id(self) -> (usize, u64, u64) {
+        let (a, b) = words(self);
+        (self.len(), a, b)
+    }
+
+    #[inline(always)]
+    fn hash(self, (n, a, b): (usize, u64, u64)) -> u64 {
+        if n <= 16 {
+            return fx(fx(fx(0, n as u64), a), b);
         }
-        let mut h = fx(0, self.len() as u64);
+        let mut h = fx(0, n as u64);
         let mut words = self.chunks_exact(8);
         for w in &mut words {
             h = fx(h, u64::from_le_bytes(w.try_into().unwrap()));
         }
-        let n = self.len();
-        fx(h, u64::from_le_bytes(self[n - 8..].try_into().unwrap()))
+        fx(h, b)
     }
 
     #[inline(always)]
     fn same(self, other: &[u8]) -> bool {
-        if self.len() != other.len() {
-            return false;
-        }
-        match (short_words(self), short_words(other)) {
-            (Some(a), Some(b)) => a == b,
-            _ => self == other,
-        }
+        self.len() <= 16 || self == other
     }
 }
 
 /// The distinct values in first-seen order, each value's index among them in `indices`;
 /// None when their plain encoding would pass [`DICTIONARY_LIMIT`]. An open-addressing table
-/// (linear probes) of indices into the distinct values, at most half full; a value equal to
-/// the one before it is not looked up.
+/// (linear probes), at most half full, of each distinct value's id and index (a probe reads
+/// one slot, not the slot then the value); a value equal to the one before it is not looked
+/// up.
 fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Option<Vec<T>> {
     const EMPTY: u32 = u32::MAX;
-    let mut bits = 10;
-    let mut slots = vec![EMPTY; 1 << bits];
-    let mut distinct: Vec<T> = Vec::new();
-    let mut hashes: Vec<u64> = Vec::new();
     indices.clear();
+    let Some(&first) = values.first() else {
+        return Some(Vec::new());
+    };
+    let mut bits = 10;
+    let mut slots = vec![(first.id(), EMPTY); 1 << bits];
+    let mut distinct: Vec<T> = Vec::new();
     indices.reserve(values.len());
     let mut size = 0;
-    let mut last: Option<(T, u32)> = None;
+    // the value before, its id and its index (EMPTY before the first)
+    let (mut last, mut last_id, mut last_i) = (first, first.id(), EMPTY);
     for &v in values {
-        if let Some((lv, li)) = last {
-            if v.same(lv) {
-                indices.push(li);
-                continue;
-            }
+        let id = v.id();
+        if id == last_id && last_i != EMPTY && v.same(last) {
+            indices.push(last_i);
+            continue;
         }
-        let h = v.hash();
         let mask = slots.len() - 1;
-        let mut at = (h >> (64 - bits)) as usize;
+        let mut at = (v.hash(id) >> (64 - bits)) as usize;
         let i = loop {
-            let s = slots[at];
+            let (slot_id, s) = slots[at];
             if s == EMPTY {
                 let i = distinct.len() as u32;
-                slots[at] = i;
+                slots[at] = (id, i);
                 distinct.push(v);
-                hashes.push(h);
                 size += v.plain_size(physical);
                 if size > DICTIONARY_LIMIT {
                     return None;
                 }
                 if 2 * distinct.len() > slots.len() {
                     bits += 1;
-                    slots = vec![EMPTY; 1 << bits];
+                    let old = std::mem::replace(&mut slots, vec![(id, EMPTY); 1 << bits]);
                     let mask = slots.len() - 1;
-                    for (k, &hk) in hashes.iter().enumerate() {
-                        let mut at = (hk >> (64 - bits)) as usize;
-                        while slots[at] != EMPTY {
+                    for (slot_id, s) in old.into_iter().filter(|&(_, s)| s != EMPTY) {
+                        let h = distinct[s as usize].hash(slot_id);
+                        let mut at = (h >> (64 - bits)) as usize;
+                        while slots[at].1 != EMPTY {
                             at = (at + 1) & mask;
                         }
-                        slots[at] = k as u32;
+                        slots[at] = (slot_id, s);
                     }
                 }
                 break i;
             }
-            if hashes[s as usize] == h && distinct[s as usize].same(v) {
+            if slot_id == id && distinct[s as usize].same(v) {
                 break s;
             }
             at = (at + 1) & mask;
         };
         indices.push(i);
-        last = Some((v, i));
+        (last, last_id, last_i) = (v, id, i);
     }
     Some(distinct)
 }
@@ -270,27 +323,29 @@ pub(super) struct Keyed {
 /// first-seen order, so the same dictionary and indices as [`dictionary`] finds, without
 /// hashing every row's value (only each entry's). None (then [`dictionary`] runs) when the
 /// two columns' NULLs differ, when two rows of one entry hold different values, when two
-/// entries hold the same value, or past [`DICTIONARY_LIMIT`].
+/// entries hold the same value, or past [`DICTIONARY_LIMIT`]. Its rows' indices are that
+/// column's (`key.indices`, read there, not copied).
 pub(super) fn reused<'a>(
     values: &[&'a [u8]],
     (def, def_all): (&[u8], Option<u8>),
     key: &Keyed,
-    indices: &mut Vec<u32>,
 ) -> Option<Vec<&'a [u8]>> {
     if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
         return None;
     }
     let mut distinct: Vec<&[u8]> = Vec::new();
+    let mut ids = Vec::new();
     let mut size = 0;
     for (&v, &d) in values.iter().zip(&key.indices) {
-        let d = d as usize;
+        let (d, id) = (d as usize, v.id());
         if d == distinct.len() {
             distinct.push(v);
+            ids.push(id);
             size += v.plain_size(BYTE_ARRAY);
             if size > DICTIONARY_LIMIT {
                 return None;
             }
-        } else if d > distinct.len() || !distinct[d].same(v) {
+        } else if d > distinct.len() || ids[d] != id || !distinct[d].same(v) {
             return None;
         }
     }
@@ -299,7 +354,5 @@ pub(super) fn reused<'a>(
     if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {
         return None;
     }
-    indices.clear();
-    indices.extend_from_slice(&key.indices);
     Some(distinct)
 }

@@ -55,7 +55,11 @@ pub fn hybrid<T: Copy + PartialEq + Into<u64>>(out: &mut Vec<u8>, values: &[T], 
     let mut i = 0;
     while i + 8 <= n {
         let x = values[i];
-        if values[i + 1..i + 8].iter().all(|&y| y == x) {
+        // all eight compared, without an early exit: a few vector instructions
+        if values[i + 1..i + 8]
+            .iter()
+            .fold(true, |same, &y| same & (y == x))
+        {
             let end = i
                 + 8
                 + values[i + 8..]
@@ -82,35 +86,68 @@ fn literals<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
     }
     let groups = values.len().div_ceil(8);
     varint(out, ((groups as u64) << 1) | 1);
-    if width <= 8 {
-        // a group of 8 values is `width` bytes of one word
-        let w = width as usize;
-        let mut chunks = values.chunks_exact(8);
-        for g in &mut chunks {
-            let mut word = 0u64;
-            for (k, &v) in g.iter().enumerate() {
-                word |= v.into() << (k * w);
-            }
-            out.extend_from_slice(&word.to_le_bytes()[..w]);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = 0u64;
-            for (k, &v) in rest.iter().enumerate() {
-                word |= v.into() << (k * w);
-            }
-            out.extend_from_slice(&word.to_le_bytes()[..w]);
-        }
-        return;
+    pack(out, values, width);
+}
+
+/// Eight values of at most 16 bits (8 of them fill a `u128`) as one little-endian word: the first four
+/// in its low `4 * width` bits, the last four above them (two 64-bit sums, one wide shift).
+#[inline(always)]
+fn group<T: Copy + Into<u64>>(g: &[T; 8], width: u32) -> u128 {
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for k in 0..4 {
+        lo |= g[k].into() << (k as u32 * width);
+        hi |= g[k + 4].into() << (k as u32 * width);
     }
+    u128::from(lo) | u128::from(hi) << (4 * width)
+}
+
+/// `values` bit-packed at `width` bits, least significant first, zeros after the last one to
+/// a multiple of 8 values (so `width` bytes a group of 8). Up to 16 bits a group is
+/// one word ([`pack_groups`], its shifts constants), else a value at a time.
+fn pack<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
+    macro_rules! by_width {
+        ($($w:literal)*) => {
+            match width {
+                $($w => return pack_groups::<$w, T>(out, values),)*
+                _ => {}
+            }
+        };
+    }
+    by_width!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
     let mut bits = Bits::default();
     for &v in values {
         bits.push(out, v.into(), width);
     }
-    for _ in values.len()..groups * 8 {
+    for _ in values.len()..values.len().div_ceil(8) * 8 {
         bits.push(out, 0, width);
     }
     bits.flush(out);
+}
+
+/// [`pack`] at `W` bits, at most 16: each group stored as 16 bytes of which
+/// the next group overwrites all but its `W`, no per-value branch and no call to copy a few
+/// bytes.
+fn pack_groups<const W: u32, T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T]) {
+    let groups = values.len().div_ceil(8);
+    let w = W as usize;
+    let start = out.len();
+    out.resize(start + groups * w + 16, 0);
+    let mut at = start;
+    let mut chunks = values.chunks_exact(8);
+    for g in &mut chunks {
+        let word = group(g.try_into().unwrap(), W);
+        out[at..at + 16].copy_from_slice(&word.to_le_bytes());
+        at += w;
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u64; 8];
+        for (l, &v) in last.iter_mut().zip(rest) {
+            *l = v.into();
+        }
+        out[at..at + 16].copy_from_slice(&group(&last, W).to_le_bytes());
+    }
+    out.truncate(start + groups * w);
 }
 
 /// DELTA_BINARY_PACKED: blocks of 128 values in 4 miniblocks of 32 (parquet-format's
@@ -150,14 +187,11 @@ pub fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
         }
         out.extend_from_slice(&widths);
         for (&w, mini) in widths.iter().zip(block.chunks(MINI)) {
-            let mut bits = Bits::default();
-            for &d in mini {
-                bits.push(out, d.wrapping_sub(least) as u64, w.into());
+            let mut packed = [0u64; MINI];
+            for (p, &d) in packed.iter_mut().zip(mini) {
+                *p = d.wrapping_sub(least) as u64;
             }
-            for _ in mini.len()..MINI {
-                bits.push(out, 0, w.into());
-            }
-            bits.flush(out);
+            pack(out, &packed, w.into());
         }
         at += n;
     }
@@ -233,6 +267,34 @@ mod tests {
                 let back = unhybrid(&out, width, values.len());
                 let want: Vec<u64> = values.iter().map(|&v| v.into()).collect();
                 assert_eq!(back, want, "width {width} len {len}");
+            }
+        }
+    }
+
+    /// [`pack`] against the value-at-a-time packer ([`Bits`]) it stands in for.
+    #[test]
+    fn pack_is_bits() {
+        let mut seed = 11u64;
+        for width in 0u32..=24 {
+            for len in [1usize, 5, 8, 9, 16, 31, 32, 100] {
+                let values: Vec<u64> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        (seed >> 20) & ((1u64 << width) - 1)
+                    })
+                    .collect();
+                let mut want = vec![9u8];
+                let mut bits = Bits::default();
+                for &v in &values {
+                    bits.push(&mut want, v, width);
+                }
+                for _ in len..len.div_ceil(8) * 8 {
+                    bits.push(&mut want, 0, width);
+                }
+                bits.flush(&mut want);
+                let mut got = vec![9u8];
+                pack(&mut got, &values, width);
+                assert_eq!(got, want, "width {width} len {len}");
             }
         }
     }

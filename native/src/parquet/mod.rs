@@ -55,8 +55,10 @@ const DICTIONARY_PAGE: i32 = 2;
 
 /// A column's non-null values, in order (in a [`Scratch`]'s buffers).
 enum Values<'s, 'a> {
-    Bool(&'s [bool]),
-    Int(&'s [i64]),
+    /// one byte a boolean, 0 or 1
+    Bool(&'s [u8]),
+    /// and the bounds of the values' type when they are few (8-bit integers)
+    Int(&'s [i64], Option<(i64, i64)>),
     Float(&'s [f64]),
     Bytes(&'s [&'a [u8]]),
 }
@@ -68,7 +70,7 @@ struct Scratch {
     def: Vec<u8>,
     ints: Vec<i64>,
     floats: Vec<f64>,
-    bools: Vec<bool>,
+    bools: Vec<u8>,
     indices: Vec<u32>,
     dict: Vec<u8>,
     body: Vec<u8>,
@@ -81,13 +83,15 @@ thread_local! {
 }
 
 /// The values of `arrays` (one column's, batch after batch), each run of valid ones
-/// appended by `fill(array, from, to, out)`, and the definition levels of a nullable column
-/// (1 a value, 0 a null), left empty when they are all the same; the number of nulls.
-fn leaves<'a, T>(
+/// appended by `fill(array, from, to, out)` (`get(array, i)`: one value, valid or not), and
+/// the definition levels of a nullable column (1 a value, 0 a null), left empty when they
+/// are all the same; the number of nulls.
+fn leaves<'a, T: Copy + Default>(
     arrays: &[&Array<'a>],
     def: &mut Vec<u8>,
     out: &mut Vec<T>,
     fill: impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
+    get: impl Fn(&Array<'a>, usize) -> T,
 ) -> usize {
     // levels all one value (every row valid, or every row null) are not written out
     let uniform = arrays.iter().all(|a| a.nulls == 0) || arrays.iter().all(|a| a.nulls == a.len);
@@ -103,22 +107,16 @@ fn leaves<'a, T>(
                 def.resize(def.len() + a.len, 0);
             }
         } else {
-            let mut run = None;
-            for i in 0..a.len {
-                let valid = a.valid(i);
-                def.push(u8::from(valid));
-                match (valid, run) {
-                    (true, None) => run = Some(i),
-                    (false, Some(from)) => {
-                        fill(a, from, i, out);
-                        run = None;
-                    }
-                    _ => {}
-                }
+            // every row's value read, and kept when it is valid: no branch a row, no call
+            // a run of valid ones (a NULL's value is there, Arrow's buffers hold every row)
+            let (at, mut k) = (def.len(), out.len());
+            a.validity(def);
+            out.resize(k + a.len, T::default());
+            for (i, &d) in def[at..].iter().enumerate() {
+                out[k] = get(a, i);
+                k += usize::from(d);
             }
-            if let Some(from) = run {
-                fill(a, from, a.len, out);
-            }
+            out.truncate(k);
         }
         nulls += a.nulls;
     }
@@ -133,35 +131,46 @@ fn list_leaves<'a, T>(
     rep: &mut Vec<u8>,
     def: &mut Vec<u8>,
     out: &mut Vec<T>,
-    fill: impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
+    (fill, get): (
+        impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
+        impl Fn(&Array<'a>, usize) -> T,
+    ),
 ) -> bool {
     let dense = |a: &Array<'_>| a.nulls == 0 && a.child.as_ref().is_some_and(|c| c.nulls == 0);
-    let full = arrays
+    // each array's number of empty lists when it is dense (counted once, for `full` and for
+    // its levels)
+    let empties: Vec<Option<usize>> = arrays
         .iter()
-        .all(|a| dense(a) && a.spans(0, a.len).all(|(from, to)| from < to));
-    for a in arrays {
+        .map(|a| dense(a).then(|| a.spans(0, a.len).filter(|(from, to)| from == to).count()))
+        .collect();
+    let full = empties.iter().all(|&e| e == Some(0));
+    for (a, empty) in arrays.iter().zip(empties) {
         let Some(c) = a.child.as_deref() else {
             continue;
         };
         if a.len == 0 {
             continue;
         }
-        if dense(a) {
-            // every value is there: the child's values from the first list's to the last's
+        if let Some(empty) = empty {
+            // every value is there: the child's values from the first list's to the last's;
+            // the levels sized once (a list's values, or one level for an empty list), then
+            // each list's first marked
             let (first, _) = a.span(0);
             let (_, last) = a.span(a.len - 1);
             fill(c, first, last, out);
+            let n = last - first + empty;
+            let (r, d) = (rep.len(), def.len());
+            rep.resize(r + n, 1);
+            if !full {
+                def.resize(d + n, 3);
+            }
+            let mut k = 0;
             for (from, to) in a.spans(0, a.len) {
-                let at = rep.len();
-                rep.resize(at + (to - from).max(1), 1);
-                rep[at] = 0;
-                if !full {
-                    if from == to {
-                        def.push(1);
-                    } else {
-                        def.resize(def.len() + (to - from), 3);
-                    }
+                rep[r + k] = 0;
+                if !full && from == to {
+                    def[d + k] = 1;
                 }
+                k += (to - from).max(1);
             }
             continue;
         }
@@ -178,7 +187,7 @@ fn list_leaves<'a, T>(
                     let valid = c.valid(j);
                     def.push(if valid { 3 } else { 2 });
                     if valid {
-                        fill(c, j, j + 1, out);
+                        out.push(get(c, j));
                     }
                 }
             }
@@ -200,14 +209,14 @@ fn gather<'a>(
     s.def.clear();
     let (rep, def) = (&mut s.rep, &mut s.def);
     macro_rules! read {
-        ($out:expr, $fill:expr) => {{
+        ($out:expr, $fill:expr, $get:expr) => {{
             let out = $out;
             out.clear();
             if field.list {
-                let full = list_leaves(arrays, rep, def, out, $fill);
+                let full = list_leaves(arrays, rep, def, out, ($fill, $get));
                 (0, full.then_some(3))
             } else {
-                let nulls = leaves(arrays, def, out, $fill);
+                let nulls = leaves(arrays, def, out, $fill, $get);
                 let rows: usize = arrays.iter().map(|a| a.len).sum();
                 (nulls, def.is_empty().then_some(u8::from(nulls < rows)))
             }
@@ -215,13 +224,26 @@ fn gather<'a>(
     }
     let leaf = field.leaf;
     match leaf {
-        Leaf::Bool => read!(&mut s.bools, |a: &Array<'a>, f, t, o: &mut _| a
-            .bools(f, t, o)),
-        Leaf::F64 => read!(&mut s.floats, |a: &Array<'a>, f, t, o: &mut _| a
-            .floats(f, t, o)),
-        Leaf::Utf8 => read!(strs, |a: &Array<'a>, f, t, o: &mut _| a.strs(f, t, o)),
-        _ => read!(&mut s.ints, move |a: &Array<'a>, f, t, o: &mut _| a
-            .ints(f, t, leaf, o)),
+        Leaf::Bool => read!(
+            &mut s.bools,
+            |a: &Array<'a>, f, t, o: &mut _| a.bools(f, t, o),
+            |a: &Array<'a>, i| a.bool(i)
+        ),
+        Leaf::F64 => read!(
+            &mut s.floats,
+            |a: &Array<'a>, f, t, o: &mut _| a.floats(f, t, o),
+            |a: &Array<'a>, i| a.float(i)
+        ),
+        Leaf::Utf8 => read!(
+            strs,
+            |a: &Array<'a>, f, t, o: &mut _| a.strs(f, t, o),
+            |a: &Array<'a>, i| a.str(i)
+        ),
+        _ => read!(
+            &mut s.ints,
+            move |a: &Array<'a>, f, t, o: &mut _| a.ints(f, t, leaf, o),
+            move |a: &Array<'a>, i| a.int(i, leaf)
+        ),
     }
 }
 
@@ -267,18 +289,25 @@ fn min_max<T: Plain>(values: &[T], physical: i32, less: impl Fn(&T, &T) -> bool)
 /// data page's body (after the levels).
 type Bufs<'b> = (&'b mut Vec<u32>, &'b mut Vec<u8>, &'b mut Vec<u8>);
 
+/// A dictionary found without hashing (`dict::reused`): its values, and every row's index
+/// among them (the followed column's, read where they are).
+type Given<'k, T> = Option<(Vec<T>, &'k [u32])>;
+
 /// Plain or dictionary values of one type, with their statistics (over the distinct values
 /// when a dictionary holds them).
 fn encode_values<T: Key>(
-    values: &[T],
+    (values, bounds): (&[T], Option<(i64, i64)>),
     physical: i32,
-    (options, given): (Options<'_>, Option<Vec<T>>),
+    (options, given): (Options<'_>, Given<'_, T>),
     (indices, dict, out): Bufs<'_>,
     stats: impl Fn(&[T]) -> MinMax,
 ) -> Encoded {
     if options.dictionary {
-        let distinct = given.or_else(|| T::dictionary(values, physical, indices));
-        if let Some(distinct) = distinct {
+        let found = match given {
+            Some(g) => Some(g),
+            None => T::dictionary(values, (physical, bounds), indices).map(|d| (d, &indices[..])),
+        };
+        if let Some((distinct, indices)) = found {
             let width = width_of(distinct.len().saturating_sub(1) as u64);
             out.push(width as u8);
             hybrid(out, indices, width);
@@ -318,29 +347,37 @@ fn float_min_max(values: &[f64], physical: i32) -> MinMax {
     Some((lo.stat(physical), hi.stat(physical)))
 }
 
+/// Eight booleans (bytes 0 or 1) as the bits of a byte, the first the least significant:
+/// one multiplication moves byte `k`'s bit to bit `56 + k` (no two products meet, so
+/// nothing carries).
+#[inline(always)]
+fn pack_bools(b: &[u8; 8]) -> u8 {
+    (u64::from_le_bytes(*b).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
 /// A column's values into the data page's body, as [`encode_values`] (booleans bit-packed,
 /// DELTA_BINARY_PACKED integers where asked).
 fn encode<'a>(
     values: Values<'_, 'a>,
     physical: i32,
-    (options, given): (Options<'_>, Option<Vec<&'a [u8]>>),
+    (options, given): (Options<'_>, Given<'_, &'a [u8]>),
     bufs: Bufs<'_>,
 ) -> Encoded {
     let stats = options.statistics;
     match values {
         Values::Bool(v) => {
             let out = bufs.2;
-            for chunk in v.chunks(8) {
-                out.push(
-                    chunk
-                        .iter()
-                        .rev()
-                        .fold(0u8, |b, &on| (b << 1) | u8::from(on)),
-                );
+            let mut chunks = v.chunks_exact(8);
+            out.extend((&mut chunks).map(|c| pack_bools(c.try_into().unwrap())));
+            let rest = chunks.remainder();
+            if !rest.is_empty() {
+                let mut last = [0u8; 8];
+                last[..rest.len()].copy_from_slice(rest);
+                out.push(pack_bools(&last));
             }
             let min_max = (stats && !v.is_empty()).then(|| {
-                let all = v.iter().all(|&b| b);
-                let any = v.iter().any(|&b| b);
+                let all = !v.contains(&0);
+                let any = v.contains(&1);
                 (vec![u8::from(all)], vec![u8::from(any)])
             });
             Encoded {
@@ -349,7 +386,7 @@ fn encode<'a>(
                 min_max,
             }
         }
-        Values::Int(v) if options.delta => {
+        Values::Int(v, _) if options.delta => {
             delta_binary_packed(bufs.2, v);
             Encoded {
                 encoding: DELTA_BINARY_PACKED,
@@ -357,13 +394,15 @@ fn encode<'a>(
                 min_max: stats.then(|| min_max(v, physical, |a, b| a < b)).flatten(),
             }
         }
-        Values::Int(v) => encode_values(v, physical, (options, None), bufs, |d| {
-            min_max(d, physical, |a, b| a < b)
-        }),
-        Values::Float(v) => encode_values(v, physical, (options, None), bufs, |d| {
+        Values::Int(v, bounds) => {
+            encode_values((v, bounds), physical, (options, None), bufs, |d| {
+                min_max(d, physical, |a, b| a < b)
+            })
+        }
+        Values::Float(v) => encode_values((v, None), physical, (options, None), bufs, |d| {
             float_min_max(d, physical)
         }),
-        Values::Bytes(v) => encode_values(v, physical, (options, given), bufs, |d| {
+        Values::Bytes(v) => encode_values((v, None), physical, (options, given), bufs, |d| {
             min_max(d, physical, |a, b| a < b)
         }),
     }
@@ -431,10 +470,11 @@ fn write_column<'a>(
     }
     let given = match key {
         Some(k) if options.dictionary && field.leaf == Leaf::Utf8 => {
-            reused(strs, (&s.def, def_all), k, &mut s.indices)
+            reused(strs, (&s.def, def_all), k).map(|d| (d, &k.indices[..]))
         }
         _ => None,
     };
+    let reusing = given.is_some();
     let max_def: u8 = if field.list { 3 } else { 1 };
     let body = &mut s.body;
     body.clear();
@@ -451,7 +491,8 @@ fn write_column<'a>(
         Leaf::Bool => Values::Bool(&s.bools),
         Leaf::F64 => Values::Float(&s.floats),
         Leaf::Utf8 => Values::Bytes(strs),
-        _ => Values::Int(&s.ints),
+        Leaf::I8 => Values::Int(&s.ints, Some((i8::MIN.into(), i8::MAX.into()))),
+        _ => Values::Int(&s.ints, None),
     };
     let bufs = (&mut s.indices, &mut s.dict, body);
     let enc = encode(values, physical, (options, given), bufs);
@@ -492,7 +533,10 @@ fn write_column<'a>(
         vec![field.name.clone()]
     };
     let keyed = (keep && enc.encoding == RLE_DICTIONARY).then(|| Keyed {
-        indices: s.indices.clone(),
+        indices: match key {
+            Some(k) if reusing => k.indices.clone(),
+            _ => s.indices.clone(),
+        },
         def: s.def.clone(),
         def_all,
     });
@@ -583,4 +627,17 @@ pub fn write<'o>(
     out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
     out.extend_from_slice(b"PAR1");
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_bools_is_the_bits() {
+        for b in 0..=255u8 {
+            let bools: [u8; 8] = std::array::from_fn(|k| (b >> k) & 1);
+            assert_eq!(pack_bools(&bools), b);
+        }
+    }
 }
