@@ -1050,13 +1050,49 @@ class _RejectCap:
         )
 
 
+class _Here(Future[Any]):
+    """A task's result this process made itself (:func:`_in_order`), not the pool."""
+
+
+def _submit_soon(
+    pool: Executor, task: Callable[..., T], args: tuple[Any, ...]
+) -> tuple[Future[T], threading.Thread]:
+    """``pool.submit(task, *args)`` from a thread, and that thread: a pool's first submission
+    starts its first worker, which waits for the forkserver's imports (~0.4 s), and the
+    caller goes on meanwhile. The future answers as the pool's does."""
+    slot: Future[T] = Future()
+
+    def copy(done: Future[T]) -> None:
+        if done.cancelled():
+            slot.cancel()
+        elif (err := done.exception()) is not None:
+            slot.set_exception(err)
+        else:
+            slot.set_result(done.result())
+
+    def submit() -> None:
+        try:
+            real = pool.submit(task, *args)
+        except BaseException as err:
+            slot.set_exception(err)
+            return
+        real.add_done_callback(copy)
+
+    thread = threading.Thread(target=submit, name="pool-start", daemon=True)
+    thread.start()
+    return slot, thread
+
+
 def _in_order(
     pool: Executor, tasks: Iterable[tuple[Callable[..., T], tuple[Any, ...]]], workers: int
 ) -> Iterator[T]:
     """Run ``tasks`` on ``pool`` (``workers`` processes), at most ``2 × workers`` of them
-    queued, and yield their results in the tasks' order. Until a worker has answered, a task
-    that would wait for room in the queue runs here instead: a pool starts in ~0.4 s (the
-    forkserver imports the workers' modules), which this process spends working.
+    queued in the pool, and yield their results in the tasks' order. A pool starts in ~0.4 s
+    (the forkserver imports the workers' modules), which this process spends working: while
+    the pool's first worker starts (:func:`_submit_soon`), and then until a worker has
+    answered whenever each has its next tasks queued, the next task runs here (those run here
+    do not count as queued: the workers never wait for this process's task to end before they
+    get more).
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> with ThreadPoolExecutor(2) as pool:
@@ -1065,17 +1101,27 @@ def _in_order(
     """
     pending: deque[Future[T]] = deque()
     first: Future[T] | None = None
+    starting: threading.Thread | None = None
+    queued = 0  # the pool's tasks among the pending ones
     for task, args in tasks:
-        if first is not None and not first.done() and len(pending) >= 2 * workers:
-            here: Future[T] = Future()
+        if (starting is not None and starting.is_alive()) or (
+            queued >= 2 * workers and first is not None and not first.done()
+        ):
+            here: Future[T] = _Here()
             here.set_result(task(*args))
             pending.append(here)
             continue
-        future = pool.submit(task, *args)
-        first = first or future
+        if first is None:
+            first, starting = _submit_soon(pool, task, args)
+            future = first
+        else:
+            future = pool.submit(task, *args)
         pending.append(future)
-        while len(pending) >= 2 * workers and first.done():
-            yield pending.popleft().result()
+        queued += 1
+        while queued >= 2 * workers and first.done():
+            done = pending.popleft()
+            queued -= not isinstance(done, _Here)
+            yield done.result()
     while pending:
         yield pending.popleft().result()
 

@@ -85,14 +85,28 @@ def context(preload: Sequence[str] = ()) -> BaseContext:
     return ctx
 
 
+#: What the forkserver's environment adds to this process's, unless set already: one BLAS
+#: thread. NumPy's OpenBLAS otherwise starts one a core when imported, each spinning for a
+#: while (~0.1-0.2 CPU-s, measured) on the cores the import and the first workers need; no
+#: worker does linear algebra.
+SERVER_ENV = {"OPENBLAS_NUM_THREADS": "1"}
+
+
 def warm(preload: Sequence[str]) -> None:
     """Start the forkserver now (it imports ``preload`` while this process goes on), so that
-    a pool made later starts its workers without waiting for those imports."""
+    a pool made later starts its workers without waiting for those imports; with
+    :data:`SERVER_ENV`."""
     context(preload)
     if start_method() == "forkserver":
         from multiprocessing import forkserver
 
-        forkserver.ensure_running()
+        added = {k: v for k, v in SERVER_ENV.items() if k not in os.environ}
+        os.environ.update(added)
+        try:
+            forkserver.ensure_running()
+        finally:
+            for k in added:
+                del os.environ[k]
 
 
 def die_with(main: int) -> None:
@@ -146,6 +160,7 @@ def pool(
 ) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes started by :func:`context`, each of which dies with
     this process (:func:`die_with`) and then runs ``initializer(*initargs)``."""
+    warm(preload)
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context(preload),

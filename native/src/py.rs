@@ -189,6 +189,11 @@ impl Core {
             let reject = match added {
                 Added::Rows => {
                     rows += 1;
+                    if rows % YIELD_EVERY == 0 {
+                        // the GIL let go a moment: this process's other threads (a pool's
+                        // feeders, the part files' fsyncs) are not held up for a whole range
+                        py.allow_threads(|| ());
+                    }
                     continue;
                 }
                 Added::Repeat | Added::Python => py.None(),
@@ -199,6 +204,9 @@ impl Core {
         (pos, line, rows, py.None()).into_py_any(py)
     }
 }
+
+/// Lines a range's reading replays between two moments it lets the GIL go (~3 ms of work).
+const YIELD_EVERY: usize = 64;
 
 /// One buffer of a column in the core's memory as `(address, size)` (Python wraps it with
 /// `pa.foreign_buffer`, the [`RowsMemory`] of its take as the base that keeps it alive); an
