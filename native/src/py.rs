@@ -189,7 +189,7 @@ impl Core {
             let reject = match added {
                 Added::Rows => {
                     rows += 1;
-                    if rows % YIELD_EVERY == 0 {
+                    if rows.is_multiple_of(YIELD_EVERY) {
                         // the GIL let go a moment: this process's other threads (a pool's
                         // feeders, the part files' fsyncs) are not held up for a whole range
                         py.allow_threads(|| ());
