@@ -1055,11 +1055,13 @@ class _Here(Future[Any]):
 
 
 def _submit_soon(
-    pool: Executor, task: Callable[..., T], args: tuple[Any, ...]
+    pool: Executor, task: Callable[..., T], args: tuple[Any, ...], workers: int
 ) -> tuple[Future[T], threading.Thread]:
     """``pool.submit(task, *args)`` from a thread, and that thread: a pool's first submission
     starts its first worker, which waits for the forkserver's imports (~0.4 s), and the
-    caller goes on meanwhile. The future answers as the pool's does."""
+    caller goes on meanwhile. The thread then has the pool start its other workers (a pool
+    starts one a submission: it is given ``workers - 1`` empty tasks). The future answers as
+    the pool's does."""
     slot: Future[T] = Future()
 
     def copy(done: Future[T]) -> None:
@@ -1077,6 +1079,8 @@ def _submit_soon(
             slot.set_exception(err)
             return
         real.add_done_callback(copy)
+        for _ in range(workers - 1):
+            pool.submit(os.getpid)
 
     thread = threading.Thread(target=submit, name="pool-start", daemon=True)
     thread.start()
@@ -1112,7 +1116,7 @@ def _in_order(
             pending.append(here)
             continue
         if first is None:
-            first, starting = _submit_soon(pool, task, args)
+            first, starting = _submit_soon(pool, task, args, workers)
             future = first
         else:
             future = pool.submit(task, *args)

@@ -1359,8 +1359,9 @@ def _footer_metadata(schema: pa.Schema) -> list[tuple[str, str]]:
 def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
     """Write one Parquet file whole and start its fsync (:func:`_sync_soon`); its sha256 and
     size. On the native core (:func:`pipeline.native.write_parquet`, about half pyarrow's
-    CPU: ``bench native.parquet``), else with pyarrow: the same options (:func:`_writer_options`), files
-    read alike by pyarrow and DuckDB (``tests/native/test_parquet.py``)."""
+    CPU: ``bench native.parquet``), else with pyarrow: the same options
+    (:func:`_writer_options`), files read alike by pyarrow and DuckDB
+    (``tests/native/test_parquet.py``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     options = _writer_options(table)
     # the record batches as the core reads them (none to export on the pure Python path)

@@ -352,7 +352,7 @@ def test_a_worker_killed_mid_import_is_a_message_and_nothing_is_committed(
     built: Warehouse, tmp_path: Path
 ) -> None:
     log = tmp_path / "big.jsonl"
-    write_many(log, 12000)
+    write_many(log, 40000)  # chunks left for the workers after the import's own first ones
     proc = start("ingest", log, "-w", built.root, "--workers", "2")
     try:
         wait_for(lambda: len(workers_of(proc.pid)) >= 2, 120, "the workers")
