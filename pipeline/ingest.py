@@ -1079,8 +1079,10 @@ def _submit_soon(
             slot.set_exception(err)
             return
         real.add_done_callback(copy)
-        for _ in range(workers - 1):
-            pool.submit(os.getpid)
+        # a pool the import stopped meanwhile refuses these (RuntimeError): nothing to start
+        with contextlib.suppress(RuntimeError):
+            for _ in range(workers - 1):
+                pool.submit(os.getpid)
 
     thread = threading.Thread(target=submit, name="pool-start", daemon=True)
     thread.start()

@@ -259,17 +259,13 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def _fsync_dir(path: Path) -> None:
+def _fsync(path: Path) -> None:
+    """Fsync a file or a folder by its path."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _fsync_file(path: Path) -> None:
-    with path.open("rb") as f:
-        os.fsync(f.fileno())
 
 
 #: This process's thread that fsyncs the part files it wrote (:func:`_sync_soon`), made on
@@ -333,7 +329,7 @@ def _append_line(path: Path, line: str) -> None:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
-    _fsync_dir(path.parent)
+    _fsync(path.parent)
 
 
 def _sql_str(text: str) -> str:
@@ -741,7 +737,7 @@ class Warehouse:
                     f.flush()
                     os.fsync(f.fileno())
                 os.replace(tmp, self.manifest_path)
-                _fsync_dir(self.root)
+                _fsync(self.root)
                 for rel in sorted(p for p, b in by_path.items() if b in dropped):
                     if (self.root / rel).is_file():
                         moved.append(self._quarantine(self.root / rel))
@@ -761,8 +757,8 @@ class Warehouse:
             target = folder / f"{path.name}.{n}"
             n += 1
         os.replace(path, target)
-        _fsync_dir(folder)
-        _fsync_dir(path.parent)
+        _fsync(folder)
+        _fsync(path.parent)
         return target
 
     # ----- imports ----------------------------------------------------------------------
@@ -942,10 +938,9 @@ class Warehouse:
                         con.execute("checkpoint")
                     finally:
                         con.close()
-                    with tmp.open("rb") as f:
-                        os.fsync(f.fileno())
+                    _fsync(tmp)
                     os.replace(tmp, self.db_path)
-                    _fsync_dir(self.root)
+                    _fsync(self.root)
             except BaseException as err:
                 tmp.unlink(missing_ok=True)
                 Path(f"{tmp}.wal").unlink(missing_ok=True)
@@ -1788,11 +1783,10 @@ class Batch:
                     continue
                 writer.close()
                 tmp = self._tmp(table)
-                with tmp.open("rb") as f:
-                    os.fsync(f.fileno())
+                _fsync(tmp)
                 final = wh.root / self._rel(table)
                 os.replace(tmp, final)
-                _fsync_dir(final.parent)
+                _fsync(final.parent)
                 files.append(
                     ManifestFile(
                         table=table.value,
@@ -1860,11 +1854,11 @@ class Batch:
         for f in parts:
             tmp = root / (f.path + ".tmp")
             if str(tmp) not in done:
-                _fsync_file(tmp)
+                _fsync(tmp)
         for f in parts:
             os.replace(root / (f.path + ".tmp"), root / f.path)
         for folder in sorted({(root / f.path).parent for f in parts}):
-            _fsync_dir(folder)
+            _fsync(folder)
         return [
             ManifestFile(f.table, f.path, f.sha256, f.rows, f.bytes, schema_tag(f.table))
             for f in parts
