@@ -71,7 +71,8 @@ def import_rate(log: Path, wh: Path, n: int, workers: int) -> tuple[float, float
     """The import of ``log`` (``n`` games) into ``wh`` in a fresh process: (games/s as the
     import reports it, games per CPU-second of the importing process)."""
     cmd = [sys.executable, "-c", _RUN, str(log), str(wh), str(n), str(workers)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}  # as the big2 command sets it
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.split()
     rate, cpu = float(out[-2]), float(out[-1])
     return rate, n / cpu
 

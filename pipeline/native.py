@@ -35,6 +35,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import threading
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -424,7 +425,23 @@ class DdzReplayer:
         return winner
 
 
-_REPLAYER: NativeReplayer | None = None
+class _PerThread(threading.local):
+    """This thread's core: a core's buffers and caches are one thread's (an import's worker
+    threads each replay their own chunks, the GIL let go)."""
+
+    replayer: NativeReplayer | None = None
+
+
+_THIS_THREAD = _PerThread()
+
+
+def _replayer(module: ModuleType) -> NativeReplayer:
+    """This thread's :class:`NativeReplayer` (made on first use)."""
+    replayer = _THIS_THREAD.replayer
+    if replayer is None:
+        replayer = _THIS_THREAD.replayer = NativeReplayer(module)
+    return replayer
+
 
 #: One buffer of a column as the core hands it over: ``(address, size)`` in the core's memory
 #: (wrapped with ``pa.foreign_buffer``, the take's memory object as its base).
@@ -551,12 +568,9 @@ def core_rows(*, ddz: bool = True) -> CoreRows | None:
     """A rows builder on the core for one chunk, or None on the pure Python path. ``ddz``:
     whether it builds Dou Dizhu's rows too (False when the warehouse has no Dou Dizhu row
     filling: then those lines are Python's, which rejects them ``E_GAME_NOT_STORED``)."""
-    global _REPLAYER
     if _MODULE is None:
         return None
-    if _REPLAYER is None:
-        _REPLAYER = NativeReplayer(_MODULE)
-    return CoreRows(_REPLAYER, ddz=ddz)
+    return CoreRows(_replayer(_MODULE), ddz=ddz)
 
 
 def _json(value: Any) -> str:
@@ -751,23 +765,17 @@ def write_parquet(
 
 def replay_line(text: str, source: Source) -> GameFacts | Reject:
     """One decoded game line on this process's path (:func:`status`): facts or a reject."""
-    global _REPLAYER
     if _MODULE is None:
         return replay_line_python(text, source)
-    if _REPLAYER is None:
-        _REPLAYER = NativeReplayer(_MODULE)
-    return _REPLAYER.replay_line(text, source)
+    return _replayer(_MODULE).replay_line(text, source)
 
 
 def replay_game(text: str, source: Source) -> ReplayedGame | Reject:
     """One decoded game line on this process's path (:func:`status`): the replayed game, from
     which the warehouse rows are built (``big2 ingest``), or the reject; the same either way."""
-    global _REPLAYER
     if _MODULE is None:
         return replay_game_python(text, source)
-    if _REPLAYER is None:
-        _REPLAYER = NativeReplayer(_MODULE)
-    return _REPLAYER.replay_game(text, source)
+    return _replayer(_MODULE).replay_game(text, source)
 
 
 def game_keys(batch: tuple[object, object]) -> bytes | None:

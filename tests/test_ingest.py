@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import os
@@ -17,8 +18,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from pipeline import native
 from pipeline.cli import app
-from pipeline.ingest import IngestError, _in_order, expand_paths, ingest
+from pipeline.ingest import IngestError, _in_order, _no_gc, _on_threads, expand_paths, ingest
 from pipeline.logs.model import Source
 from pipeline.sim.sample import bad_lines, dumps, sample_game
 from pipeline.warehouse import Added, Warehouse
@@ -166,6 +168,36 @@ def test_the_import_works_while_its_pool_starts() -> None:
         got = list(_in_order(pool, [(task, (k,)) for k in range(12)], 2))
     assert [k for k, _ in got] == list(range(12))
     assert not got[0][1] and any(in_importer for _, in_importer in got)
+
+
+def test_the_collector_stays_off_until_the_last_replaying_thread_is_done() -> None:
+    # two threads replay chunks at once: the one done first must not turn the process's
+    # collector back on under the other, and the last one leaves it as it was
+    inside, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with _no_gc():
+            inside.set()
+            assert leave.wait(30)
+
+    assert gc.isenabled()
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        assert inside.wait(30)
+        with _no_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the other thread still replays
+    finally:
+        leave.set()
+        thread.join()
+    assert gc.isenabled()
+
+
+def test_json_lines_take_threads_on_the_core_and_other_logs_processes(tmp_path: Path) -> None:
+    plain, packed, sheet = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz", tmp_path / "c.csv"
+    assert _on_threads([plain, packed], None) == native.available()
+    assert not _on_threads([plain, sheet], None)
 
 
 def test_each_part_file_is_fsynced_once_before_the_manifest_names_it(

@@ -54,17 +54,21 @@ struct Core {
 type Outcome<'t> = Option<Result<(Record, Option<Tree<'t>>, Replayed, String), (String, Rejected)>>;
 
 impl Core {
-    fn run<'t>(&mut self, py: Python<'_>, text: &'t str) -> PyResult<Outcome<'t>> {
+    /// A line's [`Outcome`]. Runs without the GIL (a range's lines are read with it let go);
+    /// a ruleset met for the first time takes it to ask the resolver.
+    fn run<'t>(&mut self, text: &'t str) -> PyResult<Outcome<'t>> {
         let Some((record, tree)) = read_line(text) else {
             return Ok(None);
         };
         let key = format!("{}\u{0}{}", record.preset, record.overrides);
         if !self.rulesets.contains_key(&key) {
-            let answer = self
-                .resolver
-                .call1(py, (record.preset.as_str(), record.overrides.as_str()))?;
             let (ok, payload, message, name, overrides): (bool, String, String, String, String) =
-                answer.extract(py)?;
+                Python::with_gil(|py| {
+                    let answer = self
+                        .resolver
+                        .call1(py, (record.preset.as_str(), record.overrides.as_str()))?;
+                    answer.extract(py)
+                })?;
             let rules = if ok {
                 let dict: serde_json::Value = serde_json::from_str(&payload)
                     .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
@@ -115,8 +119,8 @@ const DDZ_MARK: &[u8] = b"\"doudizhu\"";
 
 impl Core {
     /// [`Core::rows_add`]'s work.
-    fn add_line(&mut self, py: Python<'_>, text: &str, file: &str, line: i64) -> PyResult<Added> {
-        let (record, tree, done, key) = match self.run(py, text)? {
+    fn add_line(&mut self, text: &str, file: &str, line: i64) -> PyResult<Added> {
+        let (record, tree, done, key) = match self.run(text)? {
             None => return Ok(Added::Python),
             Some(Err((game_id, r))) => return Ok(Added::Rejected(game_id, r)),
             Some(Ok(got)) => got,
@@ -146,19 +150,48 @@ impl Core {
         })
     }
 
-    /// [`Core::rows_range`]'s work, on the range's bytes (`data`, out of `self` meanwhile).
+    /// [`Core::rows_range`]'s work, on the range's bytes (`data`, out of `self` meanwhile):
+    /// [`Core::lines_free`] with the GIL let go (an import's other threads replay their own
+    /// ranges meanwhile), then its answer as Python objects.
     #[allow(clippy::too_many_arguments)]
     fn range_lines(
         &mut self,
         py: Python<'_>,
         data: &[u8],
-        mut pos: usize,
-        mut line: i64,
+        pos: usize,
+        line: i64,
         file: &str,
         max_line_bytes: usize,
         ddz: Option<Bound<'_, DdzCore>>,
     ) -> PyResult<PyObject> {
         let mut ddz = ddz.as_ref().map(|d| d.borrow_mut());
+        let ddz = ddz.as_deref_mut();
+        let (pos, line, rows, left) =
+            py.allow_threads(|| self.lines_free(data, pos, line, file, max_line_bytes, ddz))?;
+        let left = match left {
+            Left::Done => py.None(),
+            Left::Raw(at, bytes) => (at, PyBytes::new(py, bytes), py.None()).into_py_any(py)?,
+            Left::Line(at, text, None) => (at, text, py.None()).into_py_any(py)?,
+            Left::Line(at, text, Some((game_id, r))) => {
+                (at, text, reject_tuple(py, game_id, r)?).into_py_any(py)?
+            }
+        };
+        (pos, line, rows, left).into_py_any(py)
+    }
+
+    /// The lines of `data` from byte `pos` (line `line`) up to the first one the core leaves
+    /// to Python, as [`Core::rows_range`] describes them, touching no Python object (a
+    /// ruleset met for the first time takes the GIL to be resolved): `(pos, line, rows,
+    /// left)`.
+    fn lines_free<'d>(
+        &mut self,
+        data: &'d [u8],
+        mut pos: usize,
+        mut line: i64,
+        file: &str,
+        max_line_bytes: usize,
+        mut ddz: Option<&mut DdzCore>,
+    ) -> PyResult<(usize, i64, usize, Left<'d>)> {
         let mut rows = 0usize;
         while pos < data.len() {
             if data[pos] == b'\n' {
@@ -173,40 +206,40 @@ impl Core {
             let text = match cut_line {
                 Line::Blank => continue,
                 Line::Text(text) => text,
-                Line::Raw => {
-                    let left = (at, PyBytes::new(py, &data[start..next]), py.None());
-                    return (pos, line, rows, left).into_py_any(py);
-                }
+                Line::Raw => return Ok((pos, line, rows, Left::Raw(at, &data[start..next]))),
             };
             let added = if memchr::memmem::find(text.as_bytes(), DDZ_MARK).is_some() {
                 match ddz.as_mut() {
                     None => Added::Python,
-                    Some(d) => d.add_line(py, text, file, at, &mut |id| Ok(self.rows.claim(id)))?,
+                    Some(d) => d.add_line(text, file, at, &mut |id| Ok(self.rows.claim(id)))?,
                 }
             } else {
-                self.add_line(py, text, file, at)?
+                self.add_line(text, file, at)?
             };
             let reject = match added {
                 Added::Rows => {
                     rows += 1;
-                    if rows.is_multiple_of(YIELD_EVERY) {
-                        // the GIL let go a moment: this process's other threads (a pool's
-                        // feeders, the part files' fsyncs) are not held up for a whole range
-                        py.allow_threads(|| ());
-                    }
                     continue;
                 }
-                Added::Repeat | Added::Python => py.None(),
-                Added::Rejected(game_id, r) => reject_tuple(py, game_id, r)?,
+                Added::Repeat | Added::Python => None,
+                Added::Rejected(game_id, r) => Some((game_id, r)),
             };
-            return (pos, line, rows, (at, text, reject)).into_py_any(py);
+            return Ok((pos, line, rows, Left::Line(at, text, reject)));
         }
-        (pos, line, rows, py.None()).into_py_any(py)
+        Ok((pos, line, rows, Left::Done))
     }
 }
 
-/// Lines a range's reading replays between two moments it lets the GIL go (~3 ms of work).
-const YIELD_EVERY: usize = 64;
+/// Where [`Core::lines_free`] stopped: at the range's end, or at a line it leaves to Python.
+enum Left<'d> {
+    Done,
+    /// A line for the Python reader (`lines::cut` is not sure of it): its number, its bytes
+    /// to its newline.
+    Raw(i64, &'d [u8]),
+    /// A line for Python to replay (a repeat, a line the core does not read or build rows
+    /// of), or its game id and reject: its number, its text.
+    Line(i64, &'d str, Option<(String, Rejected)>),
+}
 
 /// One buffer of a column in the core's memory as `(address, size)` (Python wraps it with
 /// `pa.foreign_buffer`, the [`RowsMemory`] of its take as the base that keeps it alive); an
@@ -346,7 +379,7 @@ impl Core {
         file: &str,
         line: i64,
     ) -> PyResult<PyObject> {
-        match self.add_line(py, text, file, line)? {
+        match self.add_line(text, file, line)? {
             Added::Rows => true.into_py_any(py),
             Added::Repeat => false.into_py_any(py),
             Added::Python => Ok(py.None()),
@@ -456,7 +489,7 @@ impl Core {
     /// A decoded game line → `None` (the Python reader's line), `("reject", game_id,
     /// action_index, code, message)`, or `("ok", game_id, result, actions)` with every fact.
     fn replay_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
-        match self.run(py, text)? {
+        match self.run(text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
             Some(Ok((record, _, done, _))) => {
@@ -490,7 +523,7 @@ impl Core {
 
     /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.
     fn validate_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
-        match self.run(py, text)? {
+        match self.run(text)? {
             None => Ok(py.None()),
             Some(Err((game_id, r))) => reject_tuple(py, game_id, r),
             Some(Ok((record, _, done, _))) => {
@@ -499,21 +532,24 @@ impl Core {
         }
     }
 
-    /// Validate many lines; the number that replayed, were rejected, and were left to Python.
+    /// Validate many lines; the number that replayed, were rejected, and were left to Python
+    /// (with the GIL let go).
     fn validate_lines(
         &mut self,
         py: Python<'_>,
         lines: Vec<String>,
     ) -> PyResult<(usize, usize, usize)> {
-        let (mut ok, mut rejected, mut left) = (0, 0, 0);
-        for line in &lines {
-            match self.run(py, line)? {
-                None => left += 1,
-                Some(Err(_)) => rejected += 1,
-                Some(Ok(_)) => ok += 1,
+        py.allow_threads(|| {
+            let (mut ok, mut rejected, mut left) = (0, 0, 0);
+            for line in &lines {
+                match self.run(line)? {
+                    None => left += 1,
+                    Some(Err(_)) => rejected += 1,
+                    Some(Ok(_)) => ok += 1,
+                }
             }
-        }
-        Ok((ok, rejected, left))
+            Ok((ok, rejected, left))
+        })
     }
 }
 

@@ -17,6 +17,13 @@ usage, 3 a writing command could not finish.
 (0, True)
 """
 
+import os
+
+# Before NumPy is first imported: the commands do no linear algebra, and OpenBLAS otherwise
+# starts a thread a core that spins ~0.1 CPU-s on the cores the command needs (measured; the
+# workers' forkserver is started so too: pipeline.workers.SERVER_ENV).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from pipeline.cli import bench, dashboard, demo, ingest, report, rules, simulate, sql
 from pipeline.cli.app import (
     EXIT_CHECK_FAILED,

@@ -62,7 +62,10 @@ def ingest(
     warehouse: WarehouseOption = None,
     workers: Annotated[
         int | None,
-        typer.Option(help="Worker processes (default: one per core on large inputs)."),
+        typer.Option(
+            help="Workers (default: one per core on large inputs): threads on the native "
+            "core's JSON Lines path, else processes."
+        ),
     ] = None,
     strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
     top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,

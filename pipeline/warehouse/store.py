@@ -57,6 +57,7 @@ import hashlib
 import json
 import os
 import secrets
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -273,6 +274,8 @@ def _fsync(path: Path) -> None:
 _SYNCER: list[ThreadPoolExecutor] = []
 #: The files this process wrote whose fsync no one has waited for yet (path → its fsync).
 _SYNCING: dict[str, Future[None]] = {}
+#: Held while ``_SYNCER`` or ``_SYNCING`` changes (an import's worker threads write parts).
+_SYNC_LOCK = threading.Lock()
 
 
 def _sync_soon(path: Path) -> None:
@@ -281,9 +284,10 @@ def _sync_soon(path: Path) -> None:
     file, not the CPU's). :func:`synced` waits for it later."""
     fd = os.open(path, os.O_RDONLY)
     try:
-        if not _SYNCER:
-            _SYNCER.append(ThreadPoolExecutor(1, thread_name_prefix="fsync"))
-        _SYNCING[str(path)] = _SYNCER[0].submit(_fsync_close, fd)
+        with _SYNC_LOCK:
+            if not _SYNCER:
+                _SYNCER.append(ThreadPoolExecutor(1, thread_name_prefix="fsync"))
+            _SYNCING[str(path)] = _SYNCER[0].submit(_fsync_close, fd)
     except BaseException:
         os.close(fd)
         raise
@@ -297,7 +301,8 @@ def _fsync_close(fd: int) -> None:
 
 
 def synced() -> tuple[str, ...]:
-    """The files this process wrote (:func:`_sync_soon`) since the last call, each fsynced:
+    """The files this process wrote (:func:`_sync_soon`) since the last call (any thread's),
+    each fsynced:
     waits for their fsyncs, started when they were written (done by now, but for the last
     few), and raises the error one met (ENOSPC from a delayed allocation: ``E_DISK_FULL``).
 
@@ -307,10 +312,12 @@ def synced() -> tuple[str, ...]:
     ...     synced() == (f.name,), synced()
     (True, ())
     """
-    paths = tuple(_SYNCING)
-    for path in paths:
-        _SYNCING.pop(path).result()
-    return paths
+    with _SYNC_LOCK:
+        syncing = list(_SYNCING.items())
+        _SYNCING.clear()
+    for _path, fsync in syncing:
+        fsync.result()
+    return tuple(path for path, _ in syncing)
 
 
 def _append_line(path: Path, line: str) -> None:
@@ -1335,6 +1342,7 @@ PART_TABLES = (Table.GAMES, Table.SEATS, Table.ACTIONS, Table.TRICKS)
 
 #: The games index a worker process read last (path → index): read once per batch.
 _WORKER_KNOWN: dict[str, KnownGames] = {}
+_KNOWN_LOCK = threading.Lock()
 
 
 def _part_rel(table: Table | str, batch_id: str, number: int) -> str:
@@ -1381,10 +1389,11 @@ def _write_file(path: Path, table: Table, rows: pa.Table) -> tuple[str, int]:
 def _spec_known(spec: PartSpec) -> KnownGames | None:
     if not spec.known:
         return None
-    known = _WORKER_KNOWN.get(spec.known)
-    if known is None:
-        _WORKER_KNOWN.clear()
-        known = _WORKER_KNOWN[spec.known] = KnownGames.load(Path(spec.known))
+    with _KNOWN_LOCK:  # read once, whichever of an import's threads asks first
+        known = _WORKER_KNOWN.get(spec.known)
+        if known is None:
+            _WORKER_KNOWN.clear()
+            known = _WORKER_KNOWN[spec.known] = KnownGames.load(Path(spec.known))
     return known
 
 

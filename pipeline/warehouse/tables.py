@@ -38,6 +38,7 @@ DataType(int64)
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
@@ -655,17 +656,26 @@ _ENUM_CODE: dict[object, int] = {None: 0}
 _ENUM_TEXT: list[pa.Array] = [pa.nulls(1, pa.string())]  # not pa.array: that imports pandas
 
 
+#: Held while the table learns (an import's worker threads may build rows at once).
+_ENUM_LOCK = threading.Lock()
+
+
 def _learn(values: Sequence[StrEnum | str | None]) -> None:
-    for v in set(values):
-        if v in _ENUM_CODE:
-            continue
-        text = v.value if isinstance(v, Enum) else str(v)
-        code = _ENUM_CODE.get(text)
-        if code is None:
-            code = _ENUM_CODE[text] = len(_ENUM_VALUES)
-            _ENUM_VALUES.append(text)
-        _ENUM_CODE[v] = code
-    _ENUM_TEXT[0] = pa.array(_ENUM_VALUES, pa.string())
+    """Give each new value a code: the texts are published before the codes, so a thread
+    that finds a code finds its text."""
+    with _ENUM_LOCK:
+        codes: dict[object, int] = {}
+        for v in set(values):
+            if v in _ENUM_CODE:
+                continue
+            text = v.value if isinstance(v, Enum) else str(v)
+            code = _ENUM_CODE.get(text, codes.get(text))
+            if code is None:
+                code = codes[text] = len(_ENUM_VALUES)
+                _ENUM_VALUES.append(text)
+            codes[v] = code
+        _ENUM_TEXT[0] = pa.array(_ENUM_VALUES, pa.string())
+        _ENUM_CODE.update(codes)
 
 
 def enum_texts(values: Sequence[StrEnum | str | None]) -> pa.Array:

@@ -81,7 +81,7 @@ def test_ddz_lines_replay_on_the_core_itself(monkeypatch: pytest.MonkeyPatch) ->
         raise AssertionError(f"the Python engine replayed a {kind} line")
 
     monkeypatch.setattr(native, "_MODULE", MODULE)
-    monkeypatch.setattr(native, "_REPLAYER", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     monkeypatch.setattr(pipeline.replay, "game_for", no_python)
     games = [
         ddz._game(seed, seed % len(ddz.OPTIONS), ddz.BOTS[seed % 4], "compact", seed % 2 == 1)

@@ -59,7 +59,7 @@ def _import(log: Path, wh: Path, max_line_bytes: int) -> tuple[Any, dict[str, An
 @pytest.fixture
 def small(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     monkeypatch.setattr(native, "_MODULE", MODULE)
-    monkeypatch.setattr(native, "_REPLAYER", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     yield monkeypatch
 
 
@@ -84,7 +84,7 @@ def test_a_gzip_file_imports_as_the_plain_file_and_the_items(
     data, max_line_bytes = file
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as patch:
         patch.setattr(native, "_MODULE", MODULE if on_core else None)  # else BIG2_PURE_PYTHON's
-        patch.setattr(native, "_REPLAYER", None)
+        patch.setattr(native, "_THIS_THREAD", native._PerThread())
         patch.setattr(ingest, "CHUNK_GAMES", games)
         patch.setattr(ingest, "CHUNK_BYTES", chunk_bytes)
         patch.setattr(ingest, "SCAN_BYTES", scan)

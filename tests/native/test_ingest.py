@@ -117,7 +117,7 @@ def test_ingest_replays_on_the_core_itself(monkeypatch: pytest.MonkeyPatch, tmp_
         raise AssertionError(f"the Python engine replayed a {kind} line")
 
     monkeypatch.setattr(native, "_MODULE", MODULE)
-    monkeypatch.setattr(native, "_REPLAYER", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     monkeypatch.setattr(pipeline.replay, "game_for", no_python)
     games = [_game(seed, seed % len(OPTIONS), "compact", seed % 2 == 1) for seed in range(40)]
     items: list[Any] = [

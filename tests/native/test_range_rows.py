@@ -99,7 +99,7 @@ def _same(got: Any, want: Any) -> None:
 @pytest.fixture
 def on_core(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(native, "_MODULE", MODULE)
-    monkeypatch.setattr(native, "_REPLAYER", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     monkeypatch.setattr(ingest, "CHUNK_GAMES", 5)
 
 

@@ -105,7 +105,7 @@ def _chunk(lines: list[str]) -> list[Any]:
 
 def _run(monkeypatch: pytest.MonkeyPatch, lines: list[str], *, core: bool) -> Any:
     monkeypatch.setattr(native, "_MODULE", MODULE if core else None)
-    monkeypatch.setattr(native, "_REPLAYER", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     return chunk_rows(_chunk(lines), "b1")
 
 
@@ -277,7 +277,7 @@ def check_memory_reuse(monkeypatch: pytest.MonkeyPatch, parts: list[list[str]]) 
     with monkeypatch.context() as m:
         reference = [_run(m, part, core=False) for part in parts]
     monkeypatch.setattr(native, "_MODULE", MODULE)
-    monkeypatch.setattr(native, "_REPLAYER", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     kept = chunk_rows(_chunk(parts[0]), "b1")  # held while the core builds the others
     snapshot = {table: rows.to_pylist() for table, rows in kept.tables.items()}
     addresses = []

@@ -41,9 +41,14 @@ def run(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[s
     )
 
 
-def start(*args: str | Path) -> subprocess.Popen[str]:
+#: An import on the pure Python path: its workers are processes (on the core, a JSON Lines
+#: file's are threads of the import's own process).
+PROCESSES = {**ENV, "BIG2_PURE_PYTHON": "1"}
+
+
+def start(*args: str | Path, env: dict[str, str] = ENV) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        big2(*args), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        big2(*args), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 
@@ -353,7 +358,7 @@ def test_a_worker_killed_mid_import_is_a_message_and_nothing_is_committed(
 ) -> None:
     log = tmp_path / "big.jsonl"
     write_many(log, 40000)  # chunks left for the workers after the import's own first ones
-    proc = start("ingest", log, "-w", built.root, "--workers", "2")
+    proc = start("ingest", log, "-w", built.root, "--workers", "2", env=PROCESSES)
     try:
         wait_for(lambda: len(workers_of(proc.pid)) >= 2, 120, "the workers")
         time.sleep(0.5)
@@ -372,7 +377,7 @@ def test_killing_the_import_leaves_no_worker_behind(
 ) -> None:
     log = tmp_path / "big.jsonl"
     write_many(log, 12000)
-    proc = start("ingest", log, "-w", built.root, "--workers", "2")
+    proc = start("ingest", log, "-w", built.root, "--workers", "2", env=PROCESSES)
     workers: list[int] = []
     try:
         wait_for(lambda: len(workers_of(proc.pid)) >= 2, 120, "the workers")
@@ -396,3 +401,32 @@ def test_killing_the_import_leaves_no_worker_behind(
         assert "nothing of the interrupted work was committed" in err
         assert "Traceback" not in err
         assert built.verify() == []  # the batch aborted: its tmp files are gone
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_import_on_threads_stopped_mid_way_commits_nothing_and_leaves_no_file(
+    built: Warehouse, tmp_path: Path, sig: signal.Signals
+) -> None:
+    """On the core, a JSON Lines file's workers are threads of the import's own process: a
+    signal stops the import once their running chunks are done, and none of them writes into
+    the batch after it aborted."""
+    log = tmp_path / "big.jsonl"
+    write_many(log, 40000)
+    proc = start("ingest", log, "-w", built.root, "--workers", "2")
+    try:
+        wait_for(
+            lambda: any(built.root.glob("*/*.parquet.tmp")) or proc.poll() is not None,
+            120,
+            "a part file",
+        )
+        assert workers_of(proc.pid) == []  # threads: no worker process
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        stop(proc)
+    assert proc.returncode == 128 + sig, err
+    assert f"big2: error: E_INTERRUPTED: stopped by {sig.name}" in err
+    assert "Traceback" not in err
+    assert len(built.entries()) == 1
+    assert built.verify() == []
+    assert not list(built.root.glob("*/*.parquet*.tmp"))

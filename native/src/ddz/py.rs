@@ -93,13 +93,12 @@ impl DdzCore {
     /// lines of a range), `claim` asked once the core knows it builds the rows.
     pub(crate) fn add_line(
         &mut self,
-        py: Python<'_>,
         text: &str,
         file: &str,
         line: i64,
         claim: &mut dyn FnMut(&str) -> PyResult<bool>,
     ) -> PyResult<Added> {
-        let (done, key) = match self.run(py, text)? {
+        let (done, key) = match self.run(text)? {
             Done::Python => return Ok(Added::Python),
             Done::Rejected(game_id, r) => {
                 let r = crate::replay::Rejected {
@@ -139,17 +138,21 @@ impl DdzCore {
         Ok(Added::Rows)
     }
 
-    fn run(&mut self, py: Python<'_>, text: &str) -> PyResult<Done> {
+    /// A line's [`Done`], without the GIL (as the Big Two core's `run`): a ruleset met for the
+    /// first time takes it to ask the resolver.
+    fn run(&mut self, text: &str) -> PyResult<Done> {
         let Some(line) = parse_ddz_line(text) else {
             return Ok(Done::Python);
         };
         let key = format!("{}\u{0}{}", line.preset, line.overrides);
         if !self.rulesets.contains_key(&key) {
-            let answer = self
-                .resolver
-                .call1(py, (line.preset.as_str(), line.overrides.as_str()))?;
             let (ok, payload, message, name, overrides): (bool, String, String, String, String) =
-                answer.extract(py)?;
+                Python::with_gil(|py| {
+                    let answer = self
+                        .resolver
+                        .call1(py, (line.preset.as_str(), line.overrides.as_str()))?;
+                    answer.extract(py)
+                })?;
             let rules = if ok {
                 serde_json::from_str(&payload)
                     .ok()
@@ -294,7 +297,7 @@ impl DdzCore {
     /// the engine's records and result, each logged action as `(seat, type, cards, value,
     /// kind)`, and the deal as read, `(hands or None, kitty, set_aside, face_up_card)`.
     fn replay_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
-        match self.run(py, text)? {
+        match self.run(text)? {
             Done::Python => Ok(py.None()),
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
             Done::Ok(done, _) => {
@@ -343,7 +346,7 @@ impl DdzCore {
         claim: PyObject,
     ) -> PyResult<PyObject> {
         let mut ask = |id: &str| claim.call1(py, (id,))?.extract::<bool>(py);
-        match self.add_line(py, text, file, line, &mut ask)? {
+        match self.add_line(text, file, line, &mut ask)? {
             Added::Rows => true.into_py_any(py),
             Added::Repeat => false.into_py_any(py),
             Added::Python => Ok(py.None()),
@@ -363,7 +366,7 @@ impl DdzCore {
 
     /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.
     fn validate_line(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
-        match self.run(py, text)? {
+        match self.run(text)? {
             Done::Python => Ok(py.None()),
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
             Done::Ok(done, _) => {
@@ -373,21 +376,24 @@ impl DdzCore {
         }
     }
 
-    /// Validate many lines; the number that replayed, were rejected, and were left to Python.
+    /// Validate many lines; the number that replayed, were rejected, and were left to Python
+    /// (with the GIL let go).
     fn validate_lines(
         &mut self,
         py: Python<'_>,
         lines: Vec<String>,
     ) -> PyResult<(usize, usize, usize)> {
-        let (mut ok, mut rejected, mut left) = (0, 0, 0);
-        for line in &lines {
-            match self.run(py, line)? {
-                Done::Python => left += 1,
-                Done::Rejected(..) => rejected += 1,
-                Done::Ok(..) => ok += 1,
+        py.allow_threads(|| {
+            let (mut ok, mut rejected, mut left) = (0, 0, 0);
+            for line in &lines {
+                match self.run(line)? {
+                    Done::Python => left += 1,
+                    Done::Rejected(..) => rejected += 1,
+                    Done::Ok(..) => ok += 1,
+                }
             }
-        }
-        Ok((ok, rejected, left))
+            Ok((ok, rejected, left))
+        })
     }
 }
 

@@ -28,10 +28,13 @@ pub(crate) fn capsule<'a, T>(c: &'a Bound<'_, PyCapsule>, name: &CStr) -> PyResu
 /// named in `dictionary`, `statistics` and `delta` written so; `follows`: a column's values by
 /// those of an earlier column (a card text by its mask: its dictionary is then found from the
 /// mask's, the same bytes); `metadata` the footer's key-value pairs. Returns the file's sha256
-/// (hex) and size.
+/// (hex) and size. The columns are encoded, written and hashed with the GIL let go (an
+/// import's other threads go on meanwhile).
 #[pyfunction]
 #[pyo3(signature = (path, batches, *, dictionary, statistics, delta, follows, metadata))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn write_parquet(
+    py: Python<'_>,
     path: PathBuf,
     batches: Vec<(Bound<'_, PyCapsule>, Bound<'_, PyCapsule>)>,
     dictionary: HashSet<String>,
@@ -53,11 +56,13 @@ pub(crate) fn write_parquet(
         delta: delta.contains(name),
         follows: follows.get(name).map(String::as_str),
     };
-    let bytes = write(&read, options, &metadata).map_err(PyValueError::new_err)?;
-    let mut f = std::fs::File::create(&path)?;
-    f.write_all(&bytes)?;
-    Ok((
-        crate::rows::hex(&Sha256::digest(&bytes)),
-        bytes.len() as u64,
-    ))
+    py.allow_threads(|| {
+        let bytes = write(&read, options, &metadata).map_err(PyValueError::new_err)?;
+        let mut f = std::fs::File::create(&path)?;
+        f.write_all(&bytes)?;
+        Ok((
+            crate::rows::hex(&Sha256::digest(&bytes)),
+            bytes.len() as u64,
+        ))
+    })
 }
