@@ -835,7 +835,8 @@ pub trait RowsBuffer {
 
     /// Move every byte vector of the buffer out (in [`RowsBuffer::each_vec`]'s order),
     /// putting `spare`'s in their places (the vectors of an earlier hand-over, which Python no
-    /// longer holds), else new ones of the same capacity; then empty the buffer. The columns
+    /// longer holds), else empty ones (no memory: `crate::py::rows_take` puts the spare ones
+    /// in at the next chunk's start, once Python has dropped them); then empty the buffer. The columns
     /// of [`RowsBuffer::tables`] taken just before stay where they were: in the vectors
     /// returned (a vector's heap memory does not move with it).
     fn hand_over(&mut self, spare: Option<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
@@ -847,7 +848,7 @@ pub trait RowsBuffer {
                     s.clear();
                     s
                 }
-                None => Vec::with_capacity(v.capacity()),
+                None => Vec::new(),
             };
             out.push(std::mem::replace(v, fresh));
         });

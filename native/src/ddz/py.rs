@@ -361,7 +361,7 @@ impl DdzCore {
     /// the buffers go back to this core for a later chunk once Python dropped them); the
     /// buffer empties. `(None, [])` when it holds no rows.
     fn rows_take(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        rows_take(py, &mut self.rows, &self.spare)
+        rows_take(py, &mut self.rows, &mut self.spare)
     }
 
     /// Validate only: `None`, the reject tuple, or `("ok", game_id, winner, n_actions)`.
