@@ -1059,23 +1059,40 @@ fn write_span(text: &[u8], at: usize, len: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(&text[at..at + len]);
 }
 
-/// A string of the line (no escape in it) with its quotes: one copy of the line's bytes
-/// where `s` lies in `text` between two quotes (a tree's strings and keys do), else three.
-/// `colon`: a key's, written after it (copied with it where the line has it next).
+/// A string of the line (no escape in it) with its quotes: one copy of the window of the
+/// line's bytes from its opening quote where `s` lies in `text` between two quotes (a tree's
+/// strings and keys do), else three copies. `colon`: a key's, written after it (copied with
+/// it where the line has it next).
 #[inline(always)]
 fn write_quoted(text: &str, s: &str, colon: bool, out: &mut Vec<u8>) {
-    let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     let b = text.as_bytes();
-    if at >= 1 && at <= text.len() && s.len() < text.len() - at && b[at - 1] == b'"' {
-        let close = at + s.len();
-        if b[close] == b'"' {
-            let with_colon = colon && b.get(close + 1) == Some(&b':');
-            write_span(b, at - 1, s.len() + 2 + usize::from(with_colon), out);
-            if colon && !with_colon {
-                out.push(b':');
+    // the opening quote's position when `s` lies in the line (else a position past its end)
+    let at = (s.as_ptr() as usize)
+        .wrapping_sub(b.as_ptr() as usize)
+        .wrapping_sub(1);
+    let len = s.len() + 2;
+    if len < WINDOW {
+        if let Some(window) = at.checked_add(WINDOW).and_then(|end| b.get(at..end)) {
+            let window: &[u8; WINDOW] = window.try_into().expect("a window");
+            if window[0] == b'"' && window[len - 1] == b'"' {
+                let with_colon = colon && window[len] == b':';
+                let end = out.len() + len + usize::from(with_colon);
+                out.extend_from_slice(window);
+                out.truncate(end);
+                if colon && !with_colon {
+                    out.push(b':');
+                }
+                return;
             }
-            return;
         }
+    }
+    if at < b.len() && s.len() < b.len() - at - 1 && b[at] == b'"' && b[at + len - 1] == b'"' {
+        let with_colon = colon && b.get(at + len) == Some(&b':');
+        write_span(b, at, len + usize::from(with_colon), out);
+        if colon && !with_colon {
+            out.push(b':');
+        }
+        return;
     }
     out.push(b'"');
     out.extend_from_slice(s.as_bytes());
@@ -1086,8 +1103,34 @@ fn write_quoted(text: &str, s: &str, colon: bool, out: &mut Vec<u8>) {
 }
 
 /// A number of the line: integers as logged, `-0` and the floats as orjson spells them.
-#[inline]
+/// Most are written as logged, one copy of the line's window, with no look at their digits:
+/// those that neither end in `0` (no trailing zero of a fraction, not `-0`) nor start with
+/// `0` or `-0` (a small fraction, which `py_float` may spell otherwise).
+#[inline(always)]
 fn write_number(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
+    let b = n.as_bytes();
+    let at = (n.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if let (Some(&first), Some(&last), true) = (b.first(), b.last(), n.len() <= WINDOW) {
+        let second = b.get(1).copied().unwrap_or(b'0');
+        let small = first == b'0' || (first == b'-' && second == b'0');
+        if last != b'0' && !small {
+            // where the window is in the line, so is `n`, which starts there
+            let line = text.as_bytes();
+            if let Some(window) = at.checked_add(WINDOW).and_then(|end| line.get(at..end)) {
+                let window: &[u8; WINDOW] = window.try_into().expect("a window");
+                let end = out.len() + n.len();
+                out.extend_from_slice(window);
+                out.truncate(end);
+                return Some(());
+            }
+        }
+    }
+    write_number_digits(text, n, out)
+}
+
+/// [`write_number`] after a look at the number's digits.
+#[inline(never)]
+fn write_number_digits(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
     let b = n.as_bytes();
     let dot = b.iter().position(|&c| c == b'.');
     if dot.is_none() && n != "-0" {
@@ -1304,6 +1347,60 @@ mod tests {
         }
         let mut repeated = Tree::read(r#"{"a": 1, "b": {"c": 1, "c": 2}}"#).unwrap();
         assert_eq!(tree_hash(&mut repeated), None);
+    }
+
+    /// Numbers written as logged from the line's window (`write_number`) are written as the
+    /// look at their digits writes them (`write_number_digits`), and the line's hash is
+    /// serde's: random integers and decimals of every length the tree holds, with leading
+    /// and trailing zeros, signs, `-0`, at every distance from the line's end.
+    #[test]
+    fn numbers_as_their_digits() {
+        let mut next = crate::testing::xorshift(0x51_7cc1_b727_220a_u64);
+        let mut line = String::new();
+        for round in 0..100_000 {
+            let total = 1 + (next() % 15) as usize;
+            let whole = (next() % (total as u64 + 1)) as usize;
+            let mut n = String::from(if round % 3 == 0 { "-" } else { "" });
+            let digit = |x: u64, zeros: bool| {
+                let zero = zeros && x.is_multiple_of(3);
+                char::from(b'0' + (x % 10) as u8 * u8::from(!zero))
+            };
+            if whole == 0 {
+                n.push('0');
+            } else {
+                n.push(char::from(b'1' + (next() % 9) as u8));
+                for _ in 1..whole {
+                    n.push(digit(next(), round % 2 == 0));
+                }
+            }
+            // at most 15 digits, the `0` before a point among them
+            let total = if whole == 0 { total.min(14) } else { total };
+            if total > whole {
+                n.push('.');
+                for _ in whole..total {
+                    n.push(digit(next(), round % 4 < 2));
+                }
+            }
+            if n == "-0" && round % 2 == 0 {
+                n = "0".to_owned();
+            }
+            let tail = " ".repeat((next() % 20) as usize);
+            line.clear();
+            line.push_str(&format!("[{n}, \"x\", {n}]{tail}"));
+            let tree = Tree::read(&line).expect(&line);
+            let items: Vec<u32> = tree.array(tree.root).unwrap().collect();
+            for i in [items[0], items[2]] {
+                let Node::Num(num) = tree.node(i) else {
+                    panic!("{line}");
+                };
+                let (mut fast, mut digits) = (Vec::new(), Vec::new());
+                write_number(tree.text, num, &mut fast).unwrap();
+                write_number_digits(tree.text, num, &mut digits).unwrap();
+                assert_eq!(fast, digits, "{line}");
+            }
+            let mut tree = tree;
+            assert_eq!(tree_hash(&mut tree), content_hash(&line), "{line}");
+        }
     }
 
     /// The short copies of the line (`write_span`: one copy of a window, cut back) write what
