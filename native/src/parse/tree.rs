@@ -219,6 +219,71 @@ fn key(text: &str, i: usize) -> Option<(&str, usize)> {
     Some((key, j + 1))
 }
 
+/// Where [`scalars`] leaves a container's entries to the general loop: before a value that
+/// is not a scalar (`at` its key), or after a scalar (`v`, not yet an entry) that no comma
+/// follows.
+enum Left<'a> {
+    Value { at: &'a str, i: usize },
+    Closing { at: &'a str, v: u32, i: usize },
+}
+
+/// The entries of the innermost open container while it is `direct` and its values are
+/// scalars (an action's, a seat's: most of a game line), from its value at `i` (key `at`,
+/// `""` in an array): each value into `nodes`, each entry but the last into `links`, in a loop
+/// of its own (the few values it holds stay in registers). None where the line is not JSON,
+/// as the general loop answers.
+#[inline(never)]
+fn scalars<'a>(
+    text: &'a str,
+    object: bool,
+    mut at: &'a str,
+    mut i: usize,
+    nodes: &mut Vec<Node<'a>>,
+    links: &mut Vec<(&'a str, u32)>,
+) -> Option<Left<'a>> {
+    let b = text.as_bytes();
+    loop {
+        let (j, c) = next(b, i)?;
+        let node = match c {
+            b'"' => {
+                let (s, k) = string(text, j)?;
+                i = k;
+                Node::Str(s)
+            }
+            b'-' | b'0'..=b'9' => {
+                let (n, k) = number(text, j)?;
+                i = k;
+                Node::Num(n)
+            }
+            b't' if b[j..].starts_with(b"true") => {
+                i = j + 4;
+                Node::True
+            }
+            b'f' if b[j..].starts_with(b"false") => {
+                i = j + 5;
+                Node::False
+            }
+            b'n' if b[j..].starts_with(b"null") => {
+                i = j + 4;
+                Node::Null
+            }
+            _ => return Some(Left::Value { at, i: j }),
+        };
+        let v = nodes.len() as u32;
+        nodes.push(node);
+        let (j, c) = next(b, i)?;
+        if c != b',' {
+            return Some(Left::Closing { at, v, i });
+        }
+        links.push((at, v));
+        (at, i) = if object {
+            key(text, j + 1)?
+        } else {
+            ("", j + 1)
+        };
+    }
+}
+
 /// The line's values into `nodes` and `links` (children before their container), one loop
 /// over the text with the open containers on a stack (no call per value); the root's node,
 /// or None. A container's entries are contiguous in `links`, the containers' runs in the
@@ -237,88 +302,99 @@ fn scan<'a>(
     let mut i = 0;
     // the key of the value read next
     let mut at = "";
-    loop {
-        let (j, c) = next(b, i)?;
-        i = j;
-        let node = match c {
-            b'{' | b'[' => {
-                if open.len() >= MAX_DEPTH {
-                    return None;
-                }
-                let object = c == b'{';
-                let close = if object { b'}' } else { b']' };
-                let (inner, first) = next(b, i + 1)?;
-                if first != close {
-                    if let Some(parent) = open.last_mut().filter(|p| p.direct) {
-                        let mark = entries.len();
-                        entries.extend_from_slice(&links[parent.mark..]);
-                        links.truncate(parent.mark);
-                        (parent.mark, parent.direct) = (mark, false);
+    'values: loop {
+        let mut v = 'value: {
+            if let Some(top) = open.last().filter(|top| top.direct) {
+                match scalars(text, top.object, at, i, nodes, links)? {
+                    Left::Value { at: key, i: j } => (at, i) = (key, j),
+                    Left::Closing { at: key, v, i: j } => {
+                        (at, i) = (key, j);
+                        break 'value v;
                     }
-                    open.push(Open {
-                        key: at,
-                        mark: links.len(),
-                        from: i,
-                        object,
-                        direct: true,
-                    });
-                    (at, i) = if object {
-                        key(text, inner)?
-                    } else {
-                        ("", inner)
+                }
+            }
+            let (j, c) = next(b, i)?;
+            i = j;
+            let node = match c {
+                b'{' | b'[' => {
+                    if open.len() >= MAX_DEPTH {
+                        return None;
+                    }
+                    let object = c == b'{';
+                    let close = if object { b'}' } else { b']' };
+                    let (inner, first) = next(b, i + 1)?;
+                    if first != close {
+                        if let Some(parent) = open.last_mut().filter(|p| p.direct) {
+                            let mark = entries.len();
+                            entries.extend_from_slice(&links[parent.mark..]);
+                            links.truncate(parent.mark);
+                            (parent.mark, parent.direct) = (mark, false);
+                        }
+                        open.push(Open {
+                            key: at,
+                            mark: links.len(),
+                            from: i,
+                            object,
+                            direct: true,
+                        });
+                        (at, i) = if object {
+                            key(text, inner)?
+                        } else {
+                            ("", inner)
+                        };
+                        continue 'values;
+                    }
+                    // where its entries would be: before any of a direct parent's
+                    let start = match open.last() {
+                        Some(parent) if parent.direct => parent.mark,
+                        _ => links.len(),
                     };
-                    continue;
-                }
-                // where its entries would be: before any of a direct parent's
-                let start = match open.last() {
-                    Some(parent) if parent.direct => parent.mark,
-                    _ => links.len(),
-                };
-                let (start, from) = (start as u32, i as u32);
-                i = inner + 1;
-                let to = i as u32;
-                if object {
-                    Node::Obj {
-                        start,
-                        len: 0,
-                        from,
-                        to,
-                    }
-                } else {
-                    Node::Arr {
-                        start,
-                        len: 0,
-                        from,
-                        to,
+                    let (start, from) = (start as u32, i as u32);
+                    i = inner + 1;
+                    let to = i as u32;
+                    if object {
+                        Node::Obj {
+                            start,
+                            len: 0,
+                            from,
+                            to,
+                        }
+                    } else {
+                        Node::Arr {
+                            start,
+                            len: 0,
+                            from,
+                            to,
+                        }
                     }
                 }
-            }
-            b'"' => {
-                let (s, j) = string(text, i)?;
-                i = j;
-                Node::Str(s)
-            }
-            b'-' | b'0'..=b'9' => {
-                let (n, j) = number(text, i)?;
-                i = j;
-                Node::Num(n)
-            }
-            b't' if b[i..].starts_with(b"true") => {
-                i += 4;
-                Node::True
-            }
-            b'f' if b[i..].starts_with(b"false") => {
-                i += 5;
-                Node::False
-            }
-            b'n' if b[i..].starts_with(b"null") => {
-                i += 4;
-                Node::Null
-            }
-            _ => return None,
+                b'"' => {
+                    let (s, j) = string(text, i)?;
+                    i = j;
+                    Node::Str(s)
+                }
+                b'-' | b'0'..=b'9' => {
+                    let (n, j) = number(text, i)?;
+                    i = j;
+                    Node::Num(n)
+                }
+                b't' if b[i..].starts_with(b"true") => {
+                    i += 4;
+                    Node::True
+                }
+                b'f' if b[i..].starts_with(b"false") => {
+                    i += 5;
+                    Node::False
+                }
+                b'n' if b[i..].starts_with(b"null") => {
+                    i += 4;
+                    Node::Null
+                }
+                _ => return None,
+            };
+            nodes.push(node);
+            (nodes.len() - 1) as u32
         };
-        nodes.push(node);
-        let mut v = (nodes.len() - 1) as u32;
         // the value is an entry of the innermost open container; close the containers it
         // ends, until a comma asks for the next value
         loop {
