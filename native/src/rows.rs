@@ -1104,8 +1104,9 @@ fn write_quoted(text: &str, s: &str, colon: bool, out: &mut Vec<u8>) {
 
 /// A number of the line: integers as logged, `-0` and the floats as orjson spells them.
 /// Most are written as logged, one copy of the line's window, with no look at their digits:
-/// those that neither end in `0` (no trailing zero of a fraction, not `-0`) nor start with
-/// `0` or `-0` (a small fraction, which `py_float` may spell otherwise).
+/// `0`, and those that do not start with `0` or `-0` (a small fraction, which `py_float` may
+/// spell otherwise) and end in a digit other than `0` or in `.0` (no trailing zero to drop,
+/// not `-0`).
 #[inline(always)]
 fn write_number(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
     let b = n.as_bytes();
@@ -1113,7 +1114,13 @@ fn write_number(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
     if let (Some(&first), Some(&last), true) = (b.first(), b.last(), n.len() <= WINDOW) {
         let second = b.get(1).copied().unwrap_or(b'0');
         let small = first == b'0' || (first == b'-' && second == b'0');
-        if last != b'0' && !small {
+        let before_last = b.len().checked_sub(2).map(|k| b[k]);
+        let as_logged = if small {
+            n == "0"
+        } else {
+            last != b'0' || before_last == Some(b'.')
+        };
+        if as_logged {
             // where the window is in the line, so is `n`, which starts there
             let line = text.as_bytes();
             if let Some(window) = at.checked_add(WINDOW).and_then(|end| line.get(at..end)) {
@@ -1160,6 +1167,32 @@ fn value(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     Some(())
 }
 
+/// Objects of at most this many entries are put in key order by [`sort_short`], longer ones
+/// by a sort after a check.
+const INSERTION: usize = 24;
+
+/// A short object's entries in key order, by insertion: in order already (most of a line's
+/// objects), one comparison each and no move; else few moves (an action's four keys, in the
+/// one order the logger writes them). None when a key is there twice: every two entries next
+/// to each other at the end were compared.
+#[inline(always)]
+fn sort_short(entries: &mut [(&str, u32)]) -> Option<()> {
+    for k in 1..entries.len() {
+        let entry = entries[k];
+        let mut j = k;
+        while j > 0 {
+            match key_order(entries[j - 1].0, entry.0) {
+                Ordering::Less => break,
+                Ordering::Equal => return None,
+                Ordering::Greater => entries[j] = entries[j - 1],
+            }
+            j -= 1;
+        }
+        entries[j] = entry;
+    }
+    Some(())
+}
+
 fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     match t.node(i) {
         Node::Arr { start, len, .. } => {
@@ -1174,8 +1207,9 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
         }
         Node::Obj { start, len, .. } => {
             let entries = &mut t.links[start as usize..(start + len) as usize];
-            // most objects of a line repeat one key order: sorted once, then checked
-            if !entries
+            if entries.len() <= INSERTION {
+                sort_short(entries)?;
+            } else if !entries
                 .windows(2)
                 .all(|w| key_order(w[0].0, w[1].0) == Ordering::Less)
             {
@@ -1347,6 +1381,37 @@ mod tests {
         }
         let mut repeated = Tree::read(r#"{"a": 1, "b": {"c": 1, "c": 2}}"#).unwrap();
         assert_eq!(tree_hash(&mut repeated), None);
+    }
+
+    /// The insertion of a short object's entries (`sort_short`) orders them as a sort does,
+    /// and refuses exactly the lists that repeat a key: random lists of keys that share first
+    /// bytes, are prefixes of each other, empty, multi-byte, in order, reversed or repeated.
+    #[test]
+    fn short_objects_as_sorted() {
+        let keys = [
+            "", "a", "aa", "ab", "b", "ts", "seat", "cards", "claim", "é", "e", "E",
+        ];
+        let mut next = crate::testing::xorshift(0x2f6b_1c3d_93a5_e871_u64);
+        for round in 0..50_000 {
+            let n = 1 + (next() % INSERTION as u64) as usize;
+            let mut entries: Vec<(&str, u32)> = (0..n as u32)
+                .map(|k| (keys[next() as usize % keys.len()], k))
+                .collect();
+            match round % 4 {
+                0 => entries.sort_unstable_by(|a, b| a.0.cmp(b.0)),
+                1 => entries.sort_unstable_by(|a, b| b.0.cmp(a.0)),
+                _ => {}
+            }
+            let mut want = entries.clone();
+            want.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let repeats = want.windows(2).any(|w| w[0].0 == w[1].0);
+            let mut got = entries.clone();
+            match sort_short(&mut got) {
+                Some(()) => assert_eq!(got, want, "{entries:?}"),
+                None => assert!(repeats, "{entries:?}"),
+            }
+            assert_eq!(sort_short(&mut entries.clone()).is_none(), repeats);
+        }
     }
 
     /// Numbers written as logged from the line's window (`write_number`) are written as the
