@@ -1060,23 +1060,40 @@ fn write_span(text: &[u8], at: usize, len: usize, out: &mut Vec<u8>) {
     out.extend_from_slice(&text[at..at + len]);
 }
 
-/// A string of the line (no escape in it) with its quotes: one copy of the line's bytes
-/// where `s` lies in `text` between two quotes (a tree's strings and keys do), else three.
-/// `colon`: a key's, written after it (copied with it where the line has it next).
+/// A string of the line (no escape in it) with its quotes: one copy of the window of the
+/// line's bytes from its opening quote where `s` lies in `text` between two quotes (a tree's
+/// strings and keys do), else three copies. `colon`: a key's, written after it (copied with
+/// it where the line has it next).
 #[inline(always)]
 fn write_quoted(text: &str, s: &str, colon: bool, out: &mut Vec<u8>) {
-    let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     let b = text.as_bytes();
-    if at >= 1 && at <= text.len() && s.len() < text.len() - at && b[at - 1] == b'"' {
-        let close = at + s.len();
-        if b[close] == b'"' {
-            let with_colon = colon && b.get(close + 1) == Some(&b':');
-            write_span(b, at - 1, s.len() + 2 + usize::from(with_colon), out);
-            if colon && !with_colon {
-                out.push(b':');
+    // the opening quote's position when `s` lies in the line (else a position past its end)
+    let at = (s.as_ptr() as usize)
+        .wrapping_sub(b.as_ptr() as usize)
+        .wrapping_sub(1);
+    let len = s.len() + 2;
+    if len < WINDOW {
+        if let Some(window) = at.checked_add(WINDOW).and_then(|end| b.get(at..end)) {
+            let window: &[u8; WINDOW] = window.try_into().expect("a window");
+            if window[0] == b'"' && window[len - 1] == b'"' {
+                let with_colon = colon && window[len] == b':';
+                let end = out.len() + len + usize::from(with_colon);
+                out.extend_from_slice(window);
+                out.truncate(end);
+                if colon && !with_colon {
+                    out.push(b':');
+                }
+                return;
             }
-            return;
         }
+    }
+    if at < b.len() && s.len() < b.len() - at - 1 && b[at] == b'"' && b[at + len - 1] == b'"' {
+        let with_colon = colon && b.get(at + len) == Some(&b':');
+        write_span(b, at, len + usize::from(with_colon), out);
+        if colon && !with_colon {
+            out.push(b':');
+        }
+        return;
     }
     out.push(b'"');
     out.extend_from_slice(s.as_bytes());
@@ -1087,8 +1104,41 @@ fn write_quoted(text: &str, s: &str, colon: bool, out: &mut Vec<u8>) {
 }
 
 /// A number of the line: integers as logged, `-0` and the floats as orjson spells them.
-#[inline]
+/// Most are written as logged, one copy of the line's window, with no look at their digits:
+/// `0`, and those that do not start with `0` or `-0` (a small fraction, which `py_float` may
+/// spell otherwise) and end in a digit other than `0` or in `.0` (no trailing zero to drop,
+/// not `-0`).
+#[inline(always)]
 fn write_number(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
+    let b = n.as_bytes();
+    let at = (n.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if let (Some(&first), Some(&last), true) = (b.first(), b.last(), n.len() <= WINDOW) {
+        let second = b.get(1).copied().unwrap_or(b'0');
+        let small = first == b'0' || (first == b'-' && second == b'0');
+        let before_last = b.len().checked_sub(2).map(|k| b[k]);
+        let as_logged = if small {
+            n == "0"
+        } else {
+            last != b'0' || before_last == Some(b'.')
+        };
+        if as_logged {
+            // where the window is in the line, so is `n`, which starts there
+            let line = text.as_bytes();
+            if let Some(window) = at.checked_add(WINDOW).and_then(|end| line.get(at..end)) {
+                let window: &[u8; WINDOW] = window.try_into().expect("a window");
+                let end = out.len() + n.len();
+                out.extend_from_slice(window);
+                out.truncate(end);
+                return Some(());
+            }
+        }
+    }
+    write_number_digits(text, n, out)
+}
+
+/// [`write_number`] after a look at the number's digits.
+#[inline(never)]
+fn write_number_digits(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
     let b = n.as_bytes();
     let dot = b.iter().position(|&c| c == b'.');
     if dot.is_none() && n != "-0" {
@@ -1118,6 +1168,32 @@ fn value(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     Some(())
 }
 
+/// Objects of at most this many entries are put in key order by [`sort_short`], longer ones
+/// by a sort after a check.
+const INSERTION: usize = 24;
+
+/// A short object's entries in key order, by insertion: in order already (most of a line's
+/// objects), one comparison each and no move; else few moves (an action's four keys, in the
+/// one order the logger writes them). None when a key is there twice: every two entries next
+/// to each other at the end were compared.
+#[inline(always)]
+fn sort_short(entries: &mut [(&str, u32)]) -> Option<()> {
+    for k in 1..entries.len() {
+        let entry = entries[k];
+        let mut j = k;
+        while j > 0 {
+            match key_order(entries[j - 1].0, entry.0) {
+                Ordering::Less => break,
+                Ordering::Equal => return None,
+                Ordering::Greater => entries[j] = entries[j - 1],
+            }
+            j -= 1;
+        }
+        entries[j] = entry;
+    }
+    Some(())
+}
+
 fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
     match t.node(i) {
         Node::Arr { start, len, .. } => {
@@ -1132,8 +1208,9 @@ fn canonical(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
         }
         Node::Obj { start, len, .. } => {
             let entries = &mut t.links[start as usize..(start + len) as usize];
-            // most objects of a line repeat one key order: sorted once, then checked
-            if !entries
+            if entries.len() <= INSERTION {
+                sort_short(entries)?;
+            } else if !entries
                 .windows(2)
                 .all(|w| key_order(w[0].0, w[1].0) == Ordering::Less)
             {
@@ -1305,6 +1382,91 @@ mod tests {
         }
         let mut repeated = Tree::read(r#"{"a": 1, "b": {"c": 1, "c": 2}}"#).unwrap();
         assert_eq!(tree_hash(&mut repeated), None);
+    }
+
+    /// The insertion of a short object's entries (`sort_short`) orders them as a sort does,
+    /// and refuses exactly the lists that repeat a key: random lists of keys that share first
+    /// bytes, are prefixes of each other, empty, multi-byte, in order, reversed or repeated.
+    #[test]
+    fn short_objects_as_sorted() {
+        let keys = [
+            "", "a", "aa", "ab", "b", "ts", "seat", "cards", "claim", "é", "e", "E",
+        ];
+        let mut next = crate::testing::xorshift(0x2f6b_1c3d_93a5_e871_u64);
+        for round in 0..50_000 {
+            let n = 1 + (next() % INSERTION as u64) as usize;
+            let mut entries: Vec<(&str, u32)> = (0..n as u32)
+                .map(|k| (keys[next() as usize % keys.len()], k))
+                .collect();
+            match round % 4 {
+                0 => entries.sort_unstable_by(|a, b| a.0.cmp(b.0)),
+                1 => entries.sort_unstable_by(|a, b| b.0.cmp(a.0)),
+                _ => {}
+            }
+            let mut want = entries.clone();
+            want.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let repeats = want.windows(2).any(|w| w[0].0 == w[1].0);
+            let mut got = entries.clone();
+            match sort_short(&mut got) {
+                Some(()) => assert_eq!(got, want, "{entries:?}"),
+                None => assert!(repeats, "{entries:?}"),
+            }
+            assert_eq!(sort_short(&mut entries.clone()).is_none(), repeats);
+        }
+    }
+
+    /// Numbers written as logged from the line's window (`write_number`) are written as the
+    /// look at their digits writes them (`write_number_digits`), and the line's hash is
+    /// serde's: random integers and decimals of every length the tree holds, with leading
+    /// and trailing zeros, signs, `-0`, at every distance from the line's end.
+    #[test]
+    fn numbers_as_their_digits() {
+        let mut next = crate::testing::xorshift(0x51_7cc1_b727_220a_u64);
+        let mut line = String::new();
+        for round in 0..100_000 {
+            let total = 1 + (next() % 15) as usize;
+            let whole = (next() % (total as u64 + 1)) as usize;
+            let mut n = String::from(if round % 3 == 0 { "-" } else { "" });
+            let digit = |x: u64, zeros: bool| {
+                let zero = zeros && x.is_multiple_of(3);
+                char::from(b'0' + (x % 10) as u8 * u8::from(!zero))
+            };
+            if whole == 0 {
+                n.push('0');
+            } else {
+                n.push(char::from(b'1' + (next() % 9) as u8));
+                for _ in 1..whole {
+                    n.push(digit(next(), round % 2 == 0));
+                }
+            }
+            // at most 15 digits, the `0` before a point among them
+            let total = if whole == 0 { total.min(14) } else { total };
+            if total > whole {
+                n.push('.');
+                for _ in whole..total {
+                    n.push(digit(next(), round % 4 < 2));
+                }
+            }
+            if n == "-0" && round % 2 == 0 {
+                n = "0".to_owned();
+            }
+            let tail = " ".repeat((next() % 20) as usize);
+            line.clear();
+            line.push_str(&format!("[{n}, \"x\", {n}]{tail}"));
+            let tree = Tree::read(&line).expect(&line);
+            let items: Vec<u32> = tree.array(tree.root).unwrap().collect();
+            for i in [items[0], items[2]] {
+                let Node::Num(num) = tree.node(i) else {
+                    panic!("{line}");
+                };
+                let (mut fast, mut digits) = (Vec::new(), Vec::new());
+                write_number(tree.text, num, &mut fast).unwrap();
+                write_number_digits(tree.text, num, &mut digits).unwrap();
+                assert_eq!(fast, digits, "{line}");
+            }
+            let mut tree = tree;
+            assert_eq!(tree_hash(&mut tree), content_hash(&line), "{line}");
+        }
     }
 
     /// The short copies of the line (`write_span`: one copy of a window, cut back) write what

@@ -147,41 +147,137 @@ fn cut(text: &str, from: usize, to: usize) -> &str {
     unsafe { text.get_unchecked(from..to) }
 }
 
-/// The text of the string whose opening quote is at `i`, and the position after its closing
-/// quote; None for an escape or a control character (the quote byte never occurs inside a
-/// UTF-8 sequence). Eight bytes at a time while none of them ends the plain run.
+/// The bytes of a 16-byte block that end a string's plain run (a quote, a backslash, below
+/// 0x20), as the low 16 bits of a mask: SSE2, which every x86-64 has (two words of [`stops`]
+/// in fewer instructions).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn string(text: &str, i: usize) -> Option<(&str, usize)> {
-    let b = text.as_bytes();
-    let start = i + 1;
-    let mut j = start;
-    let stop = loop {
+fn stops16(block: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of x86-64 (every build of this target enables it), and `block` is
+    // 16 readable bytes, which an unaligned load reads.
+    unsafe {
+        let x = _mm_loadu_si128(block.as_ptr().cast());
+        let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+        // below 0x20 (unsigned): a byte that is its own minimum with 0x1f
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+    }
+}
+
+/// The first byte from `j` on that ends a string's plain run, and its position (None at the
+/// end): sixteen bytes at a time on x86-64 ([`stops16`]), eight at a time ([`stops`]), then
+/// one at a time.
+#[inline(always)]
+fn plain_end(b: &[u8], mut j: usize) -> Option<(usize, u8)> {
+    #[cfg(target_arch = "x86_64")]
+    while let Some(block) = b.get(j..j + 16) {
+        let block: &[u8; 16] = block.try_into().expect("sixteen bytes");
+        let m = stops16(block);
+        if m != 0 {
+            let k = m.trailing_zeros() as usize;
+            return Some((j + k, block[k & 15]));
+        }
+        j += 16;
+    }
+    loop {
         let Some(chunk) = b.get(j..j + 8) else {
             while !STOP[usize::from(*b.get(j)?)] {
                 j += 1;
             }
-            break b[j];
+            return Some((j, b[j]));
         };
         let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         let m = stops(w);
         if m != 0 {
             // the stop byte taken from the word: no second load, no bounds check
             let bits = m.trailing_zeros() & !7;
-            j += (bits / 8) as usize;
-            break (w >> bits) as u8;
+            return Some((j + (bits / 8) as usize, (w >> bits) as u8));
         }
         j += 8;
-    };
+    }
+}
+
+/// The text of the string whose opening quote is at `i`, and the position after its closing
+/// quote; None for an escape or a control character (the quote byte never occurs inside a
+/// UTF-8 sequence).
+#[inline(always)]
+fn string(text: &str, i: usize) -> Option<(&str, usize)> {
+    let start = i + 1;
+    let (j, stop) = plain_end(text.as_bytes(), start)?;
     if stop != b'"' {
         return None;
     }
     Some((cut(text, start, j), j + 1))
 }
 
+/// The ASCII digits of a 16-byte block, as the low 16 bits of a mask (SSE2).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn digits16(block: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
+        _mm_sub_epi8,
+    };
+    // SAFETY: as in `stops16`: SSE2 is part of x86-64, and `block` is 16 readable bytes.
+    unsafe {
+        let x = _mm_loadu_si128(block.as_ptr().cast());
+        // a digit less `0` is at most 9 (unsigned): its own minimum with 9
+        let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
+        _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)) as u32
+    }
+}
+
 /// The number at `i` (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits, no exponent) and the
-/// position after it.
+/// position after it. On x86-64, a number that ends within the 16 bytes after its sign is
+/// read from one mask of their digits ([`digits16`]: a game line's seats, times, counts);
+/// any other as [`number_words`] reads it.
 #[inline(always)]
 fn number(text: &str, i: usize) -> Option<(&str, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let b = text.as_bytes();
+        let j = i + usize::from(b[i] == b'-');
+        if let Some(block) = b.get(j..j + 16) {
+            let block: &[u8; 16] = block.try_into().expect("sixteen bytes");
+            let m = digits16(block);
+            let whole = if block[0] == b'0' {
+                1
+            } else {
+                m.trailing_ones() as usize
+            };
+            if whole == 0 {
+                return None;
+            }
+            // the point, and a digit after it, within the block
+            if whole < 15 {
+                let (mut end, mut frac) = (whole, 0);
+                if block[whole] == b'.' {
+                    frac = (m >> (whole + 1)).trailing_ones() as usize;
+                    if frac == 0 {
+                        return None;
+                    }
+                    end = whole + 1 + frac;
+                }
+                if end < 16 {
+                    if whole + frac > 15 || matches!(block[end], b'e' | b'E') {
+                        return None;
+                    }
+                    return Some((cut(text, i, j + end), j + end));
+                }
+            }
+        }
+    }
+    number_words(text, i)
+}
+
+/// [`number`] eight bytes at a time ([`digits`]).
+#[inline(always)]
+fn number_words(text: &str, i: usize) -> Option<(&str, usize)> {
     let b = text.as_bytes();
     let mut j = i + usize::from(b[i] == b'-');
     let whole = match b.get(j) {
@@ -219,6 +315,71 @@ fn key(text: &str, i: usize) -> Option<(&str, usize)> {
     Some((key, j + 1))
 }
 
+/// Where [`scalars`] leaves a container's entries to the general loop: before a value that
+/// is not a scalar (`at` its key), or after a scalar (`v`, not yet an entry) that no comma
+/// follows.
+enum Left<'a> {
+    Value { at: &'a str, i: usize },
+    Closing { at: &'a str, v: u32, i: usize },
+}
+
+/// The entries of the innermost open container while it is `direct` and its values are
+/// scalars (an action's, a seat's: most of a game line), from its value at `i` (key `at`,
+/// `""` in an array): each value into `nodes`, each entry but the last into `links`, in a loop
+/// of its own, which keeps the few values it uses in registers (inlined in the general loop:
+/// no call per container). None where the line is not JSON, as the general loop answers.
+#[inline(always)]
+fn scalars<'a>(
+    text: &'a str,
+    object: bool,
+    mut at: &'a str,
+    mut i: usize,
+    nodes: &mut Vec<Node<'a>>,
+    links: &mut Vec<(&'a str, u32)>,
+) -> Option<Left<'a>> {
+    let b = text.as_bytes();
+    loop {
+        let (j, c) = next(b, i)?;
+        let node = match c {
+            b'"' => {
+                let (s, k) = string(text, j)?;
+                i = k;
+                Node::Str(s)
+            }
+            b'-' | b'0'..=b'9' => {
+                let (n, k) = number(text, j)?;
+                i = k;
+                Node::Num(n)
+            }
+            b't' if b[j..].starts_with(b"true") => {
+                i = j + 4;
+                Node::True
+            }
+            b'f' if b[j..].starts_with(b"false") => {
+                i = j + 5;
+                Node::False
+            }
+            b'n' if b[j..].starts_with(b"null") => {
+                i = j + 4;
+                Node::Null
+            }
+            _ => return Some(Left::Value { at, i: j }),
+        };
+        let v = nodes.len() as u32;
+        nodes.push(node);
+        let (j, c) = next(b, i)?;
+        if c != b',' {
+            return Some(Left::Closing { at, v, i });
+        }
+        links.push((at, v));
+        (at, i) = if object {
+            key(text, j + 1)?
+        } else {
+            ("", j + 1)
+        };
+    }
+}
+
 /// The line's values into `nodes` and `links` (children before their container), one loop
 /// over the text with the open containers on a stack (no call per value); the root's node,
 /// or None. A container's entries are contiguous in `links`, the containers' runs in the
@@ -237,88 +398,99 @@ fn scan<'a>(
     let mut i = 0;
     // the key of the value read next
     let mut at = "";
-    loop {
-        let (j, c) = next(b, i)?;
-        i = j;
-        let node = match c {
-            b'{' | b'[' => {
-                if open.len() >= MAX_DEPTH {
-                    return None;
-                }
-                let object = c == b'{';
-                let close = if object { b'}' } else { b']' };
-                let (inner, first) = next(b, i + 1)?;
-                if first != close {
-                    if let Some(parent) = open.last_mut().filter(|p| p.direct) {
-                        let mark = entries.len();
-                        entries.extend_from_slice(&links[parent.mark..]);
-                        links.truncate(parent.mark);
-                        (parent.mark, parent.direct) = (mark, false);
+    'values: loop {
+        let mut v = 'value: {
+            if let Some(top) = open.last().filter(|top| top.direct) {
+                match scalars(text, top.object, at, i, nodes, links)? {
+                    Left::Value { at: key, i: j } => (at, i) = (key, j),
+                    Left::Closing { at: key, v, i: j } => {
+                        (at, i) = (key, j);
+                        break 'value v;
                     }
-                    open.push(Open {
-                        key: at,
-                        mark: links.len(),
-                        from: i,
-                        object,
-                        direct: true,
-                    });
-                    (at, i) = if object {
-                        key(text, inner)?
-                    } else {
-                        ("", inner)
+                }
+            }
+            let (j, c) = next(b, i)?;
+            i = j;
+            let node = match c {
+                b'{' | b'[' => {
+                    if open.len() >= MAX_DEPTH {
+                        return None;
+                    }
+                    let object = c == b'{';
+                    let close = if object { b'}' } else { b']' };
+                    let (inner, first) = next(b, i + 1)?;
+                    if first != close {
+                        if let Some(parent) = open.last_mut().filter(|p| p.direct) {
+                            let mark = entries.len();
+                            entries.extend_from_slice(&links[parent.mark..]);
+                            links.truncate(parent.mark);
+                            (parent.mark, parent.direct) = (mark, false);
+                        }
+                        open.push(Open {
+                            key: at,
+                            mark: links.len(),
+                            from: i,
+                            object,
+                            direct: true,
+                        });
+                        (at, i) = if object {
+                            key(text, inner)?
+                        } else {
+                            ("", inner)
+                        };
+                        continue 'values;
+                    }
+                    // where its entries would be: before any of a direct parent's
+                    let start = match open.last() {
+                        Some(parent) if parent.direct => parent.mark,
+                        _ => links.len(),
                     };
-                    continue;
-                }
-                // where its entries would be: before any of a direct parent's
-                let start = match open.last() {
-                    Some(parent) if parent.direct => parent.mark,
-                    _ => links.len(),
-                };
-                let (start, from) = (start as u32, i as u32);
-                i = inner + 1;
-                let to = i as u32;
-                if object {
-                    Node::Obj {
-                        start,
-                        len: 0,
-                        from,
-                        to,
-                    }
-                } else {
-                    Node::Arr {
-                        start,
-                        len: 0,
-                        from,
-                        to,
+                    let (start, from) = (start as u32, i as u32);
+                    i = inner + 1;
+                    let to = i as u32;
+                    if object {
+                        Node::Obj {
+                            start,
+                            len: 0,
+                            from,
+                            to,
+                        }
+                    } else {
+                        Node::Arr {
+                            start,
+                            len: 0,
+                            from,
+                            to,
+                        }
                     }
                 }
-            }
-            b'"' => {
-                let (s, j) = string(text, i)?;
-                i = j;
-                Node::Str(s)
-            }
-            b'-' | b'0'..=b'9' => {
-                let (n, j) = number(text, i)?;
-                i = j;
-                Node::Num(n)
-            }
-            b't' if b[i..].starts_with(b"true") => {
-                i += 4;
-                Node::True
-            }
-            b'f' if b[i..].starts_with(b"false") => {
-                i += 5;
-                Node::False
-            }
-            b'n' if b[i..].starts_with(b"null") => {
-                i += 4;
-                Node::Null
-            }
-            _ => return None,
+                b'"' => {
+                    let (s, j) = string(text, i)?;
+                    i = j;
+                    Node::Str(s)
+                }
+                b'-' | b'0'..=b'9' => {
+                    let (n, j) = number(text, i)?;
+                    i = j;
+                    Node::Num(n)
+                }
+                b't' if b[i..].starts_with(b"true") => {
+                    i += 4;
+                    Node::True
+                }
+                b'f' if b[i..].starts_with(b"false") => {
+                    i += 5;
+                    Node::False
+                }
+                b'n' if b[i..].starts_with(b"null") => {
+                    i += 4;
+                    Node::Null
+                }
+                _ => return None,
+            };
+            nodes.push(node);
+            (nodes.len() - 1) as u32
         };
-        nodes.push(node);
-        let mut v = (nodes.len() - 1) as u32;
         // the value is an entry of the innermost open container; close the containers it
         // ends, until a comma asks for the next value
         loop {
@@ -453,6 +625,82 @@ mod tests {
                     assert_eq!(got, want, "{c} at {k}, {d} at {l}");
                 }
             }
+        }
+    }
+
+    /// `stops16` marks the stop bytes as the byte table does, for every byte in every position
+    /// of a block, beside every other byte.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn stops16_is_the_table() {
+        for c in 0..=255u8 {
+            for d in 0..=255u8 {
+                for (k, l) in [(0, 15), (3, 4), (7, 8), (9, 2), (15, 0), (12, 12)] {
+                    let mut block = *b"abcdefghijklmnop";
+                    block[k] = c;
+                    block[l] = d;
+                    let want = (0..16)
+                        .filter(|&n| STOP[usize::from(block[n])])
+                        .fold(0u32, |m, n| m | 1 << n);
+                    assert_eq!(stops16(&block), want, "{c} at {k}, {d} at {l}");
+                }
+            }
+        }
+    }
+
+    /// `string` finds a string's end as a byte loop does, on strings of every length with a
+    /// stop byte (or none) in every position, near the end of the text and far from it.
+    #[test]
+    fn strings_as_the_loop() {
+        for len in 0..40 {
+            for stop in [b'"', b'\\', 0x01, 0x1f, b'x', 0x7f, 0xc3] {
+                for at in 0..=len {
+                    for tail in [0usize, 1, 9, 20] {
+                        let mut bytes = vec![b'"'];
+                        bytes.extend((0..len).map(|k| b'a' + (k % 26) as u8));
+                        if at < len {
+                            bytes[1 + at] = stop;
+                        }
+                        bytes.push(b'"');
+                        bytes.extend(std::iter::repeat_n(b' ', tail));
+                        let Ok(text) = std::str::from_utf8(&bytes) else {
+                            continue;
+                        };
+                        let end = 1 + bytes[1..]
+                            .iter()
+                            .position(|&c| STOP[usize::from(c)])
+                            .unwrap();
+                        let want = (bytes[end] == b'"').then(|| (&text[1..end], end + 1));
+                        assert_eq!(string(text, 0), want, "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `number` (one mask of sixteen bytes' digits) reads what `number_words` reads, on
+    /// random numbers of every shape and length, cut anywhere, with what may follow them.
+    #[test]
+    fn numbers_as_words() {
+        let mut next = crate::testing::xorshift(0x6a09_e667_f3bc_c908);
+        let pieces: &[u8] = b"0123456789000-.eE ,]x";
+        for _ in 0..300_000 {
+            let n = 1 + (next() % 24) as usize;
+            let mut text: Vec<u8> = (0..n)
+                .map(|_| pieces[next() as usize % pieces.len()])
+                .collect();
+            if next().is_multiple_of(2) {
+                text[0] = b'-';
+            }
+            if next().is_multiple_of(2) && n > 1 {
+                let first = usize::from(text[0] == b'-');
+                text[first] = b'1' + (next() % 9) as u8;
+            }
+            let text = std::str::from_utf8(&text).expect("ASCII");
+            if !matches!(text.as_bytes()[0], b'-' | b'0'..=b'9') {
+                continue;
+            }
+            assert_eq!(number(text, 0), number_words(text, 0), "{text}");
         }
     }
 
