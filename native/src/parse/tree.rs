@@ -323,6 +323,28 @@ enum Left<'a> {
     Closing { at: &'a str, v: u32, i: usize },
 }
 
+/// The scalar at byte `j` of the line (`c`, its first byte) and where it ends; `Some(None)`
+/// when `c` starts none (a container, or not JSON), None when it is one the scanner does not
+/// read (both loops read scalars so: inlined in each).
+#[inline(always)]
+fn scalar(text: &str, j: usize, c: u8) -> Option<Option<(Node<'_>, usize)>> {
+    let b = text.as_bytes();
+    Some(Some(match c {
+        b'"' => {
+            let (s, k) = string(text, j)?;
+            (Node::Str(s), k)
+        }
+        b'-' | b'0'..=b'9' => {
+            let (n, k) = number(text, j)?;
+            (Node::Num(n), k)
+        }
+        b't' if b[j..].starts_with(b"true") => (Node::True, j + 4),
+        b'f' if b[j..].starts_with(b"false") => (Node::False, j + 5),
+        b'n' if b[j..].starts_with(b"null") => (Node::Null, j + 4),
+        _ => return Some(None),
+    }))
+}
+
 /// The entries of the innermost open container while it is `direct` and its values are
 /// scalars (an action's, a seat's: most of a game line), from its value at `i` (key `at`,
 /// `""` in an array): each value into `nodes`, each entry but the last into `links`, in a loop
@@ -340,31 +362,10 @@ fn scalars<'a>(
     let b = text.as_bytes();
     loop {
         let (j, c) = next(b, i)?;
-        let node = match c {
-            b'"' => {
-                let (s, k) = string(text, j)?;
-                i = k;
-                Node::Str(s)
-            }
-            b'-' | b'0'..=b'9' => {
-                let (n, k) = number(text, j)?;
-                i = k;
-                Node::Num(n)
-            }
-            b't' if b[j..].starts_with(b"true") => {
-                i = j + 4;
-                Node::True
-            }
-            b'f' if b[j..].starts_with(b"false") => {
-                i = j + 5;
-                Node::False
-            }
-            b'n' if b[j..].starts_with(b"null") => {
-                i = j + 4;
-                Node::Null
-            }
-            _ => return Some(Left::Value { at, i: j }),
+        let Some((node, k)) = scalar(text, j, c)? else {
+            return Some(Left::Value { at, i: j });
         };
+        i = k;
         let v = nodes.len() as u32;
         nodes.push(node);
         let (j, c) = next(b, i)?;
@@ -464,29 +465,11 @@ fn scan<'a>(
                         }
                     }
                 }
-                b'"' => {
-                    let (s, j) = string(text, i)?;
+                _ => {
+                    let (node, j) = scalar(text, i, c)??;
                     i = j;
-                    Node::Str(s)
+                    node
                 }
-                b'-' | b'0'..=b'9' => {
-                    let (n, j) = number(text, i)?;
-                    i = j;
-                    Node::Num(n)
-                }
-                b't' if b[i..].starts_with(b"true") => {
-                    i += 4;
-                    Node::True
-                }
-                b'f' if b[i..].starts_with(b"false") => {
-                    i += 5;
-                    Node::False
-                }
-                b'n' if b[i..].starts_with(b"null") => {
-                    i += 4;
-                    Node::Null
-                }
-                _ => return None,
             };
             nodes.push(node);
             (nodes.len() - 1) as u32
