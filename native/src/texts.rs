@@ -28,9 +28,13 @@ pub const N_CARDS: usize = 52;
 /// the vector is cut back to it).
 const MAX_CARD: usize = 8;
 
-/// The room for a mask's text written in place ([`write_mask_in`]): its cards' texts and
-/// the last card's store past them.
-const MASK_ROOM: usize = 5 * N_CARDS + MAX_CARD;
+/// The span of a mask's text written in place ([`write_mask_in`]): a power of two above the
+/// longest text (52 cards, 212 bytes), so that a card's offset taken modulo the span (which
+/// leaves it as it is) is in bounds where the compiler can see it (no check per card).
+const TEXT_SPAN: usize = 256;
+
+/// The room for a mask's text written in place: its span and the last card's store past it.
+const MASK_ROOM: usize = TEXT_SPAN + MAX_CARD;
 
 /// Each card's text as one word, built from the printer's ranks and suits at compile time:
 /// its UTF-8 bytes from the lowest, its length in the highest byte; ids `52..64` have no
@@ -83,28 +87,36 @@ pub fn write_card(card: usize, out: &mut Vec<u8>) {
     out.truncate(end);
 }
 
-/// A mask's text (as [`write_mask`]) written from the start of `out`, which has room for
-/// [`MASK_ROOM`] bytes; its length (the bytes after it are left written over).
+/// A mask's text (as [`write_mask`]) written from the start of `out`; its length (the bytes
+/// after it are left written over).
 #[inline(always)]
-fn write_mask_in(mask: u64, out: &mut [u8]) -> usize {
+fn write_mask_in(mask: u64, out: &mut [u8; MASK_ROOM]) -> usize {
     let mut m = mask & ((1 << N_CARDS) - 1);
     let mut at = 0;
     while m != 0 {
         let word = CARD_WORD[m.trailing_zeros() as usize & 63];
-        out[at..at + MAX_CARD].copy_from_slice(&word.to_le_bytes());
+        let slot = at % TEXT_SPAN;
+        out[slot..slot + MAX_CARD].copy_from_slice(&word.to_le_bytes());
         at += text_len(word);
         m &= m - 1;
     }
     at
 }
 
+/// The room for a mask's text at `at` in `data` (which has [`MASK_ROOM`] bytes there).
+#[inline(always)]
+fn mask_room(data: &mut [u8], at: usize) -> &mut [u8; MASK_ROOM] {
+    (&mut data[at..at + MASK_ROOM])
+        .try_into()
+        .expect("room for a mask's text")
+}
+
 /// Append a mask's text: its cards lowest id first, run together (`5♦5♣`).
 pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
-    let mut m = mask & ((1 << N_CARDS) - 1);
-    while m != 0 {
-        write_card(m.trailing_zeros() as usize, out);
-        m &= m - 1;
-    }
+    let at = out.len();
+    out.resize(at + MASK_ROOM, 0);
+    let n = write_mask_in(mask, mask_room(out, at));
+    out.truncate(at + n);
 }
 
 /// How a game prints its cards: one card's text, a mask's (Big Two's here, Dou Dizhu's in
@@ -166,7 +178,7 @@ impl Text<Big2> {
     fn extend_masks<T>(&mut self, items: &[T], mask: impl Fn(&T) -> Option<u64>) {
         self.0.extend_in_place(items, MASK_ROOM, |item, data, end| {
             let m = mask(item).filter(|&m| i64::try_from(m).is_ok())?;
-            Some(write_mask_in(m, &mut data[end..]))
+            Some(write_mask_in(m, mask_room(data, end)))
         });
     }
 
