@@ -496,8 +496,9 @@ impl Str {
     /// One value per item, each written in place by `write(item, data, end)` into the data
     /// from `end` (the value before's end), which has at least `room` bytes there, zeroed or
     /// left by the values before (more where `write` makes it so): `write` answers the
-    /// value's length (None: NULL). No room check per byte written, the data cut back to the
-    /// last value's end at the close.
+    /// value's length (None: NULL). The room is made once for a word of values where it is
+    /// small, else checked for each value; no room check per byte written, the data cut back
+    /// to the last value's end at the close.
     #[inline(always)]
     pub(crate) fn extend_in_place<T>(
         &mut self,
@@ -505,15 +506,19 @@ impl Str {
         room: usize,
         mut write: impl FnMut(&T, &mut Vec<u8>, usize) -> Option<usize>,
     ) {
-        /// The bytes added at once when the room runs short: a few values' (zeroed by
-        /// `memset`'s vector stores, below its `rep stosb` threshold of 2 KiB).
+        /// The most bytes of room made at once: zeroed by `memset`'s vector stores, below its
+        /// `rep stosb` threshold of 2 KiB.
         const GROW: usize = 1024;
+        let per_word = room * WORD <= GROW;
         let mut end = self.data.len();
         let mut slots = slots(&mut self.offsets, items.len(), 4);
         for chunk in items.chunks(WORD) {
+            if per_word {
+                self.data.resize(end + room * chunk.len(), 0);
+            }
             let mut valid = 0u64;
             for (k, (item, slot)) in chunk.iter().zip(&mut slots).enumerate() {
-                if self.data.len() - end < room {
+                if !per_word && self.data.len() - end < room {
                     self.data.resize(end + room.max(GROW), 0);
                 }
                 let written = write(item, &mut self.data, end);
