@@ -931,7 +931,9 @@ pub(crate) struct Move {
 /// which an action is: None for neither), or None when a trick does not open with a play
 /// (Python's row builder refuses the game: its line goes to Python). Both games' actions.
 pub(crate) fn tricks_of<A>(actions: &[A], step: impl Fn(&A) -> Option<Move>) -> Option<Vec<Trick>> {
-    let mut out: Vec<Trick> = Vec::new();
+    // a trick is a play and the passes that end it (the game's last may be one play): room
+    // for a two-player game's tricks, so that the vector is made once, not regrown
+    let mut out: Vec<Trick> = Vec::with_capacity(actions.len() / 2 + 1);
     for (i, a) in actions.iter().enumerate() {
         let Some(m) = step(a) else {
             continue;
