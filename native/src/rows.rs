@@ -11,6 +11,7 @@
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::io;
+use std::slice::ChunksExactMut;
 
 use serde::Serialize;
 use serde_json::ser::Formatter;
@@ -20,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::parse::tree::{Node, Tree};
 use crate::parse::{Meta, Record};
 use crate::replay::Replayed;
-use crate::state::ActionType;
+use crate::state::{ActionType, CardsLeft};
 use crate::texts::Texts;
 
 /// One Arrow array as buffers: its length, null count, validity bitmap (None: no nulls), its
@@ -68,6 +69,26 @@ fn push_bit(bytes: &mut Vec<u8>, len: usize, on: bool) {
     }
 }
 
+/// Append `count` bits (at most 64: `word`'s lowest, its bits above them clear) to a bitmap
+/// of `len` bits: the first into the last byte's free bits, the rest as whole bytes.
+#[inline(always)]
+fn append_word(bytes: &mut Vec<u8>, len: usize, mut word: u64, mut count: usize) {
+    let used = len % 8;
+    if used != 0 {
+        if let Some(last) = bytes.last_mut() {
+            *last |= (word << used) as u8;
+        }
+        let took = (8 - used).min(count);
+        word >>= took;
+        count -= took;
+    }
+    bytes.extend_from_slice(&word.to_le_bytes()[..count.div_ceil(8)]);
+}
+
+/// The values of a batch whose bits (validity, booleans) are gathered into one word before
+/// they go to their bitmap: a batch is written this many items at a time.
+const WORD: usize = 64;
+
 #[derive(Default)]
 struct Bits {
     bytes: Vec<u8>,
@@ -79,6 +100,13 @@ impl Bits {
     fn push(&mut self, on: bool) {
         push_bit(&mut self.bytes, self.len, on);
         self.len += 1;
+    }
+
+    /// `count` bits (at most 64), `word`'s lowest.
+    #[inline(always)]
+    fn append_word(&mut self, word: u64, count: usize) {
+        append_word(&mut self.bytes, self.len, word, count);
+        self.len += count;
     }
 
     fn clear(&mut self) {
@@ -102,21 +130,55 @@ impl Valid {
         if self.nulls > 0 {
             push_bit(&mut self.bytes, self.len, on);
         } else if !on {
-            self.first_null();
+            self.all_valid();
+            push_bit(&mut self.bytes, self.len, false);
         }
         self.nulls += usize::from(!on);
         self.len += 1;
     }
 
-    /// The bitmap of the values so far (all valid) and this NULL.
+    /// The validity of `count` values (at most 64), `word`'s lowest bits (set: valid).
+    #[inline(always)]
+    fn append_word(&mut self, word: u64, count: usize) {
+        let nulls = count - word.count_ones() as usize;
+        if self.nulls > 0 {
+            append_word(&mut self.bytes, self.len, word, count);
+        } else if nulls > 0 {
+            self.all_valid();
+            append_word(&mut self.bytes, self.len, word, count);
+        }
+        self.nulls += nulls;
+        self.len += count;
+    }
+
+    /// `count` values, none of them NULL.
+    #[inline(always)]
+    fn push_valid(&mut self, count: usize) {
+        if self.nulls > 0 {
+            self.append_ones(count);
+        }
+        self.len += count;
+    }
+
+    /// The bits of `count` valid values after a NULL (out of line: rare).
     #[cold]
-    fn first_null(&mut self) {
+    fn append_ones(&mut self, count: usize) {
+        let (mut len, end) = (self.len, self.len + count);
+        while len < end {
+            let n = (end - len).min(WORD);
+            append_word(&mut self.bytes, len, u64::MAX >> (64 - n), n);
+            len += n;
+        }
+    }
+
+    /// The bitmap of the values so far, all valid (before the column's first NULL).
+    #[cold]
+    fn all_valid(&mut self) {
         self.bytes.clear();
         self.bytes.resize(self.len / 8, 0xff);
         if !self.len.is_multiple_of(8) {
             self.bytes.push((1u8 << (self.len % 8)) - 1);
         }
-        push_bit(&mut self.bytes, self.len, false);
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -138,6 +200,35 @@ impl Valid {
     }
 }
 
+/// Room for `n` more values of `width` bytes at the end of `buf`, zeroed: their slots, to
+/// write a batch of values in place (one room check for all of them).
+#[inline(always)]
+fn slots(buf: &mut Vec<u8>, n: usize, width: usize) -> ChunksExactMut<'_, u8> {
+    let start = buf.len();
+    buf.resize(start + width * n, 0);
+    buf[start..].chunks_exact_mut(width)
+}
+
+/// Copy `src` over `dst` (as long), a short one as two overlapping words (a value's text,
+/// a few counts) rather than a call to `memcpy`.
+#[inline(always)]
+fn copy_small(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n > 16 {
+        dst.copy_from_slice(src);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..].copy_from_slice(&src[n - 4..]);
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
+}
+
 /// An integer (or float, or timestamp) column of `W` bytes per value.
 #[derive(Default)]
 pub(crate) struct Fixed<const W: usize> {
@@ -151,6 +242,32 @@ impl<const W: usize> Fixed<W> {
         self.data
             .extend_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
         self.valid.push(v.is_some());
+    }
+
+    /// One value per item, never NULL, as [`Fixed::push_int`] writes each (its lowest `W`
+    /// bytes), in place.
+    #[inline(always)]
+    pub(crate) fn extend<T>(&mut self, items: &[T], value: impl Fn(&T) -> i64) {
+        for (slot, item) in slots(&mut self.data, items.len(), W).zip(items) {
+            slot.copy_from_slice(&value(item).to_le_bytes()[..W]);
+        }
+        self.valid.push_valid(items.len());
+    }
+
+    /// One value per item as [`Fixed::push_int`] writes each (None: NULL), in place, their
+    /// validity a word at a time.
+    #[inline(always)]
+    pub(crate) fn extend_opt<T>(&mut self, items: &[T], value: impl Fn(&T) -> Option<i64>) {
+        let mut slots = slots(&mut self.data, items.len(), W);
+        for chunk in items.chunks(WORD) {
+            let mut valid = 0u64;
+            for (k, (item, slot)) in chunk.iter().zip(&mut slots).enumerate() {
+                let v = value(item);
+                slot.copy_from_slice(&v.unwrap_or(0).to_le_bytes()[..W]);
+                valid |= u64::from(v.is_some()) << k;
+            }
+            self.valid.append_word(valid, chunk.len());
+        }
     }
 }
 
@@ -220,6 +337,35 @@ impl Bool {
         self.data.push(v.unwrap_or(false));
         self.valid.push(v.is_some());
     }
+
+    /// One value per item, never NULL, their bits a word at a time.
+    #[inline(always)]
+    pub(crate) fn extend<T>(&mut self, items: &[T], value: impl Fn(&T) -> bool) {
+        for chunk in items.chunks(WORD) {
+            let mut on = 0u64;
+            for (k, item) in chunk.iter().enumerate() {
+                on |= u64::from(value(item)) << k;
+            }
+            self.data.append_word(on, chunk.len());
+        }
+        self.valid.push_valid(items.len());
+    }
+
+    /// One value per item as [`Bool::push`] writes each (None: NULL), their bits a word at a
+    /// time.
+    #[inline(always)]
+    pub(crate) fn extend_opt<T>(&mut self, items: &[T], value: impl Fn(&T) -> Option<bool>) {
+        for chunk in items.chunks(WORD) {
+            let (mut on, mut valid) = (0u64, 0u64);
+            for (k, item) in chunk.iter().enumerate() {
+                let v = value(item);
+                on |= u64::from(v == Some(true)) << k;
+                valid |= u64::from(v.is_some()) << k;
+            }
+            self.data.append_word(on, chunk.len());
+            self.valid.append_word(valid, chunk.len());
+        }
+    }
 }
 
 impl Col for Bool {
@@ -261,6 +407,18 @@ impl Default for Str {
     }
 }
 
+/// A string's end in a chunk's string data, as its `i32` offset.
+#[inline(always)]
+fn offset(end: usize) -> [u8; 4] {
+    i32::try_from(end)
+        .expect("a chunk's strings fit 2 GiB")
+        .to_le_bytes()
+}
+
+/// The room [`Str::extend`] makes after a column's data for each value's text: a text this
+/// long or shorter is copied into it in place ([`copy_small`]).
+const SHORT: usize = 16;
+
 impl Str {
     #[inline(always)]
     pub(crate) fn push(&mut self, v: Option<&str>) {
@@ -278,9 +436,99 @@ impl Str {
     /// End the value written since the last one (`valid`: not NULL).
     #[inline(always)]
     pub(crate) fn close(&mut self, valid: bool) {
-        let end = i32::try_from(self.data.len()).expect("a chunk's strings fit 2 GiB");
-        self.offsets.extend_from_slice(&end.to_le_bytes());
+        self.offsets.extend_from_slice(&offset(self.data.len()));
         self.valid.push(valid);
+    }
+
+    /// One value per item as [`Str::push`] writes each (None: NULL), in place: room for a
+    /// chunk's short texts made once ([`SHORT`] bytes a value, more for a longer text), each
+    /// copied without a call ([`copy_small`]).
+    #[inline(always)]
+    pub(crate) fn extend<T, S: AsRef<str>>(
+        &mut self,
+        items: &[T],
+        value: impl Fn(&T) -> Option<S>,
+    ) {
+        let mut end = self.data.len();
+        let mut slots = slots(&mut self.offsets, items.len(), 4);
+        for chunk in items.chunks(WORD) {
+            self.data.resize(end + SHORT * chunk.len(), 0);
+            let mut valid = 0u64;
+            for (k, (item, slot)) in chunk.iter().zip(&mut slots).enumerate() {
+                if let Some(text) = value(item) {
+                    let bytes = text.as_ref().as_bytes();
+                    let n = bytes.len();
+                    if n > SHORT {
+                        self.data.resize(self.data.len() + n, 0);
+                    }
+                    copy_small(&mut self.data[end..end + n], bytes);
+                    end += n;
+                    valid |= 1 << k;
+                }
+                slot.copy_from_slice(&(end as i32).to_le_bytes());
+            }
+            offset(end); // the chunk's last end fits, so does each before it
+            self.valid.append_word(valid, chunk.len());
+        }
+        self.data.truncate(end);
+    }
+
+    /// One text `n` times (a game's id on each of its rows): copied from the copies so far,
+    /// doubling.
+    pub(crate) fn repeat(&mut self, text: &str, n: usize) {
+        let start = self.data.len();
+        let len = text.len();
+        for (k, slot) in slots(&mut self.offsets, n, 4).enumerate() {
+            slot.copy_from_slice(&offset(start + (k + 1) * len));
+        }
+        if n > 0 {
+            self.data.extend_from_slice(text.as_bytes());
+        }
+        let all = n * len;
+        while self.data.len() - start < all {
+            let done = self.data.len() - start;
+            self.data
+                .extend_from_within(start..start + done.min(all - done));
+        }
+        self.valid.push_valid(n);
+    }
+
+    /// One value per item, each written in place by `write(item, data, end)` into the data
+    /// from `end` (the value before's end), which has at least `room` bytes there, zeroed or
+    /// left by the values before (more where `write` makes it so): `write` answers the
+    /// value's length (None: NULL). The room is made once for a word of values where it is
+    /// small, else checked for each value; no room check per byte written, the data cut back
+    /// to the last value's end at the close.
+    #[inline(always)]
+    pub(crate) fn extend_in_place<T>(
+        &mut self,
+        items: &[T],
+        room: usize,
+        mut write: impl FnMut(&T, &mut Vec<u8>, usize) -> Option<usize>,
+    ) {
+        /// The most bytes of room made at once: zeroed by `memset`'s vector stores, below its
+        /// `rep stosb` threshold of 2 KiB.
+        const GROW: usize = 1024;
+        let per_word = room * WORD <= GROW;
+        let mut end = self.data.len();
+        let mut slots = slots(&mut self.offsets, items.len(), 4);
+        for chunk in items.chunks(WORD) {
+            if per_word {
+                self.data.resize(end + room * chunk.len(), 0);
+            }
+            let mut valid = 0u64;
+            for (k, (item, slot)) in chunk.iter().zip(&mut slots).enumerate() {
+                if !per_word && self.data.len() - end < room {
+                    self.data.resize(end + room.max(GROW), 0);
+                }
+                let written = write(item, &mut self.data, end);
+                end += written.unwrap_or(0);
+                slot.copy_from_slice(&offset(end));
+                valid |= u64::from(written.is_some()) << k;
+            }
+            self.valid.append_word(valid, chunk.len());
+        }
+        self.data.truncate(end);
     }
 }
 
@@ -333,6 +581,49 @@ impl<C> List<C> {
         self.n += items as i32;
         self.offsets.extend_from_slice(&self.n.to_le_bytes());
         self.len += 1;
+    }
+}
+
+impl List<I8> {
+    /// One list of the seats' card counts per item (each count one value, never NULL), as
+    /// [`List::close`] ends each: the offsets and the values in place, a table of up to
+    /// eight seats' counts written as one word.
+    #[inline(always)]
+    pub(crate) fn extend_counts<T>(&mut self, items: &[T], counts: impl Fn(&T) -> &CardsLeft) {
+        let total: usize = items.iter().map(|item| counts(item).len()).sum();
+        let start = self.values.data.len();
+        let data = &mut self.values.data;
+        data.resize(start + total + 8, 0);
+        let mut at = start;
+        for (slot, item) in slots(&mut self.offsets, items.len(), 4).zip(items) {
+            let c = counts(item);
+            match c.word() {
+                Some(word) => data[at..at + 8].copy_from_slice(&word.to_le_bytes()),
+                None => data[at..at + c.len()].copy_from_slice(c.as_slice()),
+            }
+            at += c.len();
+            self.n += c.len() as i32;
+            slot.copy_from_slice(&self.n.to_le_bytes());
+        }
+        data.truncate(at);
+        self.values.valid.push_valid(total);
+        self.len += items.len();
+    }
+}
+
+impl List<Str> {
+    /// One list of texts per item (never NULL), as [`List::close`] ends each.
+    #[inline(always)]
+    pub(crate) fn extend_texts<T>(&mut self, items: &[T], list: impl Fn(&T) -> &[&str]) {
+        for (slot, item) in slots(&mut self.offsets, items.len(), 4).zip(items) {
+            let texts = list(item);
+            for &text in texts {
+                self.values.push(Some(text));
+            }
+            self.n += texts.len() as i32;
+            slot.copy_from_slice(&self.n.to_le_bytes());
+        }
+        self.len += items.len();
     }
 }
 
@@ -558,40 +849,52 @@ table! {pub(crate) Tricks {
 }}
 
 impl Tricks {
-    /// A game's tricks rows (both games'): `action(i)` is action `i`'s seat and play kind.
+    /// A game's tricks rows (both games'): `action(i)` is action `i`'s seat and play kind;
+    /// a column at a time.
     pub(crate) fn push(
         &mut self,
-        gid: Option<&str>,
+        gid: &str,
         tricks: &[Trick],
         action: impl Fn(usize) -> (usize, Option<&'static str>),
     ) {
-        for k in tricks {
-            let (leader, lead_kind) = action(k.first);
-            self.game_id.push(gid);
-            self.trick.push_int(int(k.trick));
-            self.leader.push_int(int(leader));
-            self.winner.push_int(int(action(k.last_play).0));
-            self.n_actions.push_int(Some(k.moves));
-            self.n_plays.push_int(Some(k.plays));
-            self.lead_kind.push(lead_kind);
-            self.ends_game.push(Some(k.ends_game));
-        }
+        self.game_id.repeat(gid, tricks.len());
+        self.trick.extend(tricks, |k| i64::from(k.trick));
+        self.leader.extend_opt(tricks, |k| int(action(k.first).0));
+        self.winner
+            .extend_opt(tricks, |k| int(action(k.last_play).0));
+        self.n_actions.extend(tricks, |k| k.moves);
+        self.n_plays.extend(tricks, |k| k.plays);
+        self.lead_kind.extend(tricks, |k| action(k.first).1);
+        self.ends_game.extend(tricks, |k| k.ends_game);
     }
 }
 
 /// A game's actions' `ts` (epoch milliseconds: round(ts * 1000) half to even, as pyarrow's
 /// round) and `think_seconds` (since the action before, when both have a time) columns, from
 /// each action's logged time (both games').
-pub(crate) fn push_times(ts: &mut I64, think: &mut F64, times: impl Iterator<Item = Option<f64>>) {
-    let mut previous: Option<Option<i64>> = None;
-    for t in times {
-        let ms = t.map(|t| (t * 1000.0).round_ties_even() as i64);
-        ts.push_int(ms);
-        think.push(match (previous, ms) {
-            (Some(Some(before)), Some(now)) => Some(seconds(now) - seconds(before)),
-            _ => None,
-        });
-        previous = Some(ms);
+pub(crate) fn push_times(ts: &mut I64, think: &mut F64, times: &[Option<f64>]) {
+    let millis = |t: &Option<f64>| t.map(|t| (t * 1000.0).round_ties_even() as i64);
+    let mut ts_slots = slots(&mut ts.data, times.len(), 8);
+    let mut think_slots = slots(&mut think.0.data, times.len(), 8);
+    let mut previous = None;
+    for chunk in times.chunks(WORD) {
+        let (mut ts_valid, mut think_valid) = (0u64, 0u64);
+        for (k, t) in chunk.iter().enumerate() {
+            let ms = millis(t);
+            let since = match (previous, ms) {
+                (Some(before), Some(now)) => Some(seconds(now) - seconds(before)),
+                _ => None,
+            };
+            if let (Some(ts_slot), Some(think_slot)) = (ts_slots.next(), think_slots.next()) {
+                ts_slot.copy_from_slice(&ms.unwrap_or(0).to_le_bytes());
+                think_slot.copy_from_slice(&since.unwrap_or(0.0).to_le_bytes());
+            }
+            ts_valid |= u64::from(ms.is_some()) << k;
+            think_valid |= u64::from(since.is_some()) << k;
+            previous = ms;
+        }
+        ts.valid.append_word(ts_valid, chunk.len());
+        think.0.valid.append_word(think_valid, chunk.len());
     }
 }
 
@@ -628,7 +931,9 @@ pub(crate) struct Move {
 /// which an action is: None for neither), or None when a trick does not open with a play
 /// (Python's row builder refuses the game: its line goes to Python). Both games' actions.
 pub(crate) fn tricks_of<A>(actions: &[A], step: impl Fn(&A) -> Option<Move>) -> Option<Vec<Trick>> {
-    let mut out: Vec<Trick> = Vec::new();
+    // a trick is a play and the passes that end it (the game's last may be one play): room
+    // for a two-player game's tricks, so that the vector is made once, not regrown
+    let mut out: Vec<Trick> = Vec::with_capacity(actions.len() / 2 + 1);
     for (i, a) in actions.iter().enumerate() {
         let Some(m) = step(a) else {
             continue;
@@ -704,11 +1009,9 @@ impl ChunkRows {
         let Some(tricks) = tricks_of(&done.actions, big2_move) else {
             return false;
         };
-        if self.ids.contains(&r.game_id) || r.ts.len() != done.actions.len() {
+        if r.ts.len() != done.actions.len() || !self.ids.insert(r.game_id.clone()) {
             return false;
         }
-        self.ids.insert(r.game_id.clone());
-        let gid = Some(r.game_id.as_str());
         let res = &done.result;
         let n = done.actions.len();
         let n_tricks = done
@@ -753,46 +1056,45 @@ impl ChunkRows {
             s.is_winner.push(Some(res.winner == Some(seat)));
         }
 
+        // the actions rows a column at a time: each column's buffers checked for room once
+        let acts = &done.actions[..];
         let x = &mut self.actions;
-        for a in &done.actions {
-            self.texts.action(a);
-            x.game_id.push(gid);
-            x.action_index.push_int(int(a.action_index));
-            x.seat.push_int(int(a.seat));
-            x.action_type.push(Some(a.kind.as_str()));
-            x.cards_mask.push_int(int(a.cards));
-            x.kind.push(a.play_kind.map(|k| k.as_str()));
-            x.rank_key.push_int(opt(a.rank_key()));
-            x.trick.push_int(int(a.trick));
-            x.is_lead.push(Some(a.is_lead));
-            x.top_before_mask.push_int(int(a.top_before));
-            for &c in a.cards_left.as_slice() {
-                x.cards_left.values.push_int(int(c));
-            }
-            x.cards_left.close(a.cards_left.len());
-            x.hand_before_mask.push_int(opt(a.hand_before()));
-            x.beating_play_existed.push(a.beating_play_existed);
-            x.highest_single.push_int(opt(a.highest_single));
-            x.next_seat.push_int(int(a.next_seat));
-            x.next_on_one.push(Some(a.next_on_one));
-            x.obligation.push(a.obligation.map(|o| o.as_str()));
-            x.block.push(a.block.map(|b| b.as_str()));
+        self.texts.actions(acts);
+        x.game_id.repeat(&r.game_id, n);
+        x.action_index.extend(acts, |a| i64::from(a.action_index));
+        x.seat.extend(acts, |a| i64::from(a.seat));
+        x.action_type.extend(acts, |a| Some(a.kind.as_str()));
+        x.cards_mask.extend_opt(acts, |a| int(a.cards));
+        x.kind.extend(acts, |a| a.play_kind.map(|k| k.as_str()));
+        x.rank_key.extend_opt(acts, |a| opt(a.rank_key()));
+        x.trick.extend(acts, |a| i64::from(a.trick));
+        x.is_lead.extend(acts, |a| a.is_lead);
+        x.top_before_mask.extend_opt(acts, |a| int(a.top_before));
+        x.cards_left.extend_counts(acts, |a| &a.cards_left);
+        x.hand_before_mask
+            .extend_opt(acts, |a| opt(a.hand_before()));
+        x.beating_play_existed
+            .extend_opt(acts, |a| a.beating_play_existed);
+        x.highest_single.extend_opt(acts, |a| opt(a.highest_single));
+        x.next_seat.extend(acts, |a| i64::from(a.next_seat));
+        x.next_on_one.extend(acts, |a| a.next_on_one);
+        x.obligation
+            .extend(acts, |a| a.obligation.map(|o| o.as_str()));
+        x.block.extend(acts, |a| a.block.map(|b| b.as_str()));
+        x.block_reason.extend(acts, |a| {
             let reason = a.block_reason();
-            x.block_reason.push((!reason.is_empty()).then_some(&reason));
-            x.ends_trick.push(Some(a.ends_trick));
-            x.wins_game.push(Some(a.wins_game));
-            x.drawn.push_int(opt(a.drawn));
-            x.claim.push(a.claim.map(|c| c.as_str()));
-            let names = a.unchecked.names();
-            for name in names {
-                x.unchecked.values.push(Some(name));
-            }
-            x.unchecked.close(names.len());
-            x.last_call.push(a.last_call.map(|c| c.as_str()));
-        }
-        push_times(&mut x.ts, &mut x.think_seconds, r.ts.iter().copied());
+            (!reason.is_empty()).then_some(reason)
+        });
+        x.ends_trick.extend(acts, |a| a.ends_trick);
+        x.wins_game.extend(acts, |a| a.wins_game);
+        x.drawn.extend_opt(acts, |a| opt(a.drawn));
+        x.claim.extend(acts, |a| a.claim.map(|c| c.as_str()));
+        x.unchecked.extend_texts(acts, |a| a.unchecked.names());
+        push_times(&mut x.ts, &mut x.think_seconds, &r.ts);
+        x.last_call
+            .extend(acts, |a| a.last_call.map(|c| c.as_str()));
 
-        self.tricks.push(gid, &tricks, |i| {
+        self.tricks.push(&r.game_id, &tricks, |i| {
             let a = &done.actions[i];
             (a.seat.into(), a.play_kind.map(|p| p.as_str()))
         });
@@ -1257,6 +1559,76 @@ mod tests {
         i.push_int(Some(1));
         let col = i.column();
         assert_eq!((col.len, col.nulls, col.validity), (1, 0, None));
+    }
+
+    /// The batch writers (`extend*`: in place, bits a word at a time) write the buffers the
+    /// per-value pushes write: across a word's edge, after values already there (a bitmap
+    /// not at a byte's edge), before and after a first NULL, texts short and long.
+    #[test]
+    fn batches_as_pushes() {
+        fn same(a: &ColumnRef<'_>, b: &ColumnRef<'_>) {
+            assert_eq!((a.len, a.nulls, a.validity), (b.len, b.nulls, b.validity));
+            assert_eq!(a.buffers, b.buffers);
+        }
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        let words = [
+            "",
+            "play",
+            "pass",
+            "lead_non_single_or_highest_single",
+            "10♦J♦Q♦",
+        ];
+        for round in 0..40 {
+            let before = (next() % 11) as usize;
+            let n = (next() % 150) as usize;
+            let null_every = 1 + next() % 5;
+            let values: Vec<Option<i64>> = (0..before + n)
+                .map(|i| {
+                    let v = next() as i64;
+                    (round % 3 != 0 || i > before + 7)
+                        .then_some(v)
+                        .filter(|v| !(*v as u64).is_multiple_of(null_every))
+                })
+                .collect();
+            let (old, new) = values.split_at(before);
+            let (mut a, mut b) = (I16::default(), I16::default());
+            let (mut p, mut q) = (Bool::default(), Bool::default());
+            let (mut s, mut t) = (Str::default(), Str::default());
+            let text = |v: &Option<i64>| v.map(|v| words[v as u64 as usize % words.len()]);
+            let flag = |v: &Option<i64>| v.map(|v| v % 2 == 0);
+            for v in old {
+                a.push_int(*v);
+                b.push_int(*v);
+                p.push(flag(v));
+                q.push(flag(v));
+                s.push(text(v));
+                t.push(text(v));
+            }
+            for v in new {
+                a.push_int(*v);
+                p.push(flag(v));
+                s.push(text(v));
+            }
+            b.extend_opt(new, |v| *v);
+            q.extend_opt(new, flag);
+            t.extend(new, text);
+            same(&a.column(), &b.column());
+            same(&p.column(), &q.column());
+            same(&s.column(), &t.column());
+            // never NULL: the same values, no bitmap unless one was there already
+            let (mut c, mut d) = (I64::default(), I64::default());
+            let (mut e, mut f) = (Bool::default(), Bool::default());
+            c.push_int(old.first().copied().flatten());
+            d.push_int(old.first().copied().flatten());
+            for v in new {
+                c.push_int(Some(v.unwrap_or(7)));
+                e.push(Some(v.is_some()));
+            }
+            d.extend(new, |v| v.unwrap_or(7));
+            f.extend(new, |v| v.is_some());
+            same(&c.column(), &d.column());
+            same(&e.column(), &f.column());
+        }
     }
 
     /// Both games' tricks: a trick opens with a play (else None), counts its moves and plays.

@@ -230,6 +230,13 @@ impl CardsLeft {
         }
     }
 
+    /// The counts of a table of up to eight seats as one word, a byte a seat from the lowest
+    /// (the bytes above them zero); None for a larger table.
+    #[inline]
+    pub fn word(&self) -> Option<u64> {
+        self.wide.is_none().then(|| u64::from_le_bytes(self.small))
+    }
+
     pub fn as_slice(&self) -> &[u8] {
         let len = self.len as usize;
         match &self.wide {
@@ -322,8 +329,13 @@ impl ActionRecord {
 
     /// Why the must-block obligation was violated or is unknown (`''` otherwise), as
     /// `obligation` words it: from the record's obligation, block, kind, cards and highest
-    /// single (the acting seat's best card, the one a violated obligation names).
+    /// single (the acting seat's best card, the one a violated obligation names). Inline: a
+    /// met or no obligation, most actions', is told without a call.
+    #[inline]
     pub fn block_reason(&self) -> Cow<'static, str> {
+        if !matches!(self.block, Some(Block::Violated | Block::Unknown)) {
+            return Cow::Borrowed("");
+        }
         let played = (self.kind == ActionType::Play).then_some(self.cards);
         block_reason(
             self.obligation,

@@ -24,54 +24,99 @@ use crate::state::ActionRecord;
 pub const N_CARDS: usize = 52;
 
 /// The room for a card text in bytes (the longest is 5: `10` and a 3-byte suit symbol): a
-/// card is written as one 8-byte store, then the vector is cut back to the text's end.
+/// card is written as one 8-byte store, then the text's end is where the next card goes (or
+/// the vector is cut back to it).
 const MAX_CARD: usize = 8;
 
-/// Each card's text as UTF-8 bytes (padded with zeros) and its length, built from the
-/// printer's ranks and suits at compile time.
-const fn card_texts() -> [([u8; MAX_CARD], usize); N_CARDS] {
-    let mut out = [([0u8; MAX_CARD], 0usize); N_CARDS];
+/// The span of a mask's text written in place ([`write_mask_in`]): a power of two above the
+/// longest text (52 cards, 212 bytes), so that a card's offset taken modulo the span (which
+/// leaves it as it is) is in bounds where the compiler can see it (no check per card).
+const TEXT_SPAN: usize = 256;
+
+/// The room for a mask's text written in place: its span and the last card's store past it.
+const MASK_ROOM: usize = TEXT_SPAN + MAX_CARD;
+
+/// Each card's text as one word, built from the printer's ranks and suits at compile time:
+/// its UTF-8 bytes from the lowest, its length in the highest byte; ids `52..64` have no
+/// text (length 0), so that a card id from a mask's bits needs no bounds check.
+const fn card_words() -> [u64; 64] {
+    let mut out = [0u64; 64];
     let mut c = 0;
     while c < N_CARDS {
         let rank = RANK_TEXT[c >> 2].as_bytes();
         let suit = SUIT_SYMBOL[c & 3].as_bytes();
+        let mut word = 0u64;
         let mut n = 0;
         let mut i = 0;
         while i < rank.len() {
-            out[c].0[n] = rank[i];
+            word |= (rank[i] as u64) << (8 * n);
             n += 1;
             i += 1;
         }
         i = 0;
         while i < suit.len() {
-            out[c].0[n] = suit[i];
+            word |= (suit[i] as u64) << (8 * n);
             n += 1;
             i += 1;
         }
-        out[c].1 = n;
+        out[c] = word | (n as u64) << 56;
         c += 1;
     }
     out
 }
 
-static CARD_TEXT: [([u8; MAX_CARD], usize); N_CARDS] = card_texts();
+static CARD_WORD: [u64; 64] = card_words();
+
+/// A card's word ([`CARD_WORD`]; 0, no text, beyond the deck).
+#[inline(always)]
+fn card_word(card: usize) -> u64 {
+    CARD_WORD.get(card).copied().unwrap_or(0)
+}
+
+/// The length of a card's text in its word.
+#[inline(always)]
+fn text_len(word: u64) -> usize {
+    (word >> 56) as usize
+}
 
 /// Append one card's text (`10♦`); a card id beyond the deck appends nothing.
 pub fn write_card(card: usize, out: &mut Vec<u8>) {
-    if let Some((bytes, n)) = CARD_TEXT.get(card) {
-        let end = out.len() + n;
-        out.extend_from_slice(bytes);
-        out.truncate(end);
+    let word = card_word(card);
+    let end = out.len() + text_len(word);
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(end);
+}
+
+/// A mask's text (as [`write_mask`]) written from the start of `out`; its length (the bytes
+/// after it are left written over).
+#[inline(always)]
+fn write_mask_in(mask: u64, out: &mut [u8; MASK_ROOM]) -> usize {
+    let mut m = mask & ((1 << N_CARDS) - 1);
+    let mut at = 0;
+    while m != 0 {
+        let word = CARD_WORD[m.trailing_zeros() as usize & 63];
+        let slot = at % TEXT_SPAN;
+        out[slot..slot + MAX_CARD].copy_from_slice(&word.to_le_bytes());
+        at += text_len(word);
+        m &= m - 1;
     }
+    at
+}
+
+/// The room for a mask's text at `at` in `data` (which has [`MASK_ROOM`] bytes there).
+#[inline(always)]
+fn mask_room(data: &mut [u8], at: usize) -> &mut [u8; MASK_ROOM] {
+    (&mut data[at..at + MASK_ROOM])
+        .try_into()
+        .expect("room for a mask's text")
 }
 
 /// Append a mask's text: its cards lowest id first, run together (`5♦5♣`).
 pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
-    let mut m = mask & ((1 << N_CARDS) - 1);
-    while m != 0 {
-        write_card(m.trailing_zeros() as usize, out);
-        m &= m - 1;
-    }
+    let at = out.len();
+    out.resize(at + MASK_ROOM, 0);
+    let n = write_mask_in(mask, mask_room(out, at));
+    out.truncate(at + n);
 }
 
 /// How a game prints its cards: one card's text, a mask's (Big Two's here, Dou Dizhu's in
@@ -126,6 +171,28 @@ impl<P: Printer> Text<P> {
     }
 }
 
+impl Text<Big2> {
+    /// One mask's text per item as [`Text::push_mask`] writes each, in place
+    /// ([`write_mask_in`]).
+    #[inline(always)]
+    fn extend_masks<T>(&mut self, items: &[T], mask: impl Fn(&T) -> Option<u64>) {
+        self.0.extend_in_place(items, MASK_ROOM, |item, data, end| {
+            let m = mask(item).filter(|&m| i64::try_from(m).is_ok())?;
+            Some(write_mask_in(m, mask_room(data, end)))
+        });
+    }
+
+    /// One card's text per item as [`Text::push_card`] writes each, in place.
+    #[inline(always)]
+    fn extend_cards<T>(&mut self, items: &[T], card: impl Fn(&T) -> Option<u8>) {
+        self.0.extend_in_place(items, MAX_CARD, |item, data, end| {
+            let word = card_word(usize::from(card(item)?));
+            data[end..end + MAX_CARD].copy_from_slice(&word.to_le_bytes());
+            Some(text_len(word))
+        });
+    }
+}
+
 impl<P> Col for Text<P> {
     fn column(&self) -> ColumnRef<'_> {
         self.0.column()
@@ -169,14 +236,14 @@ impl Texts {
         self.final_hand.push_mask(final_hand);
     }
 
-    /// One actions row's texts, from the engine's record of the action.
-    pub fn action(&mut self, a: &ActionRecord) {
-        self.cards.push_mask(Some(a.cards));
-        self.top_before.push_mask(Some(a.top_before));
-        self.hand_before.push_mask(a.hand_before());
-        self.highest_single
-            .push_card(a.highest_single.map(u32::from));
-        self.drawn.push_card(a.drawn.map(u32::from));
+    /// A game's actions rows' texts, from the engine's records of its actions, a column at
+    /// a time.
+    pub fn actions(&mut self, acts: &[ActionRecord]) {
+        self.cards.extend_masks(acts, |a| Some(a.cards));
+        self.top_before.extend_masks(acts, |a| Some(a.top_before));
+        self.hand_before.extend_masks(acts, |a| a.hand_before());
+        self.highest_single.extend_cards(acts, |a| a.highest_single);
+        self.drawn.extend_cards(acts, |a| a.drawn);
     }
 
     /// The seats' and the actions' text columns, each by its name, as they stand.

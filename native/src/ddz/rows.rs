@@ -281,11 +281,16 @@ impl DdzChunkRows {
             x.ends_auction.push(Some(a.ends_auction));
         }
         // a line whose times are not one a move: no times (as the Python builder)
-        let times = line.ts.len() == n;
-        let ts = (0..n).map(|i| if times { line.ts[i] } else { None });
+        let no_times;
+        let ts = if line.ts.len() == n {
+            &line.ts[..]
+        } else {
+            no_times = vec![None; n];
+            &no_times[..]
+        };
         push_times(&mut x.ts, &mut x.think_seconds, ts);
 
-        self.tricks.push(gid, tricks, |i| {
+        self.tricks.push(&line.game_id, tricks, |i| {
             let a = &actions[i];
             (a.seat, a.play_kind.map(|p| p.as_str()))
         });
