@@ -244,13 +244,12 @@ impl<'a> Array<'a> {
         let ends = &self.values[4 * (self.offset + from)..4 * (self.offset + to + 1)];
         let at = |c: &[u8]| i32::from_le_bytes(c.try_into().unwrap()) as usize;
         let mut start = at(&ends[..4]);
-        let k = out.len();
-        out.resize(k + (to - from), &[]);
-        for (s, c) in out[k..].iter_mut().zip(ends[4..].chunks_exact(4)) {
+        out.extend(ends[4..].chunks_exact(4).map(|c| {
             let end = at(c);
-            *s = &data[start..end];
+            let s = &data[start..end];
             start = end;
-        }
+            s
+        }));
     }
 }
 

@@ -22,14 +22,21 @@ pub(super) trait Plain: Copy {
     fn stat(self, physical: i32) -> Vec<u8>;
 }
 
-/// Values of `N` bytes each appended to `out`: sized once, then filled in place (no
-/// capacity check a value).
+/// Values of `N` bytes each appended to `out`: reserved once, then written in place (no
+/// capacity check a value, no zeros written first).
 fn fixed<T: Copy, const N: usize>(out: &mut Vec<u8>, values: &[T], bytes: impl Fn(T) -> [u8; N]) {
-    let at = out.len();
-    out.resize(at + N * values.len(), 0);
-    for (c, &v) in out[at..].chunks_exact_mut(N).zip(values) {
-        c.copy_from_slice(&bytes(v));
+    let n = N * values.len();
+    out.reserve(n);
+    for (c, &v) in out.spare_capacity_mut()[..n]
+        .chunks_exact_mut(N)
+        .zip(values)
+    {
+        for (d, b) in c.iter_mut().zip(bytes(v)) {
+            d.write(b);
+        }
     }
+    // SAFETY: the loop wrote the `n` bytes after the length (`N` a value, one chunk a value)
+    unsafe { out.set_len(out.len() + n) };
 }
 
 impl Plain for i64 {
@@ -167,15 +174,14 @@ impl Key for i64 {
         }
         let mut slots = vec![u32::MAX; span as usize + 1];
         let mut distinct = Vec::new();
-        indices.resize(values.len(), 0);
-        for (index, &v) in indices.iter_mut().zip(values) {
+        indices.extend(values.iter().map(|&v| {
             let slot = &mut slots[v.wrapping_sub(lo) as usize];
             if *slot == u32::MAX {
                 *slot = distinct.len() as u32;
                 distinct.push(v);
             }
-            *index = *slot;
-        }
+            *slot
+        }));
         Some(distinct)
     }
 }

@@ -86,7 +86,7 @@ thread_local! {
 /// appended by `fill(array, from, to, out)` (`get(array, i)`: one value, valid or not), and
 /// the definition levels of a nullable column (1 a value, 0 a null), left empty when they
 /// are all the same; the number of nulls.
-fn leaves<'a, T: Copy + Default>(
+fn leaves<'a, T: Copy>(
     arrays: &[&Array<'a>],
     def: &mut Vec<u8>,
     out: &mut Vec<T>,
@@ -109,14 +109,17 @@ fn leaves<'a, T: Copy + Default>(
         } else {
             // every row's value read, and kept when it is valid: no branch a row, no call
             // a run of valid ones (a NULL's value is there, Arrow's buffers hold every row)
-            let (at, mut k) = (def.len(), out.len());
+            let at = def.len();
             a.validity(def);
-            out.resize(k + a.len, T::default());
+            out.reserve(a.len);
+            let spare = &mut out.spare_capacity_mut()[..a.len];
+            let mut k = 0;
             for (i, &d) in def[at..].iter().enumerate() {
-                out[k] = get(a, i);
+                spare[k].write(get(a, i));
                 k += usize::from(d);
             }
-            out.truncate(k);
+            // SAFETY: each of the first `k` slots was written before `k` passed it
+            unsafe { out.set_len(out.len() + k) };
         }
         nulls += a.nulls;
     }
