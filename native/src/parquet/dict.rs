@@ -211,17 +211,21 @@ impl Key for f64 {
 /// no call.
 #[inline(always)]
 fn words(s: &[u8]) -> (u64, u64) {
-    let n = s.len();
-    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
-    let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
-    match n {
-        0 => (0, 0),
-        1..=3 => (
-            u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
-            0,
-        ),
-        4..=7 => (half(0), half(n - 4)),
-        _ => (word(0), word(n - 8)),
+    if let (Some(a), Some(b)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        return (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
+    }
+    if let (Some(a), Some(b)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        return (u32::from_le_bytes(*a).into(), u32::from_le_bytes(*b).into());
+    }
+    match *s {
+        [] => (0, 0),
+        [first, .., last] | [first @ last] => {
+            let middle = s[s.len() / 2];
+            (
+                u64::from(first) | u64::from(middle) << 8 | u64::from(last) << 16,
+                0,
+            )
+        }
     }
 }
 
@@ -339,22 +343,28 @@ pub(super) fn reused<'a>(
     if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
         return None;
     }
-    let mut distinct: Vec<&[u8]> = Vec::new();
-    let mut ids = Vec::new();
+    // each entry's value and id
+    let mut entries: Vec<(&[u8], _)> = Vec::new();
     let mut size = 0;
     for (&v, &d) in values.iter().zip(&key.indices) {
         let (d, id) = (d as usize, v.id());
-        if d == distinct.len() {
-            distinct.push(v);
-            ids.push(id);
-            size += v.plain_size(BYTE_ARRAY);
-            if size > DICTIONARY_LIMIT {
-                return None;
+        match entries.get(d) {
+            Some(&(e, e_id)) => {
+                if e_id != id || !e.same(v) {
+                    return None;
+                }
             }
-        } else if d > distinct.len() || ids[d] != id || !distinct[d].same(v) {
-            return None;
+            None if d == entries.len() => {
+                entries.push((v, id));
+                size += v.plain_size(BYTE_ARRAY);
+                if size > DICTIONARY_LIMIT {
+                    return None;
+                }
+            }
+            None => return None,
         }
     }
+    let distinct: Vec<&[u8]> = entries.into_iter().map(|(v, _)| v).collect();
     // two entries of one value (two masks of one text) would make another dictionary
     let mut seen = Vec::new();
     if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {
