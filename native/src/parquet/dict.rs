@@ -1,6 +1,8 @@
 //! The dictionaries of dictionary-encoded columns: values plain-encoded, hashed and compared,
 //! and each column's distinct values in first-seen order with every row's index among them.
 
+use std::mem::MaybeUninit;
+
 use super::{BYTE_ARRAY, INT32};
 
 /// A dictionary of more plain bytes than this is dropped for plain values (pyarrow's
@@ -79,13 +81,54 @@ impl Plain for f64 {
     }
 }
 
-impl Plain for &[u8] {
-    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
-        out.reserve(values.iter().map(|v| 4 + v.len()).sum());
-        for v in values {
-            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            out.extend_from_slice(v);
+/// `from` copied to `to`, of its length: up to 32 bytes by two loads and two stores that
+/// overlap (no call), longer ones by `copy_nonoverlapping`.
+#[inline(always)]
+fn copy_short(to: &mut [MaybeUninit<u8>], from: &[u8]) {
+    assert_eq!(to.len(), from.len());
+    let (p, n) = (to.as_mut_ptr().cast::<u8>(), from.len());
+    // SAFETY: each store is of bytes within `to` (as long as `from`, asserted above), each
+    // load of bytes within `from`
+    unsafe {
+        macro_rules! ends {
+            ($w:literal) => {
+                if let (Some(a), Some(b)) = (from.first_chunk::<$w>(), from.last_chunk::<$w>()) {
+                    p.cast::<[u8; $w]>().write_unaligned(*a);
+                    p.add(n - $w).cast::<[u8; $w]>().write_unaligned(*b);
+                    return;
+                }
+            };
         }
+        if n > 32 {
+            std::ptr::copy_nonoverlapping(from.as_ptr(), p, n);
+            return;
+        }
+        ends!(16);
+        ends!(8);
+        ends!(4);
+        for (k, &b) in from.iter().enumerate() {
+            p.add(k).write(b);
+        }
+    }
+}
+
+impl Plain for &[u8] {
+    /// Each value's length then its bytes, written in place once the whole is reserved.
+    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
+        let n: usize = values.iter().map(|v| 4 + v.len()).sum();
+        out.reserve(n);
+        let spare = &mut out.spare_capacity_mut()[..n];
+        let mut at = 0;
+        for v in values {
+            let (len, bytes) = spare[at..at + 4 + v.len()].split_at_mut(4);
+            for (d, b) in len.iter_mut().zip((v.len() as u32).to_le_bytes()) {
+                d.write(b);
+            }
+            copy_short(bytes, v);
+            at += 4 + v.len();
+        }
+        // SAFETY: the loop wrote the `n` bytes after the length (each value's 4 + its own)
+        unsafe { out.set_len(out.len() + n) };
     }
 
     fn plain_size(self, _: i32) -> usize {
