@@ -234,6 +234,30 @@ impl<'a> Array<'a> {
         }
     }
 
+    /// The strings of the rows whose level is 1 (`levels`: one a row from the first, 0 or
+    /// 1), appended to `out`: each row's string read (each one's end read once: it is the
+    /// next one's start), and kept when its level is 1 (no branch a row).
+    pub fn strs_where(&self, levels: &[u8], out: &mut Vec<&'a [u8]>) {
+        if levels.is_empty() {
+            return;
+        }
+        let data = self.data;
+        let ends = &self.values[4 * self.offset..4 * (self.offset + levels.len() + 1)];
+        let at = |c: &[u8]| i32::from_le_bytes(c.try_into().unwrap()) as usize;
+        let mut start = at(&ends[..4]);
+        out.reserve(levels.len());
+        let spare = &mut out.spare_capacity_mut()[..levels.len()];
+        let mut k = 0;
+        for (c, &d) in ends[4..].chunks_exact(4).zip(levels) {
+            let end = at(c);
+            spare[k].write(&data[start..end]);
+            start = end;
+            k += usize::from(d);
+        }
+        // SAFETY: each of the first `k` slots was written before `k` passed it
+        unsafe { out.set_len(out.len() + k) };
+    }
+
     /// The strings from `from` to `to`, appended to `out` (each one's end read once: it
     /// is the next one's start).
     pub fn strs(&self, from: usize, to: usize, out: &mut Vec<&'a [u8]>) {
@@ -244,13 +268,12 @@ impl<'a> Array<'a> {
         let ends = &self.values[4 * (self.offset + from)..4 * (self.offset + to + 1)];
         let at = |c: &[u8]| i32::from_le_bytes(c.try_into().unwrap()) as usize;
         let mut start = at(&ends[..4]);
-        let k = out.len();
-        out.resize(k + (to - from), &[]);
-        for (s, c) in out[k..].iter_mut().zip(ends[4..].chunks_exact(4)) {
+        out.extend(ends[4..].chunks_exact(4).map(|c| {
             let end = at(c);
-            *s = &data[start..end];
+            let s = &data[start..end];
             start = end;
-        }
+            s
+        }));
     }
 }
 

@@ -1,6 +1,8 @@
 //! The dictionaries of dictionary-encoded columns: values plain-encoded, hashed and compared,
 //! and each column's distinct values in first-seen order with every row's index among them.
 
+use std::mem::MaybeUninit;
+
 use super::{BYTE_ARRAY, INT32};
 
 /// A dictionary of more plain bytes than this is dropped for plain values (pyarrow's
@@ -22,14 +24,21 @@ pub(super) trait Plain: Copy {
     fn stat(self, physical: i32) -> Vec<u8>;
 }
 
-/// Values of `N` bytes each appended to `out`: sized once, then filled in place (no
-/// capacity check a value).
+/// Values of `N` bytes each appended to `out`: reserved once, then written in place (no
+/// capacity check a value, no zeros written first).
 fn fixed<T: Copy, const N: usize>(out: &mut Vec<u8>, values: &[T], bytes: impl Fn(T) -> [u8; N]) {
-    let at = out.len();
-    out.resize(at + N * values.len(), 0);
-    for (c, &v) in out[at..].chunks_exact_mut(N).zip(values) {
-        c.copy_from_slice(&bytes(v));
+    let n = N * values.len();
+    out.reserve(n);
+    for (c, &v) in out.spare_capacity_mut()[..n]
+        .chunks_exact_mut(N)
+        .zip(values)
+    {
+        for (d, b) in c.iter_mut().zip(bytes(v)) {
+            d.write(b);
+        }
     }
+    // SAFETY: the loop wrote the `n` bytes after the length (`N` a value, one chunk a value)
+    unsafe { out.set_len(out.len() + n) };
 }
 
 impl Plain for i64 {
@@ -72,13 +81,54 @@ impl Plain for f64 {
     }
 }
 
-impl Plain for &[u8] {
-    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
-        out.reserve(values.iter().map(|v| 4 + v.len()).sum());
-        for v in values {
-            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            out.extend_from_slice(v);
+/// `from` copied to `to`, of its length: up to 32 bytes by two loads and two stores that
+/// overlap (no call), longer ones by `copy_nonoverlapping`.
+#[inline(always)]
+fn copy_short(to: &mut [MaybeUninit<u8>], from: &[u8]) {
+    assert_eq!(to.len(), from.len());
+    let (p, n) = (to.as_mut_ptr().cast::<u8>(), from.len());
+    // SAFETY: each store is of bytes within `to` (as long as `from`, asserted above), each
+    // load of bytes within `from`
+    unsafe {
+        macro_rules! ends {
+            ($w:literal) => {
+                if let (Some(a), Some(b)) = (from.first_chunk::<$w>(), from.last_chunk::<$w>()) {
+                    p.cast::<[u8; $w]>().write_unaligned(*a);
+                    p.add(n - $w).cast::<[u8; $w]>().write_unaligned(*b);
+                    return;
+                }
+            };
         }
+        if n > 32 {
+            std::ptr::copy_nonoverlapping(from.as_ptr(), p, n);
+            return;
+        }
+        ends!(16);
+        ends!(8);
+        ends!(4);
+        for (k, &b) in from.iter().enumerate() {
+            p.add(k).write(b);
+        }
+    }
+}
+
+impl Plain for &[u8] {
+    /// Each value's length then its bytes, written in place once the whole is reserved.
+    fn plain(values: &[&[u8]], _: i32, out: &mut Vec<u8>) {
+        let n: usize = values.iter().map(|v| 4 + v.len()).sum();
+        out.reserve(n);
+        let spare = &mut out.spare_capacity_mut()[..n];
+        let mut at = 0;
+        for v in values {
+            let (len, bytes) = spare[at..at + 4 + v.len()].split_at_mut(4);
+            for (d, b) in len.iter_mut().zip((v.len() as u32).to_le_bytes()) {
+                d.write(b);
+            }
+            copy_short(bytes, v);
+            at += 4 + v.len();
+        }
+        // SAFETY: the loop wrote the `n` bytes after the length (each value's 4 + its own)
+        unsafe { out.set_len(out.len() + n) };
     }
 
     fn plain_size(self, _: i32) -> usize {
@@ -167,15 +217,14 @@ impl Key for i64 {
         }
         let mut slots = vec![u32::MAX; span as usize + 1];
         let mut distinct = Vec::new();
-        indices.resize(values.len(), 0);
-        for (index, &v) in indices.iter_mut().zip(values) {
+        indices.extend(values.iter().map(|&v| {
             let slot = &mut slots[v.wrapping_sub(lo) as usize];
             if *slot == u32::MAX {
                 *slot = distinct.len() as u32;
                 distinct.push(v);
             }
-            *index = *slot;
-        }
+            *slot
+        }));
         Some(distinct)
     }
 }
@@ -205,17 +254,21 @@ impl Key for f64 {
 /// no call.
 #[inline(always)]
 fn words(s: &[u8]) -> (u64, u64) {
-    let n = s.len();
-    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
-    let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap()));
-    match n {
-        0 => (0, 0),
-        1..=3 => (
-            u64::from(s[0]) | u64::from(s[n / 2]) << 8 | u64::from(s[n - 1]) << 16,
-            0,
-        ),
-        4..=7 => (half(0), half(n - 4)),
-        _ => (word(0), word(n - 8)),
+    if let (Some(a), Some(b)) = (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+        return (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
+    }
+    if let (Some(a), Some(b)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        return (u32::from_le_bytes(*a).into(), u32::from_le_bytes(*b).into());
+    }
+    match *s {
+        [] => (0, 0),
+        [first, .., last] | [first @ last] => {
+            let middle = s[s.len() / 2];
+            (
+                u64::from(first) | u64::from(middle) << 8 | u64::from(last) << 16,
+                0,
+            )
+        }
     }
 }
 
@@ -333,22 +386,28 @@ pub(super) fn reused<'a>(
     if def_all != key.def_all || def != key.def.as_slice() || values.len() != key.indices.len() {
         return None;
     }
-    let mut distinct: Vec<&[u8]> = Vec::new();
-    let mut ids = Vec::new();
+    // each entry's value and id
+    let mut entries: Vec<(&[u8], _)> = Vec::new();
     let mut size = 0;
     for (&v, &d) in values.iter().zip(&key.indices) {
         let (d, id) = (d as usize, v.id());
-        if d == distinct.len() {
-            distinct.push(v);
-            ids.push(id);
-            size += v.plain_size(BYTE_ARRAY);
-            if size > DICTIONARY_LIMIT {
-                return None;
+        match entries.get(d) {
+            Some(&(e, e_id)) => {
+                if e_id != id || !e.same(v) {
+                    return None;
+                }
             }
-        } else if d > distinct.len() || ids[d] != id || !distinct[d].same(v) {
-            return None;
+            None if d == entries.len() => {
+                entries.push((v, id));
+                size += v.plain_size(BYTE_ARRAY);
+                if size > DICTIONARY_LIMIT {
+                    return None;
+                }
+            }
+            None => return None,
         }
     }
+    let distinct: Vec<&[u8]> = entries.into_iter().map(|(v, _)| v).collect();
     // two entries of one value (two masks of one text) would make another dictionary
     let mut seen = Vec::new();
     if dictionary(&distinct, BYTE_ARRAY, &mut seen)?.len() != distinct.len() {

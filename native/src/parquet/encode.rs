@@ -130,13 +130,21 @@ fn pack<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
 fn pack_groups<const W: u32, T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T]) {
     let groups = values.len().div_ceil(8);
     let w = W as usize;
-    let start = out.len();
-    out.resize(start + groups * w + 16, 0);
-    let mut at = start;
+    out.reserve(groups * w + 16);
+    let spare = out.spare_capacity_mut();
+    let mut store = |at: usize, word: u128| {
+        let to = &mut spare[at..at + 16];
+        // SAFETY: `to` is 16 bytes long (the slice above is checked)
+        unsafe {
+            to.as_mut_ptr()
+                .cast::<[u8; 16]>()
+                .write_unaligned(word.to_le_bytes())
+        };
+    };
+    let mut at = 0;
     let mut chunks = values.chunks_exact(8);
     for g in &mut chunks {
-        let word = group(g.try_into().unwrap(), W);
-        out[at..at + 16].copy_from_slice(&word.to_le_bytes());
+        store(at, group(g.try_into().unwrap(), W));
         at += w;
     }
     let rest = chunks.remainder();
@@ -145,9 +153,11 @@ fn pack_groups<const W: u32, T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T
         for (l, &v) in last.iter_mut().zip(rest) {
             *l = v.into();
         }
-        out[at..at + 16].copy_from_slice(&group(&last, W).to_le_bytes());
+        store(at, group(&last, W));
     }
-    out.truncate(start + groups * w);
+    // SAFETY: group `g` wrote the 16 bytes from `g * w` on (`w` at most 16), so the
+    // `groups * w` bytes after the length are written
+    unsafe { out.set_len(out.len() + groups * w) };
 }
 
 /// DELTA_BINARY_PACKED: blocks of 128 values in 4 miniblocks of 32 (parquet-format's

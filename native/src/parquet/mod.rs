@@ -82,16 +82,31 @@ thread_local! {
     static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
 }
 
+/// The values of the rows whose level is 1 (`levels`: one a row, 0 or 1), `get(i)` row
+/// `i`'s value, appended to `out`: every row's value read, and kept when it is valid (no
+/// branch a row; a NULL's value is there, Arrow's buffers hold every row).
+fn pick<T: Copy>(levels: &[u8], out: &mut Vec<T>, get: impl Fn(usize) -> T) {
+    out.reserve(levels.len());
+    let spare = &mut out.spare_capacity_mut()[..levels.len()];
+    let mut k = 0;
+    for (i, &d) in levels.iter().enumerate() {
+        spare[k].write(get(i));
+        k += usize::from(d);
+    }
+    // SAFETY: each of the first `k` slots was written before `k` passed it
+    unsafe { out.set_len(out.len() + k) };
+}
+
 /// The values of `arrays` (one column's, batch after batch), each run of valid ones
-/// appended by `fill(array, from, to, out)` (`get(array, i)`: one value, valid or not), and
-/// the definition levels of a nullable column (1 a value, 0 a null), left empty when they
-/// are all the same; the number of nulls.
-fn leaves<'a, T: Copy + Default>(
+/// appended by `fill(array, from, to, out)` (`some(array, levels, out)`: the values of the
+/// rows whose level is 1, as [`pick`]), and the definition levels of a nullable column (1 a
+/// value, 0 a null), left empty when they are all the same; the number of nulls.
+fn leaves<'a, T: Copy>(
     arrays: &[&Array<'a>],
     def: &mut Vec<u8>,
     out: &mut Vec<T>,
     fill: impl Fn(&Array<'a>, usize, usize, &mut Vec<T>),
-    get: impl Fn(&Array<'a>, usize) -> T,
+    some: impl Fn(&Array<'a>, &[u8], &mut Vec<T>),
 ) -> usize {
     // levels all one value (every row valid, or every row null) are not written out
     let uniform = arrays.iter().all(|a| a.nulls == 0) || arrays.iter().all(|a| a.nulls == a.len);
@@ -107,16 +122,9 @@ fn leaves<'a, T: Copy + Default>(
                 def.resize(def.len() + a.len, 0);
             }
         } else {
-            // every row's value read, and kept when it is valid: no branch a row, no call
-            // a run of valid ones (a NULL's value is there, Arrow's buffers hold every row)
-            let (at, mut k) = (def.len(), out.len());
+            let at = def.len();
             a.validity(def);
-            out.resize(k + a.len, T::default());
-            for (i, &d) in def[at..].iter().enumerate() {
-                out[k] = get(a, i);
-                k += usize::from(d);
-            }
-            out.truncate(k);
+            some(a, &def[at..], out);
         }
         nulls += a.nulls;
     }
@@ -209,14 +217,21 @@ fn gather<'a>(
     s.def.clear();
     let (rep, def) = (&mut s.rep, &mut s.def);
     macro_rules! read {
-        ($out:expr, $fill:expr, $get:expr) => {{
+        ($out:expr, $fill:expr, $get:expr) => {
+            read!($out, $fill, $get, |a: &Array<'a>,
+                                      levels: &[u8],
+                                      o: &mut _| {
+                pick(levels, o, |i| $get(a, i))
+            })
+        };
+        ($out:expr, $fill:expr, $get:expr, $some:expr) => {{
             let out = $out;
             out.clear();
             if field.list {
                 let full = list_leaves(arrays, rep, def, out, ($fill, $get));
                 (0, full.then_some(3))
             } else {
-                let nulls = leaves(arrays, def, out, $fill, $get);
+                let nulls = leaves(arrays, def, out, $fill, $some);
                 let rows: usize = arrays.iter().map(|a| a.len).sum();
                 (nulls, def.is_empty().then_some(u8::from(nulls < rows)))
             }
@@ -237,7 +252,8 @@ fn gather<'a>(
         Leaf::Utf8 => read!(
             strs,
             |a: &Array<'a>, f, t, o: &mut _| a.strs(f, t, o),
-            |a: &Array<'a>, i| a.str(i)
+            |a: &Array<'a>, i| a.str(i),
+            |a: &Array<'a>, levels: &[u8], o: &mut _| a.strs_where(levels, o)
         ),
         _ => read!(
             &mut s.ints,
