@@ -46,9 +46,15 @@ def _tables(wh: Path, names: dict[str, str]) -> dict[str, list[tuple[Any, ...]]]
         con.close()
 
 
-def _import(log: Path, wh: Path, max_line_bytes: int) -> tuple[Any, dict[str, Any]]:
+def _import(
+    log: Path, wh: Path, max_line_bytes: int, workers: int = 1
+) -> tuple[Any, dict[str, Any]]:
     summary = ingest.ingest(
-        [str(log)], Warehouse(wh), workers=1, max_line_bytes=max_line_bytes, max_rejects_per_file=3
+        [str(log)],
+        Warehouse(wh),
+        workers=workers,
+        max_line_bytes=max_line_bytes,
+        max_rejects_per_file=3,
     )
     (counts,) = summary.files.values()
     named = {counts.file: "F", ingest.file_label(counts.file): "F"}
@@ -171,3 +177,21 @@ def test_a_line_over_the_cap_is_not_held_whole(small: pytest.MonkeyPatch, tmp_pa
     assert isinstance(pieces[0], list)
     assert [getattr(item, "code", None) for item in pieces[0]] == [None, "E_LINE_TOO_LONG"]
     assert pieces[1:] == [ingest.LineBlock(str(log), b"[2]\n[3]", 3)]
+
+
+def test_two_worker_threads_store_what_one_worker_stores(
+    small: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With two workers on the core (threads of the import), a gzip file's blocks and a plain
+    file's ranges are replayed two at a time, each thread on its own core: the same rows,
+    rejects and counts as one worker."""
+    small.setattr(ingest, "CHUNK_GAMES", 4)
+    data = _gzip_lines(30) + b"{oops\n" + _gzip_lines(3)  # a reject and three repeats
+    plain, packed = tmp_path / "g.jsonl", tmp_path / "g.jsonl.gz"
+    plain.write_bytes(data)
+    packed.write_bytes(gzip.compress(data))
+    assert ingest._on_threads([plain, packed], None)
+    want = _import(plain, tmp_path / "one", DEFAULT_MAX_LINE_BYTES)
+    assert want[0][:4] == (34, 30, 3, 1)
+    for log in (plain, packed):
+        assert _import(log, tmp_path / f"two-{log.name}", DEFAULT_MAX_LINE_BYTES, 2) == want
