@@ -1207,10 +1207,10 @@ def ingest(
     """Import every game of the given logs as one batch; return the summary.
 
     ``workers``: how many chunks run at once (default: one per core when the input is large,
-    else 1): threads of this process on the native core's JSON Lines path (:func:`_on_threads`),
-    else worker processes, which die with this one. SIGINT / SIGTERM stop the import (:class:`Interrupted`); a
-    dead worker is ``E_WORKER_DIED``, a full disk ``E_DISK_FULL``: in each case nothing of
-    the batch is committed.
+    else 1): threads of this process on the native core's JSON Lines path
+    (:func:`_on_threads`), else worker processes, which die with this one. SIGINT / SIGTERM
+    stop the import (:class:`Interrupted`); a dead worker process is ``E_WORKER_DIED``, a full
+    disk ``E_DISK_FULL``: in each case nothing of the batch is committed.
     ``max_rejects_per_file``: rejects of one file stored in full; the others are counted,
     by code, in one ``E_TOO_MANY_REJECTS`` row per file (0: that row only). The summary's
     counts and reasons count every reject.
@@ -1227,7 +1227,8 @@ def ingest(
     if workers is None:
         workers = (os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else 1
     summary = IngestSummary(workers=workers)
-    if workers > 1 and not _on_threads(files, log_format):
+    on_threads = workers > 1 and _on_threads(files, log_format)
+    if workers > 1 and not on_threads:
         warm_workers(WORKER_MODULES)
     started = time.perf_counter()
     done_bytes = 0
@@ -1314,7 +1315,7 @@ def ingest(
         if workers <= 1:
             for task, args in tasks():
                 absorb(task(*args))
-        elif _on_threads(files, log_format):
+        elif on_threads:
             with _threads(workers) as threads:
                 for result in _threaded(threads, tasks(), workers):
                     absorb(result)

@@ -49,6 +49,16 @@ struct Core {
     lines_len: usize,
 }
 
+/// The resolver's answer for a ruleset (both cores': see the module's doc), asked with the GIL
+/// taken: a core reads lines without it, and meets a new ruleset rarely.
+pub(crate) fn resolve(
+    resolver: &PyObject,
+    preset: &str,
+    overrides: &str,
+) -> PyResult<(bool, String, String, String, String)> {
+    Python::with_gil(|py| resolver.call1(py, (preset, overrides))?.extract(py))
+}
+
 /// A line's answer: the record, its tree (when the tree scanner read it), the replay and the
 /// ruleset's key; or the game id and the reject; None for the Python reader.
 type Outcome<'t> = Option<Result<(Record, Option<Tree<'t>>, Replayed, String), (String, Rejected)>>;
@@ -62,13 +72,8 @@ impl Core {
         };
         let key = format!("{}\u{0}{}", record.preset, record.overrides);
         if !self.rulesets.contains_key(&key) {
-            let (ok, payload, message, name, overrides): (bool, String, String, String, String) =
-                Python::with_gil(|py| {
-                    let answer = self
-                        .resolver
-                        .call1(py, (record.preset.as_str(), record.overrides.as_str()))?;
-                    answer.extract(py)
-                })?;
+            let (ok, payload, message, name, overrides) =
+                resolve(&self.resolver, &record.preset, &record.overrides)?;
             let rules = if ok {
                 let dict: serde_json::Value = serde_json::from_str(&payload)
                     .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;

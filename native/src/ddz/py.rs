@@ -21,7 +21,7 @@ use super::rules::{DdzRules, Num};
 use super::sim::{match_lines, DdzRunSpec};
 use super::state::{ActionRecord, ActionType, GameResult, Phase};
 use crate::parse::tree::Tree;
-use crate::py::{rows_take, Added, Spare};
+use crate::py::{resolve, rows_take, Added, Spare};
 use crate::rows::{tree_hash, LineInfo};
 
 /// A resolved ruleset: the rules, the loader's reject, or None (rules the core does not
@@ -146,13 +146,8 @@ impl DdzCore {
         };
         let key = format!("{}\u{0}{}", line.preset, line.overrides);
         if !self.rulesets.contains_key(&key) {
-            let (ok, payload, message, name, overrides): (bool, String, String, String, String) =
-                Python::with_gil(|py| {
-                    let answer = self
-                        .resolver
-                        .call1(py, (line.preset.as_str(), line.overrides.as_str()))?;
-                    answer.extract(py)
-                })?;
+            let (ok, payload, message, name, overrides) =
+                resolve(&self.resolver, &line.preset, &line.overrides)?;
             let rules = if ok {
                 serde_json::from_str(&payload)
                     .ok()
