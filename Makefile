@@ -15,10 +15,12 @@ NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wild
 # no MAKEFLAGS: under `make test`'s -j2 cargo would try make's jobserver (not passed to it) and warn
 RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
 
+# The packages are installed by uv (itself installed by pip): the same versions pip picks, in
+# ~10 s where pip takes ~65 s (docs/benchmarks.md, "Test suite wall time").
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'uv>=0.5'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
 ## native: the Rust core (native/, PyO3) built by maturin into .venv as the module big2_native
@@ -34,10 +36,12 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	fi
 	@$(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
 
-## native-check: cargo fmt --check, cargo clippy -D warnings, cargo test (skipped without cargo)
+## native-check: cargo fmt --check, cargo clippy -D warnings, cargo test (skipped without cargo),
+## in a target folder of their own (native/target/check), so that cargo's lock on a target folder
+## does not keep the release build (`native`) waiting: `make test` runs the two side by side
 native-check: $(STAMP)
 	@if [ -z "$(CARGO)" ]; then echo "native-check: no Rust toolchain (cargo) found; skipped"; else \
-	  cd native && $(RUST_ENV) $(CARGO) fmt --check \
+	  cd native && export CARGO_TARGET_DIR=target/check && $(RUST_ENV) $(CARGO) fmt --check \
 	  && $(RUST_ENV) $(CARGO) clippy --quiet --all-targets --features python -- -D warnings \
 	  && $(RUST_ENV) $(CARGO) test --quiet; fi
 
@@ -51,21 +55,18 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench dashboards
 	$(BIN)/mypy
 
-## test: set up; then two lanes side by side (`make -j2`: the CI machine has 2 CPUs): lint (ruff,
-## mypy) beside native-check, then the native release build; then the whole test suite on the
+## test: set up; then lint (ruff, mypy), native-check and the native release build, two at a
+## time (`make -j2`: the CI machine has 2 CPUs; the release build's link-time optimisation runs
+## on one core, cargo test's run of the Rust tests mostly on one); then the whole test suite on the
 ## native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
 ## on one process, so its module fixtures are built once), then the doctests on the pure Python
 ## path. docs/benchmarks.md: "Test suite wall time". `--durations` prints the slowest tests, so a
 ## CI log shows what to trim when the suite nears its 15 minutes.
 TEST_WORKERS ?= 2
 test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target lint test-lane-rust
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint native-check native
 	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
-
-.PHONY: test-lane-rust
-test-lane-rust: native-check
-	@$(MAKE) --no-print-directory native
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
 bench: native

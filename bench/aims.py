@@ -12,7 +12,10 @@
 
 alternating, ``BIG2_BENCH_AIMS_ROUNDS`` rounds (default 3), medians. The aims: one worker at
 least half the parse floor; two workers at least 50,000 games/s (when two cores are free: the
-load average before and after is printed with them).
+load average before and after is printed with them). The two-worker rate is also printed as a
+ratio to the same run's floor: the 50,000 is a figure of the machine the aim was set on (its
+floor ~77,000 games per CPU-second), and machines of this kind have measured floors from
+19,000 to 60,000, so only the ratio compares across them.
 """
 
 from __future__ import annotations
@@ -108,6 +111,7 @@ def aims() -> list[Figure]:
         ("ingest, 1 worker, games per CPU-second", statistics.median(per_cpu), "games/s"),
         (f"1 worker ÷ parse floor (aim ≥ {ONE_WORKER_AIM})", one / parse, "×"),
         (f"ingest --no-build, 2 workers (aim ≥ {TWO_WORKERS_AIM:,})", two, "games/s"),
+        ("2 workers ÷ parse floor (one core's)", two / parse, "×"),
         ("load average (1 min) before the runs", load_before, ""),
         ("load average (1 min) after the runs", os.getloadavg()[0], ""),
     ]
