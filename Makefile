@@ -16,7 +16,7 @@ NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wild
 RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
 
 # The packages are installed by uv (itself installed by pip): the same versions pip picks, in
-# ~10 s where pip takes ~65 s (docs/benchmarks.md, "Test suite wall time").
+# ~12 s where pip takes ~65 s (docs/benchmarks.md, "A slower machine, and `make test`'s set-up").
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'uv>=0.5'

@@ -94,6 +94,7 @@ def aims() -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "games.jsonl"
         write_log(log, n)
+        os.sync()  # the file's writeback is not the imports' to wait for (their fsyncs queue behind it)
         for k in range(rounds):
             floor.append(parse_floor(log))
             for workers in (1, 2):
