@@ -16,11 +16,14 @@ NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wild
 RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
 
 # The packages are installed by uv (itself installed by pip): the same versions pip picks, in
-# ~12 s where pip takes ~65 s (docs/benchmarks.md, "A slower machine, and `make test`'s set-up").
+# ~25 s where pip takes ~65 s (docs/benchmarks.md, "A slower machine, and `make test`'s set-up").
+# --compile-bytecode, as pip does: uv writes no .pyc by default, and where PYTHONDONTWRITEBYTECODE
+# is set (as on our machines) Python then compiles pandas, pyarrow, typer... again in every process:
+# `big2 --help` took 2.2 CPU-s instead of 1.0 (docs/benchmarks.md, "Bytecode").
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'uv>=0.5'
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]'
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
 ## native: the Rust core (native/, PyO3) built by maturin into .venv as the module big2_native
@@ -61,10 +64,13 @@ lint: $(STAMP)
 ## native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
 ## on one process, so its module fixtures are built once), then the doctests on the pure Python
 ## path. docs/benchmarks.md: "Test suite wall time". `--durations` prints the slowest tests, so a
-## CI log shows what to trim when the suite nears its 15 minutes.
+## CI log shows what to trim when the suite nears its 15 minutes. compileall first: the suite
+## starts ~150 Python processes, and where PYTHONDONTWRITEBYTECODE is set each would compile
+## the project's modules again (~0.3 CPU-s a process; Python still reads a .pyc it finds).
 TEST_WORKERS ?= 2
 test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target lint native-check native
+	$(BIN)/python -m compileall -q pipeline dashboards bench
 	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
 
