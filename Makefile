@@ -19,7 +19,7 @@ RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN
 # ~25 s where pip takes ~65 s (docs/benchmarks.md, "A slower machine, and `make test`'s set-up").
 # --compile-bytecode, as pip does: uv writes no .pyc by default, and where PYTHONDONTWRITEBYTECODE
 # is set (as on our machines) Python then compiles typer, pyarrow, duckdb... again in every process:
-# `big2 --help` took 2.2 CPU-s instead of 1.0 (docs/benchmarks.md, "Bytecode").
+# `big2 --help` took 2.2 CPU-s instead of ~0.9 (docs/benchmarks.md, "Bytecode").
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'uv>=0.5'
