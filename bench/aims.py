@@ -20,13 +20,17 @@ floor ~77,000 games per CPU-second), and machines of this kind have measured flo
 
 from __future__ import annotations
 
+import gzip
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, cast
 
 import orjson
 
@@ -116,3 +120,64 @@ def aims() -> list[Figure]:
         ("load average (1 min) before the runs", load_before, ""),
         ("load average (1 min) after the runs", os.getloadavg()[0], ""),
     ]
+
+
+def inflate_seconds(path: Path, opener: Callable[[Path], IO[bytes]]) -> float:
+    """CPU-seconds of this process to read a gzip file through ``opener``, 1 MiB a read."""
+    started = time.process_time()
+    with opener(path) as fh:
+        while fh.read1(1 << 20):  # type: ignore[attr-defined]
+            pass
+    return time.process_time() - started
+
+
+def _std_gzip(path: Path) -> IO[bytes]:
+    return cast(IO[bytes], gzip.open(path, "rb"))
+
+
+@benchmark("ingest.gzip")
+def gzip_import() -> list[Figure]:
+    """The standard file gzipped (level 6, gzip's default) beside the plain file, alternating
+    (``BIG2_BENCH_AIMS_ROUNDS`` rounds, medians): the inflate alone, by the standard library's
+    ``gzip`` module and by :func:`pipeline.logs.gz.open_gzip`; the import with one worker and
+    with two, each as a ratio to the plain file's in the same round."""
+    from bench.ingest import write_log
+    from pipeline.logs.gz import open_gzip
+
+    n = int(os.environ.get("BIG2_BENCH_AIMS_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    std: list[float] = []
+    fast: list[float] = []
+    rate: dict[tuple[str, int], list[float]] = {}
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = Path(tmp) / "games.jsonl"
+        packed = Path(tmp) / "games.jsonl.gz"
+        write_log(plain, n)
+        with plain.open("rb") as src, gzip.open(packed, "wb", compresslevel=6) as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+        os.sync()
+        megabytes = plain.stat().st_size / 1e6
+        for k in range(rounds):
+            std.append(inflate_seconds(packed, _std_gzip))
+            fast.append(inflate_seconds(packed, open_gzip))
+            for workers in (1, 2):
+                for log in (plain, packed):
+                    wh = Path(tmp) / f"wh-{log.name}-{workers}-{k}"
+                    got = import_rate(log, wh, n, workers)[0]
+                    rate.setdefault((log.name, workers), []).append(got)
+                    shutil.rmtree(wh)
+    figures: list[Figure] = [
+        (f"input: {n:,} games, {megabytes:,.0f} MB, gzip level 6", n, "games"),
+        ("inflate, gzip module, CPU-seconds per 100 MB", 100 * statistics.median(std) / megabytes, "s"),
+        ("inflate, pipeline.logs.gz, CPU-seconds per 100 MB", 100 * statistics.median(fast) / megabytes, "s"),
+        ("inflate, gzip module ÷ pipeline.logs.gz", statistics.median(s / f for s, f in zip(std, fast, strict=True)), "×"),
+    ]  # fmt: skip
+    for workers in (1, 2):
+        gz = rate[packed.name, workers]
+        figures.append((f"ingest --no-build .jsonl.gz, {workers} worker(s) (median of {rounds})", statistics.median(gz), "games/s"))  # fmt: skip
+        ratios = (g / p for g, p in zip(gz, rate[plain.name, workers], strict=True))
+        figures.append((f".jsonl.gz ÷ .jsonl, {workers} worker(s), same round", statistics.median(ratios), "×"))  # fmt: skip
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures

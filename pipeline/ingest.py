@@ -7,9 +7,11 @@ whole lines (:class:`LineRange`: path, offset, length, first line number), and t
 reads, decodes and processes its range itself (:func:`process_range`), with the same sources,
 rejects and caps as one reader of the whole file. A range is read as it was cut or not at all:
 a file replaced, shortened or shifted in between is ``E_FILE_CHANGED``, nothing committed.
-A gzip JSON Lines file is decompressed here and cut the same way, each block of whole lines
-sent as one ``bytes`` (:class:`LineBlock`, :func:`process_block`; a block holding a line over
-the cap, and what is left when the stream fails, are read here and sent as lines). CSV and
+A gzip JSON Lines file is inflated here (:func:`pipeline.logs.gz.open_gzip`) and cut the same
+way, each block of whole lines sent as one ``bytes`` (:class:`LineBlock`, :func:`process_block`;
+a block holding a line over the cap, and what is left when the stream fails, are read here and
+sent as lines); on the core even one worker is a thread then, so that the next block is
+inflated while the worker replays one. CSV and
 score sheets are read here and their records sent to the workers.
 A chunk (or range) is turned into Arrow rows by :func:`process_chunk`, in this process or in
 worker processes (``workers > 1``), with at most two in flight per worker so that memory stays
@@ -36,7 +38,6 @@ import contextlib
 import errno
 import gc
 import glob
-import gzip
 import io
 import os
 import signal
@@ -59,6 +60,7 @@ from pipeline import native
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.csv_logs import is_games_csv
+from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import file_label
 from pipeline.logs.scoresheet import SheetRules
@@ -593,7 +595,7 @@ class _Counted(io.RawIOBase):
 
 
 def _open_counted(path: Path, on_read: Callable[[int], None]) -> IO[bytes]:
-    """Open a log file like :func:`pipeline.logs.jsonl.open_log` (through gzip for ``.gz``),
+    """Open a log file like :func:`pipeline.logs.jsonl.open_log` (inflated for ``.gz``),
     reporting the bytes read from the file itself (compressed ones) to ``on_read``."""
     try:
         raw = open(path, "rb", buffering=0)  # noqa: SIM115 (closed by the returned stream)
@@ -603,22 +605,8 @@ def _open_counted(path: Path, on_read: Callable[[int], None]) -> IO[bytes]:
         ) from None
     counted = io.BufferedReader(_Counted(raw, on_read), buffer_size=1 << 16)
     if path.name.endswith(".gz"):
-        return cast(IO[bytes], _OwningGzip(counted))
+        return open_gzip(path, cast(IO[bytes], counted))
     return cast(IO[bytes], counted)
-
-
-class _OwningGzip(gzip.GzipFile):
-    """A gzip stream that closes the file it reads (``GzipFile(fileobj=...)`` does not)."""
-
-    def __init__(self, fileobj: io.BufferedIOBase) -> None:
-        super().__init__(fileobj=fileobj, mode="rb")
-        self._owned = fileobj
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            self._owned.close()
 
 
 def _size(item: ChunkItem) -> int:
@@ -953,18 +941,21 @@ def _is_gzip_jsonl(path: Path, log_format: str | None) -> bool:
 class _Held:
     """The bytes of a stream read since its last cut, fed to :func:`_cut` a block at a time:
     it stops feeding when the stream fails (``error``) or when what it holds passes ``limit``
-    (``over``: the run holds a line over the cap, whose end is not read yet)."""
+    (``over``: the run holds a line over the cap, whose end is not read yet). The blocks are
+    kept as read and joined once, by :meth:`take` (one copy of each byte)."""
 
     def __init__(self, fh: IO[bytes], limit: int) -> None:
         self.fh = fh
         self.limit = limit
-        self.data = bytearray()
+        self._blocks: deque[bytes] = deque()
+        self._skip = 0  # bytes of the first block taken already
+        self._size = 0  # bytes held
         self.over = False
         self.error: Exception | None = None
 
     def blocks(self) -> Iterator[bytes]:
         while True:
-            if len(self.data) > self.limit:
+            if self._size > self.limit:
                 self.over = True
                 return
             try:
@@ -974,15 +965,36 @@ class _Held:
                 return
             if not block:
                 return
-            self.data += block
+            self._blocks.append(block)
+            self._size += len(block)
             yield block
 
     def take(self, length: int) -> bytes:
-        """The first ``length`` bytes held, no longer held."""
-        with memoryview(self.data) as view, view[:length] as head:
-            out = bytes(head)
-        del self.data[:length]
-        return out
+        """The first ``length`` bytes held, no longer held.
+
+        >>> import io
+        >>> held = _Held(io.BytesIO(b"abcdef"), 10)
+        >>> held._blocks.extend([b"ab", b"cde", b"f"]); held._size = 6
+        >>> held.take(1), held.take(3), held.rest(), held.rest()
+        (b'a', b'bcd', b'ef', b'')
+        """
+        parts: list[memoryview | bytes] = []
+        self._size -= length
+        while length:
+            block = self._blocks[0]
+            end = min(len(block), self._skip + length)
+            parts.append(memoryview(block)[self._skip : end])
+            length -= end - self._skip
+            if end == len(block):
+                self._blocks.popleft()
+                self._skip = 0
+            else:
+                self._skip = end
+        return b"".join(parts)
+
+    def rest(self) -> bytes:
+        """Every byte held, no longer held."""
+        return self.take(self._size)
 
 
 class _Tail(io.RawIOBase):
@@ -1043,15 +1055,17 @@ def _blocks(
     with fh:
         while True:
             held = _Held(fh, limit)
+            last: LineBlock | None = None  # its lines are counted only if the feed stops
             for _, length, first, _ in _cut(held.blocks(), line):
                 if held.over or held.error is not None:
                     break  # what was held when the feed stopped: read below
-                data = held.take(length)
-                line = first + data.count(b"\n")
-                yield LineBlock(name, data, first)
+                last = LineBlock(name, held.take(length), first)
+                yield last
             if not held.over and held.error is None:
                 return
-            rest = bytes(held.data)
+            if last is not None:
+                line = last.first_line + last.data.count(b"\n")
+            rest = held.rest()
             tail = _Tail(rest, fh, held.error)
             stream = io.BufferedReader(tail, buffer_size=1 << 16)
             yield list(
@@ -1227,7 +1241,11 @@ def ingest(
     if workers is None:
         workers = (os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else 1
     summary = IngestSummary(workers=workers)
-    on_threads = workers > 1 and _on_threads(files, log_format)
+    # one worker is a thread too when a file is gzip: this thread inflates and cuts the next
+    # block meanwhile (a plain file's cut is too light to gain from it)
+    on_threads = _on_threads(files, log_format) and (
+        workers > 1 or any(_is_gzip_jsonl(f, log_format) for f in files)
+    )
     if workers > 1 and not on_threads:
         warm_workers(WORKER_MODULES)
     started = time.perf_counter()
@@ -1312,13 +1330,13 @@ def ingest(
                 yield from work(path)
                 done_bytes += sizes[path]
 
-        if workers <= 1:
-            for task, args in tasks():
-                absorb(task(*args))
-        elif on_threads:
+        if on_threads:
             with _threads(workers) as threads:
                 for result in _threaded(threads, tasks(), workers):
                     absorb(result)
+        elif workers <= 1:
+            for task, args in tasks():
+                absorb(task(*args))
         else:
             with _pool(workers) as pool:
                 for result in _in_order(pool, tasks(), workers):
