@@ -20,7 +20,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-#: gzip level of :class:`LogWriter` (fast deflate: level 9 cost ~4x the native simulator's time)
+from isal import igzip
+
+#: ISA-L's deflate level of :class:`LogWriter` (0-3; 2, its default: 4.3x zlib's level 2 on a
+#: log here, 0.17 against 0.72 CPU-s for 80 MB, and 1.5 % smaller; zlib's level 9 cost ~4x the
+#: native simulator's own time)
 GZIP_LEVEL = 2
 
 
@@ -70,7 +74,7 @@ class LogWriter:
         self._raw: IO[bytes] = self.path.open("wb")
         self._gz: gzip.GzipFile | None = None
         if self.path.name.endswith(".gz"):
-            self._gz = gzip.GzipFile(
+            self._gz = igzip.IGzipFile(  # type: ignore[no-untyped-call]
                 filename="", mode="wb", fileobj=self._raw, mtime=0, compresslevel=GZIP_LEVEL
             )
         target = self._raw if self._gz is None else self._gz
