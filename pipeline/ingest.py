@@ -62,7 +62,7 @@ from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.csv_logs import is_games_csv
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
-from pipeline.logs.model import file_label
+from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
 from pipeline.logs.scoresheet import SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
@@ -78,8 +78,6 @@ from pipeline.workers import warm as warm_workers
 CHUNK_GAMES = 5000
 #: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
 CHUNK_BYTES = 32 << 20
-#: Rejects of one file stored one by one; the rest are counted in one summary row.
-DEFAULT_MAX_REJECTS_PER_FILE = 1000
 #: The code of a file's summary row of the rejects past the cap.
 TOO_MANY_REJECTS = "E_TOO_MANY_REJECTS"
 #: Seconds between progress reports while a file is read without a chunk to show.
@@ -978,7 +976,7 @@ class _Held:
         >>> held.take(1), held.take(3), held.rest(), held.rest()
         (b'a', b'bcd', b'ef', b'')
         """
-        parts: list[memoryview | bytes] = []
+        parts: list[memoryview] = []
         self._size -= length
         while length:
             block = self._blocks[0]

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -26,7 +26,9 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 from pipeline import __version__, native
 from pipeline.big2.rules import parse_override
 from pipeline.errors import Big2Error, RulesetError
-from pipeline.warehouse import Warehouse, is_disk_full
+
+if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command needs it
+    from pipeline.warehouse import Warehouse
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -190,6 +192,8 @@ def writer_errors() -> Iterator[None]:
         _exit_now_if_a_pool_died(128 + signum)
         raise typer.Exit(code=128 + signum) from None
     except OSError as err:
+        from pipeline.warehouse import is_disk_full
+
         code = "E_DISK_FULL" if is_disk_full(err) else "E_IO"
         typer.echo(f"big2: error: {code}: {err}", err=True)
         raise typer.Exit(code=EXIT_FAILED) from None

@@ -12,7 +12,6 @@ import typer
 
 from pipeline.cli.app import WarehouseOption, command, domain_errors
 from pipeline.errors import Big2Error
-from pipeline.warehouse import resolve_dir
 
 DASHBOARD_HOST = "127.0.0.1"
 DASHBOARD_PORT = 8501
@@ -83,6 +82,8 @@ def dashboard_command(
         raise Big2Error(
             "E_NO_DASHBOARDS", f"the dashboards live in a source checkout; no {server_file}"
         )
+    from pipeline.warehouse import resolve_dir
+
     argv = [
         sys.executable,
         *("-m", "streamlit", "run", str(server_file)),

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,7 +18,9 @@ from pipeline.cli.dashboard import DASHBOARD_PORT, dashboard_command
 from pipeline.cli.ingest import build_after_ingest, ingest_with_progress, print_ingest_summary
 from pipeline.errors import Big2Error
 from pipeline.sim import config
-from pipeline.warehouse import Warehouse
+
+if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when the demo runs
+    from pipeline.warehouse import Warehouse
 
 #: The sample logs (the checkout's data/samples, or a wheel's package data) and where the
 #: demo's simulated log goes.
@@ -48,6 +50,8 @@ def demo_command(
     included, are imported too, so import health shows real rejects.
     """
     with domain_errors():
+        from pipeline.warehouse import Warehouse
+
         wh = run_demo(Warehouse(warehouse), games=games, seed=seed, log=log)
         typer.echo(f'Try: {runnable_big2()} sql "from mart_player_standings" -w {wh.root}')
         typer.echo("     (or `source .venv/bin/activate` once, then just `big2 …`)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -30,23 +30,22 @@ from pipeline.cli.app import (
     writer_errors,
 )
 from pipeline.errors import Big2Error
-from pipeline.ingest import (
-    DEFAULT_MAX_REJECTS_PER_FILE,
-    IngestError,
-    IngestSummary,
-    skipped_files,
-)
-from pipeline.ingest import Progress as IngestProgress
-from pipeline.ingest import ingest as run_ingest
+from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE
 from pipeline.logs.reader import LOG_FORMATS
 from pipeline.logs.scoresheet import SheetRules
-from pipeline.warehouse import Warehouse
+
+if TYPE_CHECKING:  # the import and the warehouse (pyarrow, duckdb) load when a command runs
+    from pipeline.ingest import IngestSummary
+    from pipeline.ingest import Progress as IngestProgress
+    from pipeline.warehouse import Warehouse
 
 
 def sheet_rules(log_format: str | None, ruleset: str, overrides: list[str] | None) -> SheetRules:
     """The rules that score sheets (which name none) are stored with, checked before any
     file is read: a bad ``--format``, preset or ``--set`` key is refused here, naming it."""
     if log_format is not None and log_format not in LOG_FORMATS:
+        from pipeline.ingest import IngestError
+
         raise IngestError("E_INGEST", f"--format {log_format!r}: one of {', '.join(LOG_FORMATS)}")
     settings = parse_overrides(overrides or [])
     load_ruleset(ruleset, settings)
@@ -109,6 +108,8 @@ def ingest(
     full, a worker died, the marts not rebuilt) exits 3; SIGINT / SIGTERM 128 + the signal.
     Re-importing stores nothing twice.
     """
+    from pipeline.warehouse import Warehouse
+
     with domain_errors(), writer_errors():
         rules = sheet_rules(log_format, ruleset, overrides)
         wh = Warehouse(warehouse)
@@ -139,6 +140,8 @@ def ingest_with_progress(
 ) -> IngestSummary:
     """Run an import with a rich progress bar on stderr (bytes read, games, games/s, rejects
     so far), updated while a file is read too."""
+    from pipeline.ingest import ingest as run_ingest
+
     with RichProgress(
         TextColumn("[bold]ingest"),
         BarColumn(),
@@ -201,6 +204,8 @@ def print_ingest_summary(
 ) -> None:
     """The per-file table, the throughput line, the files of ``paths``' folders passed over,
     and the top reject reasons with an example each and where the rest are."""
+    from pipeline.ingest import skipped_files
+
     console.print(summary_table(summary))
     total = summary.total()
     rate = total.read / summary.seconds if summary.seconds else 0.0
@@ -286,6 +291,8 @@ def verify(
 ) -> None:
     """Check the warehouse: manifest files present with their checksums, no game twice,
     row counts consistent. Exit 1 if anything is wrong."""
+    from pipeline.warehouse import Warehouse
+
     with domain_errors():
         wh = Warehouse.existing(warehouse)
         if repair:

@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 
 from pipeline.cli.app import WarehouseOption, command, domain_errors
-from pipeline.warehouse import Warehouse
 
 
 def _parse_day(text: str) -> date:
@@ -73,6 +72,7 @@ def report_command(
     own sections (landlord and farmer records, bombs, springs). Exit 2 for an unknown match,
     day or player."""
     from pipeline import report
+    from pipeline.warehouse import Warehouse
 
     with domain_errors():
         if (match is None) == (day is None):
@@ -117,6 +117,7 @@ def export_command(
     that re-imports (jsonl). Exit 2 for an unknown game."""
     from pipeline import report
     from pipeline.logs.writer import dumps
+    from pipeline.warehouse import Warehouse
 
     with domain_errors():
         con = Warehouse.existing(warehouse).connect()

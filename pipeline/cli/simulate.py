@@ -30,7 +30,6 @@ from pipeline.doudizhu import rules as ddz_rules
 from pipeline.errors import Big2Error
 from pipeline.sim import config
 from pipeline.sim.bots import BotName, SimError
-from pipeline.warehouse import Warehouse
 
 if TYPE_CHECKING:  # the simulator loads when the command runs
     from pipeline.sim.ddz_simulate import DdzSimConfig, DdzSimSummary
@@ -197,6 +196,8 @@ def simulate_command(
                 f"({rate:,.0f} games/s, {plural(summary.workers, 'worker')})"
             )
         if ingest_after:
+            from pipeline.warehouse import Warehouse
+
             wh = Warehouse(warehouse)
             print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
             build_after_ingest(wh)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -24,7 +24,12 @@ from pipeline.cli.app import (
 from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
 from pipeline.games import preset_game
-from pipeline.warehouse import Warehouse, reading
+
+if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command runs
+    from pipeline.warehouse import Warehouse
+
+#: ``big2 sql``'s default time limit (seconds; ``--timeout``).
+DEFAULT_TIMEOUT_S = 60.0
 
 
 @command("build")
@@ -38,6 +43,7 @@ def build_command(
     """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
     replaces the old one atomically (readers keep reading the old one meanwhile)."""
     from pipeline import sqlbuild
+    from pipeline.warehouse import Warehouse
 
     with domain_errors(), writer_errors():
         wh = Warehouse.existing(warehouse)
@@ -88,12 +94,13 @@ def sql_command(
     timeout: Annotated[
         float,
         typer.Option("--timeout", min=0, help="Stop after this many seconds (0: no limit)."),
-    ] = reading.DEFAULT_TIMEOUT_S,
+    ] = DEFAULT_TIMEOUT_S,
     warehouse: WarehouseOption = None,
 ) -> None:
     """Run one read-only query on the warehouse's tables (SELECT, EXPLAIN [ANALYZE] SELECT; no
     file outside the committed Parquet files, no COPY, no write), streamed to the output."""
     from pipeline import sqlbuild
+    from pipeline.warehouse import Warehouse
 
     with domain_errors():
         wh = Warehouse.existing(warehouse)
@@ -129,6 +136,7 @@ def rescore_rows(
     what-if ruleset ``whatif`` (JSON), over the games of the game whose SQL objects have this
     ``prefix`` (``Game.sql_prefix``); ``E_SQL_NOT_BUILT`` before ``big2 build``."""
     from pipeline import sqlbuild
+    from pipeline.warehouse import reading
 
     con = reading.open_readonly(wh)
     try:
@@ -167,6 +175,7 @@ def rescore_command(
     match order, as in scoring). A Dou Dizhu preset (`--as ddz --set multiplier_cap=8`)
     rescores the Dou Dizhu games."""
     from pipeline import sqlbuild
+    from pipeline.warehouse import Warehouse
 
     with domain_errors():
         if fmt is SqlFormat.PARQUET and out is None:

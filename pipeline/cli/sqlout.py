@@ -15,14 +15,16 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from pipeline.cli import grid
 from pipeline.cli.app import plural
 from pipeline.errors import Big2Error
-from pipeline.warehouse import Warehouse, reading
+
+if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a query runs
+    from pipeline.warehouse import Warehouse
 
 
 class SqlFormat(StrEnum):
@@ -43,6 +45,7 @@ FETCH_ROWS = 10_000
 def list_tables(wh: Warehouse, fmt: SqlFormat, out: Path | None) -> None:
     """``big2 sql --tables``: every table and column with its description."""
     from pipeline import sqlbuild
+    from pipeline.warehouse import reading
 
     con = reading.open_readonly(wh)
     try:
@@ -61,6 +64,7 @@ def run_sandboxed(
     import duckdb
 
     from pipeline import sqlbuild
+    from pipeline.warehouse import reading
 
     reading.check_query(text)
     con = reading.open_readonly(wh)

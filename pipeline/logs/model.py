@@ -90,6 +90,11 @@ class GameRecord:
         return "partial" if self.hands is None else "full"
 
 
+#: Rejects of one file an import stores one by one; the rest are counted in one summary row
+#: (``big2 ingest --max-rejects-per-file``).
+DEFAULT_MAX_REJECTS_PER_FILE = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Reject:
     """A game that could not be read or replayed, with the evidence (one rejects-table row).

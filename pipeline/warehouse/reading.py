@@ -76,8 +76,6 @@ READ_PRAGMAS = frozenset(
         "version",
     }
 )
-#: ``big2 sql``'s default time limit (seconds; ``--timeout``).
-DEFAULT_TIMEOUT_S = 60.0
 
 _SKIP = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
 
