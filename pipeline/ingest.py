@@ -186,15 +186,19 @@ def _threads(workers: int) -> Iterator[ThreadPoolExecutor]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _on_threads(files: Sequence[Path], log_format: str | None) -> bool:
+def _on_threads(files: Sequence[Path], log_format: str | None, workers: int) -> bool:
     """Whether an import's workers are threads of its own process rather than processes: on
     the native core, for JSON Lines files (plain or gzip), whose chunks the core reads,
     replays and writes with the GIL let go. Threads start at once and hand back their parts
     without pickling them; a pool of processes starts in ~0.5 s (the forkserver's imports).
-    Other inputs (CSV, score sheets: the Python engine's chunks) take processes."""
-    return native.available() and all(
+    Other inputs (CSV, score sheets: the Python engine's chunks) take processes. One worker
+    is a thread too when a file is gzip: this thread inflates and cuts the next block
+    meanwhile (a plain file's cut is too light to gain from it); else it is this thread."""
+    if not native.available() or not all(
         _is_plain_jsonl(f, log_format) or _is_gzip_jsonl(f, log_format) for f in files
-    )
+    ):
+        return False
+    return workers > 1 or any(_is_gzip_jsonl(f, log_format) for f in files)
 
 
 def _threaded(
@@ -1239,11 +1243,7 @@ def ingest(
     if workers is None:
         workers = (os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else 1
     summary = IngestSummary(workers=workers)
-    # one worker is a thread too when a file is gzip: this thread inflates and cuts the next
-    # block meanwhile (a plain file's cut is too light to gain from it)
-    on_threads = _on_threads(files, log_format) and (
-        workers > 1 or any(_is_gzip_jsonl(f, log_format) for f in files)
-    )
+    on_threads = _on_threads(files, log_format, workers)
     if workers > 1 and not on_threads:
         warm_workers(WORKER_MODULES)
     started = time.perf_counter()

@@ -196,8 +196,12 @@ def test_the_collector_stays_off_until_the_last_replaying_thread_is_done() -> No
 
 def test_json_lines_take_threads_on_the_core_and_other_logs_processes(tmp_path: Path) -> None:
     plain, packed, sheet = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz", tmp_path / "c.csv"
-    assert _on_threads([plain, packed], None) == native.available()
-    assert not _on_threads([plain, sheet], None)
+    assert _on_threads([plain, packed], None, 2) == native.available()
+    assert not _on_threads([plain, sheet], None, 2)
+    # one worker: a thread beside this one only for a gzip file (this one inflates it)
+    assert _on_threads([plain, packed], None, 1) == native.available()
+    assert not _on_threads([plain], None, 1)
+    assert not _on_threads([packed, sheet], None, 1)
 
 
 def test_each_part_file_is_fsynced_once_before_the_manifest_names_it(

@@ -49,9 +49,9 @@ def demo_command(
     presets (a farmer who feeds the landlord planted) and the shipped sample logs, bad lines
     included, are imported too, so import health shows real rejects.
     """
-    with domain_errors():
-        from pipeline.warehouse import Warehouse
+    from pipeline.warehouse import Warehouse
 
+    with domain_errors():
         wh = run_demo(Warehouse(warehouse), games=games, seed=seed, log=log)
         typer.echo(f'Try: {runnable_big2()} sql "from mart_player_standings" -w {wh.root}')
         typer.echo("     (or `source .venv/bin/activate` once, then just `big2 …`)")

@@ -190,7 +190,7 @@ def test_two_worker_threads_store_what_one_worker_stores(
     plain, packed = tmp_path / "g.jsonl", tmp_path / "g.jsonl.gz"
     plain.write_bytes(data)
     packed.write_bytes(gzip.compress(data))
-    assert ingest._on_threads([plain, packed], None)
+    assert ingest._on_threads([plain, packed], None, 2)
     want = _import(plain, tmp_path / "one", DEFAULT_MAX_LINE_BYTES)
     assert want[0][:4] == (34, 30, 3, 1)
     for log in (plain, packed):
