@@ -713,6 +713,114 @@ _RANGE_CHANGED: dict[str, Callable[[LineRange, int], str]] = {
 }
 
 
+@dataclass
+class _Cursor:
+    """Where one worker stands in a plain JSON Lines file that it reads a run at a time on the
+    core (:func:`process_run`): the next run's offset and first line, whether the file is
+    done, and how many runs were taken (:func:`_core_runs` checks that each was)."""
+
+    path: str
+    device: int
+    inode: int
+    offset: int = 0
+    line: int = 1
+    done: bool = False
+    taken: int = 0
+
+
+def process_run(
+    cursor: _Cursor, spec: PartSpec, number: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> ChunkResult:
+    """Read, cut and process the next run of a plain JSON Lines file at ``cursor``, and move it
+    past the run: the range :func:`_ranges` would have cut there, processed as
+    :func:`process_range` processes it, but read once, by the core, as it is cut (with one
+    worker, nothing reads the file ahead of it). A run longer than the core holds, or one
+    the core could not read, is cut here and processed by :func:`process_range` (the
+    streaming reader); a file replaced since the import began, or no longer cut at a newline
+    where the run starts, is ``changed``."""
+    cursor.taken += 1
+    rows = _Rows(spec.batch_id)
+    core = rows.core
+    assert core is not None, "process_run is the native core's path"
+    rule = (CHUNK_GAMES, CHUNK_BYTES, SCAN_BYTES, CHUNK_BYTES + max_line_bytes + 1)
+    got = core.read_run(cursor.path, cursor.offset, cursor.device, cursor.inode, rule)
+    here = LineRange(cursor.path, cursor.offset, 0, cursor.line, True, cursor.device, cursor.inode)
+    if len(got) == 5:
+        _, length, newlines, ends_line, at_end = got
+        with _no_gc():
+            done = rows.done(_core_lines(rows, core, cursor.path, cursor.line, max_line_bytes))
+        cursor.offset += length
+        cursor.line += newlines
+        cursor.done = at_end or not ends_line
+        return _written(cursor.path, done, spec, number)
+    why, number_of = got
+    if why == "end":
+        cursor.done = True
+        return ChunkResult(cursor.path, Part(number, (), game_keys([], [])), None, 0, [], [])
+    if why in ("long", "io"):  # cut here; the streaming reader reads it (and names a failure)
+        span, newlines = _run_at(here)
+        cursor.offset += span.length
+        cursor.line += newlines
+        cursor.done = newlines < 0 or not span.ends_line
+        return process_range(span, spec, number, max_line_bytes)
+    cursor.done = True
+    changed = (
+        f"it cannot be opened again ({os.strerror(number_of)})"
+        if why == "open"
+        else _RANGE_CHANGED[why](here, number_of)
+    )
+    return ChunkResult(
+        cursor.path, Part(number, (), game_keys([], [])), None, 0, [], [], changed=changed
+    )
+
+
+def _run_at(here: LineRange) -> tuple[LineRange, int]:
+    """The run of whole lines from ``here`` as :func:`_ranges` cuts it (read in the blocks it
+    reads, from the file's start), and the newlines in it (-1: the file ends with it)."""
+    with open(here.path, "rb", buffering=0) as fh:
+        fh.seek(here.offset)
+
+        def blocks() -> Iterator[bytes]:
+            want = SCAN_BYTES - here.offset % SCAN_BYTES
+            while block := fh.read(want):
+                yield block
+                want = SCAN_BYTES
+
+        runs = _cut(blocks(), here.first_line)
+        _, length, line, ends_line = next(runs)
+        after = next(runs, None)
+    span = LineRange(here.path, here.offset, length, line, ends_line, here.device, here.inode)
+    return span, -1 if after is None else after[2] - line
+
+
+def _core_runs(
+    path: Path,
+    spec: PartSpec,
+    new_part: Callable[[], int],
+    max_line_bytes: int,
+    on_read: Callable[[int], None],
+) -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
+    """One worker's tasks for a plain JSON Lines file on the core: each reads and cuts the
+    next run itself (:func:`process_run`), so that the file is read once, not scanned here
+    first and read again. Each task must have run before the next is asked for (one worker
+    runs them in turn, in this thread)."""
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            st = os.fstat(fh.fileno())
+    except OSError as err:
+        raise LogFormatError(
+            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
+        ) from None
+    cursor = _Cursor(str(path), *_file_id(st))
+    cursor.done = st.st_size == 0
+    while not cursor.done:
+        taken = cursor.taken
+        yield process_run, (cursor, spec, new_part(), max_line_bytes)
+        if cursor.taken == taken:
+            raise RuntimeError("a run's task was not run before the next was asked for")
+        on_read(cursor.offset)
+
+
 def process_block(
     block: LineBlock, spec: PartSpec, number: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 ) -> ChunkResult:
@@ -1303,9 +1411,15 @@ def ingest(
         spec = batch.part_spec()
 
         def work(path: Path) -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
-            """A file's tasks: ranges a worker reads itself (plain JSON Lines), else chunks of
-            the lines or records read here (gzip, CSV, score sheets)."""
+            """A file's tasks: ranges a worker reads itself (plain JSON Lines: with one worker
+            on the core, runs it reads and cuts itself), else chunks of the lines or records
+            read here (gzip, CSV, score sheets)."""
             if _is_plain_jsonl(path, log_format):
+                if workers <= 1 and native.available():  # read once, by the core, as cut
+                    yield from _core_runs(
+                        path, spec, batch.new_part, max_line_bytes, reading(str(path))
+                    )
+                    return
                 for span in _ranges(path, reading(str(path))):
                     yield process_range, (span, spec, batch.new_part(), max_line_bytes)
                 return

@@ -516,6 +516,20 @@ class CoreRows:
         )
         return why
 
+    def read_run(
+        self, path: str, offset: int, device: int, inode: int, rule: tuple[int, int, int, int]
+    ) -> tuple[str, int] | tuple[str, int, int, bool, bool]:
+        """Read the run of whole lines of a plain JSON Lines file from ``offset`` into the
+        core, for :meth:`add_lines`, cut where :func:`pipeline.ingest._cut` cuts it (``rule``:
+        its ``CHUNK_GAMES``, ``CHUNK_BYTES``, ``SCAN_BYTES`` and the longest run the core
+        holds), reading each byte once: ``("run", length, newlines, ends_line, at_end)``,
+        ``("end", 0)`` (no byte from there), ``("long", 0)`` (a longer run: not read), or
+        why not, as :meth:`read` says it (``open``, ``replaced``, ``before``, ``io``)."""
+        got: tuple[str, int] | tuple[str, int, int, bool, bool] = self.core.rows_read_run(
+            os.fsencode(path), offset, device, inode, *rule
+        )
+        return got
+
     def fill(self, data: bytes) -> None:
         """Hand the core whole lines of a stream as :meth:`read` hands it a file's range (a
         block of a gzip file the import's main process decompressed and cut), for

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pipeline import native
@@ -413,11 +415,152 @@ def test_an_import_of_a_file_changed_while_read_commits_nothing(
 
     monkeypatch.setattr(pipeline.ingest, "process_range", shrinking)
     wh = Warehouse(tmp_path / "wh")
-    with pytest.raises(IngestError) as caught:
-        ingest([str(log)], wh, workers=1)
+    with pytest.raises(IngestError) as caught:  # two workers read the ranges cut here
+        ingest([str(log)], wh, workers=2 if native.available() else 1)
     assert caught.value.code == "E_FILE_CHANGED" and "shorter" in caught.value.message
     assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
     assert wh.verify() == []
+
+
+needs_core = pytest.mark.skipif(not native.available(), reason="the native core's path")
+
+
+@needs_core
+@pytest.mark.parametrize("change", ["replaced", "shifted"])
+def test_one_worker_names_a_file_changed_between_its_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """One worker on the core reads each run as it cuts it: a file replaced, or no longer
+    cut at a newline where the next run starts, is changed, and nothing is committed."""
+    import pipeline.ingest
+
+    monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 5)
+    log = tmp_path / "g.jsonl"
+    write_games(log, 12)
+    take_run = pipeline.ingest.process_run
+
+    def changing(cursor: Any, *args: Any) -> Any:
+        if cursor.taken == 1:  # the first run is read; the second is not
+            if change == "replaced":
+                other = tmp_path / "other.jsonl"
+                other.write_bytes(log.read_bytes())
+                other.replace(log)
+            else:
+                log.write_bytes(b"[1]\n" + log.read_bytes())
+        return take_run(cursor, *args)
+
+    monkeypatch.setattr(pipeline.ingest, "process_run", changing)
+    wh = Warehouse(tmp_path / "wh")
+    with pytest.raises(IngestError) as caught:
+        ingest([str(log)], wh, workers=1)
+    want = "replaced" if change == "replaced" else "no longer the newline"
+    assert caught.value.code == "E_FILE_CHANGED" and want in caught.value.message
+    assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
+
+
+def _core_runs_of(path: Path, max_line_bytes: int) -> list[tuple[int, int, int, bool]]:
+    """The runs the core reads from the start of ``path`` one after another, as
+    `ingest.process_run` moves through it: ``(offset, length, first line, ends_line)``, a run
+    longer than the core holds as its length -1."""
+    from pipeline import ingest as ingest_module
+
+    core = native.core_rows()
+    assert core is not None
+    st = path.stat()
+    rule = (
+        ingest_module.CHUNK_GAMES,
+        ingest_module.CHUNK_BYTES,
+        ingest_module.SCAN_BYTES,
+        ingest_module.CHUNK_BYTES + max_line_bytes + 1,
+    )
+    out, offset, line = [], 0, 1
+    while True:
+        got = core.read_run(str(path), offset, st.st_dev, st.st_ino, rule)
+        if got[0] == "end":
+            return out
+        if got[0] == "long":
+            here = ingest_module.LineRange(str(path), offset, 0, line, True, 0, 0)
+            span, newlines = ingest_module._run_at(here)
+            out.append((offset, -1, line, span.ends_line))
+            length, ends_line, at_end = span.length, span.ends_line, newlines < 0
+        else:
+            _, length, newlines, ends_line, at_end = got
+            out.append((offset, length, line, ends_line))
+        offset, line = offset + length, line + newlines
+        if at_end or not ends_line:
+            return out
+
+
+@needs_core
+@settings(max_examples=150, deadline=None)
+@given(
+    lines=st.lists(
+        st.sampled_from([b"", b" ", b"[1]", b"x" * 9, b"{}" * 30, b"\r", b"\xff"]), max_size=50
+    ),
+    end=st.booleans(),
+    scan=st.integers(1, 70),
+    games=st.integers(1, 9),
+    most=st.integers(1, 150),
+)
+def test_the_core_cuts_its_runs_where_the_ranges_are_cut(
+    lines: list[bytes], end: bool, scan: int, games: int, most: int
+) -> None:
+    """One worker's runs, read and cut by the core (`process_run`), are the ranges the main
+    thread cuts (`_ranges`), whatever the blocks, blank lines, chunk sizes and long runs."""
+    import tempfile
+
+    from pipeline import ingest as ingest_module
+
+    data = b"\n".join(lines) + (b"\n" if end else b"")
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ingest_module, "SCAN_BYTES", scan)
+        mp.setattr(ingest_module, "CHUNK_GAMES", games)
+        mp.setattr(ingest_module, "CHUNK_BYTES", most)
+        path = Path(tmp) / "g.jsonl"
+        path.write_bytes(data)
+        limit = most + 40 + 1  # max_line_bytes 40: some runs are too long for the core
+        want = [
+            (r.offset, r.length if r.length <= limit else -1, r.first_line, r.ends_line)
+            for r in ingest_module._ranges(path)
+        ]
+        assert _core_runs_of(path, 40) == want
+
+
+@needs_core
+@pytest.mark.parametrize("games", [1, 3, 1000])
+def test_one_worker_reads_a_plain_file_once_and_stores_what_two_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: int
+) -> None:
+    """With one worker on the core, nothing scans a plain file before the core reads it
+    (`_ranges` is not called), and the rows and rejects are those of two workers reading
+    the ranges cut here: blank lines across blocks, a line over the cap, a run too long for
+    the core, bytes that are not UTF-8, no newline at the end."""
+    from pipeline import ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "SCAN_BYTES", 64)
+    monkeypatch.setattr(ingest_module, "CHUNK_GAMES", games)
+    monkeypatch.setattr(ingest_module, "CHUNK_BYTES", 3000)
+    log = tmp_path / "odd.jsonl"
+    write_games(log, 6)
+    text = log.read_bytes()
+    long_line = b"y" * 12_000 + b"\n"  # over the cap; its run is over what the core holds
+    odd = ODD_LINES.encode() + text + b"\n" * 70 + long_line + b'{"bad": "\xff"}\n'
+    log.write_bytes(odd + text[:-1])
+    digests = []
+    for workers in (2, 1):
+        if workers == 1:
+            ranges = ingest_module._ranges
+
+            def no_scan(*args: Any, **kwargs: Any) -> Any:
+                raise AssertionError("the file was scanned before the core read it")
+
+            monkeypatch.setattr(ingest_module, "_ranges", no_scan)
+        wh = Warehouse(tmp_path / f"wh{workers}")
+        total = ingest([str(log)], wh, workers=workers, max_line_bytes=6000).total()
+        assert (total.stored, total.duplicate, total.rejected) == (6, 6, 14)
+        digests.append(warehouse_digest(wh, tmp_path))
+    monkeypatch.setattr(ingest_module, "_ranges", ranges)
+    assert digests[0] == digests[1]
 
 
 #: The rows a mixed import stored before workers wrote their own part files (the import

@@ -137,6 +137,156 @@ pub fn read_range(path: &Path, span: &Span, buf: &mut Vec<u8>) -> Result<(), Ran
     Ok(())
 }
 
+/// How `pipeline.ingest._cut` cuts a plain file into runs of whole lines, and how long a run
+/// the core holds: a run ends at the newline of its `games`-th non-blank line or at the first
+/// end of a line (or of a run of blank lines) past `bytes` from its start, a run of blank lines
+/// ending at a `scan`-byte block of the file (the blocks `pipeline.ingest._ranges` reads from
+/// its start) as there; a run longer than `limit` is left to the Python reader.
+pub struct RunRule {
+    pub games: usize,
+    pub bytes: usize,
+    pub scan: usize,
+    pub limit: usize,
+}
+
+/// A run of whole lines [`read_run`] read: its length, the newlines in it, whether it ends
+/// with one, and whether the file was seen to end with it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Run {
+    pub length: usize,
+    pub newlines: usize,
+    pub ends_line: bool,
+    pub at_end: bool,
+}
+
+/// What [`read_run`] found from its offset: a run (in the buffer), the end of the file, or a
+/// run longer than the rule's `limit` (not read whole).
+#[derive(Debug, PartialEq, Eq)]
+pub enum RunRead {
+    Run(Run),
+    End,
+    Long,
+}
+
+/// `_cut`'s scan of a run: where it stands and what it has counted.
+struct Cutter {
+    items: usize,
+    newlines: usize,
+    at_start: bool,
+}
+
+impl Cutter {
+    /// Scan `data[from..]` (a block of the file: a run of blank lines ends at its end), the
+    /// run starting at `data[0]`: where the run ends, if it does in it.
+    fn scan(&mut self, data: &[u8], from: usize, rule: &RunRule) -> Option<usize> {
+        let mut i = from;
+        while i < data.len() {
+            let end = if self.at_start && data[i] == b'\n' {
+                let blank = data[i..].iter().take_while(|&&b| b == b'\n').count();
+                self.newlines += blank;
+                i + blank
+            } else {
+                let Some(k) = memchr::memchr(b'\n', &data[i..]) else {
+                    self.at_start = false;
+                    return None;
+                };
+                self.newlines += 1;
+                self.items += 1;
+                self.at_start = true;
+                i + k + 1
+            };
+            i = end;
+            if self.items >= rule.games || i >= rule.bytes {
+                return Some(i);
+            }
+        }
+        None
+    }
+}
+
+/// Read the run of whole lines of `path` from `start` (where a run starts: the file's start or
+/// past a newline) into `buf` (from its start; the run is `buf[..length]`), cut where
+/// `pipeline.ingest._cut` cuts it (`rule`), reading each byte of the file once: what one worker
+/// does instead of reading the ranges the main thread cut (`pipeline.ingest.process_run`).
+/// The checks of [`read_range`] that apply: the file replaced, not cut at a newline before.
+pub fn read_run(
+    path: &Path,
+    start: u64,
+    device: u64,
+    inode: u64,
+    rule: &RunRule,
+    buf: &mut Vec<u8>,
+) -> Result<RunRead, RangeError> {
+    let file = File::open(path).map_err(|e| RangeError::Open(e.raw_os_error().unwrap_or(0)))?;
+    let meta = file.metadata()?;
+    if (meta.dev(), meta.ino()) != (device, inode) {
+        return Err(RangeError::Replaced);
+    }
+    if start > 0 {
+        let mut before = [0u8; 1];
+        let n = read_at(&file, &mut before, start - 1)?;
+        if n != 1 || before[0] != b'\n' {
+            return Err(RangeError::NotCutBefore);
+        }
+    }
+    let scan = rule.scan.max(1);
+    let mut cutter = Cutter {
+        items: 0,
+        newlines: 0,
+        at_start: true,
+    };
+    let mut filled = 0;
+    loop {
+        let at = start + filled as u64;
+        let want = scan - (at % scan as u64) as usize;
+        if buf.len() < filled + want {
+            buf.resize(filled + want, 0);
+        }
+        let mut got = 0;
+        while got < want {
+            let n = read_at(
+                &file,
+                &mut buf[filled + got..filled + want],
+                at + got as u64,
+            )?;
+            if n == 0 {
+                break;
+            }
+            got += n;
+        }
+        let ended = got < want;
+        if let Some(length) = cutter.scan(&buf[..filled + got], filled, rule) {
+            if length > rule.limit {
+                return Ok(RunRead::Long);
+            }
+            return Ok(RunRead::Run(Run {
+                length,
+                newlines: cutter.newlines,
+                ends_line: true,
+                at_end: ended && length == filled + got,
+            }));
+        }
+        filled += got;
+        if ended {
+            if filled == 0 {
+                return Ok(RunRead::End);
+            }
+            if filled > rule.limit {
+                return Ok(RunRead::Long);
+            }
+            return Ok(RunRead::Run(Run {
+                length: filled,
+                newlines: cutter.newlines,
+                ends_line: cutter.at_start,
+                at_end: true,
+            }));
+        }
+        if filled > rule.limit {
+            return Ok(RunRead::Long);
+        }
+    }
+}
+
 /// `read_at`, again when interrupted by a signal.
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     loop {
@@ -150,6 +300,58 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `read_run` cuts where `_cut` does (the Python test holds it to `_ranges` at random;
+    /// these are cases by hand), from a run's start only, and says why not.
+    #[test]
+    fn runs_of_a_file() {
+        let dir = std::env::temp_dir().join(format!("big2-runs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.jsonl");
+        let rule = RunRule {
+            games: 2,
+            bytes: 100,
+            scan: 8,
+            limit: 1000,
+        };
+        let runs = |text: &[u8], rule: &RunRule, starts: &[u64]| {
+            std::fs::write(&path, text).unwrap();
+            let meta = std::fs::metadata(&path).unwrap();
+            let mut buf = Vec::new();
+            let read = |&start: &u64| {
+                let got = read_run(&path, start, meta.dev(), meta.ino(), rule, &mut buf);
+                match got {
+                    Ok(RunRead::Run(r)) => {
+                        format!("{} {} {} {}", r.length, r.newlines, r.ends_line, r.at_end)
+                    }
+                    other => format!("{other:?}"),
+                }
+            };
+            starts.iter().map(read).collect::<Vec<_>>()
+        };
+        // two lines a run; the last without a newline, then a file ending with one
+        let text = b"[1]\n[2]\n[3]\n\n\n\n[4]\n[5]";
+        let got = runs(text, &rule, &[0, 8, 19, 22, 2]);
+        assert_eq!(
+            got[..3],
+            ["8 2 true false", "11 5 true false", "3 0 false true"]
+        );
+        assert!(got[3].contains("NotCutBefore") && got[4].contains("NotCutBefore"));
+        assert_eq!(runs(b"[1]\n", &rule, &[0, 4]), ["4 1 true true", "Ok(End)"]);
+        // past `bytes` a run of blank lines ends at its 8-byte block (8), not at its end (10)
+        let bytes = RunRule { bytes: 6, ..rule };
+        let blank = b"[1]\n\n\n\n\n\n\n[2]\n";
+        assert_eq!(
+            runs(blank, &bytes, &[0, 8, 14]),
+            ["8 5 true false", "6 3 true true", "Ok(End)"]
+        );
+        let short = RunRule { limit: 5, ..rule };
+        assert_eq!(runs(text, &short, &[8]), ["Ok(Long)"]);
+        let meta = std::fs::metadata(&path).unwrap();
+        let other = read_run(&path, 0, meta.dev(), meta.ino() + 1, &rule, &mut Vec::new());
+        assert!(matches!(other, Err(RangeError::Replaced)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn lines(data: &[u8], max: usize) -> Vec<(usize, Line<'_>)> {
         let (mut pos, mut out, mut no) = (0, Vec::new(), 1);

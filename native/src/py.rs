@@ -19,7 +19,7 @@ use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
 use crate::ddz::py::DdzCore;
-use crate::lines::{cut, read_range, Line, RangeError, Span};
+use crate::lines::{cut, read_range, read_run, Line, RangeError, RunRead, RunRule, Span};
 use crate::parquet::arrow::{batch, Array, FfiArray, FfiSchema, Field, Leaf};
 use crate::parquet::py::capsule;
 use crate::parse::tree::Tree;
@@ -441,6 +441,53 @@ impl Core {
         self.lines_len = if read.is_ok() { length } else { 0 };
         let why = match read {
             Ok(()) => return Ok(py.None()),
+            Err(RangeError::Open(errno)) => ("open", errno as i64),
+            Err(RangeError::Replaced) => ("replaced", 0),
+            Err(RangeError::NotCutBefore) => ("before", 0),
+            Err(RangeError::Shorter(n)) => ("shorter", n as i64),
+            Err(RangeError::NotCutAfter) => ("after", 0),
+            Err(RangeError::Io(e)) => ("io", i64::from(e.raw_os_error().unwrap_or(0))),
+        };
+        why.into_py_any(py)
+    }
+
+    /// Read the run of whole lines of a plain JSON Lines file from `offset` into the core's
+    /// line buffer, for [`Core::rows_range`], cut where `pipeline.ingest._cut` cuts it (the
+    /// rule's `games`, `bytes`, `scan` and `limit`: `lines::RunRule`), each byte read once:
+    /// `("run", length, newlines, ends_line, at_end)`, `("end", 0)` (nothing from there),
+    /// `("long", 0)` (a run longer than `limit`: not read whole), or why not, as
+    /// [`Core::rows_read`] says it (`open`, `replaced`, `before`, `io`).
+    #[allow(clippy::too_many_arguments)]
+    fn rows_read_run(
+        &mut self,
+        py: Python<'_>,
+        path: &[u8],
+        offset: u64,
+        device: u64,
+        inode: u64,
+        games: usize,
+        bytes: usize,
+        scan: usize,
+        limit: usize,
+    ) -> PyResult<PyObject> {
+        let rule = RunRule {
+            games,
+            bytes,
+            scan,
+            limit,
+        };
+        let path = Path::new(OsStr::from_bytes(path));
+        let read =
+            py.allow_threads(|| read_run(path, offset, device, inode, &rule, &mut self.lines));
+        self.lines_len = 0;
+        let why = match read {
+            Ok(RunRead::Run(run)) => {
+                self.lines_len = run.length;
+                let got = ("run", run.length, run.newlines, run.ends_line, run.at_end);
+                return got.into_py_any(py);
+            }
+            Ok(RunRead::End) => ("end", 0),
+            Ok(RunRead::Long) => ("long", 0),
             Err(RangeError::Open(errno)) => ("open", errno as i64),
             Err(RangeError::Replaced) => ("replaced", 0),
             Err(RangeError::NotCutBefore) => ("before", 0),
