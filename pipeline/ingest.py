@@ -715,9 +715,10 @@ _RANGE_CHANGED: dict[str, Callable[[LineRange, int], str]] = {
 
 @dataclass
 class _Cursor:
-    """Where one worker stands in a plain JSON Lines file that it reads a run at a time on the
-    core (:func:`process_run`): the next run's offset and first line, whether the file is
-    done, and how many runs were taken (:func:`_core_runs` checks that each was)."""
+    """Where the workers stand in a plain JSON Lines file whose runs they read and cut
+    themselves on the core (:func:`process_run`): the next run's offset and first line,
+    whether the file is done, the tickets handed out with the tasks and the one whose turn it
+    is to cut the next run (``turns`` guards the three)."""
 
     path: str
     device: int
@@ -725,53 +726,76 @@ class _Cursor:
     offset: int = 0
     line: int = 1
     done: bool = False
-    taken: int = 0
+    tickets: int = 0
+    turn: int = 0
+    turns: threading.Condition = field(default_factory=threading.Condition)
 
 
 def process_run(
-    cursor: _Cursor, spec: PartSpec, number: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    cursor: _Cursor,
+    ticket: int,
+    spec: PartSpec,
+    number: int,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> ChunkResult:
-    """Read, cut and process the next run of a plain JSON Lines file at ``cursor``, and move it
-    past the run: the range :func:`_ranges` would have cut there, processed as
-    :func:`process_range` processes it, but read once, by the core, as it is cut (with one
-    worker, nothing reads the file ahead of it). A run longer than the core holds, or one
-    the core could not read, is cut here and processed by :func:`process_range` (the
-    streaming reader); a file replaced since the import began, or no longer cut at a newline
-    where the run starts, is ``changed``."""
-    cursor.taken += 1
+    """Read and cut the next run of a plain JSON Lines file at ``cursor`` when ``ticket``'s turn
+    comes (the runs are cut in the order the tasks were handed out, which is the order their
+    results are taken in: the file's), move the cursor past it, and process it as
+    :func:`process_range` processes the range :func:`_ranges` would have cut there: each byte
+    is read once, by the core, as it is cut, and nothing scans the file ahead of the workers.
+    The read and cut wait for the tickets before (a few ms each); the replay and the writing
+    do not. A run longer than the core holds, or one the core could not read, is cut here and
+    processed by :func:`process_range` (the streaming reader); a file replaced since the
+    import began, or no longer cut at a newline where the run starts, is ``changed``; past the
+    file's end, an empty result."""
     rows = _Rows(spec.batch_id)
     core = rows.core
     assert core is not None, "process_run is the native core's path"
     rule = (CHUNK_GAMES, CHUNK_BYTES, SCAN_BYTES, CHUNK_BYTES + max_line_bytes + 1)
-    got = core.read_run(cursor.path, cursor.offset, cursor.device, cursor.inode, rule)
-    here = LineRange(cursor.path, cursor.offset, 0, cursor.line, True, cursor.device, cursor.inode)
+    span: LineRange | None = None
+    with cursor.turns:
+        cursor.turns.wait_for(lambda: cursor.turn == ticket)
+        try:
+            here = LineRange(
+                cursor.path, cursor.offset, 0, cursor.line, True, cursor.device, cursor.inode
+            )
+            got = (
+                ("end", 0)
+                if cursor.done
+                else core.read_run(cursor.path, cursor.offset, cursor.device, cursor.inode, rule)
+            )
+            length, newlines, ends = 0, 0, True
+            if len(got) == 5:
+                _, length, newlines, ends_line, at_end = got
+                ends = at_end or not ends_line
+            elif got[0] in ("long", "io"):  # cut here; the streaming reader reads it
+                span, newlines = _run_at(here)
+                length, ends = span.length, newlines < 0 or not span.ends_line
+            cursor.offset += length
+            cursor.line += newlines
+            cursor.done = ends
+        except BaseException:
+            cursor.done = True  # no ticket after this one reads on from an unknown place
+            raise
+        finally:
+            cursor.turn += 1
+            cursor.turns.notify_all()
     if len(got) == 5:
-        _, length, newlines, ends_line, at_end = got
         with _no_gc():
-            done = rows.done(_core_lines(rows, core, cursor.path, cursor.line, max_line_bytes))
-        cursor.offset += length
-        cursor.line += newlines
-        cursor.done = at_end or not ends_line
-        return _written(cursor.path, done, spec, number)
-    why, number_of = got
-    if why == "end":
-        cursor.done = True
-        return ChunkResult(cursor.path, Part(number, (), game_keys([], [])), None, 0, [], [])
-    if why in ("long", "io"):  # cut here; the streaming reader reads it (and names a failure)
-        span, newlines = _run_at(here)
-        cursor.offset += span.length
-        cursor.line += newlines
-        cursor.done = newlines < 0 or not span.ends_line
+            done = rows.done(_core_lines(rows, core, here.path, here.first_line, max_line_bytes))
+        return _written(here.path, done, spec, number)
+    if span is not None:
         return process_range(span, spec, number, max_line_bytes)
-    cursor.done = True
+    why, errno_or_bytes = got
+    empty = Part(number, (), game_keys([], []))
+    if why == "end":
+        return ChunkResult(here.path, empty, None, 0, [], [])
     changed = (
-        f"it cannot be opened again ({os.strerror(number_of)})"
+        f"it cannot be opened again ({os.strerror(errno_or_bytes)})"
         if why == "open"
-        else _RANGE_CHANGED[why](here, number_of)
+        else _RANGE_CHANGED[why](here, errno_or_bytes)
     )
-    return ChunkResult(
-        cursor.path, Part(number, (), game_keys([], [])), None, 0, [], [], changed=changed
-    )
+    return ChunkResult(here.path, empty, None, 0, [], [], changed=changed)
 
 
 def _run_at(here: LineRange) -> tuple[LineRange, int]:
@@ -800,10 +824,11 @@ def _core_runs(
     max_line_bytes: int,
     on_read: Callable[[int], None],
 ) -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
-    """One worker's tasks for a plain JSON Lines file on the core: each reads and cuts the
-    next run itself (:func:`process_run`), so that the file is read once, not scanned here
-    first and read again. Each task must have run before the next is asked for (one worker
-    runs them in turn, in this thread)."""
+    """The tasks of a plain JSON Lines file on the core (one worker in this thread, or worker
+    threads): each reads and cuts the next run itself, in the order of its ticket
+    (:func:`process_run`), so that the file is read once, not scanned here first and read
+    again by the workers. Tasks start in the order they are handed out (a thread pool's queue
+    is first in, first out), so a ticket's turn always comes."""
     try:
         with open(path, "rb", buffering=0) as fh:
             st = os.fstat(fh.fileno())
@@ -813,11 +838,10 @@ def _core_runs(
         ) from None
     cursor = _Cursor(str(path), *_file_id(st))
     cursor.done = st.st_size == 0
-    while not cursor.done:
-        taken = cursor.taken
-        yield process_run, (cursor, spec, new_part(), max_line_bytes)
-        if cursor.taken == taken:
-            raise RuntimeError("a run's task was not run before the next was asked for")
+    while not cursor.done:  # on threads, a few tasks may be handed out past the end: empty
+        ticket = cursor.tickets
+        cursor.tickets += 1
+        yield process_run, (cursor, ticket, spec, new_part(), max_line_bytes)
         on_read(cursor.offset)
 
 
@@ -1411,11 +1435,12 @@ def ingest(
         spec = batch.part_spec()
 
         def work(path: Path) -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
-            """A file's tasks: ranges a worker reads itself (plain JSON Lines: with one worker
-            on the core, runs it reads and cuts itself), else chunks of the lines or records
-            read here (gzip, CSV, score sheets)."""
+            """A file's tasks: runs the workers read and cut themselves, in turn (plain JSON
+            Lines on the core), or ranges cut here that a worker process reads (plain JSON
+            Lines otherwise), else chunks of the lines or records read here (gzip, CSV, score
+            sheets)."""
             if _is_plain_jsonl(path, log_format):
-                if workers <= 1 and native.available():  # read once, by the core, as cut
+                if native.available() and (workers <= 1 or on_threads):  # read once, as cut
                     yield from _core_runs(
                         path, spec, batch.new_part, max_line_bytes, reading(str(path))
                     )

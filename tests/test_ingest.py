@@ -414,9 +414,10 @@ def test_an_import_of_a_file_changed_while_read_commits_nothing(
         return read_range(span, *args)
 
     monkeypatch.setattr(pipeline.ingest, "process_range", shrinking)
+    _without_the_core(monkeypatch)  # the core's workers cut their runs themselves (below)
     wh = Warehouse(tmp_path / "wh")
-    with pytest.raises(IngestError) as caught:  # two workers read the ranges cut here
-        ingest([str(log)], wh, workers=2 if native.available() else 1)
+    with pytest.raises(IngestError) as caught:
+        ingest([str(log)], wh, workers=1)
     assert caught.value.code == "E_FILE_CHANGED" and "shorter" in caught.value.message
     assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
     assert wh.verify() == []
@@ -425,13 +426,20 @@ def test_an_import_of_a_file_changed_while_read_commits_nothing(
 needs_core = pytest.mark.skipif(not native.available(), reason="the native core's path")
 
 
+def _without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process on the pure Python path from here on (`BIG2_PURE_PYTHON=1`'s)."""
+    monkeypatch.setattr(native, "_MODULE", None)
+    monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+
+
 @needs_core
+@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("change", ["replaced", "shifted"])
-def test_one_worker_names_a_file_changed_between_its_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+def test_the_workers_name_a_file_changed_between_their_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, workers: int
 ) -> None:
-    """One worker on the core reads each run as it cuts it: a file replaced, or no longer
-    cut at a newline where the next run starts, is changed, and nothing is committed."""
+    """The core's workers read each run as they cut it: a file replaced, or no longer cut at
+    a newline where the next run starts, is changed, and nothing is committed."""
     import pipeline.ingest
 
     monkeypatch.setattr("pipeline.ingest.CHUNK_GAMES", 5)
@@ -439,20 +447,22 @@ def test_one_worker_names_a_file_changed_between_its_runs(
     write_games(log, 12)
     take_run = pipeline.ingest.process_run
 
-    def changing(cursor: Any, *args: Any) -> Any:
-        if cursor.taken == 1:  # the first run is read; the second is not
-            if change == "replaced":
-                other = tmp_path / "other.jsonl"
-                other.write_bytes(log.read_bytes())
-                other.replace(log)
-            else:
-                log.write_bytes(b"[1]\n" + log.read_bytes())
-        return take_run(cursor, *args)
+    def changing(cursor: Any, ticket: int, *args: Any) -> Any:
+        if ticket == 1:  # once the first run is cut, before the second is
+            with cursor.turns:
+                cursor.turns.wait_for(lambda: cursor.turn == 1)
+                if change == "replaced":
+                    other = tmp_path / "other.jsonl"
+                    other.write_bytes(log.read_bytes())
+                    other.replace(log)
+                else:
+                    log.write_bytes(b"[1]\n" + log.read_bytes())
+        return take_run(cursor, ticket, *args)
 
     monkeypatch.setattr(pipeline.ingest, "process_run", changing)
     wh = Warehouse(tmp_path / "wh")
     with pytest.raises(IngestError) as caught:
-        ingest([str(log)], wh, workers=1)
+        ingest([str(log)], wh, workers=workers)
     want = "replaced" if change == "replaced" else "no longer the newline"
     assert caught.value.code == "E_FILE_CHANGED" and want in caught.value.message
     assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
@@ -528,13 +538,14 @@ def test_the_core_cuts_its_runs_where_the_ranges_are_cut(
 
 @needs_core
 @pytest.mark.parametrize("games", [1, 3, 1000])
-def test_one_worker_reads_a_plain_file_once_and_stores_what_two_do(
+def test_the_workers_read_a_plain_file_once_and_store_what_python_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: int
 ) -> None:
-    """With one worker on the core, nothing scans a plain file before the core reads it
-    (`_ranges` is not called), and the rows and rejects are those of two workers reading
-    the ranges cut here: blank lines across blocks, a line over the cap, a run too long for
-    the core, bytes that are not UTF-8, no newline at the end."""
+    """On the core, nothing scans a plain file before the workers read it (`_ranges` is not
+    called), one worker or two cutting their runs in turn, and the rows and rejects are those
+    of the Python path reading the ranges cut here: blank lines across blocks, a line over the
+    cap, a run too long for the core, bytes that are not UTF-8, no newline at the end, a game
+    repeated and one contradicted in later runs (the first copy in the file is stored)."""
     from pipeline import ingest as ingest_module
 
     monkeypatch.setattr(ingest_module, "SCAN_BYTES", 64)
@@ -543,24 +554,27 @@ def test_one_worker_reads_a_plain_file_once_and_stores_what_two_do(
     log = tmp_path / "odd.jsonl"
     write_games(log, 6)
     text = log.read_bytes()
+    other = dumps(sample_game(seed=40, game_id="g2")).encode() + b"\n"  # g2, other content
     long_line = b"y" * 12_000 + b"\n"  # over the cap; its run is over what the core holds
-    odd = ODD_LINES.encode() + text + b"\n" * 70 + long_line + b'{"bad": "\xff"}\n'
+    odd = ODD_LINES.encode() + text + b"\n" * 70 + long_line + b'{"bad": "\xff"}\n' + other
     log.write_bytes(odd + text[:-1])
+    ranges = ingest_module._ranges
+
+    def no_scan(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the file was scanned before the workers read it")
+
+    monkeypatch.setattr(ingest_module, "_ranges", no_scan)
     digests = []
-    for workers in (2, 1):
-        if workers == 1:
-            ranges = ingest_module._ranges
-
-            def no_scan(*args: Any, **kwargs: Any) -> Any:
-                raise AssertionError("the file was scanned before the core read it")
-
-            monkeypatch.setattr(ingest_module, "_ranges", no_scan)
+    for workers in (1, 2):
         wh = Warehouse(tmp_path / f"wh{workers}")
         total = ingest([str(log)], wh, workers=workers, max_line_bytes=6000).total()
-        assert (total.stored, total.duplicate, total.rejected) == (6, 6, 14)
+        assert (total.stored, total.duplicate, total.rejected) == (6, 6, 15)
         digests.append(warehouse_digest(wh, tmp_path))
     monkeypatch.setattr(ingest_module, "_ranges", ranges)
-    assert digests[0] == digests[1]
+    _without_the_core(monkeypatch)
+    wh = Warehouse(tmp_path / "python")
+    ingest([str(log)], wh, workers=1, max_line_bytes=6000)
+    assert digests == [warehouse_digest(wh, tmp_path)] * 2
 
 
 #: The rows a mixed import stored before workers wrote their own part files (the import
