@@ -691,8 +691,6 @@ def range_rows(
                 return rows.done(
                     _core_lines(rows, core, span.path, span.first_line, max_line_bytes)
                 )
-        if why[0] == "open":
-            return f"it cannot be opened again ({os.strerror(why[1])})"
     if why is not None and why[0] != "io":  # a failed read: the streaming reader says what
         return _RANGE_CHANGED[why[0]](span, why[1])
     items = range_items(span, max_line_bytes)
@@ -704,6 +702,7 @@ def range_rows(
 
 #: ``range_items``' reasons, by the core's word for them (``CoreRows.read``).
 _RANGE_CHANGED: dict[str, Callable[[LineRange, int], str]] = {
+    "open": lambda span, errno: f"it cannot be opened again ({os.strerror(errno)})",
     "replaced": lambda span, _: "another file has replaced it",
     "before": lambda span, _: f"byte {span.offset - 1:,} is no longer the newline it was",
     "shorter": lambda span, left: f"it is {left:,} bytes shorter than it was",
@@ -790,11 +789,7 @@ def process_run(
     empty = Part(number, (), game_keys([], []))
     if why == "end":
         return ChunkResult(here.path, empty, None, 0, [], [])
-    changed = (
-        f"it cannot be opened again ({os.strerror(errno_or_bytes)})"
-        if why == "open"
-        else _RANGE_CHANGED[why](here, errno_or_bytes)
-    )
+    changed = _RANGE_CHANGED[why](here, errno_or_bytes)
     return ChunkResult(here.path, empty, None, 0, [], [], changed=changed)
 
 
@@ -829,13 +824,8 @@ def _core_runs(
     (:func:`process_run`), so that the file is read once, not scanned here first and read
     again by the workers. Tasks start in the order they are handed out (a thread pool's queue
     is first in, first out), so a ticket's turn always comes."""
-    try:
-        with open(path, "rb", buffering=0) as fh:
-            st = os.fstat(fh.fileno())
-    except OSError as err:
-        raise LogFormatError(
-            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
-        ) from None
+    with _open_plain(path) as fh:
+        st = os.fstat(fh.fileno())
     cursor = _Cursor(str(path), *_file_id(st))
     cursor.done = st.st_size == 0
     while not cursor.done:  # on threads, a few tasks may be handed out past the end: empty
@@ -978,12 +968,7 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
     ...     [(r.offset, r.length, r.first_line, r.ends_line) for r in _ranges(Path(f.name))]
     [(0, 15000, 1, True), (15000, 1512, 5001, False)]
     """
-    try:
-        fh = open(path, "rb", buffering=0)  # noqa: SIM115 (closed below)
-    except OSError as err:
-        raise LogFormatError(
-            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
-        ) from None
+    fh = _open_plain(path)
 
     def blocks() -> Iterator[bytes]:
         done = 0
@@ -997,6 +982,16 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
         st = os.fstat(fh.fileno())
         for start, length, line, ends_line in _cut(blocks()):
             yield LineRange(str(path), start, length, line, ends_line, *_file_id(st))
+
+
+def _open_plain(path: Path) -> IO[bytes]:
+    """A plain file opened unbuffered for reading, or the import's ``E_FILE`` error."""
+    try:
+        return open(path, "rb", buffering=0)
+    except OSError as err:
+        raise LogFormatError(
+            "E_FILE", f"cannot open {str(path)!r}: {err}", file=str(path)
+        ) from None
 
 
 def _newlines_end(block: bytes, i: int) -> int:
