@@ -97,22 +97,29 @@ pub struct Span {
     pub inode: u64,
 }
 
-/// Read a range of `path` into `buf` (from its start; `buf` keeps its memory from range to
-/// range and is not shortened: the range is `buf[..length]`), with `range_items`' checks in
-/// its order.
-pub fn read_range(path: &Path, span: &Span, buf: &mut Vec<u8>) -> Result<(), RangeError> {
+/// `path` opened to read from `offset`: still the file `device`/`inode`, and a newline before
+/// `offset` (unless it is the file's start).
+fn open_at(path: &Path, offset: u64, device: u64, inode: u64) -> Result<File, RangeError> {
     let file = File::open(path).map_err(|e| RangeError::Open(e.raw_os_error().unwrap_or(0)))?;
     let meta = file.metadata()?;
-    if (meta.dev(), meta.ino()) != (span.device, span.inode) {
+    if (meta.dev(), meta.ino()) != (device, inode) {
         return Err(RangeError::Replaced);
     }
-    if span.offset > 0 {
+    if offset > 0 {
         let mut before = [0u8; 1];
-        let n = read_at(&file, &mut before, span.offset - 1)?;
+        let n = read_at(&file, &mut before, offset - 1)?;
         if n != 1 || before[0] != b'\n' {
             return Err(RangeError::NotCutBefore);
         }
     }
+    Ok(file)
+}
+
+/// Read a range of `path` into `buf` (from its start; `buf` keeps its memory from range to
+/// range and is not shortened: the range is `buf[..length]`), with `range_items`' checks in
+/// its order.
+pub fn read_range(path: &Path, span: &Span, buf: &mut Vec<u8>) -> Result<(), RangeError> {
+    let file = open_at(path, span.offset, span.device, span.inode)?;
     if buf.len() < span.length {
         buf.resize(span.length, 0);
     }
@@ -217,18 +224,7 @@ pub fn read_run(
     rule: &RunRule,
     buf: &mut Vec<u8>,
 ) -> Result<RunRead, RangeError> {
-    let file = File::open(path).map_err(|e| RangeError::Open(e.raw_os_error().unwrap_or(0)))?;
-    let meta = file.metadata()?;
-    if (meta.dev(), meta.ino()) != (device, inode) {
-        return Err(RangeError::Replaced);
-    }
-    if start > 0 {
-        let mut before = [0u8; 1];
-        let n = read_at(&file, &mut before, start - 1)?;
-        if n != 1 || before[0] != b'\n' {
-            return Err(RangeError::NotCutBefore);
-        }
-    }
+    let file = open_at(path, start, device, inode)?;
     let scan = rule.scan.max(1);
     let mut cutter = Cutter {
         items: 0,

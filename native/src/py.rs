@@ -379,6 +379,19 @@ fn action_tuple(py: Python<'_>, a: &ActionRecord) -> PyResult<PyObject> {
     PyTuple::new(py, fields)?.into_py_any(py)
 }
 
+/// Why a range or run could not be read, as Python words it (`pipeline.ingest._RANGE_CHANGED`'s
+/// keys, and `io` for a read that failed): the word and the errno or missing bytes.
+fn why_not(err: RangeError) -> (&'static str, i64) {
+    match err {
+        RangeError::Open(errno) => ("open", i64::from(errno)),
+        RangeError::Replaced => ("replaced", 0),
+        RangeError::NotCutBefore => ("before", 0),
+        RangeError::Shorter(n) => ("shorter", n as i64),
+        RangeError::NotCutAfter => ("after", 0),
+        RangeError::Io(e) => ("io", i64::from(e.raw_os_error().unwrap_or(0))),
+    }
+}
+
 #[pymethods]
 impl Core {
     #[new]
@@ -439,16 +452,10 @@ impl Core {
         let path = Path::new(OsStr::from_bytes(path));
         let read = py.allow_threads(|| read_range(path, &span, &mut self.lines));
         self.lines_len = if read.is_ok() { length } else { 0 };
-        let why = match read {
-            Ok(()) => return Ok(py.None()),
-            Err(RangeError::Open(errno)) => ("open", errno as i64),
-            Err(RangeError::Replaced) => ("replaced", 0),
-            Err(RangeError::NotCutBefore) => ("before", 0),
-            Err(RangeError::Shorter(n)) => ("shorter", n as i64),
-            Err(RangeError::NotCutAfter) => ("after", 0),
-            Err(RangeError::Io(e)) => ("io", i64::from(e.raw_os_error().unwrap_or(0))),
-        };
-        why.into_py_any(py)
+        match read {
+            Ok(()) => Ok(py.None()),
+            Err(err) => why_not(err).into_py_any(py),
+        }
     }
 
     /// Read the run of whole lines of a plain JSON Lines file from `offset` into the core's
@@ -488,12 +495,7 @@ impl Core {
             }
             Ok(RunRead::End) => ("end", 0),
             Ok(RunRead::Long) => ("long", 0),
-            Err(RangeError::Open(errno)) => ("open", errno as i64),
-            Err(RangeError::Replaced) => ("replaced", 0),
-            Err(RangeError::NotCutBefore) => ("before", 0),
-            Err(RangeError::Shorter(n)) => ("shorter", n as i64),
-            Err(RangeError::NotCutAfter) => ("after", 0),
-            Err(RangeError::Io(e)) => ("io", i64::from(e.raw_os_error().unwrap_or(0))),
+            Err(err) => why_not(err),
         };
         why.into_py_any(py)
     }
