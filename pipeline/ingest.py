@@ -797,15 +797,7 @@ def _run_at(here: LineRange) -> tuple[LineRange, int]:
     """The run of whole lines from ``here`` as :func:`_ranges` cuts it (read in the blocks it
     reads, from the file's start), and the newlines in it (-1: the file ends with it)."""
     with open(here.path, "rb", buffering=0) as fh:
-        fh.seek(here.offset)
-
-        def blocks() -> Iterator[bytes]:
-            want = SCAN_BYTES - here.offset % SCAN_BYTES
-            while block := fh.read(want):
-                yield block
-                want = SCAN_BYTES
-
-        runs = _cut(blocks(), here.first_line)
+        runs = _cut(_scan_blocks(fh, here.offset), here.first_line)
         _, length, line, ends_line = next(runs)
         after = next(runs, None)
     span = LineRange(here.path, here.offset, length, line, ends_line, here.device, here.inode)
@@ -972,7 +964,7 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
 
     def blocks() -> Iterator[bytes]:
         done = 0
-        while block := fh.read(SCAN_BYTES):
+        for block in _scan_blocks(fh, 0):
             yield block
             done += len(block)
             if on_read is not None:
@@ -982,6 +974,22 @@ def _ranges(path: Path, on_read: Callable[[int], None] | None = None) -> Iterato
         st = os.fstat(fh.fileno())
         for start, length, line, ends_line in _cut(blocks()):
             yield LineRange(str(path), start, length, line, ends_line, *_file_id(st))
+
+
+def _scan_blocks(fh: IO[bytes], offset: int) -> Iterator[bytes]:
+    """The blocks of an unbuffered file from ``offset`` as :func:`_ranges` reads them: the
+    ``SCAN_BYTES`` blocks of the file from its start (the first one from ``offset`` on), where
+    :func:`_cut` ends a run of blank lines, so that a run cut from ``offset`` ends where one cut
+    from the start does (the core's ``lines::read_run`` reads the same blocks).
+
+    >>> [len(b) for b in _scan_blocks(io.BytesIO(bytes(SCAN_BYTES + 10)), 6)]
+    [1048570, 10]
+    """
+    fh.seek(offset)
+    want = SCAN_BYTES - offset % SCAN_BYTES
+    while block := fh.read(want):
+        yield block
+        want = SCAN_BYTES
 
 
 def _open_plain(path: Path) -> IO[bytes]:
