@@ -59,7 +59,7 @@ import pyarrow.compute as pc
 from pipeline import native
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
-from pipeline.logs.csv_logs import is_games_csv
+from pipeline.logs.csv_logs import CsvGame, is_games_csv, read_csv_lines
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
@@ -91,8 +91,9 @@ _NEWLINES = memoryview(b"\n" * SCAN_BYTES)
 
 T = TypeVar("T")
 
-#: A unit of work: raw JSON lines with their sources, or records a reader already parsed.
-ChunkItem = tuple[Source, str] | GameRecord | Reject
+#: A unit of work: raw JSON lines with their sources, CSV games as their JSON lines, or records
+#: a reader already parsed.
+ChunkItem = tuple[Source, str] | CsvGame | GameRecord | Reject
 
 
 class IngestError(Big2Error):
@@ -522,6 +523,10 @@ class _Rows:
     def add(self, item: ChunkItem, got: bool | Reject | None = None) -> None:
         """One item; ``got``: what the core answered for a JSON line already (``CoreRows.add``)."""
         core = self.core
+        if isinstance(item, CsvGame):  # a CSV game as its JSON line: on the core as one
+            if core is not None and core.add(item.text, item.source) is True:
+                return
+            item = item.record()  # else read in Python, its reject keeping the CSV rows
         if isinstance(item, tuple):  # a JSON line: on the native core when it is built
             if got is None:
                 got = False if core is None else core.add(item[1], item[0])
@@ -614,6 +619,8 @@ def _open_counted(path: Path, on_read: Callable[[int], None]) -> IO[bytes]:
 def _size(item: ChunkItem) -> int:
     if isinstance(item, tuple):
         return len(item[1])
+    if isinstance(item, CsvGame):
+        return len(item.text)
     return len(item.raw or "")
 
 
@@ -631,9 +638,13 @@ def _chunks(
     run of blank lines yields nothing.
     """
     items: Iterable[ChunkItem]
-    if log_shape(path, log_format) == "jsonl":
+    shape = log_shape(path, log_format)
+    if shape == "jsonl":
         fh = _open_counted(path, on_read or (lambda _: None))
         items = iter_jsonl_lines(fh, str(path), max_line_bytes=max_line_bytes)
+    elif shape == "csv" and native.available():  # its games as JSON lines, for the core
+        fh = None
+        items = read_csv_lines(path, max_line_bytes=max_line_bytes)
     else:
         fh = None
         items = read_log(path, max_line_bytes=max_line_bytes, log_format=log_format, rules=rules)

@@ -30,6 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
+
 from pipeline.errors import E_CSV_COLUMN, E_GAME_TOO_LONG, LogFormatError
 from pipeline.games import DEFAULT_KIND, CsvColumns, find_game, game_for, kinds
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
@@ -96,6 +98,7 @@ class _Lines:
         self.cap = max_line_bytes
         self.too_long: dict[int, tuple[int, str]] = {}  # physical line → (bytes, prefix)
         self.line = 0
+        self.not_utf8 = 0  # lines read so far with bytes that are not UTF-8
 
     def __iter__(self) -> Iterator[str]:
         return self
@@ -117,6 +120,8 @@ class _Lines:
         text = line.decode("utf-8", "surrogateescape")
         if self.line == 1:
             text = text.removeprefix("\ufeff")
+        if not text.isascii() and _SURROGATE.search(text):
+            self.not_utf8 += 1
         return text
 
 
@@ -251,49 +256,142 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
     return obj
 
 
-def _action_obj(values: dict[str, str], index: int, kind: str) -> dict[str, Any]:
-    path = f"actions[{index}]"
-    out: dict[str, Any] = {
-        "seat": int_cell(values["seat"].strip(), f"{path}.seat", index),
-        "action": values["action"].strip(),
-    }
+def _action_objs(rows: list[list[str]], at: dict[str, int], kind: str) -> list[dict[str, Any]]:
+    """A game's action rows as JSON Lines objects, each row as long as the header (the reader
+    checked), ``at`` the column of each name (the last of a name written twice): ``seat``,
+    ``action``, then the cards and each optional column the row fills, then ``ts`` (a number,
+    else the text: an ISO 8601 time, checked with the rest of the game).
+
+    >>> _action_objs([["g", "1", "0", "play", "3d", "7.5"]],
+    ...              {"seat": 2, "action": 3, "cards": 4, "ts": 5}, "big2")
+    [{'seat': 0, 'action': 'play', 'cards': '3d', 'ts': 7.5}]
+    """
     game = find_game(kind)
-    for name in ("cards", *optional_action_columns()):
-        text = values.get(name, "").strip()
-        if not text:
-            continue
-        if game is not None and name != "cards" and name not in game.csv.action_columns:
-            owner = next(g for g in _games_csv() if name in g.action_columns)
-            raise LogFormatError(
-                "E_SCHEMA",
-                f"{path}.{name}: {text!r} in a {kind} game ({name} is a {owner.title} column)",
-                path=f"{path}.{name}",
-                action_index=index,
-            )
-        out[name] = int_cell(text, f"{path}.value", index) if name == "value" else text
-    ts = values["ts"].strip()
-    if ts:
+    cells = [(n, at[n]) for n in ("cards", *optional_action_columns()) if n in at]
+    foreign = {  # another game's columns: a row filling one is the game's error
+        n
+        for n, _ in cells
+        if game is not None and n != "cards" and n not in game.csv.action_columns
+    }
+    seat_at, action_at, ts_at = at["seat"], at["action"], at["ts"]
+    out: list[dict[str, Any]] = []
+    for index, row in enumerate(rows):
+        seat = row[seat_at].strip()
         try:
-            out["ts"] = float(ts)
+            obj: dict[str, Any] = {"seat": int(seat), "action": row[action_at].strip()}
         except ValueError:
-            out["ts"] = ts  # an ISO 8601 time; checked with the rest of the game
+            int_cell(seat, f"actions[{index}].seat", index)  # raises its error
+            raise
+        for name, i in cells:
+            text = row[i].strip()
+            if not text:
+                continue
+            if name in foreign:
+                raise _foreign_column(name, text, index, kind)
+            obj[name] = (
+                int_cell(text, f"actions[{index}].value", index) if name == "value" else text
+            )
+        ts = row[ts_at].strip()
+        if ts:
+            try:
+                obj["ts"] = float(ts)
+            except ValueError:
+                obj["ts"] = ts  # an ISO 8601 time; checked with the rest of the game
+        out.append(obj)
     return out
+
+
+def _foreign_column(name: str, text: str, index: int, kind: str) -> LogFormatError:
+    """The error of an action row filling another game's column."""
+    owner = next(g for g in _games_csv() if name in g.action_columns)
+    path = f"actions[{index}].{name}"
+    return LogFormatError(
+        "E_SCHEMA",
+        f"{path}: {text!r} in a {kind} game ({name} is a {owner.title} column)",
+        path=path,
+        action_index=index,
+    )
 
 
 @dataclass(slots=True)
 class _Group:
     game_id: str
     line: int
-    rows: list[tuple[int, dict[str, str], list[str]]] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)  # the rows kept (MAX_ACTIONS)
     problem: tuple[str, str, int | None] | None = None  # code, message, action index
     last_seq: int | None = None
     n_rows: int = 0  # every row of the game, also those beyond MAX_ACTIONS that are not kept
     last_line: int = 0
 
 
+def _parsed(obj: dict[str, Any], source: Source, game_id: str, raw: str) -> GameRecord | Reject:
+    """A CSV game's object read by its game's parser: its record, or its reject (``raw``: the
+    game's CSV rows)."""
+    try:
+        return parse_game(obj, source=source, raw=raw)
+    except LogFormatError as err:
+        return Reject(source, game_id, err.context.get("action_index"), err.code, err.message, raw)
+
+
+def _finite(value: Any) -> bool:
+    """Whether no float in ``value`` is NaN or infinite.
+
+    >>> _finite({"a": [1, 2.5, None]}), _finite({"a": [float("nan")]})
+    (True, False)
+    """
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def json_line(obj: dict[str, Any]) -> str | None:
+    """The JSON line a game's object equals (orjson's compact text), or None when it has none
+    that reads back the same: an integer beyond 64 bits (orjson refuses it), a NaN or an
+    infinity (orjson writes ``null``), a lone surrogate.
+
+    >>> json_line({"a": [1, 2.5], "b": "♦"})
+    '{"a":[1,2.5],"b":"♦"}'
+    >>> json_line({"ts": float("inf")}), json_line({"n": 2**70}), json_line({"n": None})
+    (None, None, '{"n":null}')
+    """
+    try:
+        text = orjson.dumps(obj)
+    except orjson.JSONEncodeError:
+        return None
+    if b"null" in text and not _finite(obj):  # a NaN or an infinity is written as null
+        return None
+    return text.decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class CsvGame:
+    """A CSV game in good shape as the JSON line it equals (:func:`read_csv_lines`), for the native core to read and replay as it reads a JSON Lines game; the
+    same game for the Python path (:meth:`record`) where the core leaves it to Python."""
+
+    source: Source
+    game_id: str
+    text: str  # the game's JSON line (json_line)
+    rows: tuple[list[list[str]], ...]  # its games-CSV and actions-CSV rows, headers first
+
+    def raw(self) -> str:
+        """The game's rows as a reject keeps them (its ``raw``)."""
+        return "\n".join(_raw_text(rows) for rows in self.rows)
+
+    def record(self) -> GameRecord | Reject:
+        """The game read by its game's parser, as :func:`read_csv` gives it."""
+        return _parsed(orjson.loads(self.text), self.source, self.game_id, self.raw())
+
+
 class _CsvReader:
-    def __init__(self, path: Path, games_path: Path, max_line_bytes: int) -> None:
+    def __init__(
+        self, path: Path, games_path: Path, max_line_bytes: int, *, as_lines: bool = False
+    ) -> None:
         self.path = path
+        self.as_lines = as_lines
         self.name = file_label(path)
         self.games_path = games_path
         self.cap = max_line_bytes
@@ -301,6 +399,8 @@ class _CsvReader:
         self.rejects: list[Reject] = []
         self.seen: set[str] = set()
         self.header: list[str] = []
+        self.at: dict[str, int] = {}  # the actions header's column of each name (the last)
+        self.seq_at = 0  # its seq column (the first)
 
     def _reject(
         self,
@@ -416,23 +516,22 @@ class _CsvReader:
                 self.games[game_id] = _GameRow(line, values, header, row)
 
     # ----- actions CSV -------------------------------------------------------------------
-    def _finish(self, group: _Group) -> GameRecord | Reject:
+    def _finish(self, group: _Group) -> GameRecord | CsvGame | Reject:
         gid = _cell_text(group.game_id)  # as stored: bytes that were not UTF-8 escaped
-        raw_rows = [self.header] + [r for _, _, r in group.rows]
         game_row = self.games.pop(group.game_id, None)
+        rows: tuple[list[list[str]], ...] = ([self.header, *group.rows],)
         if game_row is not None:
-            raw = _raw_text([game_row.header, game_row.row]) + "\n" + _raw_text(raw_rows)
-        else:
-            raw = _raw_text(raw_rows)
+            rows = ([game_row.header, game_row.row], *rows)
         source = Source(self.name, group.line)
+
+        def rejected(index: int | None, code: str, message: str) -> Reject:
+            return Reject(source, gid, index, code, message, "\n".join(map(_raw_text, rows)))
+
         if group.game_id in self.seen:
-            return Reject(
-                source,
-                gid,
+            return rejected(
                 None,
                 "E_CSV_SPLIT",
                 f"game {gid!r} has rows before line {group.line} that are not next to these",
-                raw,
             )
         self.seen.add(group.game_id)
         if group.problem is not None:
@@ -443,28 +542,25 @@ class _CsvReader:
                     f"{group.line}-{group.last_line}); no legal game has more than {MAX_ACTIONS} "
                     f"actions (raw keeps the first {MAX_ACTIONS} rows)"
                 )
-            return Reject(source, gid, index, code, message, raw)
+            return rejected(index, code, message)
         if game_row is None:
-            return Reject(
-                source,
-                gid,
+            return rejected(
                 None,
                 "E_CSV_NO_GAME",
                 f"game {gid!r} has actions but no row in {self.games_path.name}",
-                raw,
             )
         try:
             obj = _game_obj(game_row)
             kind = obj["game_kind"]
-            obj["actions"] = [
-                _action_obj(values, i, kind) for i, (_, values, _) in enumerate(group.rows)
-            ]
-            # the game_kind picks the game's parser, as for JSON Lines (pipeline.games)
-            return parse_game(obj, source=source, raw=raw)
+            obj["actions"] = _action_objs(group.rows, self.at, kind)
         except LogFormatError as err:
-            return Reject(source, gid, err.context.get("action_index"), err.code, err.message, raw)
+            return rejected(err.context.get("action_index"), err.code, err.message)
+        # the game_kind picks the game's parser, as for JSON Lines (pipeline.games)
+        if self.as_lines and (text := json_line(obj)) is not None:
+            return CsvGame(source, gid, text, rows)
+        return _parsed(obj, source, gid, "\n".join(map(_raw_text, rows)))
 
-    def read(self, fh: IO[bytes]) -> Iterator[GameRecord | Reject]:
+    def read(self, fh: IO[bytes]) -> Iterator[GameRecord | CsvGame | Reject]:
         yield from self.load_games()
         with fh:
             lines = _Lines(fh, self.cap)
@@ -503,9 +599,11 @@ class _CsvReader:
                     ),
                     _raw_text([self.header]),
                 )
+            self.at = {name: i for i, name in enumerate(self.header)}
+            self.seq_at = self.header.index("seq")
             group: _Group | None = None
             while True:
-                line = lines.line + 1
+                line, not_utf8 = lines.line + 1, lines.not_utf8
                 try:
                     row = next(reader)
                 except StopIteration:
@@ -514,7 +612,8 @@ class _CsvReader:
                     if group is not None and group.problem is None:
                         group.problem = ("E_CSV", f"line {line}: {err}", len(group.rows))
                     continue
-                if not row or not any(cell.strip() for cell in row):
+                gid = row[0].strip() if row else ""
+                if not gid and not any(cell.strip() for cell in row):
                     continue
                 if len(row) == 1 and row[0] == _TOO_LONG:
                     size, prefix = lines.too_long[lines.line]
@@ -526,7 +625,6 @@ class _CsvReader:
                         prefix,
                     )
                     continue
-                gid = row[0].strip()
                 if group is None or gid != group.game_id:
                     if group is not None:
                         yield self._finish(group)
@@ -538,9 +636,8 @@ class _CsvReader:
                     group.problem = (E_GAME_TOO_LONG, "", None)
                     continue
                 if group.problem is None:
-                    group.problem = self._check_row(row, index, group)
-                values = dict(zip(self.header, row, strict=False))
-                group.rows.append((line, values, row))
+                    group.problem = self._check_row(row, index, group, lines.not_utf8 > not_utf8)
+                group.rows.append(row)
             if group is not None:
                 yield self._finish(group)
         for gid, game_row in self.games.items():
@@ -554,9 +651,11 @@ class _CsvReader:
             )
 
     def _check_row(
-        self, row: list[str], index: int, group: _Group
+        self, row: list[str], index: int, group: _Group, not_utf8: bool
     ) -> tuple[str, str, int | None] | None:
-        if _SURROGATE.search(",".join(row)):
+        """The first problem of a game's action row (``not_utf8``: a line of it had bytes
+        that are not UTF-8), else None."""
+        if not_utf8:
             return ("E_ENCODING", f"actions[{index}]: row is not UTF-8", index)
         if len(row) != len(self.header):
             return (
@@ -564,7 +663,7 @@ class _CsvReader:
                 f"actions[{index}]: row has {len(row)} cells, the header {len(self.header)}",
                 index,
             )
-        seq_text = row[self.header.index("seq")].strip()
+        seq_text = row[self.seq_at].strip()
         try:
             seq = int(seq_text)
         except ValueError:
@@ -592,7 +691,23 @@ def read_csv(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> Iterator[GameRecord | Reject]:
     """Stream an actions CSV (with its games CSV): one record or reject per game."""
+    for item in _read(path, games_path, max_line_bytes, as_lines=False):
+        assert not isinstance(item, CsvGame)
+        yield item
+
+
+def read_csv_lines(
+    path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Iterator[GameRecord | CsvGame | Reject]:
+    """:func:`read_csv`, a game in good shape handed over as its JSON line (:class:`CsvGame`,
+    for the native core) before its game's parser reads it."""
+    yield from _read(path, None, max_line_bytes, as_lines=True)
+
+
+def _read(
+    path: str | Path, games_path: str | Path | None, max_line_bytes: int, *, as_lines: bool
+) -> Iterator[GameRecord | CsvGame | Reject]:
     path = Path(path)
     gpath = Path(games_path) if games_path is not None else games_csv_for(path)
     fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
-    yield from _CsvReader(path, gpath, max_line_bytes).read(fh)
+    return _CsvReader(path, gpath, max_line_bytes, as_lines=as_lines).read(fh)
