@@ -619,8 +619,6 @@ def _open_counted(path: Path, on_read: Callable[[int], None]) -> IO[bytes]:
 def _size(item: ChunkItem) -> int:
     if isinstance(item, tuple):
         return len(item[1])
-    if isinstance(item, CsvGame):
-        return len(item.text)
     return len(item.raw or "")
 
 

@@ -133,9 +133,19 @@ def _cell_text(cell: str) -> str:
 
 
 def _raw_text(rows: list[list[str]]) -> str:
+    r"""Rows as a reject keeps them: CSV text, each cell as :func:`_cell_text` writes it.
+
+    >>> _raw_text([["a", "b,c"], ["\udcff"]])
+    'a,"b,c"\n\\xff'
+    """
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows([[_cell_text(c) for c in row] for row in rows])
-    return out.getvalue().rstrip("\n")
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    text = out.getvalue()
+    if not text.isascii() and _SURROGATE.search(text):  # a cell to escape: each, again
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows([list(map(_cell_text, r)) for r in rows])
+        text = out.getvalue()
+    return text.rstrip("\n")
 
 
 def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> str:
@@ -375,15 +385,11 @@ class CsvGame:
     source: Source
     game_id: str
     text: str  # the game's JSON line (json_line)
-    rows: tuple[list[list[str]], ...]  # its games-CSV and actions-CSV rows, headers first
-
-    def raw(self) -> str:
-        """The game's rows as a reject keeps them (its ``raw``)."""
-        return "\n".join(_raw_text(rows) for rows in self.rows)
+    raw: str  # its games-CSV and actions-CSV rows, headers first, as a reject keeps them
 
     def record(self) -> GameRecord | Reject:
         """The game read by its game's parser, as :func:`read_csv` gives it."""
-        return _parsed(orjson.loads(self.text), self.source, self.game_id, self.raw())
+        return _parsed(orjson.loads(self.text), self.source, self.game_id, self.raw)
 
 
 class _CsvReader:
@@ -519,13 +525,13 @@ class _CsvReader:
     def _finish(self, group: _Group) -> GameRecord | CsvGame | Reject:
         gid = _cell_text(group.game_id)  # as stored: bytes that were not UTF-8 escaped
         game_row = self.games.pop(group.game_id, None)
-        rows: tuple[list[list[str]], ...] = ([self.header, *group.rows],)
+        raw = _raw_text([self.header, *group.rows])
         if game_row is not None:
-            rows = ([game_row.header, game_row.row], *rows)
+            raw = _raw_text([game_row.header, game_row.row]) + "\n" + raw
         source = Source(self.name, group.line)
 
         def rejected(index: int | None, code: str, message: str) -> Reject:
-            return Reject(source, gid, index, code, message, "\n".join(map(_raw_text, rows)))
+            return Reject(source, gid, index, code, message, raw)
 
         if group.game_id in self.seen:
             return rejected(
@@ -557,8 +563,8 @@ class _CsvReader:
             return rejected(err.context.get("action_index"), err.code, err.message)
         # the game_kind picks the game's parser, as for JSON Lines (pipeline.games)
         if self.as_lines and (text := json_line(obj)) is not None:
-            return CsvGame(source, gid, text, rows)
-        return _parsed(obj, source, gid, "\n".join(map(_raw_text, rows)))
+            return CsvGame(source, gid, text, raw)
+        return _parsed(obj, source, gid, raw)
 
     def read(self, fh: IO[bytes]) -> Iterator[GameRecord | CsvGame | Reject]:
         yield from self.load_games()

@@ -136,7 +136,7 @@ def test_a_csv_game_as_a_line_reads_back_as_the_record(pairs: list[Path]) -> Non
         for got, want in zip(lines, plain, strict=True):
             if isinstance(got, CsvGame):
                 read = got.record()
-                assert read == want and read.raw == want.raw
+                assert read == want and read.raw == want.raw == got.raw
                 assert orjson.loads(got.text)["game_id"] == want.game_id
             else:
                 assert got == want
