@@ -642,7 +642,7 @@ def _chunks(
         items = iter_jsonl_lines(fh, str(path), max_line_bytes=max_line_bytes)
     elif shape == "csv" and native.available():  # its games as JSON lines, for the core
         fh = None
-        items = read_csv_lines(path, max_line_bytes=max_line_bytes)
+        items = read_csv_lines(path, max_line_bytes=max_line_bytes, plain_rows=native.csv_games)
     else:
         fh = None
         items = read_log(path, max_line_bytes=max_line_bytes, log_format=log_format, rules=rules)

@@ -54,6 +54,7 @@ from pipeline.doudizhu.game import record_from_obj as ddz_record_from_obj
 from pipeline.doudizhu.game import ruleset_for as ddz_ruleset_for
 from pipeline.doudizhu.rules import load_ruleset as load_ddz_ruleset
 from pipeline.errors import Big2Error, LogFormatError
+from pipeline.logs.csv_logs import PlainRows
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
 from pipeline.logs.records import content_hash, read_ruleset
@@ -576,6 +577,23 @@ class CoreRows:
             return None, []
         taken: CoreTaken = ddz.core.rows_take()
         return taken
+
+
+def csv_games(
+    width: int,
+    seq: int,
+    seat: int,
+    action: int,
+    ts: int,
+    optional: list[tuple[str, int, bool]],
+    max_rows: int,
+    cap: int,
+) -> PlainRows:
+    """The core's reader of an actions CSV's plain rows (``big2_native.CsvGames``, see
+    :class:`pipeline.logs.csv_logs.PlainRows`); only where :func:`available`."""
+    assert _MODULE is not None
+    rows: PlainRows = _MODULE.CsvGames(width, seq, seat, action, ts, optional, max_rows, cap)
+    return rows
 
 
 def core_rows(*, ddz: bool = True) -> CoreRows | None:

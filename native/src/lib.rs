@@ -6,6 +6,7 @@
 
 pub mod cards;
 pub mod combos;
+pub mod csv;
 pub mod ddz;
 pub mod gen;
 pub mod keys;

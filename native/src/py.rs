@@ -6,7 +6,7 @@
 //! accepted ruleset are its name and overrides as the games row stores them. Each call answers `None`
 //! when the line is for the Python reader to read (see `parse.rs`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -745,6 +745,114 @@ fn game_keys<'py>(
     Ok(crate::keys::game_keys(id_strs, hash_strs).map(|k| PyBytes::new(py, &k)))
 }
 
+/// What [`CsvGames::games`] answers: bytes read, the line after them, why it stopped, and the
+/// games read: `(game_id, line, text, rows)`.
+type CsvRead = (usize, i64, &'static str, Vec<(String, i64, String, String)>);
+
+/// The plain rows of an actions CSV as their games' JSON lines (`crate::csv`), for
+/// `pipeline.logs.csv_logs.read_csv_lines`: the header's layout, and the games read so far.
+#[pyclass(module = "big2_native")]
+struct CsvGames {
+    layout: crate::csv::Layout,
+    seen: HashSet<String>,
+}
+
+#[pymethods]
+impl CsvGames {
+    /// `optional`: (name, column, whole number) of the cards and each optional column the
+    /// header has, in the order the reader writes them.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        width: usize,
+        seq: usize,
+        seat: usize,
+        action: usize,
+        ts: usize,
+        optional: Vec<(String, usize, bool)>,
+        max_rows: usize,
+        cap: usize,
+    ) -> PyResult<CsvGames> {
+        let columns = [seq, seat, action, ts];
+        if optional.len() > 64
+            || columns
+                .iter()
+                .chain(optional.iter().map(|o| &o.1))
+                .any(|&c| c >= width)
+        {
+            return Err(PyValueError::new_err(
+                "a column past the header's width, or over 64 optional ones",
+            ));
+        }
+        let layout = crate::csv::Layout {
+            width,
+            seq,
+            seat,
+            action,
+            ts,
+            optional,
+            max_rows,
+            cap,
+        };
+        Ok(CsvGames {
+            layout,
+            seen: HashSet::new(),
+        })
+    }
+
+    /// `crate::csv::games` of `data` (whole lines from a game's first row; `line`: the first's
+    /// number; `at_eof`: the file ends with them), `head(game_id)` giving a game's
+    /// `(prefix, allowed)` or None: `(bytes read, the line after them, "end" | "more" |
+    /// "python", [(game_id, line, text, rows)])`.
+    fn games<'py>(
+        &mut self,
+        data: &[u8],
+        at_eof: bool,
+        line: i64,
+        head: &Bound<'py, PyAny>,
+    ) -> PyResult<CsvRead> {
+        let mut failed = None;
+        let mut out = Vec::new();
+        let heads = |id: &str| -> Option<crate::csv::Head> {
+            if failed.is_some() {
+                return None;
+            }
+            match head
+                .call1((id,))
+                .and_then(|h| h.extract::<Option<(String, u64)>>())
+            {
+                Ok(h) => h.map(|(prefix, allowed)| crate::csv::Head { prefix, allowed }),
+                Err(err) => {
+                    failed = Some(err);
+                    None
+                }
+            }
+        };
+        let (read, next, stop) = crate::csv::games(
+            data,
+            at_eof,
+            line,
+            &self.layout,
+            &mut self.seen,
+            heads,
+            &mut out,
+        );
+        if let Some(err) = failed {
+            return Err(err);
+        }
+        let stop = match stop {
+            crate::csv::Stop::End => "end",
+            crate::csv::Stop::More => "more",
+            crate::csv::Stop::Python => "python",
+        };
+        let games = out
+            .into_iter()
+            .map(|g| (g.id, g.line, g.text, g.rows))
+            .collect();
+        Ok((read, next, stop, games))
+    }
+}
+
 #[pymodule]
 fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
@@ -756,6 +864,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crate::ddz::py::ddz_legal_plays, m)?)?;
     m.add_function(wrap_pyfunction!(crate::parquet::py::write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(game_keys, m)?)?;
+    m.add_class::<CsvGames>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -24,11 +24,11 @@ import io
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import orjson
 
@@ -392,12 +392,61 @@ class CsvGame:
         return _parsed(orjson.loads(self.text), self.source, self.game_id, self.raw)
 
 
+class PlainRows(Protocol):
+    """The native core's reader of an actions CSV's plain rows (``big2_native.CsvGames``)."""
+
+    def games(
+        self, data: bytes, at_eof: bool, line: int, head: Callable[[str], tuple[str, int] | None]
+    ) -> tuple[int, int, str, list[tuple[str, int, str, str]]]:
+        """The games of ``data`` (whole lines from a game's first row, ``line`` the first's
+        number), each game's JSON object without its closing brace and the optional columns it
+        may fill (a bit each) from ``head`` (None: the Python reader's): (bytes read, the line
+        after them, ``"end"``, ``"more"`` or ``"python"``, the games read as ``(game_id, line,
+        text, rows)``)."""
+        ...
+
+
+#: What makes a :class:`PlainRows` for a header: (width, seq, seat, action and ts columns,
+#: (name, column, whole number) of the cards and the optional columns, rows a game may have,
+#: the line cap); None when there is no core.
+PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], int, int], PlainRows]
+
+#: Bytes of an actions file handed to the core at a time.
+_PLAIN_BLOCK = 1 << 20
+
+
+class _Then(io.RawIOBase):
+    """``head``'s bytes, then the rest of ``fh``."""
+
+    def __init__(self, head: bytes, fh: IO[bytes]) -> None:
+        self.head = memoryview(head)
+        self.fh = fh
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if not self.head:
+            return self.fh.readinto(buffer)  # type: ignore[attr-defined, no-any-return]
+        n = min(len(buffer), len(self.head))
+        buffer[:n] = self.head[:n]
+        self.head = self.head[n:]
+        return n
+
+
 class _CsvReader:
     def __init__(
-        self, path: Path, games_path: Path, max_line_bytes: int, *, as_lines: bool = False
+        self,
+        path: Path,
+        games_path: Path,
+        max_line_bytes: int,
+        *,
+        as_lines: bool = False,
+        plain_rows: PlainRowsOf | None = None,
     ) -> None:
         self.path = path
         self.as_lines = as_lines
+        self.plain_rows = plain_rows  # the core's reader of plain rows (as_lines only)
         self.name = file_label(path)
         self.games_path = games_path
         self.cap = max_line_bytes
@@ -607,6 +656,10 @@ class _CsvReader:
                 )
             self.at = {name: i for i, name in enumerate(self.header)}
             self.seq_at = self.header.index("seq")
+            if self.plain_rows is not None:
+                rest = yield from self._plain(lines, self.plain_rows)
+                lines = rest or _Lines(io.BytesIO(), self.cap)  # None: every row read
+                reader = csv.reader(lines)
             group: _Group | None = None
             while True:
                 line, not_utf8 = lines.line + 1, lines.not_utf8
@@ -656,6 +709,60 @@ class _CsvReader:
                 file=file_label(self.games_path),
             )
 
+    def _plain(
+        self, lines: _Lines, plain_rows: PlainRowsOf
+    ) -> Generator[CsvGame, None, _Lines | None]:
+        """The games of the actions file's plain rows read by the core (:class:`PlainRows`)
+        from the line after the header, as :meth:`_finish` would hand them over; at the first
+        game it leaves, the file's lines from that game's first on (None: every row was read)."""
+        cells = ("cards", *optional_action_columns())
+        optional = [(n, self.at[n], n == "value") for n in cells if n in self.at]
+        at = self.at
+        core = plain_rows(
+            len(self.header), self.seq_at, at["seat"], at["action"], at["ts"], optional,
+            MAX_ACTIONS, self.cap,
+        )  # fmt: skip
+        names = [n for n, _, _ in optional]
+        header_raw = _raw_text([self.header])
+
+        def head(game_id: str) -> tuple[str, int] | None:
+            game_row = self.games.get(game_id)
+            if game_row is None or game_id in self.seen:
+                return None
+            try:
+                obj = _game_obj(game_row)
+            except LogFormatError:
+                return None
+            text = json_line(obj)
+            if text is None:
+                return None
+            game = find_game(obj["game_kind"])
+            allowed = sum(
+                1 << k
+                for k, n in enumerate(names)
+                if n == "cards" or game is None or n in game.csv.action_columns
+            )
+            return text[:-1], allowed  # the object open: its actions are appended
+
+        fh, line, held = lines.fh, lines.line + 1, b""
+        while True:
+            block = fh.read(_PLAIN_BLOCK)
+            data = held + block
+            cut = len(data) if not block else data.rfind(b"\n") + 1  # whole lines
+            read, line, stop, games = core.games(data[:cut], not block, line, head)
+            for game_id, first, text, rows in games:
+                game_row = self.games.pop(game_id)
+                self.seen.add(game_id)
+                raw = f"{_raw_text([game_row.header, game_row.row])}\n{header_raw}\n{rows}"
+                yield CsvGame(Source(self.name, first), game_id, text, raw)
+            if stop == "end":
+                return None
+            held = data[read:]
+            if stop == "python" or len(held) > _PLAIN_BLOCK + self.cap:  # a game or line too long
+                rest = _Lines(io.BufferedReader(_Then(held, fh)), self.cap)
+                rest.line = line - 1
+                return rest
+
     def _check_row(
         self, row: list[str], index: int, group: _Group, not_utf8: bool
     ) -> tuple[str, str, int | None] | None:
@@ -703,17 +810,28 @@ def read_csv(
 
 
 def read_csv_lines(
-    path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    path: str | Path,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    plain_rows: PlainRowsOf | None = None,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     """:func:`read_csv`, a game in good shape handed over as its JSON line (:class:`CsvGame`,
-    for the native core) before its game's parser reads it."""
-    yield from _read(path, None, max_line_bytes, as_lines=True)
+    for the native core) before its game's parser reads it. ``plain_rows``: the core's reader
+    of plain rows (``pipeline.native.csv_games``), which reads the actions file's rows up to
+    the first game it leaves to this reader."""
+    yield from _read(path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows)
 
 
 def _read(
-    path: str | Path, games_path: str | Path | None, max_line_bytes: int, *, as_lines: bool
+    path: str | Path,
+    games_path: str | Path | None,
+    max_line_bytes: int,
+    *,
+    as_lines: bool,
+    plain_rows: PlainRowsOf | None = None,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     path = Path(path)
     gpath = Path(games_path) if games_path is not None else games_csv_for(path)
     fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
-    return _CsvReader(path, gpath, max_line_bytes, as_lines=as_lines).read(fh)
+    reader = _CsvReader(path, gpath, max_line_bytes, as_lines=as_lines, plain_rows=plain_rows)
+    return reader.read(fh)

@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from pipeline import native
 from pipeline.logs.csv_logs import CsvGame, read_csv, read_csv_lines
@@ -163,7 +165,8 @@ def test_what_is_not_a_json_line_stays_on_the_python_path(pairs: list[Path]) -> 
 def test_the_core_replays_the_csv_games_itself(
     monkeypatch: pytest.MonkeyPatch, pairs: list[Path], tmp_path: Path
 ) -> None:
-    """With the core on, a good CSV game never reaches the Python reader or engine."""
+    """With the core on, a good CSV game's rows are read by the core, and the game never
+    reaches the Python parser or engine."""
     import pipeline.logs.csv_logs
     import pipeline.replay
     from pipeline.ingest import process_chunk
@@ -172,12 +175,164 @@ def test_the_core_replays_the_csv_games_itself(
     def no_python(*_: Any, **__: Any) -> Any:
         raise AssertionError("the Python path read a CSV game")
 
-    items = [g for g in read_csv_lines(pairs[1]) if isinstance(g, CsvGame)]
-    assert len(items) > 15
     monkeypatch.setattr(native, "_MODULE", MODULE)
+    monkeypatch.setattr(pipeline.logs.csv_logs, "_action_objs", no_python)  # rows: the core's
+    items = [g for g in read_csv_lines(pairs[1], plain_rows=native.csv_games)]
+    assert len(items) > 15 and all(isinstance(g, CsvGame) for g in items)
     monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
     monkeypatch.setattr(pipeline.replay, "game_for", no_python)
     monkeypatch.setattr(pipeline.logs.csv_logs, "parse_game", no_python)
     with Warehouse(tmp_path).batch() as batch:
         result = process_chunk("ddz.csv.gz", list(items), batch.part_spec(), batch.new_part())
     assert result.read == len(items) and not result.reject_codes
+
+
+def _read_both(path: Path, cap: int) -> tuple[list[Any], list[Any]]:
+    """The file read by the Python reader alone, and with the core reading its plain rows."""
+    alone = list(read_csv_lines(path, max_line_bytes=cap))
+    with_core = list(read_csv_lines(path, max_line_bytes=cap, plain_rows=native.csv_games))
+    return alone, with_core
+
+
+def _same(alone: list[Any], with_core: list[Any]) -> None:
+    """The two readings give the same items: each game handed over with the same source, id
+    and raw, reading back (``record``) as the same record or reject; the rest equal."""
+    assert [type(g) for g in with_core] == [type(g) for g in alone]
+    for got, want in zip(with_core, alone, strict=True):
+        if isinstance(want, CsvGame):
+            assert (got.source, got.game_id, got.raw) == (want.source, want.game_id, want.raw)
+            assert got.record() == want.record()
+        else:
+            assert got == want
+
+
+#: Cells the core reads as they stand or leaves to Python, and ways a row or the file breaks.
+_SEATS = ["0", "1", "2", "3", "007", "-0", "+1", "1_0", "٣", " 2", "2\u3000", "x", str(2**70)]
+_TIMES = ["7", "7.25", "-0", "0.50", "01.5", "1e3", "nan", "inf", "1_0", ".5", "5.", " 8 ",
+          "2026-11-01T12:00:00+00:00", "yesterday", "\u00a09.5", "9\x1f", ""]  # fmt: skip
+_BREAKS = ["quote", "claim", "blank", "blank_row", "crlf", "spaces", "seq", "split", "no_game", "nul",
+           "not_utf8", "long", "short_row", "backslash", "foreign", "none"]  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 10**6),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 10**6),
+            st.sampled_from(["seat", "ts", "break"]),
+            st.integers(0, 10**6),
+        ),
+        max_size=4,
+    ),
+    cap=st.sampled_from([60, 1 << 20]),
+    extra=st.booleans(),
+)
+@example(seed=1, edits=[(40, "break", 14), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 1), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 5), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 6), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 7), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 8), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 9), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 4), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 0), (90, "ts", 4)], cap=1 << 20, extra=True)
+@example(seed=1, edits=[(40, "break", 11), (90, "ts", 4)], cap=60, extra=True)
+def test_the_core_reads_plain_rows_as_the_python_reader(
+    tmp_path: Path, seed: int, edits: list[tuple[int, str, int]], cap: int, extra: bool
+) -> None:
+    """Random games as a CSV pair, a few cells and rows changed at random (what the core
+    reads, what it must leave to Python, and ways a row or a file breaks): the reader with
+    the core's plain rows gives what it gives alone, wherever the core hands over."""
+    games = [_game(seed + k, (seed + k) % len(OPTIONS), "compact", k == 2) for k in range(4)]
+    game_rows, action_rows = _csv_rows(games)
+    if extra:  # Big Two's claim column and Dou Dizhu's value column, empty
+        action_rows = [[*action_rows[0], "claim", "value"]] + [
+            [*r, "", ""] for r in action_rows[1:]
+        ]
+    header = action_rows[0]
+    lines = [_text([row]) for row in action_rows]  # each with its newline
+    for at, what, pick in edits:
+        k = 1 + at % (len(lines) - 1)
+        row = lines[k].rstrip("\n").split(",")
+        if len(row) < len(header):  # shortened by an edit before: left so
+            continue
+        if what == "seat":
+            row[header.index("seat")] = _SEATS[pick % len(_SEATS)]
+        elif what == "ts":
+            row[header.index("ts")] = _TIMES[pick % len(_TIMES)]
+        else:
+            lines[k] = _broken(lines[k], row, header, _BREAKS[pick % len(_BREAKS)], game_rows)
+            continue
+        lines[k] = ",".join(row) + "\n"
+    (tmp_path / "t.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path = tmp_path / "t.csv"
+    path.write_bytes("".join(lines).encode("utf-8", "surrogateescape"))
+    _same(*_read_both(path, cap))
+
+
+def _broken(
+    line: str, row: list[str], header: list[str], how: str, game_rows: list[list[str]]
+) -> str:
+    """``line`` (its cells ``row``) broken as ``how`` says."""
+    if how == "quote":
+        row[header.index("action")] = f'"{row[header.index("action")]}"'
+    elif how == "blank":
+        return "\n" + line
+    elif how == "blank_row":
+        return " , ,,,,\n" + line
+    elif how == "crlf":
+        return line.replace("\n", "\r\n")
+    elif how == "spaces":
+        row[0] = f"\u3000{row[0]}\x1c"
+    elif how == "claim" and "claim" in header:
+        row[header.index("claim")] = "one_card"
+    elif how == "seq":
+        row[header.index("seq")] = "99"
+    elif how == "split":
+        return line + line.replace(row[0], game_rows[1][0], 1)
+    elif how == "no_game":
+        row[0] = "no-such-game"
+    elif how == "nul":
+        row[header.index("cards")] += "\x00"
+    elif how == "not_utf8":
+        row[header.index("cards")] += "\udcff"
+    elif how == "long":
+        row[header.index("cards")] += " " * 70
+    elif how == "short_row":
+        row.pop()
+    elif how == "backslash":
+        row[header.index("action")] += "\\"
+    elif how == "foreign":  # Dou Dizhu's value in a Big Two game, else a cell too many
+        if "value" in header:
+            row[header.index("value")] = "2"
+        else:
+            row.append("2")
+    return ",".join(row) + "\n"
+
+
+def test_a_clean_pair_is_read_by_the_core_alone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """CRLF line ends, blank lines and rows, cells padded with what ``str.strip`` strips:
+    still plain rows, every game read by the core (the Python row reader never runs), the
+    same items as the Python reader's."""
+    import pipeline.logs.csv_logs
+
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(8)]
+    game_rows, action_rows = _csv_rows(games)
+    action_rows[3][0] = f"\u3000{action_rows[3][0]}\x1f"
+    action_rows[5][2] = f" {action_rows[5][2]}\t"
+    text = _text(action_rows).replace("\n", "\r\n", 3) + "\n , ,,,,\n"
+    (tmp_path / "c.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path = tmp_path / "c.csv"
+    path.write_text(text, encoding="utf-8")
+    alone = list(read_csv_lines(path))
+    monkeypatch.setattr(
+        pipeline.logs.csv_logs, "_action_objs", lambda *_: pytest.fail("Python read a row")
+    )
+    with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
+    assert len(with_core) == 8 and all(isinstance(g, CsvGame) for g in with_core)
+    _same(alone, with_core)

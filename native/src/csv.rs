@@ -1,0 +1,439 @@
+//! The plain rows of an actions CSV as the JSON lines of their games, for the import's core path
+//! (`pipeline.logs.csv_logs.read_csv_lines`): what the Python reader makes of them, at the
+//! speed of a JSON Lines file.
+//!
+//! Only rows that leave no doubt are read here: one line each (no quote, no NUL, no carriage
+//! return but a line's last byte), UTF-8, as many cells as the header, no blank row, whole
+//! numbers written as digits, times written as decimals or as ISO 8601 texts, texts that need
+//! no JSON escape, a game's rows numbered from 0 or 1 on, under the row cap. At the first
+//! game that is not so ([`Stop::Python`]), or whose games-CSV row Python does not hand over
+//! ([`Head`]: none, seen before, not readable), the Python reader takes over from that game's
+//! first line to the file's end: every message and reject stays its own.
+
+use std::collections::HashSet;
+
+use memchr::memchr;
+
+/// Where an actions CSV's columns are, as the Python reader finds them from its header.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// cells a row has (the header's)
+    pub width: usize,
+    /// the first `seq` column
+    pub seq: usize,
+    /// the last `seat`, `action` and `ts` columns (a name written twice: its last)
+    pub seat: usize,
+    pub action: usize,
+    pub ts: usize,
+    /// the cards and each optional column the header has, in the order the reader writes them
+    /// into an action: (name, column, whether its value is a whole number)
+    pub optional: Vec<(String, usize, bool)>,
+    /// rows a game may have (`MAX_ACTIONS`)
+    pub max_rows: usize,
+    /// the line cap (`max_line_bytes`): a line this long or longer is Python's
+    pub cap: usize,
+}
+
+/// A game's part from its games-CSV row: its JSON object without the closing brace (the
+/// actions are appended), and which of [`Layout::optional`] its game may fill (bit k: the
+/// k-th; the others, filled, are the Python reader's error).
+#[derive(Clone, Debug)]
+pub struct Head {
+    pub prefix: String,
+    pub allowed: u64,
+}
+
+/// One game read: its id, the line of its first row, its JSON line, and its rows as the
+/// reader's raw keeps them (the lines, each without its line end, joined by newlines).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub id: String,
+    pub line: i64,
+    pub text: String,
+    pub rows: String,
+}
+
+/// Why [`games`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// every byte was read (at the end of the file)
+    End,
+    /// the last game may go on past the data given: read it again with more
+    More,
+    /// a game this reader does not read starts there: the Python reader's from there on
+    Python,
+}
+
+/// Whether the Python reader's `str.strip` removes `c` (its whitespace: Unicode's, and the
+/// four separators U+001C to U+001F).
+fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+fn strip(cell: &str) -> &str {
+    cell.trim_matches(python_space)
+}
+
+/// A whole number written as optional `-` and 1 to 18 ASCII digits (what `int` reads
+/// alike); None for anything else, which Python reads.
+fn whole(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A decimal as JSON writes a number: `-`, digits with no leading zero, an optional
+/// fraction (`float` reads it alike, and so does the core's JSON reader).
+fn decimal(text: &str) -> bool {
+    let b = text.strip_prefix('-').unwrap_or(text).as_bytes();
+    let int_end = b
+        .iter()
+        .position(|&c| !c.is_ascii_digit())
+        .unwrap_or(b.len());
+    if int_end == 0 || (int_end > 1 && b[0] == b'0') {
+        return false;
+    }
+    match &b[int_end..] {
+        [] => true,
+        [b'.', frac @ ..] => !frac.is_empty() && frac.iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+/// A text as a JSON string when it needs no escape.
+fn push_text(out: &mut String, text: &str) -> Option<()> {
+    if text.bytes().any(|b| b < 0x20 || b == b'\\' || b == b'"') {
+        return None;
+    }
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
+    Some(())
+}
+
+/// One row's action object appended to `out` (`seq`: the number the row must have, None for
+/// a game's first row, which has 0 or 1); the row's seq, or None when Python reads the game.
+fn push_action(
+    out: &mut String,
+    cells: &[&str],
+    layout: &Layout,
+    allowed: u64,
+    seq: Option<i64>,
+) -> Option<i64> {
+    let got = whole(strip(cells[layout.seq]))?;
+    match seq {
+        None if got != 0 && got != 1 => return None,
+        Some(want) if got != want => return None,
+        _ => {}
+    }
+    let seat = whole(strip(cells[layout.seat]))?;
+    out.push_str("{\"seat\":");
+    out.push_str(itoa::Buffer::new().format(seat));
+    out.push_str(",\"action\":");
+    push_text(out, strip(cells[layout.action]))?;
+    for (k, (name, at, is_int)) in layout.optional.iter().enumerate() {
+        let text = strip(cells[*at]);
+        if text.is_empty() {
+            continue;
+        }
+        if allowed & (1 << k) == 0 {
+            return None; // another game's column: the reader's E_SCHEMA
+        }
+        out.push_str(",\"");
+        out.push_str(name);
+        out.push_str("\":");
+        if *is_int {
+            out.push_str(itoa::Buffer::new().format(whole(text)?));
+        } else {
+            push_text(out, text)?;
+        }
+    }
+    let ts = strip(cells[layout.ts]);
+    if !ts.is_empty() {
+        out.push_str(",\"ts\":");
+        if decimal(ts) {
+            out.push_str(ts);
+            if !ts.contains('.') {
+                out.push_str(".0"); // `float` reads it: a float in JSON too
+            }
+        } else if ts.contains(':') {
+            push_text(out, ts)?; // an ISO 8601 time (`float` reads no colon)
+        } else {
+            return None; // what else `float` reads ("1e3", "nan", "1_0" …) is Python's
+        }
+    }
+    out.push('}');
+    Some(got)
+}
+
+/// A line's cells when it is plain (see the module's notes), else None.
+fn cells<'a>(line: &'a [u8], layout: &Layout, buf: &mut Vec<&'a str>) -> Option<()> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() >= layout.cap || line.iter().any(|&b| b == b'"' || b == b'\r' || b == 0) {
+        return None;
+    }
+    let text = std::str::from_utf8(line).ok()?;
+    buf.clear();
+    buf.extend(text.split(','));
+    (buf.len() == layout.width).then_some(())
+}
+
+/// The games of `data` (whole lines from a game's first row, `line` the number of its first;
+/// `at_eof`: the file ends with them) appended to `out`, each game's [`Head`] from `head`
+/// (None: Python reads the game; `seen` ids are Python's too); `(bytes read, the line after
+/// them, why it stopped)`. A game is read whole or not at all: the bytes read end where the
+/// next game starts.
+pub fn games(
+    data: &[u8],
+    at_eof: bool,
+    mut line: i64,
+    layout: &Layout,
+    seen: &mut HashSet<String>,
+    mut head: impl FnMut(&str) -> Option<Head>,
+    out: &mut Vec<Game>,
+) -> (usize, i64, Stop) {
+    let mut pos = 0;
+    let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
+    let mut actions = String::new();
+    loop {
+        if pos == data.len() {
+            return (pos, line, if at_eof { Stop::End } else { Stop::More });
+        }
+        let (start, start_line) = (pos, line);
+        let mut game: Option<(String, Head, i64)> = None;
+        let mut rows = String::new();
+        let mut seq = None;
+        let mut n = 0;
+        actions.clear();
+        loop {
+            if pos == data.len() {
+                if !at_eof {
+                    return (start, start_line, Stop::More);
+                }
+                break;
+            }
+            let end = memchr(b'\n', &data[pos..]).map(|k| pos + k);
+            if end.is_none() && !at_eof {
+                return (start, start_line, Stop::More);
+            }
+            let end = end.unwrap_or(data.len());
+            let row = &data[pos..end];
+            if row.is_empty() || row == b"\r" {
+                // a blank line: no row (the reader skips it, the game goes on)
+                pos = (end + 1).min(data.len());
+                line += 1;
+                continue;
+            }
+            if let (Some((gid, _, _)), Some(id)) = (&game, first_cell(row)) {
+                if !id.is_empty() && id != gid {
+                    break; // the next game's first row (whether plain or not)
+                }
+            }
+            if cells(row, layout, &mut buf).is_none() {
+                return (start, start_line, Stop::Python);
+            }
+            let id = strip(buf[0]);
+            if id.is_empty() {
+                if buf.iter().all(|c| strip(c).is_empty()) {
+                    pos = (end + 1).min(data.len()); // a blank row, as a blank line
+                    line += 1;
+                    continue;
+                }
+                if game.is_some() {
+                    break; // a game with no id starts: the next game's first row
+                }
+                return (start, start_line, Stop::Python);
+            }
+            let allowed = match &game {
+                Some((gid, _, _)) if gid != id => break, // the next game's first row
+                Some((_, h, _)) => h.allowed,
+                None => {
+                    if seen.contains(id) {
+                        return (start, start_line, Stop::Python);
+                    }
+                    let Some(h) = head(id) else {
+                        return (start, start_line, Stop::Python);
+                    };
+                    let allowed = h.allowed;
+                    game = Some((id.to_owned(), h, line));
+                    allowed
+                }
+            };
+            n += 1;
+            if n > layout.max_rows {
+                return (start, start_line, Stop::Python);
+            }
+            actions.push(if n == 1 { '[' } else { ',' });
+            let Some(got) = push_action(&mut actions, &buf, layout, allowed, seq) else {
+                return (start, start_line, Stop::Python);
+            };
+            seq = Some(got + 1);
+            if n > 1 {
+                rows.push('\n');
+            }
+            rows.push_str(buf_line(row));
+            pos = (end + 1).min(data.len());
+            line += 1;
+        }
+        let (id, h, game_line) = game.expect("a game has a first row");
+        let mut text = String::with_capacity(h.prefix.len() + actions.len() + 16);
+        text.push_str(&h.prefix);
+        text.push_str(",\"actions\":");
+        text.push_str(&actions);
+        text.push_str("]}");
+        seen.insert(id.clone());
+        out.push(Game {
+            id,
+            line: game_line,
+            text,
+            rows,
+        });
+    }
+}
+
+/// A row's first cell, stripped, when the reader reads it as it stands (no quote, NUL or
+/// carriage return in it, UTF-8; the row before ended its line): what tells the next game's
+/// first row, plain or not.
+fn first_cell(row: &[u8]) -> Option<&str> {
+    let cell = &row[..memchr(b',', row).unwrap_or(row.len())];
+    if cell.iter().any(|&b| b == b'"' || b == b'\r' || b == 0) {
+        return None;
+    }
+    std::str::from_utf8(cell).ok().map(strip)
+}
+
+/// A plain row's line as text, without its carriage return ([`cells`] checked it is UTF-8).
+fn buf_line(row: &[u8]) -> &str {
+    let row = row.strip_suffix(b"\r").unwrap_or(row);
+    std::str::from_utf8(row).expect("a plain row is UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout() -> Layout {
+        Layout {
+            width: 6,
+            seq: 1,
+            seat: 2,
+            action: 3,
+            ts: 5,
+            optional: vec![("cards".into(), 4, false)],
+            max_rows: 3,
+            cap: 1 << 20,
+        }
+    }
+
+    fn read(data: &str, at_eof: bool) -> (Vec<Game>, (usize, i64, Stop)) {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let head = |id: &str| {
+            (id != "nohead").then(|| Head {
+                prefix: format!("{{\"game_id\":\"{id}\""),
+                allowed: 1,
+            })
+        };
+        let got = games(
+            data.as_bytes(),
+            at_eof,
+            2,
+            &layout(),
+            &mut seen,
+            head,
+            &mut out,
+        );
+        (out, got)
+    }
+
+    #[test]
+    fn plain_rows_become_json_lines() {
+        let data =
+            "g1,1,0,play,3d 3c, 7\ng1,2,1,pass,,8.25\r\ng2,0,2,play,4d,2026-11-01T12:00:00Z\n";
+        let (out, got) = read(data, true);
+        assert_eq!(got, (data.len(), 5, Stop::End));
+        assert_eq!(out.len(), 2);
+        assert_eq!(
+            out[0].text,
+            "{\"game_id\":\"g1\",\"actions\":[{\"seat\":0,\"action\":\"play\",\"cards\":\"3d 3c\",\"ts\":7.0},{\"seat\":1,\"action\":\"pass\",\"ts\":8.25}]}"
+        );
+        assert_eq!((out[0].line, out[1].line), (2, 4));
+        assert_eq!(out[0].rows, "g1,1,0,play,3d 3c, 7\ng1,2,1,pass,,8.25");
+        assert!(out[1].text.ends_with("\"ts\":\"2026-11-01T12:00:00Z\"}]}"));
+    }
+
+    #[test]
+    fn a_game_that_may_go_on_is_read_again_with_more() {
+        let data = "g1,1,0,play,3d,1\ng2,1,1,play,4d,2\ng2,2,2,pass,,3";
+        let (out, got) = read(data, false);
+        assert_eq!(out.len(), 1);
+        assert_eq!(got, (17, 3, Stop::More));
+        let (out, got) = read(data, true);
+        assert_eq!((out.len(), got.2), (2, Stop::End));
+    }
+
+    #[test]
+    fn what_python_reads_stops_at_its_game() {
+        let good = "g1,1,0,play,3d,1\n";
+        for bad in [
+            "g2,1,0,play,\"3d\",1",                                             // a quote
+            "g2,1,0,play,3d",                                                   // a cell short
+            "g2,2,0,play,3d,1",                                                 // starts at seq 2
+            "g2,1,+1,play,3d,1",     // a seat int() reads, not digits
+            "g2,1,0,play,3d,1e3",    // a time float() reads
+            "g2,1,0,play,3d,nan",    // and another
+            "g2,1,0,pl\\ay,3d,1",    // a text to escape
+            ",1,0,play,3d,1",        // no game id
+            "nohead,1,0,play,3d,1",  // no games-CSV row handed over
+            "g2,1,0,play,3d,1\u{0}", // a NUL
+            "g2,1,0,play,3d,1\rx",   // a carriage return inside
+            "g2,0,0,play,3d,1\ng2,1,1,pass,,2\ng2,2,2,pass,,3\ng2,3,3,pass,,4", // too many rows
+        ] {
+            let (out, got) = read(&format!("{good}{bad}\n"), true);
+            assert_eq!(out.len(), 1, "{bad}");
+            assert_eq!(got, (good.len(), 3, Stop::Python), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_game_with_a_bad_row_is_python_s_from_its_first() {
+        let (out, got) = read("g1,1,0,play,3d,1\ng1,1,1,pass,,2\n", true);
+        assert!(out.is_empty());
+        assert_eq!(got, (0, 2, Stop::Python));
+    }
+
+    #[test]
+    fn blank_lines_are_no_rows_and_a_game_seen_is_python_s() {
+        let data =
+            "\ng1,1,0,play,3d,1\n\r\n , ,,,,\ng1,2,1,pass,,2\n\ng2,1,0,play,4d,3\ng1,3,1,pass,,4\n";
+        let (out, got) = read(data, true);
+        assert_eq!(out.len(), 2);
+        assert_eq!((out[0].line, out[1].line), (3, 8));
+        assert_eq!(out[0].rows, "g1,1,0,play,3d,1\ng1,2,1,pass,,2");
+        let g1_again = data.rfind("g1").unwrap();
+        assert_eq!(got, (g1_again, 9, Stop::Python));
+    }
+
+    #[test]
+    fn cells_are_stripped_as_python_strips_them() {
+        let data = "\u{3000}g1\u{1f},\t1 ,0\u{a0},play ,3d,\u{85}1.5\n";
+        let (out, got) = read(data, true);
+        assert_eq!(got.2, Stop::End);
+        assert!(out[0]
+            .text
+            .contains("{\"seat\":0,\"action\":\"play\",\"cards\":\"3d\",\"ts\":1.5}"));
+        assert!(!python_space('♦') && python_space('\u{1c}') && python_space('\u{2028}'));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(whole("007"), Some(7));
+        assert_eq!(whole("-0"), Some(0));
+        assert_eq!(whole("1_0"), None);
+        assert_eq!(whole("١"), None);
+        assert!(decimal("0.5") && decimal("-12") && decimal("1793534401.7"));
+        assert!(!decimal("01") && !decimal("1.") && !decimal(".5") && !decimal("1e3"));
+    }
+}
