@@ -74,11 +74,19 @@ def parse_floor(path: Path) -> float:
     return n / max(time.process_time() - started, 1e-9)
 
 
-def import_rate(log: Path, wh: Path, n: int, workers: int) -> tuple[float, float]:
-    """The import of ``log`` (``n`` games) into ``wh`` in a fresh process: (games/s as the
-    import reports it, games per CPU-second of the importing process)."""
+def import_rate(
+    log: Path, wh: Path, n: int, workers: int, *, pure: bool = False
+) -> tuple[float, float]:
+    """The import of ``log`` (``n`` games) into ``wh`` in a fresh process (``pure``: on the
+    Python path): (games/s as the import reports it, games per CPU-second of the importing
+    process)."""
+    from pipeline.native import PURE_ENV
+
     cmd = [sys.executable, "-c", _RUN, str(log), str(wh), str(n), str(workers)]
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}  # as the big2 command sets it
+    env.pop(PURE_ENV, None)
+    if pure:
+        env[PURE_ENV] = "1"
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.split()
     rate, cpu = float(out[-2]), float(out[-1])
     return rate, n / cpu
@@ -181,3 +189,73 @@ def gzip_import() -> list[Figure]:
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures
+
+
+def write_csv_pair(log: Path, path: Path) -> int:
+    """The games of the JSON Lines ``log`` as an actions CSV at ``path`` and its games CSV
+    (``<stem>.games.csv``), as a club's export writes them (the sample writer's columns);
+    how many games."""
+    import csv
+
+    from pipeline.logs.csv_logs import games_csv_for
+    from pipeline.sim.sample import _csv_rows
+
+    with log.open("rb") as fh:
+        games = [orjson.loads(line) for line in fh]
+    game_rows, action_rows = _csv_rows(games)
+    for rows, target in ((game_rows, games_csv_for(path)), (action_rows, path)):
+        with target.open("w", encoding="utf-8", newline="") as out:
+            csv.writer(out, lineterminator="\n").writerows(rows)
+    return len(games)
+
+
+def read_seconds(path: Path) -> float:
+    """CPU-seconds of this process to read the CSV pair of ``path`` as the core's import reads
+    it (:func:`pipeline.logs.csv_logs.read_csv_lines`), nothing else."""
+    from pipeline.logs.csv_logs import read_csv_lines
+
+    started = time.process_time()
+    for _ in read_csv_lines(path):
+        pass
+    return time.process_time() - started
+
+
+@benchmark("ingest.csv")
+def csv_import() -> list[Figure]:
+    """The first ``BIG2_BENCH_CSV_GAMES`` games (default 20,000) of the standard file as a
+    CSV pair beside the same games as JSON Lines, one worker, alternating
+    (``BIG2_BENCH_AIMS_ROUNDS`` rounds, medians): the CSV import on the core, on the Python
+    path, the JSON Lines import on the core, and the CSV reader alone."""
+    from bench.ingest import write_log
+
+    n = int(os.environ.get("BIG2_BENCH_CSV_GAMES", "20000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    rate: dict[str, list[float]] = {"csv": [], "pure": [], "jsonl": []}
+    reading: list[float] = []
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        log, pair = Path(tmp) / "games.jsonl", Path(tmp) / "day.csv"
+        write_log(log, n)
+        write_csv_pair(log, pair)
+        os.sync()
+        for k in range(rounds):
+            reading.append(read_seconds(pair))
+            for name, path, pure in (
+                ("csv", pair, False),
+                ("pure", pair, True),
+                ("jsonl", log, False),
+            ):
+                wh = Path(tmp) / f"wh-{name}-{k}"
+                rate[name].append(import_rate(path, wh, n, 1, pure=pure)[0])
+                shutil.rmtree(wh)
+    csv_rate, jsonl_rate = statistics.median(rate["csv"]), statistics.median(rate["jsonl"])
+    return [
+        (f"input: {n:,} games as a CSV pair (the sample writer's columns)", n, "games"),
+        ("ingest --no-build .csv, 1 worker, on the core", csv_rate, "games/s"),
+        ("ingest --no-build .csv, 1 worker, pure Python", statistics.median(rate["pure"]), "games/s"),
+        ("ingest --no-build .jsonl of the same games, 1 worker", jsonl_rate, "games/s"),
+        (".csv ÷ .jsonl on the core", csv_rate / jsonl_rate, "×"),
+        ("the CSV reader alone (read_csv_lines), CPU per game", 1e6 * statistics.median(reading) / n, "µs"),
+        ("load average (1 min) before the runs", load_before, ""),
+        ("load average (1 min) after the runs", os.getloadavg()[0], ""),
+    ]  # fmt: skip
