@@ -71,7 +71,12 @@ fn python_space(c: char) -> bool {
 }
 
 fn strip(cell: &str) -> &str {
-    cell.trim_matches(python_space)
+    match cell.as_bytes() {
+        // most cells: a visible ASCII character at each end, nothing to strip
+        [first, .., last] if first.is_ascii_graphic() && last.is_ascii_graphic() => cell,
+        [only] if only.is_ascii_graphic() => cell,
+        _ => cell.trim_matches(python_space),
+    }
 }
 
 /// A whole number written as optional `-` and 1 to 18 ASCII digits (what `int` reads
@@ -155,10 +160,10 @@ fn push_action(
         out.push_str(",\"ts\":");
         if decimal(ts) {
             out.push_str(ts);
-            if !ts.contains('.') {
+            if memchr(b'.', ts.as_bytes()).is_none() {
                 out.push_str(".0"); // `float` reads it: a float in JSON too
             }
-        } else if ts.contains(':') {
+        } else if memchr(b':', ts.as_bytes()).is_some() {
             push_text(out, ts)?; // an ISO 8601 time (`float` reads no colon)
         } else {
             return None; // what else `float` reads ("1e3", "nan", "1_0" …) is Python's
@@ -176,7 +181,12 @@ fn cells<'a>(line: &'a [u8], layout: &Layout, buf: &mut Vec<&'a str>) -> Option<
     }
     let text = std::str::from_utf8(line).ok()?;
     buf.clear();
-    buf.extend(text.split(','));
+    let mut at = 0;
+    for comma in memchr::memchr_iter(b',', line) {
+        buf.push(&text[at..comma]); // a comma is a character's edge
+        at = comma + 1;
+    }
+    buf.push(&text[at..]);
     (buf.len() == layout.width).then_some(())
 }
 

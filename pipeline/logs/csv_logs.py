@@ -24,6 +24,7 @@ import io
 import json
 import math
 import re
+from collections import defaultdict
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -207,17 +208,13 @@ def bool_cell(text: str, path: str) -> bool:
 @dataclass(slots=True)
 class _GameRow:
     line: int
-    values: dict[str, str]
-    header: list[str]
-    row: list[str]
+    cells: defaultdict[str, str]  # each column's cell, stripped ("" for a column not there)
+    raw: str  # the header and the row, as a reject keeps them
 
 
 def _game_obj(g: _GameRow) -> dict[str, Any]:
     """The JSON Lines object equivalent to one games-CSV row (actions added later)."""
-    v = g.values
-
-    def cell(name: str) -> str:
-        return v.get(name, "").strip()
+    cell = g.cells.__getitem__
 
     overrides_text = cell("overrides") or "{}"
     try:
@@ -568,7 +565,8 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                self.games[game_id] = _GameRow(line, values, header, row)
+                cells = defaultdict(str, {name: text.strip() for name, text in values.items()})
+                self.games[game_id] = _GameRow(line, cells, raw)
 
     # ----- actions CSV -------------------------------------------------------------------
     def _finish(self, group: _Group) -> GameRecord | CsvGame | Reject:
@@ -576,7 +574,7 @@ class _CsvReader:
         game_row = self.games.pop(group.game_id, None)
         raw = _raw_text([self.header, *group.rows])
         if game_row is not None:
-            raw = _raw_text([game_row.header, game_row.row]) + "\n" + raw
+            raw = game_row.raw + "\n" + raw
         source = Source(self.name, group.line)
 
         def rejected(index: int | None, code: str, message: str) -> Reject:
@@ -705,7 +703,7 @@ class _CsvReader:
                 gid,
                 "E_CSV_NO_ACTIONS",
                 f"game {gid!r} has no rows in {self.path.name}",
-                _raw_text([game_row.header, game_row.row]),
+                game_row.raw,
                 file=file_label(self.games_path),
             )
 
@@ -753,7 +751,7 @@ class _CsvReader:
             for game_id, first, text, rows in games:
                 game_row = self.games.pop(game_id)
                 self.seen.add(game_id)
-                raw = f"{_raw_text([game_row.header, game_row.row])}\n{header_raw}\n{rows}"
+                raw = f"{game_row.raw}\n{header_raw}\n{rows}"
                 yield CsvGame(Source(self.name, first), game_id, text, raw)
             if stop == "end":
                 return None
