@@ -209,13 +209,16 @@ def write_csv_pair(log: Path, path: Path) -> int:
     return len(games)
 
 
-def read_seconds(path: Path) -> float:
-    """CPU-seconds of this process to read the CSV pair of ``path`` as the core's import reads
-    it (:func:`pipeline.logs.csv_logs.read_csv_lines`), nothing else."""
+def read_seconds(path: Path, *, core: bool) -> float:
+    """CPU-seconds of this process to read the CSV pair of ``path`` as the import reads it
+    (:func:`pipeline.logs.csv_logs.read_csv_lines`; ``core``: its plain rows read by the
+    native core), nothing else."""
+    from pipeline import native
     from pipeline.logs.csv_logs import read_csv_lines
 
+    plain_rows = native.csv_games if core and native.available() else None
     started = time.process_time()
-    for _ in read_csv_lines(path):
+    for _ in read_csv_lines(path, plain_rows=plain_rows):
         pass
     return time.process_time() - started
 
@@ -225,13 +228,14 @@ def csv_import() -> list[Figure]:
     """The first ``BIG2_BENCH_CSV_GAMES`` games (default 20,000) of the standard file as a
     CSV pair beside the same games as JSON Lines, one worker, alternating
     (``BIG2_BENCH_AIMS_ROUNDS`` rounds, medians): the CSV import on the core, on the Python
-    path, the JSON Lines import on the core, and the CSV reader alone."""
+    path, the JSON Lines import on the core, and the CSV reader alone (with the core reading
+    the rows, and in Python)."""
     from bench.ingest import write_log
 
     n = int(os.environ.get("BIG2_BENCH_CSV_GAMES", "20000"))
     rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
     rate: dict[str, list[float]] = {"csv": [], "pure": [], "jsonl": []}
-    reading: list[float] = []
+    reading: dict[bool, list[float]] = {True: [], False: []}
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         log, pair = Path(tmp) / "games.jsonl", Path(tmp) / "day.csv"
@@ -239,7 +243,8 @@ def csv_import() -> list[Figure]:
         write_csv_pair(log, pair)
         os.sync()
         for k in range(rounds):
-            reading.append(read_seconds(pair))
+            for core in (True, False):
+                reading[core].append(read_seconds(pair, core=core))
             for name, path, pure in (
                 ("csv", pair, False),
                 ("pure", pair, True),
@@ -255,7 +260,8 @@ def csv_import() -> list[Figure]:
         ("ingest --no-build .csv, 1 worker, pure Python", statistics.median(rate["pure"]), "games/s"),
         ("ingest --no-build .jsonl of the same games, 1 worker", jsonl_rate, "games/s"),
         (".csv ÷ .jsonl on the core", csv_rate / jsonl_rate, "×"),
-        ("the CSV reader alone (read_csv_lines), CPU per game", 1e6 * statistics.median(reading) / n, "µs"),
+        ("the CSV reader alone, the core reading the rows, CPU per game", 1e6 * statistics.median(reading[True]) / n, "µs"),
+        ("the CSV reader alone, in Python, CPU per game", 1e6 * statistics.median(reading[False]) / n, "µs"),
         ("load average (1 min) before the runs", load_before, ""),
         ("load average (1 min) after the runs", os.getloadavg()[0], ""),
     ]  # fmt: skip
