@@ -209,7 +209,12 @@ def bool_cell(text: str, path: str) -> bool:
 class _GameRow:
     line: int
     cells: defaultdict[str, str]  # each column's cell, stripped ("" for a column not there)
-    raw: str  # the header and the row, as a reject keeps them
+    header: list[str]
+    row: list[str]
+
+    def raw(self) -> str:
+        """The header and the row, as a reject keeps them."""
+        return _raw_text([self.header, self.row])
 
 
 def _game_obj(g: _GameRow) -> dict[str, Any]:
@@ -537,10 +542,15 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                raw = _raw_text([header, row])
+                game_row = _GameRow(line, defaultdict(str), header, row)
                 if _SURROGATE.search(",".join(row)):
                     yield self._reject(
-                        line, None, "E_ENCODING", "games CSV row is not UTF-8", raw, file=gname
+                        line,
+                        None,
+                        "E_ENCODING",
+                        "games CSV row is not UTF-8",
+                        game_row.raw(),
+                        file=gname,
                     )
                     continue
                 if len(row) != len(header):
@@ -549,7 +559,7 @@ class _CsvReader:
                         row[0] or None,
                         "E_CSV",
                         f"games CSV row has {len(row)} cells, the header {len(header)}",
-                        raw,
+                        game_row.raw(),
                         file=gname,
                     )
                     continue
@@ -561,12 +571,12 @@ class _CsvReader:
                         game_id,
                         "E_CSV_DUPLICATE_GAME",
                         f"game {game_id!r} has two rows in the games CSV (first at line {self.games[game_id].line})",
-                        raw,
+                        game_row.raw(),
                         file=gname,
                     )
                     continue
-                cells = defaultdict(str, {name: text.strip() for name, text in values.items()})
-                self.games[game_id] = _GameRow(line, cells, raw)
+                game_row.cells.update((name, text.strip()) for name, text in values.items())
+                self.games[game_id] = game_row
 
     # ----- actions CSV -------------------------------------------------------------------
     def _finish(self, group: _Group) -> GameRecord | CsvGame | Reject:
@@ -574,7 +584,7 @@ class _CsvReader:
         game_row = self.games.pop(group.game_id, None)
         raw = _raw_text([self.header, *group.rows])
         if game_row is not None:
-            raw = game_row.raw + "\n" + raw
+            raw = game_row.raw() + "\n" + raw
         source = Source(self.name, group.line)
 
         def rejected(index: int | None, code: str, message: str) -> Reject:
@@ -703,7 +713,7 @@ class _CsvReader:
                 gid,
                 "E_CSV_NO_ACTIONS",
                 f"game {gid!r} has no rows in {self.path.name}",
-                game_row.raw,
+                game_row.raw(),
                 file=file_label(self.games_path),
             )
 
@@ -751,7 +761,7 @@ class _CsvReader:
             for game_id, first, text, rows in games:
                 game_row = self.games.pop(game_id)
                 self.seen.add(game_id)
-                raw = f"{game_row.raw}\n{header_raw}\n{rows}"
+                raw = f"{game_row.raw()}\n{header_raw}\n{rows}"
                 yield CsvGame(Source(self.name, first), game_id, text, raw)
             if stop == "end":
                 return None
