@@ -381,8 +381,9 @@ def json_line(obj: dict[str, Any]) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class CsvGame:
-    """A CSV game in good shape as the JSON line it equals (:func:`read_csv_lines`), for the native core to read and replay as it reads a JSON Lines game; the
-    same game for the Python path (:meth:`record`) where the core leaves it to Python."""
+    """A CSV game in good shape as the JSON line it equals (:func:`read_csv_lines`), for the
+    native core to read and replay as it reads a JSON Lines game; the same game for the
+    Python path (:meth:`record`) where the core leaves it to Python."""
 
     source: Source
     game_id: str
@@ -408,9 +409,9 @@ class PlainRows(Protocol):
         ...
 
 
-#: What makes a :class:`PlainRows` for a header: (width, seq, seat, action and ts columns,
-#: (name, column, whole number) of the cards and the optional columns, rows a game may have,
-#: the line cap); None when there is no core.
+#: What makes a :class:`PlainRows` for a header (``pipeline.native.csv_games``): its width,
+#: seq, seat, action and ts columns, (name, column, whole number) of the cards and the optional
+#: columns, rows a game may have, the line cap.
 PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], int, int], PlainRows]
 
 #: Bytes of an actions file handed to the core at a time.
