@@ -3,12 +3,12 @@
 //! speed of a JSON Lines file.
 //!
 //! Only rows that leave no doubt are read here: one line each (no quote, no NUL, no carriage
-//! return but a line's last byte), UTF-8, as many cells as the header, no blank row, whole
-//! numbers written as digits, times written as decimals or as ISO 8601 texts, texts that need
-//! no JSON escape, a game's rows numbered from 0 or 1 on, under the row cap. At the first
-//! game that is not so ([`Stop::Python`]), or whose games-CSV row Python does not hand over
-//! ([`Head`]: none, seen before, not readable), the Python reader takes over from that game's
-//! first line to the file's end: every message and reject stays its own.
+//! return but a line's last byte), UTF-8, as many cells as the header (blank lines and rows
+//! skipped), whole numbers written as digits, times written as decimals or as ISO 8601 texts,
+//! texts that need no JSON escape, a game's rows numbered from 0 or 1 on, under the row cap. At
+//! a game that is not so ([`Stop::Python`]), or whose games-CSV row Python does not hand over
+//! ([`Head`]: none, seen before, not readable), the Python reader reads the game from its first
+//! line, so every message and reject stays its own, and hands the rows back at the next game's.
 
 use std::collections::HashSet;
 
@@ -60,7 +60,7 @@ pub enum Stop {
     End,
     /// the last game may go on past the data given: read it again with more
     More,
-    /// a game this reader does not read starts there: the Python reader's from there on
+    /// a game this reader does not read starts there: the Python reader reads it
     Python,
 }
 

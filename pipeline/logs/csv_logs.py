@@ -94,7 +94,7 @@ def games_csv_for(path: Path) -> Path:
 class _Lines:
     """Decoded lines for :mod:`csv`, each read with a byte cap; over-long lines are noted."""
 
-    def __init__(self, fh: IO[bytes], max_line_bytes: int) -> None:
+    def __init__(self, fh: IO[bytes] | _Source, max_line_bytes: int) -> None:
         self.fh = fh
         self.cap = max_line_bytes
         self.too_long: dict[int, tuple[int, str]] = {}  # physical line → (bytes, prefix)
@@ -418,23 +418,50 @@ PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], in
 _PLAIN_BLOCK = 1 << 20
 
 
-class _Then(io.RawIOBase):
-    """``head``'s bytes, then the rest of ``fh``."""
+class _Source:
+    """An actions file's bytes after its header, a block at a time, for the core and the
+    Python reader to take turns: whole lines from the position for the core (:meth:`lines`,
+    then the position moved past what it read), a line at a time for the Python reader
+    (:meth:`readline`, as a file's), and back to the start of the last line it read (``last``:
+    held until the position moves past it)."""
 
-    def __init__(self, head: bytes, fh: IO[bytes]) -> None:
-        self.head = memoryview(head)
+    def __init__(self, fh: IO[bytes]) -> None:
         self.fh = fh
+        self.buf = b""
+        self.pos = 0  # where the next read starts
+        self.last = 0  # where the last line readline gave starts
+        self.eof = False
 
-    def readable(self) -> bool:
+    def more(self) -> bool:
+        """Hold the file's next block too, letting go of what lies before ``last`` and the
+        position; False at the file's end."""
+        if self.eof:
+            return False
+        block = self.fh.read(_PLAIN_BLOCK)
+        if not block:
+            self.eof = True
+            return False
+        keep = min(self.last, self.pos)
+        self.buf = self.buf[keep:] + block
+        self.pos -= keep
+        self.last -= keep
         return True
 
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if not self.head:
-            return self.fh.readinto(buffer)  # type: ignore[attr-defined, no-any-return]
-        n = min(len(buffer), len(self.head))
-        buffer[:n] = self.head[:n]
-        self.head = self.head[n:]
-        return n
+    def readline(self, limit: int) -> bytes:
+        """The next line with its newline, at most ``limit`` bytes of it (``readline``'s)."""
+        while True:
+            end = self.buf.find(b"\n", self.pos, self.pos + limit)
+            if end >= 0 or len(self.buf) - self.pos >= limit or not self.more():
+                stop = end + 1 if end >= 0 else min(len(self.buf), self.pos + limit)
+                self.last, self.pos = self.pos, stop
+                return self.buf[self.last : stop]
+
+    def lines(self) -> tuple[bytes, bool]:
+        """The whole lines held from the position (none when no newline is held yet), and
+        whether the file ends with them (then the rest, a last line without its newline)."""
+        if self.eof:
+            return self.buf[self.pos :], True
+        return self.buf[self.pos : self.buf.rfind(b"\n", self.pos) + 1], False
 
 
 class _CsvReader:
@@ -450,6 +477,7 @@ class _CsvReader:
         self.path = path
         self.as_lines = as_lines
         self.plain_rows = plain_rows  # the core's reader of plain rows (as_lines only)
+        self._core: tuple[PlainRows, Callable[[str], tuple[str, int] | None], str] | None = None
         self.name = file_label(path)
         self.games_path = games_path
         self.cap = max_line_bytes
@@ -665,9 +693,10 @@ class _CsvReader:
                 )
             self.at = {name: i for i, name in enumerate(self.header)}
             self.seq_at = self.header.index("seq")
-            if self.plain_rows is not None:
-                rest = yield from self._plain(lines, self.plain_rows)
-                lines = rest or _Lines(io.BytesIO(), self.cap)  # None: every row read
+            src = None
+            if self.plain_rows is not None:  # the core reads the plain rows, from the first
+                src = _Source(fh)
+                lines = yield from self._plain(src, lines.line + 1, self.plain_rows)
                 reader = csv.reader(lines)
             group: _Group | None = None
             while True:
@@ -696,6 +725,12 @@ class _CsvReader:
                 if group is None or gid != group.game_id:
                     if group is not None:
                         yield self._finish(group)
+                        if src is not None and self.plain_rows is not None and lines.line == line:
+                            src.pos = src.last  # the next game's first row, one line: the core's
+                            lines = yield from self._plain(src, line, self.plain_rows)
+                            reader = csv.reader(lines)
+                            group = None
+                            continue
                     group = _Group(gid, line)
                 index = group.n_rows
                 group.n_rows += 1
@@ -719,11 +754,41 @@ class _CsvReader:
             )
 
     def _plain(
-        self, lines: _Lines, plain_rows: PlainRowsOf
-    ) -> Generator[CsvGame, None, _Lines | None]:
-        """The games of the actions file's plain rows read by the core (:class:`PlainRows`)
-        from the line after the header, as :meth:`_finish` would hand them over; at the first
-        game it leaves, the file's lines from that game's first on (None: every row was read)."""
+        self, src: _Source, line: int, plain_rows: PlainRowsOf
+    ) -> Generator[CsvGame, None, _Lines]:
+        """The games of the plain rows the core reads (:class:`PlainRows`) from ``src``'s
+        position (line ``line``, a game's first row or before it), as :meth:`_finish` would
+        hand them over; then the lines for the Python reader from the first game the core
+        leaves (none at the file's end)."""
+        if self._core is None:
+            self._core = self._plain_core(plain_rows)
+        core, head, header_raw = self._core
+        while True:
+            data, at_eof = src.lines()
+            read, line, stop, games = core.games(data, at_eof, line, head)
+            src.pos += read
+            src.last = src.pos
+            for game_id, first, text, rows in games:
+                game_row = self.games.pop(game_id)
+                self.seen.add(game_id)
+                raw = f"{game_row.raw()}\n{header_raw}\n{rows}"
+                yield CsvGame(Source(self.name, first), game_id, text, raw)
+            held = len(src.buf) - src.pos
+            if stop == "python" or (stop == "more" and held > _PLAIN_BLOCK + self.cap):
+                break  # a game the core leaves, or a game or line too long to wait for
+            if stop == "end":
+                break
+            src.more()
+        lines = _Lines(src, self.cap)
+        lines.line = line - 1
+        return lines
+
+    def _plain_core(
+        self, plain_rows: PlainRowsOf
+    ) -> tuple[PlainRows, Callable[[str], tuple[str, int] | None], str]:
+        """The core's reader of this header's plain rows, the games-CSV part of a game it
+        asks for (its JSON object without the closing brace, the optional columns it may
+        fill: None when the Python reader is to read the game), and the header's raw."""
         cells = ("cards", *optional_action_columns())
         optional = [(n, self.at[n], n == "value") for n in cells if n in self.at]
         at = self.at
@@ -732,7 +797,6 @@ class _CsvReader:
             MAX_ACTIONS, self.cap,
         )  # fmt: skip
         names = [n for n, _, _ in optional]
-        header_raw = _raw_text([self.header])
 
         def head(game_id: str) -> tuple[str, int] | None:
             game_row = self.games.get(game_id)
@@ -753,24 +817,7 @@ class _CsvReader:
             )
             return text[:-1], allowed  # the object open: its actions are appended
 
-        fh, line, held = lines.fh, lines.line + 1, b""
-        while True:
-            block = fh.read(_PLAIN_BLOCK)
-            data = held + block
-            cut = len(data) if not block else data.rfind(b"\n") + 1  # whole lines
-            read, line, stop, games = core.games(data[:cut], not block, line, head)
-            for game_id, first, text, rows in games:
-                game_row = self.games.pop(game_id)
-                self.seen.add(game_id)
-                raw = f"{game_row.raw()}\n{header_raw}\n{rows}"
-                yield CsvGame(Source(self.name, first), game_id, text, raw)
-            if stop == "end":
-                return None
-            held = data[read:]
-            if stop == "python" or len(held) > _PLAIN_BLOCK + self.cap:  # a game or line too long
-                rest = _Lines(io.BufferedReader(_Then(held, fh)), self.cap)
-                rest.line = line - 1
-                return rest
+        return core, head, _raw_text([self.header])
 
     def _check_row(
         self, row: list[str], index: int, group: _Group, not_utf8: bool
@@ -826,8 +873,8 @@ def read_csv_lines(
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     """:func:`read_csv`, a game in good shape handed over as its JSON line (:class:`CsvGame`,
     for the native core) before its game's parser reads it. ``plain_rows``: the core's reader
-    of plain rows (``pipeline.native.csv_games``), which reads the actions file's rows up to
-    the first game it leaves to this reader."""
+    of plain rows (``pipeline.native.csv_games``), which reads the actions file's rows but
+    those of the games it leaves to this reader."""
     yield from _read(path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows)
 
 

@@ -336,3 +336,34 @@ def test_a_clean_pair_is_read_by_the_core_alone(
     with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
     assert len(with_core) == 8 and all(isinstance(g, CsvGame) for g in with_core)
     _same(alone, with_core)
+
+
+def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A game the core leaves (a quoted cell, a seq out of order) is read by the Python reader
+    alone; the games after it are the core's again, and the items are the reader's own."""
+    import pipeline.logs.csv_logs
+
+    games = [_game(seed, seed % len(OPTIONS), "compact", False) for seed in range(10)]
+    game_rows, action_rows = _csv_rows(games)
+    header = action_rows[0]
+    first = {row[0]: k for k, row in reversed(list(enumerate(action_rows)))}
+    action_rows[first["d-2"] + 1][header.index("action")] = '"pass"'  # read alike, not plain
+    action_rows[first["d-6"] + 3][header.index("seq")] = "99"  # E_CSV_SEQ
+    (tmp_path / "b.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path = tmp_path / "b.csv"
+    path.write_text(_text(action_rows).replace('""pass""', "pass"), encoding="utf-8")
+    alone = list(read_csv_lines(path))
+    in_python: list[str] = []
+    objs = pipeline.logs.csv_logs._action_objs
+
+    def counted(rows: list[list[str]], at: dict[str, int], kind: str) -> Any:
+        in_python.append(rows[0][0])
+        return objs(rows, at, kind)
+
+    monkeypatch.setattr(pipeline.logs.csv_logs, "_action_objs", counted)
+    with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
+    _same(alone, with_core)
+    assert in_python == ["d-2"]  # d-6 is a reject before its objects are made
+    assert [type(g).__name__ for g in with_core].count("CsvGame") == 9
