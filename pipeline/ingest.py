@@ -59,7 +59,7 @@ import pyarrow.compute as pc
 from pipeline import native
 from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
-from pipeline.logs.csv_logs import CsvGame, is_games_csv, read_csv_lines
+from pipeline.logs.csv_logs import CsvGame, is_games_csv, read_csv, read_csv_lines
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
@@ -632,17 +632,22 @@ def _chunks(
 ) -> Iterator[list[ChunkItem]]:
     """One file's work, ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text at a time.
 
-    ``on_read`` gets the bytes read from the file so far (JSON Lines), also while a long
-    run of blank lines yields nothing.
+    ``on_read`` gets the bytes read from the file so far (JSON Lines, and an actions CSV), also
+    while a long run of blank lines yields nothing.
     """
     items: Iterable[ChunkItem]
     shape = log_shape(path, log_format)
     if shape == "jsonl":
         fh = _open_counted(path, on_read or (lambda _: None))
         items = iter_jsonl_lines(fh, str(path), max_line_bytes=max_line_bytes)
-    elif shape == "csv" and native.available():  # its games as JSON lines, for the core
-        fh = None
-        items = read_csv_lines(path, max_line_bytes=max_line_bytes, plain_rows=native.csv_games)
+    elif shape == "csv":  # the actions file counted as it is read; on the core, JSON lines
+        fh = _open_counted(path, on_read or (lambda _: None))
+        if native.available():
+            items = read_csv_lines(
+                path, max_line_bytes=max_line_bytes, plain_rows=native.csv_games, fh=fh
+            )
+        else:
+            items = read_csv(path, max_line_bytes=max_line_bytes, fh=fh)
     else:
         fh = None
         items = read_log(path, max_line_bytes=max_line_bytes, log_format=log_format, rules=rules)

@@ -858,9 +858,12 @@ def read_csv(
     *,
     games_path: str | Path | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    fh: IO[bytes] | None = None,
 ) -> Iterator[GameRecord | Reject]:
-    """Stream an actions CSV (with its games CSV): one record or reject per game."""
-    for item in _read(path, games_path, max_line_bytes, as_lines=False):
+    """Stream an actions CSV (with its games CSV): one record or reject per game. ``fh``:
+    the actions file opened already (as :func:`pipeline.logs.jsonl.open_log` opens it: the
+    import's counts the bytes read)."""
+    for item in _read(path, games_path, max_line_bytes, as_lines=False, fh=fh):
         assert not isinstance(item, CsvGame)
         yield item
 
@@ -870,12 +873,13 @@ def read_csv_lines(
     *,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     plain_rows: PlainRowsOf | None = None,
+    fh: IO[bytes] | None = None,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     """:func:`read_csv`, a game in good shape handed over as its JSON line (:class:`CsvGame`,
     for the native core) before its game's parser reads it. ``plain_rows``: the core's reader
     of plain rows (``pipeline.native.csv_games``), which reads the actions file's rows but
     those of the games it leaves to this reader."""
-    yield from _read(path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows)
+    yield from _read(path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows, fh=fh)
 
 
 def _read(
@@ -885,9 +889,11 @@ def _read(
     *,
     as_lines: bool,
     plain_rows: PlainRowsOf | None = None,
+    fh: IO[bytes] | None = None,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     path = Path(path)
     gpath = Path(games_path) if games_path is not None else games_csv_for(path)
-    fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
+    if fh is None:
+        fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
     reader = _CsvReader(path, gpath, max_line_bytes, as_lines=as_lines, plain_rows=plain_rows)
     return reader.read(fh)

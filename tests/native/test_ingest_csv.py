@@ -367,3 +367,30 @@ def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
     _same(alone, with_core)
     assert in_python == ["d-2"]  # d-6 is a reject before its objects are made
     assert [type(g).__name__ for g in with_core].count("CsvGame") == 9
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_csv_import_shows_its_progress_while_reading(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pure: bool
+) -> None:
+    """The bytes of the actions file read so far are reported as it is read, on the core and
+    on the Python path, not only when the file is done."""
+    from pipeline.ingest import Progress, ingest
+    from pipeline.warehouse import Warehouse
+
+    monkeypatch.setattr("pipeline.ingest.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr("pipeline.logs.csv_logs._PLAIN_BLOCK", 1 << 12)  # many reads
+    if pure:
+        monkeypatch.setattr(native, "_MODULE", None)
+    base = [_game(seed, seed % len(OPTIONS), "compact", False) for seed in range(12)]
+    games = [{**g, "game_id": f"{g['game_id']}-{k}"} for k in range(12) for g in base]
+    game_rows, action_rows = _csv_rows(games)
+    (tmp_path / "p.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path = tmp_path / "p.csv"
+    path.write_text(_text(action_rows), encoding="utf-8")  # ~270 kB: reads of 64 KiB
+    seen: list[Progress] = []
+    summary = ingest([str(path)], Warehouse(tmp_path / "wh"), workers=1, on_progress=seen.append)
+    assert summary.total().read == 144  # (some rejected: the CSV has no previous winner)
+    during = [p.bytes_done for p in seen if 0 < p.bytes_done < path.stat().st_size]
+    assert len(during) >= 2, [p.bytes_done for p in seen]
+    assert all(p.bytes_total == path.stat().st_size for p in seen)
