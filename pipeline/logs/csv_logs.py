@@ -207,19 +207,28 @@ def bool_cell(text: str, path: str) -> bool:
 
 @dataclass(slots=True)
 class _GameRow:
+    """A games-CSV row as held until its game's actions come: the whole file is held, so one
+    text a row (its cells when they are asked for)."""
+
     line: int
-    cells: defaultdict[str, str]  # each column's cell, stripped ("" for a column not there)
     header: list[str]
-    row: list[str]
+    text: str  # the row as _raw_text writes it (csv.reader reads its cells back)
+
+    def cells(self) -> defaultdict[str, str]:
+        """Each column's cell, stripped ("" for a column the header has not)."""
+        row = next(csv.reader([self.text]))
+        return defaultdict(
+            str, {name: cell.strip() for name, cell in zip(self.header, row, strict=True)}
+        )
 
     def raw(self) -> str:
         """The header and the row, as a reject keeps them."""
-        return _raw_text([self.header, self.row])
+        return _raw_text([self.header]) + "\n" + self.text
 
 
 def _game_obj(g: _GameRow) -> dict[str, Any]:
     """The JSON Lines object equivalent to one games-CSV row (actions added later)."""
-    cell = g.cells.__getitem__
+    cell = g.cells().__getitem__
 
     overrides_text = cell("overrides") or "{}"
     try:
@@ -549,6 +558,7 @@ class _CsvReader:
                     _raw_text([header]),
                     file=gname,
                 )
+            id_at = max(k for k, name in enumerate(header) if name == "game_id")  # a dict's
             while True:
                 line = lines.line + 1
                 try:
@@ -571,7 +581,7 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_row = _GameRow(line, defaultdict(str), header, row)
+                game_row = _GameRow(line, header, _raw_text([row]))
                 if _SURROGATE.search(",".join(row)):
                     yield self._reject(
                         line,
@@ -592,8 +602,7 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                values = dict(zip(header, row, strict=True))
-                game_id = values["game_id"].strip()
+                game_id = row[id_at].strip()
                 if game_id in self.games:
                     yield self._reject(
                         line,
@@ -604,7 +613,6 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_row.cells.update((name, text.strip()) for name, text in values.items())
                 self.games[game_id] = game_row
 
     # ----- actions CSV -------------------------------------------------------------------
