@@ -173,8 +173,9 @@ fn push_action(
     Some(got)
 }
 
-/// A line's cells when it is plain (see the module's notes), else None.
-fn cells<'a>(line: &'a [u8], layout: &Layout, buf: &mut Vec<&'a str>) -> Option<()> {
+/// A line's cells into `buf` when it is plain (see the module's notes), and its text without
+/// its carriage return; else None.
+fn cells<'a>(line: &'a [u8], layout: &Layout, buf: &mut Vec<&'a str>) -> Option<&'a str> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.len() >= layout.cap || line.iter().any(|&b| b == b'"' || b == b'\r' || b == 0) {
         return None;
@@ -187,7 +188,7 @@ fn cells<'a>(line: &'a [u8], layout: &Layout, buf: &mut Vec<&'a str>) -> Option<
         at = comma + 1;
     }
     buf.push(&text[at..]);
-    (buf.len() == layout.width).then_some(())
+    (buf.len() == layout.width).then_some(text)
 }
 
 /// The games of `data` (whole lines from a game's first row, `line` the number of its first;
@@ -230,9 +231,10 @@ pub fn games(
             }
             let end = end.unwrap_or(data.len());
             let row = &data[pos..end];
+            let next = (end + 1).min(data.len());
             if row.is_empty() || row == b"\r" {
                 // a blank line: no row (the reader skips it, the game goes on)
-                pos = (end + 1).min(data.len());
+                pos = next;
                 line += 1;
                 continue;
             }
@@ -241,13 +243,13 @@ pub fn games(
                     break; // the next game's first row (whether plain or not)
                 }
             }
-            if cells(row, layout, &mut buf).is_none() {
+            let Some(text) = cells(row, layout, &mut buf) else {
                 return (start, start_line, Stop::Python);
-            }
+            };
             let id = strip(buf[0]);
             if id.is_empty() {
                 if buf.iter().all(|c| strip(c).is_empty()) {
-                    pos = (end + 1).min(data.len()); // a blank row, as a blank line
+                    pos = next; // a blank row, as a blank line
                     line += 1;
                     continue;
                 }
@@ -257,7 +259,7 @@ pub fn games(
                 return (start, start_line, Stop::Python);
             }
             let allowed = match &game {
-                Some((gid, _, _)) if gid != id => break, // the next game's first row
+                // the same game's row: another game's first row ended it above (first_cell)
                 Some((_, h, _)) => h.allowed,
                 None => {
                     if seen.contains(id) {
@@ -283,8 +285,8 @@ pub fn games(
             if n > 1 {
                 rows.push('\n');
             }
-            rows.push_str(buf_line(row));
-            pos = (end + 1).min(data.len());
+            rows.push_str(text);
+            pos = next;
             line += 1;
         }
         let (id, h, game_line) = game.expect("a game has a first row");
@@ -312,12 +314,6 @@ fn first_cell(row: &[u8]) -> Option<&str> {
         return None;
     }
     std::str::from_utf8(cell).ok().map(strip)
-}
-
-/// A plain row's line as text, without its carriage return ([`cells`] checked it is UTF-8).
-fn buf_line(row: &[u8]) -> &str {
-    let row = row.strip_suffix(b"\r").unwrap_or(row);
-    std::str::from_utf8(row).expect("a plain row is UTF-8")
 }
 
 #[cfg(test)]
