@@ -423,6 +423,10 @@ class PlainRows(Protocol):
 #: columns, rows a game may have, the line cap.
 PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], int, int], PlainRows]
 
+#: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
+#: the header's raw (:meth:`_CsvReader._plain_core`).
+_PlainCore = tuple[PlainRows, Callable[[str], tuple[str, int] | None], str]
+
 #: Bytes of an actions file handed to the core at a time.
 _PLAIN_BLOCK = 1 << 20
 
@@ -431,8 +435,8 @@ class _Source:
     """An actions file's bytes after its header, a block at a time, for the core and the
     Python reader to take turns: whole lines from the position for the core (:meth:`lines`,
     then the position moved past what it read), a line at a time for the Python reader
-    (:meth:`readline`, as a file's), and back to the start of the last line it read (``last``:
-    held until the position moves past it)."""
+    (:meth:`readline`, as a file's), and back to the start of the last line it read
+    (:meth:`back`: that line is held until the position moves past it)."""
 
     def __init__(self, fh: IO[bytes]) -> None:
         self.fh = fh
@@ -465,6 +469,10 @@ class _Source:
                 self.last, self.pos = self.pos, stop
                 return self.buf[self.last : stop]
 
+    def back(self) -> None:
+        """Read again from the start of the last line :meth:`readline` gave."""
+        self.pos = self.last
+
     def lines(self) -> tuple[bytes, bool]:
         """The whole lines held from the position (none when no newline is held yet), and
         whether the file ends with them (then the rest, a last line without its newline)."""
@@ -486,7 +494,6 @@ class _CsvReader:
         self.path = path
         self.as_lines = as_lines
         self.plain_rows = plain_rows  # the core's reader of plain rows (as_lines only)
-        self._core: tuple[PlainRows, Callable[[str], tuple[str, int] | None], str] | None = None
         self.name = file_label(path)
         self.games_path = games_path
         self.cap = max_line_bytes
@@ -701,10 +708,10 @@ class _CsvReader:
                 )
             self.at = {name: i for i, name in enumerate(self.header)}
             self.seq_at = self.header.index("seq")
-            src = None
+            plain: tuple[_Source, _PlainCore] | None = None
             if self.plain_rows is not None:  # the core reads the plain rows, from the first
-                src = _Source(fh)
-                lines = yield from self._plain(src, lines.line + 1, self.plain_rows)
+                plain = (_Source(fh), self._plain_core(self.plain_rows))
+                lines = yield from self._plain(*plain, lines.line + 1)
                 reader = csv.reader(lines)
             group: _Group | None = None
             while True:
@@ -733,9 +740,9 @@ class _CsvReader:
                 if group is None or gid != group.game_id:
                     if group is not None:
                         yield self._finish(group)
-                        if src is not None and self.plain_rows is not None and lines.line == line:
-                            src.pos = src.last  # the next game's first row, one line: the core's
-                            lines = yield from self._plain(src, line, self.plain_rows)
+                        if plain is not None and lines.line == line:
+                            plain[0].back()  # the next game's first row, one line: the core's
+                            lines = yield from self._plain(*plain, line)
                             reader = csv.reader(lines)
                             group = None
                             continue
@@ -762,15 +769,13 @@ class _CsvReader:
             )
 
     def _plain(
-        self, src: _Source, line: int, plain_rows: PlainRowsOf
+        self, src: _Source, plain: _PlainCore, line: int
     ) -> Generator[CsvGame, None, _Lines]:
         """The games of the plain rows the core reads (:class:`PlainRows`) from ``src``'s
         position (line ``line``, a game's first row or before it), as :meth:`_finish` would
         hand them over; then the lines for the Python reader from the first game the core
         leaves (none at the file's end)."""
-        if self._core is None:
-            self._core = self._plain_core(plain_rows)
-        core, head, header_raw = self._core
+        core, head, header_raw = plain
         while True:
             data, at_eof = src.lines()
             read, line, stop, games = core.games(data, at_eof, line, head)
@@ -781,19 +786,14 @@ class _CsvReader:
                 self.seen.add(game_id)
                 raw = f"{game_row.raw()}\n{header_raw}\n{rows}"
                 yield CsvGame(Source(self.name, first), game_id, text, raw)
-            held = len(src.buf) - src.pos
-            if stop == "python" or (stop == "more" and held > _PLAIN_BLOCK + self.cap):
-                break  # a game the core leaves, or a game or line too long to wait for
-            if stop == "end":
-                break
+            if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
+                break  # the end, a game the core leaves, or a game or line too long to wait for
             src.more()
         lines = _Lines(src, self.cap)
         lines.line = line - 1
         return lines
 
-    def _plain_core(
-        self, plain_rows: PlainRowsOf
-    ) -> tuple[PlainRows, Callable[[str], tuple[str, int] | None], str]:
+    def _plain_core(self, plain_rows: PlainRowsOf) -> _PlainCore:
         """The core's reader of this header's plain rows, the games-CSV part of a game it
         asks for (its JSON object without the closing brace, the optional columns it may
         fill: None when the Python reader is to read the game), and the header's raw."""
