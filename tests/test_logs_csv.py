@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.logs import read_log
 from pipeline.logs.csv_logs import games_csv_for, is_games_csv, read_csv
@@ -188,3 +191,122 @@ def test_empty_actions_csv(tmp_path: Path) -> None:
     path.write_bytes(b"")
     path.with_name("none.games.csv").write_text("game_id,ruleset,players\n", encoding="utf-8")
     assert list(read_csv(path)) == []
+
+
+# ----- the games CSV read as far as its games (not held whole) ---------------------------
+
+_MANY = [sample_game(seed=900 + k, game_id=f"m{k}") for k in range(12)]
+
+
+def _read_holding(path: Path, *, core: bool = False) -> tuple[list[Any], int]:
+    """Every item the reader hands over (a CsvGame as its record) and the most games-CSV rows
+    it held at once between them."""
+    from pipeline import native
+    from pipeline.logs.csv_logs import CsvGame, _CsvReader
+    from pipeline.logs.jsonl import open_log
+
+    plain = native.csv_games if core else None
+    reader = _CsvReader(path, games_csv_for(path), 1 << 20, as_lines=core, plain_rows=plain)
+    items, most = [], 0
+    for item in reader.read(open_log(path)):
+        most = max(most, len(reader.games.held))
+        items.append(item.record() if isinstance(item, CsvGame) else item)
+    return items, most
+
+
+def _summary(items: list[Any]) -> tuple[dict[str, str], list[tuple[str, str | None]]]:
+    """The games that replayed (id → content hash) and the rejects' (code, game id), sorted:
+    what an order of the games CSV must not change."""
+    good, rejects = outcomes(items)
+    hashes = {i.game_id: i.content_hash for i in items if isinstance(i, GameRecord)}
+    return {g: hashes[g] for g in good}, sorted((r.code, r.game_id) for r in rejects)
+
+
+@pytest.mark.parametrize("core", [False, True])
+def test_games_csv_read_as_far_as_its_games(
+    tmp_path: Path, core: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export lists the games in one order in both files: at most one games-CSV row is held
+    at a time (on the core: those of the games whose first row is in the bytes it reads at
+    once, here blocks of 2,000 bytes up to a game's end). The games CSV in the reverse order holds the
+    rows read ahead of their games and gives the same games."""
+    from pipeline import native
+    from pipeline.logs import csv_logs
+
+    if core and not native.available():
+        pytest.skip("the native core is not built (make native)")
+    monkeypatch.setattr(csv_logs, "_PLAIN_BLOCK", 2000)
+    many = _MANY
+    game_rows, action_rows = _csv_rows(many)
+    path = write_pair(tmp_path / "day.csv", game_rows, action_rows)
+    in_order, most = _read_holding(path, core=core)
+    assert most <= (2 if core else 1)  # the core's read: a game's ~6 KB and the next row
+    good, rejects = _summary(in_order)
+    assert (sorted(good), rejects) == (sorted(g["game_id"] for g in many), [])
+    write_pair(path, [game_rows[0], *reversed(game_rows[1:])], action_rows)
+    backwards, most = _read_holding(path, core=core)
+    assert most == len(many) - 1  # all read to find the first game's row, last in the file
+    assert _summary(backwards) == _summary(in_order)
+
+
+def test_games_csv_duplicate_rows_before_and_after_their_game(pair: Any) -> None:
+    """A game's second row is rejected (the first kept) whether it comes before the game's
+    actions are read or after: the reader remembers each row's line, not the row."""
+    path, game_rows, action_rows = pair
+    c0, c2 = game_rows[1], game_rows[3]
+    rows = [game_rows[0], c0, c0, *game_rows[2:], c2]  # lines 2 and 3; c2 at 4 and 7
+    write_pair(path, rows, action_rows)
+    items, _ = _read_holding(path)
+    good, rejects = outcomes(items)
+    assert good == ["c0", "c1", "c2", "c3"]
+    assert [(r.code, r.game_id, r.source.line) for r in rejects] == [
+        ("E_CSV_DUPLICATE_GAME", "c0", 3),
+        ("E_CSV_DUPLICATE_GAME", "c2", 7),
+    ]
+    assert rejects[1].message == "game 'c2' has two rows in the games CSV (first at line 5)"
+    assert all(r.source.file.endswith("day.games.csv") for r in rejects)
+
+
+def test_games_csv_rejects_kept_when_the_actions_header_fails(pair: Any) -> None:
+    """The actions file unreadable from its header: the games CSV is still read to its end
+    for its own rejects (no game is imported, none is called a game without actions)."""
+    path, game_rows, action_rows = pair
+    write_pair(
+        path,
+        [*game_rows, game_rows[2]],
+        [["game_id", "seq", "seat", "action", "cards"], *action_rows[1:]],
+    )
+    items, _ = _read_holding(path)
+    assert [(r.code, r.game_id) for r in items] == [
+        ("E_CSV_HEADER", None),
+        ("E_CSV_DUPLICATE_GAME", "c1"),
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    order=st.permutations(range(12)),
+    dropped=st.sets(st.integers(0, 11), max_size=3),
+    doubled=st.lists(st.integers(0, 11), max_size=3),
+    core=st.booleans(),
+)
+def test_games_csv_any_order_same_games(
+    order: list[int], dropped: set[int], doubled: list[int], core: bool
+) -> None:
+    """Any order of the games CSV, rows missing, rows repeated (copies): the same games
+    replay and the same rejects come, on the core's reading as in Python's."""
+    from pipeline import native
+
+    core = core and native.available()
+    game_rows, action_rows = _csv_rows(_MANY)
+    body = [game_rows[1 + k] for k in order if k not in dropped]
+    body += [game_rows[1 + k] for k in doubled if k not in dropped]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_pair(Path(tmp) / "day.csv", [game_rows[0], *body], action_rows)
+        got = _summary(_read_holding(path, core=core)[0])
+        write_pair(path, game_rows, action_rows)
+        whole = _summary(_read_holding(path)[0])
+    missing = sorted(("E_CSV_NO_GAME", f"m{k}") for k in dropped)
+    twice = sorted(("E_CSV_DUPLICATE_GAME", f"m{k}") for k in doubled if k not in dropped)
+    kept = {g: h for g, h in whole[0].items() if int(g[1:]) not in dropped}
+    assert got == (kept, sorted(missing + twice))

@@ -10,8 +10,9 @@ bidder and the declared result).
 
 Each game is turned into the same object as a JSON Lines game and checked by its game's parser
 (:func:`pipeline.logs.records.parse_game`, through :mod:`pipeline.games`, as for JSON Lines);
-its content hash is that object's, so a game hashes the same in either shape. The actions CSV is streamed game by game; the games
-CSV (one short row per game) is read into memory first.
+its content hash is that object's, so a game hashes the same in either shape. The actions CSV
+is streamed game by game; the games CSV only as far as the game whose actions come
+(:class:`_GamesCsv`), so a pair in one order of games is read in bounded memory.
 
 >>> games_csv_for(Path("logs/day1.csv")).name, is_games_csv(Path("logs/day1.games.csv"))
 ('day1.games.csv', True)
@@ -19,6 +20,7 @@ CSV (one short row per game) is read into memory first.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -207,9 +209,10 @@ def bool_cell(text: str, path: str) -> bool:
 
 @dataclass(slots=True)
 class _GameRow:
-    """A games-CSV row as held until its game's actions come: the whole file is held, so one
-    text a row (its cells when they are asked for)."""
+    """A games-CSV row as held until its game's actions come (:class:`_GamesCsv`): one text a
+    row (its cells when they are asked for), as a file read ahead of its games may hold many."""
 
+    game_id: str
     line: int
     header: list[str]
     text: str  # the row as _raw_text writes it (csv.reader reads its cells back)
@@ -481,6 +484,57 @@ class _Source:
         return self.buf[self.pos : self.buf.rfind(b"\n", self.pos) + 1], False
 
 
+class _GamesCsv:
+    """The games CSV, read only as far as the games asked for: a row is held from when it is
+    read to when its game's actions take it. An export lists the games in the same order in
+    both files, so a few rows are held at a time, not the file; rows read ahead of their games
+    (another order, or a game with no row, which reads to the end) wait, at worst all of them.
+    The rejects met on the way wait in :attr:`rejects` until the reader hands them on."""
+
+    def __init__(self, rows: Iterator[Reject | _GameRow]) -> None:
+        self.held: dict[str, _GameRow] = {}  # read, not yet taken, in the file's order
+        self.more: Iterator[Reject | _GameRow] | None = rows
+        self.rejects: list[Reject] = []
+
+    def read_row(self) -> _GameRow | None:
+        """The next row, now held (the rejects before it kept); None at the end."""
+        while self.more is not None:
+            got = next(self.more, None)
+            if got is None:
+                self.more = None
+            elif isinstance(got, Reject):
+                self.rejects.append(got)
+            else:
+                self.held[got.game_id] = got
+                return got
+        return None
+
+    def find(self, game_id: str) -> _GameRow | None:
+        """``game_id``'s row (the file read up to it), left held; None if the file has none."""
+        row = self.held.get(game_id)
+        while row is None and (got := self.read_row()) is not None:
+            row = got if got.game_id == game_id else None
+        return row
+
+    def take(self, game_id: str) -> _GameRow | None:
+        """:meth:`find`, the row no longer held."""
+        row = self.find(game_id)
+        if row is not None:
+            del self.held[game_id]
+        return row
+
+    def handed(self) -> Iterator[Reject]:
+        """The rejects met so far, each once."""
+        rejects, self.rejects = self.rejects, []
+        yield from rejects
+
+    def rest(self) -> list[_GameRow]:
+        """The rows not taken, the file read to its end (its rejects kept)."""
+        while self.read_row() is not None:
+            pass
+        return list(self.held.values())
+
+
 class _CsvReader:
     def __init__(
         self,
@@ -497,9 +551,10 @@ class _CsvReader:
         self.name = file_label(path)
         self.games_path = games_path
         self.cap = max_line_bytes
-        self.games: dict[str, _GameRow] = {}
-        self.rejects: list[Reject] = []
-        self.seen: set[str] = set()
+        self.games = _GamesCsv(iter(()))  # read() opens the games CSV
+        # each game id met, one entry (as many games as the files hold: kept small): its
+        # games-CSV row's line × 2 (0: none), + 1 once its actions were read (see _seen)
+        self.ids: dict[str, int] = {}
         self.header: list[str] = []
         self.at: dict[str, int] = {}  # the actions header's column of each name (the last)
         self.seq_at = 0  # its seq column (the first)
@@ -517,8 +572,18 @@ class _CsvReader:
     ) -> Reject:
         return Reject(Source(file or self.name, line), game_id, index, code, message, raw)
 
+    def _seen(self, game_id: str) -> bool:
+        """Whether ``game_id``'s actions were read (its games-CSV row then taken or known to
+        be missing: looking for it read that file to its end, so no row of it comes later)."""
+        return bool(self.ids.get(game_id, 0) & 1)
+
+    def _see(self, game_id: str) -> None:
+        self.ids[game_id] = self.ids.get(game_id, 0) | 1
+
     # ----- games CSV ---------------------------------------------------------------------
-    def load_games(self) -> Iterator[Reject]:
+    def _game_rows(self) -> Generator[Reject | _GameRow, None, None]:
+        """The games CSV's rows in order, and its rejects where they come (a row whose game
+        has one already is rejected, the first kept)."""
         gname = file_label(self.games_path)
         try:
             fh = open_log(self.games_path)
@@ -588,7 +653,7 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_row = _GameRow(line, header, _raw_text([row]))
+                game_row = _GameRow("", line, header, _raw_text([row]))
                 if _SURROGATE.search(",".join(row)):
                     yield self._reject(
                         line,
@@ -609,23 +674,30 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_id = row[id_at].strip()
-                if game_id in self.games:
+                game_row.game_id = game_id = row[id_at].strip()
+                if (first := self.ids.setdefault(game_id, line << 1) >> 1) != line:
                     yield self._reject(
                         line,
                         game_id,
                         "E_CSV_DUPLICATE_GAME",
-                        f"game {game_id!r} has two rows in the games CSV (first at line {self.games[game_id].line})",
+                        f"game {game_id!r} has two rows in the games CSV (first at line {first})",
                         game_row.raw(),
                         file=gname,
                     )
                     continue
-                self.games[game_id] = game_row
+                yield game_row
 
     # ----- actions CSV -------------------------------------------------------------------
-    def _finish(self, group: _Group) -> GameRecord | CsvGame | Reject:
+    def _finish(self, group: _Group) -> Iterator[GameRecord | CsvGame | Reject]:
+        """A game's record, line or reject, after the games CSV's rejects met finding its row."""
+        got = self._game(group)
+        yield from self.games.handed()
+        yield got
+
+    def _game(self, group: _Group) -> GameRecord | CsvGame | Reject:
         gid = _cell_text(group.game_id)  # as stored: bytes that were not UTF-8 escaped
-        game_row = self.games.pop(group.game_id, None)
+        split = self._seen(group.game_id)  # its row was taken by its first rows
+        game_row = None if split else self.games.take(group.game_id)
         raw = _raw_text([self.header, *group.rows])
         if game_row is not None:
             raw = game_row.raw() + "\n" + raw
@@ -634,13 +706,13 @@ class _CsvReader:
         def rejected(index: int | None, code: str, message: str) -> Reject:
             return Reject(source, gid, index, code, message, raw)
 
-        if group.game_id in self.seen:
+        if split:
             return rejected(
                 None,
                 "E_CSV_SPLIT",
                 f"game {gid!r} has rows before line {group.line} that are not next to these",
             )
-        self.seen.add(group.game_id)
+        self._see(group.game_id)
         if group.problem is not None:
             code, message, index = group.problem
             if code == E_GAME_TOO_LONG:
@@ -668,7 +740,30 @@ class _CsvReader:
         return _parsed(obj, source, gid, raw)
 
     def read(self, fh: IO[bytes]) -> Iterator[GameRecord | CsvGame | Reject]:
-        yield from self.load_games()
+        rows = self._game_rows()
+        self.games = _GamesCsv(rows)
+        with contextlib.closing(rows):
+            self.games.read_row()  # the games CSV's own rejects and its header's first
+            yield from self.games.handed()
+            read_all = yield from self._actions(fh)
+            left = self.games.rest()
+            yield from self.games.handed()
+        if not read_all:
+            return
+        gname = file_label(self.games_path)
+        for game_row in left:
+            gid = game_row.game_id
+            yield self._reject(
+                game_row.line,
+                gid,
+                "E_CSV_NO_ACTIONS",
+                f"game {gid!r} has no rows in {self.path.name}",
+                game_row.raw(),
+                file=gname,
+            )
+
+    def _actions(self, fh: IO[bytes]) -> Generator[GameRecord | CsvGame | Reject, None, bool]:
+        """The actions CSV's games and rejects; whether it was read (a header to read by)."""
         with fh:
             lines = _Lines(fh, self.cap)
             reader = csv.reader(lines)
@@ -678,9 +773,9 @@ class _CsvReader:
                 yield self._reject(
                     1, None, "E_CSV_HEADER", f"actions CSV header unreadable: {err}", ""
                 )
-                return
+                return False
             if not self.header:  # an empty file: no games, no error
-                return
+                return False
             missing = [c for c in ACTION_COLUMNS if c not in self.header]
             unknown = [
                 c
@@ -695,7 +790,7 @@ class _CsvReader:
                     f"actions CSV header: missing {', '.join(missing)} column(s)",
                     _raw_text([self.header]),
                 )
-                return
+                return False
             if unknown:
                 yield self._reject(
                     1,
@@ -739,7 +834,7 @@ class _CsvReader:
                     continue
                 if group is None or gid != group.game_id:
                     if group is not None:
-                        yield self._finish(group)
+                        yield from self._finish(group)
                         if plain is not None and lines.line == line:
                             plain[0].back()  # the next game's first row, one line: the core's
                             lines = yield from self._plain(*plain, line)
@@ -757,20 +852,12 @@ class _CsvReader:
                     group.problem = self._check_row(row, index, group, lines.not_utf8 > not_utf8)
                 group.rows.append(row)
             if group is not None:
-                yield self._finish(group)
-        for gid, game_row in self.games.items():
-            yield self._reject(
-                game_row.line,
-                gid,
-                "E_CSV_NO_ACTIONS",
-                f"game {gid!r} has no rows in {self.path.name}",
-                game_row.raw(),
-                file=file_label(self.games_path),
-            )
+                yield from self._finish(group)
+        return True
 
     def _plain(
         self, src: _Source, plain: _PlainCore, line: int
-    ) -> Generator[CsvGame, None, _Lines]:
+    ) -> Generator[CsvGame | Reject, None, _Lines]:
         """The games of the plain rows the core reads (:class:`PlainRows`) from ``src``'s
         position (line ``line``, a game's first row or before it), as :meth:`_finish` would
         hand them over; then the lines for the Python reader from the first game the core
@@ -782,9 +869,12 @@ class _CsvReader:
             src.pos += read
             src.last = src.pos
             for game_id, first, text, rows in games:
-                game_row = self.games.pop(game_id)
-                self.seen.add(game_id)
+                game_row = self.games.take(game_id)
+                assert game_row is not None  # head() found it
+                self._see(game_id)
                 raw = f"{game_row.raw()}\n{header_raw}\n{rows}"
+                if self.games.rejects:
+                    yield from self.games.handed()
                 yield CsvGame(Source(self.name, first), game_id, text, raw)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
@@ -807,8 +897,10 @@ class _CsvReader:
         names = [n for n, _, _ in optional]
 
         def head(game_id: str) -> tuple[str, int] | None:
-            game_row = self.games.get(game_id)
-            if game_row is None or game_id in self.seen:
+            if self._seen(game_id):
+                return None
+            game_row = self.games.find(game_id)
+            if game_row is None:
                 return None
             try:
                 obj = _game_obj(game_row)
