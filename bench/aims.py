@@ -16,6 +16,8 @@ load average before and after is printed with them). The two-worker rate is also
 ratio to the same run's floor: the 50,000 is a figure of the machine the aim was set on (its
 floor ~77,000 games per CPU-second), and machines of this kind have measured floors from
 19,000 to 60,000, so only the ratio compares across them.
+
+``ingest.csv`` and ``ingest.csv_rss``: CSV logs (their docstrings).
 """
 
 from __future__ import annotations
@@ -209,6 +211,34 @@ def write_csv_pair(log: Path, path: Path) -> int:
     return len(games)
 
 
+def write_csv_games(path: Path, n: int) -> None:
+    """``n`` games as a CSV pair at ``path`` (and ``<stem>.games.csv``), as
+    :func:`bench.ingest.write_log` writes its lines: ``N_DISTINCT`` played games repeated under
+    new ids (``b0``, ``b1`` …), in one order in both files, as an export writes them; streamed,
+    so a pair of millions of games is written in bounded memory."""
+    import csv
+    import io
+
+    from bench.ingest import N_DISTINCT
+    from pipeline.logs.csv_logs import games_csv_for
+    from pipeline.sim.sample import _csv_rows, sample_game
+
+    def text(rows: list[list[str]]) -> str:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+
+    base = [_csv_rows([sample_game(seed=i, game_id="x")]) for i in range(N_DISTINCT)]
+    for which, target in ((0, games_csv_for(path)), (1, path)):
+        # each game's lines after their first cell, the id "x"
+        tails = [[t[1:] for t in text(rows[which][1:]).splitlines(True)] for rows in base]
+        with target.open("w", encoding="utf-8", newline="") as out:
+            out.write(text(base[0][which][:1]))
+            for i in range(n):
+                gid = f"b{i}"
+                out.writelines(gid + tail for tail in tails[i % N_DISTINCT])
+
+
 def read_seconds(path: Path, *, core: bool) -> float:
     """CPU-seconds of this process to read the CSV pair of ``path`` as the import reads it
     (:func:`pipeline.logs.csv_logs.read_csv_lines`; ``core``: its plain rows read by the
@@ -265,3 +295,38 @@ def csv_import() -> list[Figure]:
         ("load average (1 min) before the runs", load_before, ""),
         ("load average (1 min) after the runs", os.getloadavg()[0], ""),
     ]  # fmt: skip
+
+
+@benchmark("ingest.csv_rss")
+def csv_peak_rss() -> list[Figure]:
+    """Peak RSS of a CSV import at N and 10 N games (``BIG2_BENCH_CSV_RSS_GAMES``, default
+    100,000), one worker (the importing process reads the pair), each a fresh process into a
+    new warehouse (:func:`bench.ingest.measure_rss`), the pair written by
+    :func:`write_csv_games`: the reader holds the games CSV only as far as its games."""
+    from bench.ingest import measure_rss
+
+    n = int(os.environ.get("BIG2_BENCH_CSV_RSS_GAMES", "100000"))
+    figures: list[Figure] = []
+    peak: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (n, 10 * n):
+            pair, wh = Path(tmp) / f"day-{size}.csv", Path(tmp) / f"wh-{size}"
+            write_csv_games(pair, size)
+            os.sync()
+            got = measure_rss(pair, wh, 1)
+            assert got["stored"] == size, got
+            peak[size] = got["self_kib"] / 1024
+            figures.append(
+                (f"peak RSS, importing process, {size:,} games (CSV, 1 worker)", peak[size], "MiB")
+            )
+            figures.append(
+                (f"ingest .csv games per second, {size:,} games", size / got["seconds"], "games/s")
+            )
+            shutil.rmtree(wh)
+            for f in Path(tmp).glob("day-*"):
+                f.unlink()
+    figures.append((f"peak RSS: {10 * n:,} ÷ {n:,} games", peak[10 * n] / peak[n], "×"))
+    figures.append(
+        ("peak RSS growth per game, N to 10 N", (peak[10 * n] - peak[n]) * 2**20 / (9 * n), "B")
+    )
+    return figures

@@ -75,3 +75,22 @@ def test_main_lists_and_refuses_unknown_names(capsys: pytest.CaptureFixture[str]
     assert "cards.parse" in capsys.readouterr().out
     assert bench.run.main(["--only", "nope", "--no-record"]) == 2
     assert "'nope'" in capsys.readouterr().err
+
+
+def test_csv_games_are_the_standard_files_games(tmp_path: Path) -> None:
+    """``ingest.csv_rss``'s streamed CSV pair is the pair ``ingest.csv`` writes of the standard
+    file (``write_log``'s played games repeated past ``N_DISTINCT``), game by game."""
+    from bench.aims import write_csv_games, write_csv_pair
+    from bench.ingest import N_DISTINCT, write_log
+    from pipeline.logs.csv_logs import read_csv
+    from pipeline.logs.model import GameRecord
+
+    n = N_DISTINCT + 3
+    write_log(tmp_path / "games.jsonl", n)
+    write_csv_pair(tmp_path / "games.jsonl", tmp_path / "whole.csv")
+    write_csv_games(tmp_path / "day.csv", n)
+    streamed, whole = list(read_csv(tmp_path / "day.csv")), list(read_csv(tmp_path / "whole.csv"))
+    assert all(isinstance(r, GameRecord) for r in streamed + whole) and len(streamed) == n
+    assert [r.game_id for r in streamed] == [f"b{i}" for i in range(n)]
+    hashes = [[r.content_hash for r in rs if isinstance(r, GameRecord)] for rs in (streamed, whole)]
+    assert hashes[0] == hashes[1]
