@@ -208,25 +208,49 @@ def bool_cell(text: str, path: str) -> bool:
 
 
 @dataclass(slots=True)
+class _GamesHeader:
+    """A games CSV's header and what reading each row needs of it, worked out once."""
+
+    names: list[str]
+    raw: str  # as _raw_text writes it
+    foreign: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # see below
+
+    def foreign_columns(self, kind: str) -> list[tuple[str, str]]:
+        """The other games' columns the header has, for a row of game ``kind`` (a cell in one
+        is ``E_SCHEMA``): (column, its game's kind) each."""
+        got = self.foreign.get(kind)
+        if got is None:
+            mine = (find_game(kind) or game_for(DEFAULT_KIND)).csv
+            got = self.foreign[kind] = [
+                (name, other)
+                for other in kinds()
+                if game_for(other).csv is not mine
+                for name in game_for(other).csv.game_columns
+                if name in self.names
+            ]
+        return got
+
+
+@dataclass(slots=True)
 class _GameRow:
     """A games-CSV row as held until its game's actions come (:class:`_GamesCsv`): one text a
     row (its cells when they are asked for), as a file read ahead of its games may hold many."""
 
     game_id: str
     line: int
-    header: list[str]
+    header: _GamesHeader
     text: str  # the row as _raw_text writes it (csv.reader reads its cells back)
 
     def cells(self) -> defaultdict[str, str]:
         """Each column's cell, stripped ("" for a column the header has not)."""
         row = next(csv.reader([self.text]))
         return defaultdict(
-            str, {name: cell.strip() for name, cell in zip(self.header, row, strict=True)}
+            str, {name: cell.strip() for name, cell in zip(self.header.names, row, strict=True)}
         )
 
     def raw(self) -> str:
         """The header and the row, as a reject keeps them."""
-        return _raw_text([self.header]) + "\n" + self.text
+        return f"{self.header.raw}\n{self.text}"
 
 
 def _game_obj(g: _GameRow) -> dict[str, Any]:
@@ -263,20 +287,15 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
     for name in ("game_number", "tournament_round"):
         if cell(name):
             obj[name] = int_cell(cell(name), f"games.{name}")
-    game = find_game(kind) or game_for(DEFAULT_KIND)
-    for other_kind in kinds():
-        other = game_for(other_kind).csv
-        if other is game.csv:
-            continue
-        for name in other.game_columns:
-            if cell(name):
-                raise LogFormatError(
-                    "E_SCHEMA",
-                    f"games.{name}: a {other.title} column, on {kind} game "
-                    f"{cell('game_id')!r} (set game_kind = {other_kind})",
-                    path=f"games.{name}",
-                )
-    game.csv.fill(cell, obj)
+    for name, other_kind in g.header.foreign_columns(kind):
+        if cell(name):
+            raise LogFormatError(
+                "E_SCHEMA",
+                f"games.{name}: a {game_for(other_kind).csv.title} column, on {kind} game "
+                f"{cell('game_id')!r} (set game_kind = {other_kind})",
+                path=f"games.{name}",
+            )
+    (find_game(kind) or game_for(DEFAULT_KIND)).csv.fill(cell, obj)
     return obj
 
 
@@ -631,6 +650,7 @@ class _CsvReader:
                     file=gname,
                 )
             id_at = max(k for k, name in enumerate(header) if name == "game_id")  # a dict's
+            head = _GamesHeader(header, _raw_text([header]))
             while True:
                 line = lines.line + 1
                 try:
@@ -653,7 +673,7 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_row = _GameRow("", line, header, _raw_text([row]))
+                game_row = _GameRow("", line, head, _raw_text([row]))
                 if _SURROGATE.search(",".join(row)):
                     yield self._reject(
                         line,
