@@ -12,7 +12,9 @@ way, each block of whole lines sent as one ``bytes`` (:class:`LineBlock`, :func:
 a block holding a line over the cap, and what is left when the stream fails, are read here and
 sent as lines); on the core even one worker is a thread then, so that the next block is
 inflated while the worker replays one. CSV and
-score sheets are read here and their records sent to the workers.
+score sheets are read here and their records sent to the workers; on the core a CSV file's
+games go as JSON lines, each run of them to the core in one call (:func:`_core_csv`), and its
+workers are threads (one too: the next games are read here while a worker replays some).
 A chunk (or range) is turned into Arrow rows by :func:`process_chunk`, in this process or in
 worker processes (``workers > 1``), with at most two in flight per worker so that memory stays
 flat whatever the file size. Each
@@ -41,6 +43,7 @@ import glob
 import io
 import os
 import signal
+import sys
 import threading
 import time
 import zlib
@@ -189,17 +192,21 @@ def _threads(workers: int) -> Iterator[ThreadPoolExecutor]:
 
 def _on_threads(files: Sequence[Path], log_format: str | None, workers: int) -> bool:
     """Whether an import's workers are threads of its own process rather than processes: on
-    the native core, for JSON Lines files (plain or gzip), whose chunks the core reads,
-    replays and writes with the GIL let go. Threads start at once and hand back their parts
-    without pickling them; a pool of processes starts in ~0.5 s (the forkserver's imports).
-    Other inputs (CSV, score sheets: the Python engine's chunks) take processes. One worker
-    is a thread too when a file is gzip: this thread inflates and cuts the next block
-    meanwhile (a plain file's cut is too light to gain from it); else it is this thread."""
+    the native core, for JSON Lines files (plain or gzip) and CSV logs, whose chunks the core
+    reads, replays and writes with the GIL let go. Threads start at once and hand back their
+    parts without pickling them; a pool of processes starts in ~0.5 s (the forkserver's
+    imports). Score sheets (the Python engine's chunks) take processes. One worker is a thread
+    too when a file is gzip or CSV: this thread inflates and cuts the next block, or reads
+    the next games, meanwhile (a plain file's cut is too light to gain from it); else it is
+    this thread."""
     if not native.available() or not all(
-        _is_plain_jsonl(f, log_format) or _is_gzip_jsonl(f, log_format) for f in files
+        _is_plain_jsonl(f, log_format) or _is_gzip_jsonl(f, log_format) or _is_csv(f, log_format)
+        for f in files
     ):
         return False
-    return workers > 1 or any(_is_gzip_jsonl(f, log_format) for f in files)
+    return workers > 1 or any(
+        _is_gzip_jsonl(f, log_format) or _is_csv(f, log_format) for f in files
+    )
 
 
 def _threaded(
@@ -573,10 +580,62 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
     by the native core when it is built (it builds their rows itself:
     :func:`pipeline.native.core_rows`), else, line by line, by
     :func:`pipeline.native.replay_game`; parsed records (CSV) by the Python engine; the same
-    rows either way."""
+    rows either way. On the core, each run of CSV games goes to it in one call
+    (:func:`_core_csv`)."""
     rows = _Rows(batch_id)
+    core = rows.core
     with _no_gc():
-        return rows.done(rows.add_all(items))
+        if core is None:
+            return rows.done(rows.add_all(items))
+        read, run = 0, list[CsvGame]()
+        for item in items:
+            if run and not _next_in_run(run[-1], item):
+                read += _core_csv(rows, core, run)
+                run = []
+            if isinstance(item, CsvGame):
+                run.append(item)
+            else:
+                rows.add(item)
+                read += 1
+        if run:
+            read += _core_csv(rows, core, run)
+        return rows.done(read)
+
+
+def _next_in_run(game: CsvGame, then: ChunkItem) -> bool:
+    """Whether ``then`` is a CSV game of ``game``'s file after it (the runs of
+    :func:`_core_csv`)."""
+    return (
+        isinstance(then, CsvGame)
+        and then.source.file == game.source.file
+        and then.source.line > game.source.line
+    )
+
+
+def _core_csv(rows: _Rows, core: native.CoreRows, games: list[CsvGame]) -> int:
+    """A run of CSV games (one file's, in its order) to the core in one call, as a block of
+    JSON Lines (:meth:`pipeline.native.CoreRows.fill`): each game's JSON line at its first row's
+    line, blank lines between (the core skips them), so that the core reads, replays and builds
+    the rows of all of them with the GIL let go, the sources those of :meth:`_Rows.add`. A game
+    the core leaves (a reject, a repeat) is read in Python, as :meth:`_Rows.add` reads it. The
+    games read (all of them)."""
+    first = games[0].source.line
+    at = {game.source.line: game for game in games}
+    parts, line = [], first
+    for game in games:
+        parts.append("\n" * (game.source.line - line))
+        parts.append(game.text)
+        line = game.source.line
+    parts.append("\n")
+    core.fill("".join(parts).encode())
+    file, pos, line, read = games[0].source.file, 0, first, 0
+    while True:  # no cap on a line: the CSV reader capped the rows a game was read from
+        pos, line, built, left = core.add_lines(pos, line, file, sys.maxsize)
+        read += built
+        if left is None:
+            return read
+        rows.add(at[left[0].line].record())
+        read += 1
 
 
 class _Counted(io.RawIOBase):
@@ -1082,6 +1141,12 @@ def _file_id(st: os.stat_result) -> tuple[int, int]:
 def _is_plain_jsonl(path: Path, log_format: str | None) -> bool:
     """Whether a file is uncompressed JSON Lines: cut into ranges its workers read themselves."""
     return log_shape(path, log_format) == "jsonl" and not path.name.endswith(".gz")
+
+
+def _is_csv(path: Path, log_format: str | None) -> bool:
+    """Whether a file is an actions CSV: read here, its games handed to the workers' core as
+    JSON lines (:func:`_core_csv`)."""
+    return log_shape(path, log_format) == "csv"
 
 
 def _is_gzip_jsonl(path: Path, log_format: str | None) -> bool:

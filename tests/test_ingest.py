@@ -196,12 +196,18 @@ def test_the_collector_stays_off_until_the_last_replaying_thread_is_done() -> No
     assert gc.isenabled()
 
 
-def test_json_lines_take_threads_on_the_core_and_other_logs_processes(tmp_path: Path) -> None:
-    plain, packed, sheet = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz", tmp_path / "c.csv"
-    assert _on_threads([plain, packed], None, 2) == native.available()
+def test_json_lines_and_csv_take_threads_on_the_core_and_score_sheets_processes(
+    tmp_path: Path,
+) -> None:
+    plain, packed, actions = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz", tmp_path / "c.csv"
+    sheet = tmp_path / "club.csv"
+    sheet.write_text("date,match,players,cards_left\n", encoding="utf-8")
+    assert _on_threads([plain, packed, actions], None, 2) == native.available()
     assert not _on_threads([plain, sheet], None, 2)
-    # one worker: a thread beside this one only for a gzip file (this one inflates it)
+    # one worker: a thread beside this one only for a gzip file or a CSV (this one inflates
+    # it, or reads it)
     assert _on_threads([plain, packed], None, 1) == native.available()
+    assert _on_threads([plain, actions], None, 1) == native.available()
     assert not _on_threads([plain], None, 1)
     assert not _on_threads([packed, sheet], None, 1)
 

@@ -10,7 +10,7 @@ import gzip
 import io
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -394,3 +394,47 @@ def test_a_csv_import_shows_its_progress_while_reading(
     during = [p.bytes_done for p in seen if 0 < p.bytes_done < path.stat().st_size]
     assert len(during) >= 2, [p.bytes_done for p in seen]
     assert all(p.bytes_total == path.stat().st_size for p in seen)
+
+
+def _table_rows(done: Any) -> dict[str, list[str]]:
+    """A chunk's tables (``ChunkRows``), each table's rows in a set order, as texts."""
+    return {
+        table.value: sorted(repr(sorted(row.items())) for row in got.to_pylist())
+        for table, got in done.tables.items()
+    }
+
+
+def test_csv_games_to_the_core_in_one_call_as_one_by_one(pairs: list[Path]) -> None:
+    """``chunk_rows`` hands each run of CSV games to the core in one call (``_core_csv``: one
+    block of JSON lines, each at its game's first row's line): the same tables, reject codes
+    and repeats as the games added one by one (``_Rows.add``), with runs broken by the Python
+    reader's items, by a file's end, and a game id the chunk holds already (the core leaves
+    its repeat to Python)."""
+    from pipeline.ingest import _Rows, chunk_rows
+    from pipeline.logs.model import Source
+    from pipeline.replay import replay
+
+    big2 = list(read_csv_lines(pairs[0], plain_rows=native.csv_games))
+    ddz = list(read_csv_lines(pairs[1], plain_rows=native.csv_games))
+    twice = next(  # a game stored, then met again
+        g
+        for g in big2
+        if isinstance(g, CsvGame) and not isinstance(replay(cast(GameRecord, g.record())), Reject)
+    )
+    last = max(g.source.line for g in big2 if isinstance(g, CsvGame))
+    again = CsvGame(Source(twice.source.file, last + 40), twice.game_id, twice.text, twice.raw)
+    items: list[Any] = [*big2, again, *ddz]
+    # the reader's items (records and rejects) break the runs
+    assert {CsvGame, GameRecord, Reject} == {
+        next(t for t in (CsvGame, GameRecord, Reject) if isinstance(g, t)) for g in items
+    }
+    one_call = chunk_rows(items, "b1")
+    by_one = _Rows("b1")
+    one_by_one = by_one.done(by_one.add_all(items))
+    assert one_call.read == one_by_one.read == len(items)
+    assert sorted(one_call.reject_codes) == sorted(one_by_one.reject_codes)
+    assert [g.record.game_id for g in one_call.repeats] == [twice.game_id]
+    assert [g.record.game_id for g in one_by_one.repeats] == [twice.game_id]
+    got, want = _table_rows(one_call), _table_rows(one_by_one)
+    assert len(want["games"]) > 50 and "E_BAD_SEAT" in one_call.reject_codes
+    assert got == want
