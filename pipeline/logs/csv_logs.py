@@ -102,6 +102,7 @@ class _Lines:
         self.too_long: dict[int, tuple[int, str]] = {}  # physical line → (bytes, prefix)
         self.line = 0
         self.not_utf8 = 0  # lines read so far with bytes that are not UTF-8
+        self.last = ""  # the last line read
 
     def __iter__(self) -> Iterator[str]:
         return self
@@ -125,6 +126,7 @@ class _Lines:
             text = text.removeprefix("\ufeff")
         if not text.isascii() and _SURROGATE.search(text):
             self.not_utf8 += 1
+        self.last = text
         return text
 
 
@@ -239,7 +241,7 @@ class _GameRow:
     game_id: str
     line: int
     header: _GamesHeader
-    text: str  # the row as _raw_text writes it (csv.reader reads its cells back)
+    text: str  # the row's line, or as _raw_text writes it (csv.reader reads its cells back)
 
     def cells(self) -> defaultdict[str, str]:
         """Each column's cell, stripped ("" for a column the header has not)."""
@@ -258,13 +260,16 @@ def _game_obj(g: _GameRow) -> dict[str, Any]:
     cell = g.cells().__getitem__
 
     overrides_text = cell("overrides") or "{}"
-    try:
-        overrides = json.loads(overrides_text)
-    except ValueError as err:
-        raise LogFormatError(
-            "E_SCHEMA", f"games.overrides: not JSON ({err})", path="games.overrides"
-        ) from None
-    check_surrogates({"games.overrides": overrides})
+    if overrides_text == "{}":  # most rows: nothing to parse or check
+        overrides: Any = {}
+    else:
+        try:
+            overrides = json.loads(overrides_text)
+        except ValueError as err:
+            raise LogFormatError(
+                "E_SCHEMA", f"games.overrides: not JSON ({err})", path="games.overrides"
+            ) from None
+        check_surrogates({"games.overrides": overrides})
     players = [p.strip() for p in cell("players").split("|")] if cell("players") else []
     names = cell("names").split("|") if cell("names") else []
     seats: list[dict[str, Any]] = []
@@ -652,7 +657,7 @@ class _CsvReader:
             id_at = max(k for k, name in enumerate(header) if name == "game_id")  # a dict's
             head = _GamesHeader(header, _raw_text([header]))
             while True:
-                line = lines.line + 1
+                line, not_utf8 = lines.line + 1, lines.not_utf8
                 try:
                     row = next(reader)
                 except StopIteration:
@@ -673,8 +678,12 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_row = _GameRow("", line, head, _raw_text([row]))
-                if _SURROGATE.search(",".join(row)):
+                bad = lines.not_utf8 > not_utf8
+                # the row's own line as it came, when it is one line of UTF-8 (else as written)
+                one = lines.line == line and not bad
+                text = lines.last.rstrip("\r\n") if one else _raw_text([row])
+                game_row = _GameRow("", line, head, text)
+                if bad:
                     yield self._reject(
                         line,
                         None,
