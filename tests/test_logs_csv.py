@@ -310,3 +310,23 @@ def test_games_csv_any_order_same_games(
     twice = sorted(("E_CSV_DUPLICATE_GAME", f"m{k}") for k in doubled if k not in dropped)
     kept = {g: h for g, h in whole[0].items() if int(g[1:]) not in dropped}
     assert got == (kept, sorted(missing + twice))
+
+
+@pytest.mark.parametrize("block", [2000, 1 << 20])
+def test_a_split_game_on_the_core_across_its_reads_and_within_one(
+    tmp_path: Path, block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's row again after other games is ``E_CSV_SPLIT`` on the core as in Python,
+    whether the core read the game in the same call (a 1 MiB block) or in an earlier one
+    (2,000-byte blocks: the reader, not the core, remembers the games of earlier calls)."""
+    from pipeline import native
+    from pipeline.logs import csv_logs
+
+    if not native.available():
+        pytest.skip("the native core is not built (make native)")
+    monkeypatch.setattr(csv_logs, "_PLAIN_BLOCK", block)
+    game_rows, action_rows = _csv_rows(_MANY)
+    path = write_pair(tmp_path / "day.csv", game_rows, [*action_rows, action_rows[1]])
+    got = [_summary(_read_holding(path, core=core)[0]) for core in (True, False)]
+    assert got[0] == got[1]
+    assert len(got[0][0]) == len(_MANY) and got[0][1] == [("E_CSV_SPLIT", "m0")]

@@ -750,7 +750,9 @@ fn game_keys<'py>(
 type CsvRead = (usize, i64, &'static str, Vec<(String, i64, String, String)>);
 
 /// The plain rows of an actions CSV as their games' JSON lines (`crate::csv`), for
-/// `pipeline.logs.csv_logs.read_csv_lines`: the header's layout, and the games read so far.
+/// `pipeline.logs.csv_logs.read_csv_lines`: the header's layout, and the games read in one
+/// call (the reader counts those of the calls before as seen: `head` answers None for them,
+/// so the core holds no id past a call, however many games the file has).
 #[pyclass(module = "big2_native")]
 struct CsvGames {
     layout: crate::csv::Layout,
@@ -813,6 +815,7 @@ impl CsvGames {
     ) -> PyResult<CsvRead> {
         let mut failed = None;
         let mut out = Vec::new();
+        self.seen.clear();
         let heads = |id: &str| -> Option<crate::csv::Head> {
             if failed.is_some() {
                 return None;
