@@ -671,3 +671,54 @@ if __name__ == "__main__":  # regenerate GOLDEN (from the import it must match)
     with tempfile.TemporaryDirectory() as tmp:
         result = mixed_import(Path(tmp), 1)
     GOLDEN.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_folders_shared_games_csv_is_rejected_about_once(tmp_path: Path, workers: int) -> None:
+    """Two actions CSVs share their folder's ``games.csv`` (no ``<stem>.games.csv``): each
+    reader finds the other's games there without actions and the file's own bad rows; the
+    import rejects a row ``E_CSV_NO_ACTIONS`` only when neither file had its actions, and the
+    games CSV's own rejects once. Imported alone, a file still rejects the rows it lacks."""
+    import csv
+    import io
+
+    from pipeline.sim.sample import _csv_rows
+
+    def text(rows: list[list[str]]) -> str:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+
+    games = [sample_game(seed=k, game_id=f"g{k}") for k in range(3)]
+    game_rows, action_rows = _csv_rows(games)
+    (tmp_path / "games.csv").write_text(text([*game_rows, game_rows[1]]))  # g0 twice
+    for name, gid in (("a.csv", "g0"), ("b.csv", "g1")):  # g2: no actions anywhere
+        body = [r for r in action_rows[1:] if r[0] == gid]
+        (tmp_path / name).write_text(text([action_rows[0], *body]))
+
+    def rejects(*names: str) -> list[tuple[str, str | None]]:
+        wh = Warehouse(tmp_path / f"wh-{'-'.join(names)}-{workers}")
+        summary = ingest([str(tmp_path / n) for n in names], wh, workers=workers)
+        con = wh.connect()
+        try:
+            got = con.execute("select code, game_id from rejects order by all").fetchall()
+        finally:
+            con.close()
+        assert summary.total().rejected == len(got)
+        return [tuple(row) for row in got]
+
+    assert rejects("a.csv", "b.csv") == [
+        ("E_CSV_DUPLICATE_GAME", "g0"),
+        ("E_CSV_NO_ACTIONS", "g2"),
+    ]
+    con = Warehouse(tmp_path / f"wh-a.csv-b.csv-{workers}").connect()
+    try:
+        (message,) = con.execute("select message from rejects where game_id = 'g2'").fetchone()
+    finally:
+        con.close()
+    assert message == "game 'g2' has no rows in the 2 actions CSVs that share it (a.csv … b.csv)"
+    assert rejects("b.csv") == [
+        ("E_CSV_DUPLICATE_GAME", "g0"),
+        ("E_CSV_NO_ACTIONS", "g0"),
+        ("E_CSV_NO_ACTIONS", "g2"),
+    ]
