@@ -403,15 +403,22 @@ def test_killing_the_import_leaves_no_worker_behind(
         assert built.verify() == []  # the batch aborted: its tmp files are gone
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(
+    ("sig", "kind"), [(signal.SIGINT, "jsonl"), (signal.SIGTERM, "jsonl"), (signal.SIGINT, "csv")]
+)
 def test_an_import_on_threads_stopped_mid_way_commits_nothing_and_leaves_no_file(
-    built: Warehouse, tmp_path: Path, sig: signal.Signals
+    built: Warehouse, tmp_path: Path, sig: signal.Signals, kind: str
 ) -> None:
-    """On the core, a JSON Lines file's workers are threads of the import's own process: a
-    signal stops the import once their running chunks are done, and none of them writes into
+    """On the core, a JSON Lines or CSV file's workers are threads of the import's own process:
+    a signal stops the import once their running chunks are done, and none of them writes into
     the batch after it aborted."""
-    log = tmp_path / "big.jsonl"
-    write_many(log, 40000)
+    log = tmp_path / f"big.{kind}"
+    if kind == "csv":
+        from bench.aims import write_csv_games
+
+        write_csv_games(log, 40000)
+    else:
+        write_many(log, 40000)
     proc = start("ingest", log, "-w", built.root, "--workers", "2")
     try:
         wait_for(
