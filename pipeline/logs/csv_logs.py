@@ -216,6 +216,12 @@ class _GamesHeader:
     names: list[str]
     raw: str  # as _raw_text writes it
     foreign: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # see below
+    #: the known columns the header has not, each as an empty cell (a row's cells start so)
+    blank: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        known = GAME_COLUMNS + optional_game_columns()
+        self.blank = {name: "" for name in known if name not in self.names}
 
     def foreign_columns(self, kind: str) -> list[tuple[str, str]]:
         """The other games' columns the header has, for a row of game ``kind`` (a cell in one
@@ -246,9 +252,9 @@ class _GameRow:
     def cells(self) -> defaultdict[str, str]:
         """Each column's cell, stripped ("" for a column the header has not)."""
         row = next(csv.reader([self.text]))
-        return defaultdict(
-            str, {name: cell.strip() for name, cell in zip(self.header.names, row, strict=True)}
-        )
+        cells = defaultdict(str, self.header.blank)
+        cells.update(zip(self.header.names, map(str.strip, row), strict=True))
+        return cells
 
     def raw(self) -> str:
         """The header and the row, as a reject keeps them."""
