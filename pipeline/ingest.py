@@ -634,14 +634,10 @@ def _core_csv(rows: _Rows, core: native.CoreRows, games: list[CsvGame]) -> int:
         line = game.source.line
     parts.append("\n")
     core.fill("".join(parts).encode())
-    file, pos, line, read = games[0].source.file, 0, first, 0
-    while True:  # no cap on a line: the CSV reader capped the rows a game was read from
-        pos, line, built, left = core.add_lines(pos, line, file, sys.maxsize)
-        read += built
-        if left is None:
-            return read
-        rows.add(at[left[0].line].record())
-        read += 1
+    # no cap on a line: the CSV reader capped the rows a game was read from
+    return _core_lines(
+        rows, core, games[0].source.file, first, sys.maxsize, lambda s: at[s.line].record()
+    )
 
 
 class _Counted(io.RawIOBase):
@@ -701,7 +697,7 @@ class _SharedGamesCsv:
     def __init__(self, files: Sequence[Path], log_format: str | None) -> None:
         users: dict[Path, list[Path]] = {}
         for f in files:
-            if log_shape(f, log_format) == "csv" and (g := games_csv_for(f)).name == "games.csv":
+            if _is_csv(f, log_format) and (g := games_csv_for(f)).name == "games.csv":
                 users.setdefault(g, []).append(f)
         shared = {g: fs for g, fs in users.items() if len(fs) > 1}
         self.of = {f: g for g, fs in shared.items() for f in fs}
@@ -1001,10 +997,16 @@ def _lines_of(data: bytes, file: str, first_line: int, max_line_bytes: int) -> I
 
 
 def _core_lines(
-    rows: _Rows, core: native.CoreRows, file: str, first_line: int, max_line_bytes: int
+    rows: _Rows,
+    core: native.CoreRows,
+    file: str,
+    first_line: int,
+    max_line_bytes: int,
+    left_as: Callable[[Source], ChunkItem] | None = None,
 ) -> int:
     """The lines the core read or was given (a range of ``file`` from line ``first_line``)
-    into ``rows``; the items read."""
+    into ``rows``; the items read. ``left_as``: the item a line the core leaves stands for
+    (its source given), else that line itself."""
     file = file_label(file)
     pos, line, read = 0, first_line, 0
     while True:
@@ -1013,7 +1015,10 @@ def _core_lines(
         if left is None:
             return read
         source, text, got = left
-        if isinstance(text, bytes):  # the Python reader's line
+        if left_as is not None:
+            rows.add(left_as(source))
+            read += 1
+        elif isinstance(text, bytes):  # the Python reader's line
             read += rows.add_all(_lines_of(text, file, source.line, max_line_bytes))
         else:
             rows.add((source, text), got)

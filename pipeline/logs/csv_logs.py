@@ -215,9 +215,9 @@ class _GamesHeader:
 
     names: list[str]
     raw: str  # as _raw_text writes it
-    foreign: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # see below
+    foreign: dict[str, list[tuple[str, str]]] = field(init=False, default_factory=dict)
     #: the known columns the header has not, each as an empty cell (a row's cells start so)
-    blank: dict[str, str] = field(default_factory=dict)
+    blank: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
         known = GAME_COLUMNS + optional_game_columns()
@@ -225,7 +225,7 @@ class _GamesHeader:
 
     def foreign_columns(self, kind: str) -> list[tuple[str, str]]:
         """The other games' columns the header has, for a row of game ``kind`` (a cell in one
-        is ``E_SCHEMA``): (column, its game's kind) each."""
+        is ``E_SCHEMA``): (column, its game's kind) each, worked out once a kind (``foreign``)."""
         got = self.foreign.get(kind)
         if got is None:
             mine = (find_game(kind) or game_for(DEFAULT_KIND)).csv
