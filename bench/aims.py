@@ -17,6 +17,9 @@ ratio to the same run's floor: the 50,000 is a figure of the machine the aim was
 floor ~77,000 games per CPU-second), and machines of this kind have measured floors from
 19,000 to 60,000, so only the ratio compares across them.
 
+``ingest.aims_distinct``: the same on a file of distinct games (``big2 simulate``'s), where
+the standard file repeats a few hundred games under new ids.
+
 ``ingest.csv`` and ``ingest.csv_rss``: CSV logs (their docstrings).
 """
 
@@ -96,9 +99,32 @@ def import_rate(
 
 @benchmark("ingest.aims")
 def aims() -> list[Figure]:
-    """The parse floor, one-worker and two-worker imports of one file, side by side."""
+    """The parse floor, one-worker and two-worker imports of the standard file, side by side."""
     from bench.ingest import write_log
 
+    return _aims(write_log)
+
+
+@benchmark("ingest.aims_distinct")
+def aims_distinct() -> list[Figure]:
+    """:func:`aims` on a file of distinct games (:func:`write_distinct_log`): the standard
+    file repeats ``bench.ingest.N_DISTINCT`` games under new ids, so a chunk's Parquet
+    dictionaries and zstd find each game's rows many times over; an operator's history does not."""
+    return _aims(write_distinct_log)
+
+
+def write_distinct_log(path: Path, n: int) -> None:
+    """``n`` distinct games as ``big2 simulate -n N`` writes them (seed 0, the hk preset, the
+    default lineup of bots; on the native core when it is built)."""
+    from pipeline.sim.config import lineup
+    from pipeline.sim.simulate import SimConfig, simulate_to_file
+
+    bots = tuple(b.value for b in lineup(4))
+    simulate_to_file(SimConfig(games=n, seed=0, bots=bots), path, workers=1)
+
+
+def _aims(write: Callable[[Path, int], None]) -> list[Figure]:
+    """The figures of the import aims on the file ``write(path, n)`` writes."""
     n = int(os.environ.get("BIG2_BENCH_AIMS_GAMES", "100000"))
     rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
     floor: list[float] = []
@@ -107,7 +133,7 @@ def aims() -> list[Figure]:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "games.jsonl"
-        write_log(log, n)
+        write(log, n)
         os.sync()  # the file's writeback is not the imports' to wait for (their fsyncs queue behind it)
         for k in range(rounds):
             floor.append(parse_floor(log))

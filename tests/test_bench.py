@@ -94,3 +94,27 @@ def test_csv_games_are_the_standard_files_games(tmp_path: Path) -> None:
     assert [r.game_id for r in streamed] == [f"b{i}" for i in range(n)]
     hashes = [[r.content_hash for r in rs if isinstance(r, GameRecord)] for rs in (streamed, whole)]
     assert hashes[0] == hashes[1]
+
+
+def test_distinct_log_is_big2_simulates_file(tmp_path: Path) -> None:
+    """``ingest.aims_distinct``'s file is the one ``big2 simulate -n N --seed 0`` writes, byte
+    for byte, and no two of its games are the same game under another id (the standard file's
+    repeat every ``N_DISTINCT`` games)."""
+    import json
+    import subprocess
+    import sys
+
+    from bench.aims import write_distinct_log
+    from bench.ingest import N_DISTINCT, write_log
+
+    n = N_DISTINCT + 5
+    write_distinct_log(tmp_path / "distinct.jsonl", n)
+    big2 = str(Path(sys.executable).with_name("big2"))
+    cli = tmp_path / "cli.jsonl"
+    subprocess.run([big2, "simulate", "-n", str(n), "--seed", "0", "--out", cli], check=True)
+    assert (tmp_path / "distinct.jsonl").read_bytes() == cli.read_bytes()
+    write_log(tmp_path / "standard.jsonl", n)
+    for name, distinct in (("distinct", n), ("standard", N_DISTINCT)):
+        games = [json.loads(line) for line in (tmp_path / f"{name}.jsonl").open()]
+        played = {json.dumps([g["deal"], g["actions"]]) for g in games}
+        assert len(games) == n and len(played) == distinct
