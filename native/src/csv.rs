@@ -316,9 +316,247 @@ fn first_cell(row: &[u8]) -> Option<&str> {
     std::str::from_utf8(cell).ok().map(strip)
 }
 
+/// The games-CSV columns a Big Two game's object is made of, as [`GamesLayout::at`] holds
+/// their places.
+pub const GAME_FIELDS: [&str; 20] = [
+    "game_id",
+    "ruleset",
+    "overrides",
+    "players",
+    "names",
+    "game_kind",
+    "match_id",
+    "table_id",
+    "tournament_id",
+    "tournament_kind",
+    "started_at",
+    "game_number",
+    "tournament_round",
+    "previous_winner",
+    "first_leader",
+    "hands",
+    "stock",
+    "start_counts",
+    "winner",
+    "cards_left",
+];
+
+/// Where a games CSV's columns are, as the Python reader finds them from its header (a name
+/// written twice: its last column): the cells a row has, the column of each of
+/// [`GAME_FIELDS`] (None: not in the header) and the other games' columns the header has.
+#[derive(Clone, Debug)]
+pub struct GamesLayout {
+    pub width: usize,
+    pub at: [Option<usize>; GAME_FIELDS.len()],
+    pub foreign: Vec<usize>,
+}
+
+impl GamesLayout {
+    /// The layout of a header of `width` cells whose columns by name are `columns` (names
+    /// other than [`GAME_FIELDS`]' are not looked at); None when a column is past the width.
+    pub fn new(width: usize, columns: &[(String, usize)], foreign: Vec<usize>) -> Option<Self> {
+        let mut at = [None; GAME_FIELDS.len()];
+        for (name, column) in columns {
+            if *column >= width {
+                return None;
+            }
+            if let Some(k) = GAME_FIELDS.iter().position(|f| f == name) {
+                at[k] = Some(*column);
+            }
+        }
+        if foreign.iter().any(|&c| c >= width) {
+            return None;
+        }
+        Some(GamesLayout { width, at, foreign })
+    }
+}
+
+/// `"name":` and a whole number, when `text` is one (else None: Python reads it).
+fn push_whole(out: &mut String, name: &str, text: &str) -> Option<()> {
+    let n = whole(text)?;
+    out.push_str(",\"");
+    out.push_str(name);
+    out.push_str("\":");
+    out.push_str(itoa::Buffer::new().format(n));
+    Some(())
+}
+
+/// `"name":[…]`, the whole numbers of `text` split at `|` (each written as digits).
+fn push_wholes(out: &mut String, name: &str, text: &str) -> Option<()> {
+    out.push('"');
+    out.push_str(name);
+    out.push_str("\":[");
+    for (k, piece) in text.split('|').enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str(itoa::Buffer::new().format(whole(piece)?));
+    }
+    out.push(']');
+    Some(())
+}
+
+/// A Big Two game's JSON object made of its games-CSV row `line` (without its line end), as
+/// the Python reader makes it (`csv_logs._game_obj`, written by orjson), without its closing
+/// brace (the actions are appended). Only for a row that leaves no doubt: one line with no
+/// quote and no NUL, as many cells as the header, `game_kind` empty or `big2`, `overrides`
+/// empty or `{}`, no other game's column filled, whole numbers written as digits, texts that
+/// need no JSON escape. None for any other row: the Python reader makes its object (or names
+/// its error).
+pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
+    // an empty line is no cell to csv.reader, not one empty cell
+    if line.is_empty() || line.bytes().any(|b| matches!(b, b'"' | b'\r' | b'\n' | 0)) {
+        return None;
+    }
+    let cells: Vec<&str> = line.split(',').collect();
+    if cells.len() != layout.width || layout.foreign.iter().any(|&k| !strip(cells[k]).is_empty()) {
+        return None;
+    }
+    let mut fields = [""; GAME_FIELDS.len()];
+    for (value, at) in fields.iter_mut().zip(layout.at) {
+        if let Some(k) = at {
+            *value = strip(cells[k]);
+        }
+    }
+    let [game_id, ruleset, overrides, players, names, kind, match_id, table_id, tournament_id, tournament_kind, started_at, game_number, tournament_round, previous_winner, first_leader, hands, stock, start_counts, winner, cards_left] =
+        fields;
+    if !(kind.is_empty() || kind == "big2") || !(overrides.is_empty() || overrides == "{}") {
+        return None;
+    }
+    let mut out = String::with_capacity(line.len() + 256);
+    out.push_str("{\"format_version\":1,\"game_kind\":\"big2\",\"game_id\":");
+    push_text(&mut out, game_id)?;
+    out.push_str(",\"ruleset\":{\"preset\":");
+    push_text(&mut out, ruleset)?;
+    out.push_str(",\"overrides\":{}},\"seats\":[");
+    if !players.is_empty() {
+        let names: Vec<&str> = if names.is_empty() {
+            Vec::new()
+        } else {
+            names.split('|').collect()
+        };
+        for (seat, player) in players.split('|').enumerate() {
+            if seat > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"seat\":");
+            out.push_str(itoa::Buffer::new().format(seat));
+            out.push_str(",\"player_id\":");
+            push_text(&mut out, strip(player))?;
+            if let Some(name) = names.get(seat).filter(|n| !n.is_empty()) {
+                out.push_str(",\"name\":");
+                push_text(&mut out, name)?;
+            }
+            out.push('}');
+        }
+    }
+    out.push(']');
+    let texts = [
+        ("match_id", match_id),
+        ("table_id", table_id),
+        ("tournament_id", tournament_id),
+        ("tournament_kind", tournament_kind),
+        ("started_at", started_at),
+    ];
+    for (name, text) in texts {
+        if !text.is_empty() {
+            out.push_str(",\"");
+            out.push_str(name);
+            out.push_str("\":");
+            push_text(&mut out, text)?;
+        }
+    }
+    let numbers = [
+        ("game_number", game_number),
+        ("tournament_round", tournament_round),
+        ("previous_winner", previous_winner),
+        ("first_leader", first_leader),
+    ];
+    for (name, text) in numbers {
+        if !text.is_empty() {
+            push_whole(&mut out, name, text)?;
+        }
+    }
+    if !hands.is_empty() {
+        out.push_str(",\"deal\":{\"hands\":[");
+        for (k, hand) in hands.split('|').enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_text(&mut out, hand)?;
+        }
+        out.push_str("],\"stock\":");
+        push_text(&mut out, stock)?;
+        out.push('}');
+    }
+    if !start_counts.is_empty() {
+        out.push(',');
+        push_wholes(&mut out, "start_counts", start_counts)?;
+    }
+    if !winner.is_empty() || !cards_left.is_empty() {
+        out.push_str(",\"result\":{");
+        if !winner.is_empty() {
+            out.push_str("\"winner\":");
+            out.push_str(itoa::Buffer::new().format(whole(winner)?));
+            if !cards_left.is_empty() {
+                out.push(',');
+            }
+        }
+        if !cards_left.is_empty() {
+            push_wholes(&mut out, "cards_left", cards_left)?;
+        }
+        out.push('}');
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A games row as `_game_obj` and orjson write it (`tests/native/test_csv_game_heads.py`
+    /// holds the two to each other on any header and cells), and rows left to Python.
+    #[test]
+    fn game_heads() {
+        let names = [
+            "game_id",
+            "ruleset",
+            "players",
+            "names",
+            "hands",
+            "winner",
+            "cards_left",
+        ];
+        let columns: Vec<(String, usize)> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| (n.to_string(), k))
+            .collect();
+        let layout = GamesLayout::new(7, &columns, vec![]).expect("a layout");
+        assert_eq!(
+            game_head(&layout, "g1 ,hk, p0 |p1,A|,3d|4d,1,0|2").as_deref(),
+            Some(concat!(
+                r#"{"format_version":1,"game_kind":"big2","game_id":"g1","#,
+                r#""ruleset":{"preset":"hk","overrides":{}},"seats":[{"seat":0,"#,
+                r#""player_id":"p0","name":"A"},{"seat":1,"player_id":"p1"}],"#,
+                r#""deal":{"hands":["3d","4d"],"stock":""},"result":{"winner":1,"#,
+                r#""cards_left":[0,2]}"#
+            ))
+        );
+        for row in [
+            "g1,hk,p0,,,+1,",
+            "g1,hk,p0,,,1",
+            "\"g1\",hk,p0,,,,",
+            "g1,hk,p\u{1},,,,",
+            "",
+        ] {
+            let got = game_head(&layout, row);
+            assert_eq!(got, None, "{row:?}");
+        }
+        let foreign = GamesLayout::new(7, &columns, vec![6]).expect("a layout");
+        assert_eq!(game_head(&foreign, "g1,hk,p0,,,,3"), None);
+        assert!(GamesLayout::new(6, &columns, vec![]).is_none());
+    }
 
     fn layout() -> Layout {
         Layout {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyTuple};
+use pyo3::types::{PyBytes, PyCapsule, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::combos::ComboRules;
@@ -759,6 +759,23 @@ struct CsvGames {
     seen: HashSet<String>,
 }
 
+/// A games CSV's Big Two rows as their games' JSON objects (`crate::csv::game_head`), under
+/// one header ([`CsvGames::game_heads`]).
+#[pyclass(frozen)]
+struct CsvGameHeads {
+    layout: crate::csv::GamesLayout,
+}
+
+#[pymethods]
+impl CsvGameHeads {
+    /// A games-CSV row's Big Two JSON object without its closing brace, or None (the Python
+    /// reader's; a text with a lone surrogate too).
+    fn head(&self, text: &Bound<'_, PyString>) -> Option<String> {
+        let line = text.to_str().ok()?;
+        crate::csv::game_head(&self.layout, line)
+    }
+}
+
 #[pymethods]
 impl CsvGames {
     /// `optional`: (name, column, whole number) of the cards and each optional column the
@@ -800,6 +817,20 @@ impl CsvGames {
             layout,
             seen: HashSet::new(),
         })
+    }
+
+    /// The maker of games-CSV objects for a games header ([`CsvGameHeads`]): its width, the
+    /// column of each name (the last of a name written twice) and the other games' columns it
+    /// has. A static method: [`CsvGames::games`]' `head` calls it while this reader reads.
+    #[staticmethod]
+    fn game_heads(
+        width: usize,
+        columns: Vec<(String, usize)>,
+        foreign: Vec<usize>,
+    ) -> PyResult<CsvGameHeads> {
+        let layout = crate::csv::GamesLayout::new(width, &columns, foreign)
+            .ok_or_else(|| PyValueError::new_err("a column past the games header's width"))?;
+        Ok(CsvGameHeads { layout })
     }
 
     /// `crate::csv::games` of `data` (whole lines from a game's first row; `line`: the first's
@@ -868,6 +899,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crate::parquet::py::write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(game_keys, m)?)?;
     m.add_class::<CsvGames>()?;
+    m.add_class::<CsvGameHeads>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -223,6 +223,18 @@ class _GamesHeader:
         known = GAME_COLUMNS + optional_game_columns()
         self.blank = {name: "" for name in known if name not in self.names}
 
+    def layout(self) -> tuple[int, list[tuple[str, int]], list[int]]:
+        """What :meth:`PlainRows.game_heads` takes of this header: its width, each column
+        by name (the last of a name written twice, as a row's cells are looked up) and Big
+        Two's foreign columns (:meth:`foreign_columns`).
+
+        >>> _GamesHeader(["game_id", "kitty", "game_id"], "").layout()
+        (3, [('game_id', 2), ('kitty', 1)], [1])
+        """
+        at = {name: k for k, name in enumerate(self.names)}
+        foreign = [at[name] for name, _ in self.foreign_columns(DEFAULT_KIND)]
+        return len(self.names), list(at.items()), foreign
+
     def foreign_columns(self, kind: str) -> list[tuple[str, str]]:
         """The other games' columns the header has, for a row of game ``kind`` (a cell in one
         is ``E_SCHEMA``): (column, its game's kind) each, worked out once a kind (``foreign``)."""
@@ -448,6 +460,25 @@ class PlainRows(Protocol):
         may fill (a bit each) from ``head`` (None: the Python reader's): (bytes read, the line
         after them, ``"end"``, ``"more"`` or ``"python"``, the games read as ``(game_id, line,
         text, rows)``)."""
+        ...
+
+    def game_heads(
+        self, width: int, columns: list[tuple[str, int]], foreign: list[int]
+    ) -> GameHeads:
+        """The core's maker of games-CSV objects for a games header (a static method: ``head``
+        calls it while :meth:`games` runs): its width, each column by name (the last of a name
+        written twice) and the other games' columns it has."""
+        ...
+
+
+class GameHeads(Protocol):
+    """The core's Big Two games-CSV objects under one header (``big2_native.CsvGameHeads``)."""
+
+    def head(self, text: str) -> str | None:
+        """A Big Two games-CSV row's JSON object without its closing brace, as
+        :func:`_game_obj` and :func:`json_line` make it, when the row leaves no doubt (one
+        line, no quote, whole numbers as digits, texts with no escape, ``overrides`` empty or
+        ``{}``, no other game's column filled); else None (then they make it)."""
         ...
 
 
@@ -930,6 +961,13 @@ class _CsvReader:
             MAX_ACTIONS, self.cap,
         )  # fmt: skip
         names = [n for n, _, _ in optional]
+        big2 = find_game(DEFAULT_KIND)
+        big2_allowed = sum(
+            1 << k
+            for k, n in enumerate(names)
+            if n == "cards" or big2 is None or n in big2.csv.action_columns
+        )
+        heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
 
         def head(game_id: str) -> tuple[str, int] | None:
             if self._seen(game_id):
@@ -937,6 +975,11 @@ class _CsvReader:
             game_row = self.games.find(game_id)
             if game_row is None:
                 return None
+            if not heads or heads[0][0] is not game_row.header:
+                heads[:] = [(game_row.header, core.game_heads(*game_row.header.layout()))]
+            fast = heads[0][1].head(game_row.text)  # most Big Two rows
+            if fast is not None:
+                return fast, big2_allowed
             try:
                 obj = _game_obj(game_row)
             except LogFormatError:
