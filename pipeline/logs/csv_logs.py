@@ -961,12 +961,16 @@ class _CsvReader:
             MAX_ACTIONS, self.cap,
         )  # fmt: skip
         names = [n for n, _, _ in optional]
-        big2 = find_game(DEFAULT_KIND)
-        big2_allowed = sum(
-            1 << k
-            for k, n in enumerate(names)
-            if n == "cards" or big2 is None or n in big2.csv.action_columns
-        )
+
+        def allowed(kind: str) -> int:  # the optional columns a game of this kind may fill
+            game = find_game(kind)
+            return sum(
+                1 << k
+                for k, n in enumerate(names)
+                if n == "cards" or game is None or n in game.csv.action_columns
+            )
+
+        big2_allowed = allowed(DEFAULT_KIND)
         heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
 
         def head(game_id: str) -> tuple[str, int] | None:
@@ -987,13 +991,7 @@ class _CsvReader:
             text = json_line(obj)
             if text is None:
                 return None
-            game = find_game(obj["game_kind"])
-            allowed = sum(
-                1 << k
-                for k, n in enumerate(names)
-                if n == "cards" or game is None or n in game.csv.action_columns
-            )
-            return text[:-1], allowed  # the object open: its actions are appended
+            return text[:-1], allowed(obj["game_kind"])  # the object open: actions appended
 
         return core, head, _raw_text([self.header])
 
