@@ -107,20 +107,12 @@ def aims() -> list[Figure]:
 
 @benchmark("ingest.aims_distinct")
 def aims_distinct() -> list[Figure]:
-    """:func:`aims` on a file of distinct games (:func:`write_distinct_log`): the standard
+    """:func:`aims` on a file of distinct games (``bench.ingest.write_distinct_log``): the standard
     file repeats ``bench.ingest.N_DISTINCT`` games under new ids, so a chunk's Parquet
     dictionaries and zstd find each game's rows many times over; an operator's history does not."""
+    from bench.ingest import write_distinct_log
+
     return _aims(write_distinct_log)
-
-
-def write_distinct_log(path: Path, n: int) -> None:
-    """``n`` distinct games as ``big2 simulate -n N`` writes them (seed 0, the hk preset, the
-    default lineup of bots; on the native core when it is built)."""
-    from pipeline.sim.config import lineup
-    from pipeline.sim.simulate import SimConfig, simulate_to_file
-
-    bots = tuple(b.value for b in lineup(4))
-    simulate_to_file(SimConfig(games=n, seed=0, bots=bots), path, workers=1)
 
 
 def _aims(write: Callable[[Path, int], None]) -> list[Figure]:

@@ -13,7 +13,9 @@ replay, building rows), so the end-to-end figure can be read against its parts.
 reports its own peak RSS and its workers' (``ru_maxrss`` of itself and of its children, the
 forkserver and the workers it reaped), side by side with the ratio. ``N`` comes from
 ``BIG2_BENCH_RSS_GAMES`` (default ``100000``, the issue's 100k and 1M; ``20000`` for a quick
-check), the workers from ``BIG2_BENCH_RSS_WORKERS`` (default ``2``).
+check), the workers from ``BIG2_BENCH_RSS_WORKERS`` (default ``2``). ``ingest.peak_rss_distinct``:
+the same on distinct games (:func:`write_distinct_log`, ``big2 simulate``'s), where the standard
+file repeats 200 games.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench import Figure, benchmark
@@ -45,6 +48,16 @@ def write_log(path: Path, n_games: int) -> None:
     with path.open("w", encoding="utf-8") as fh:
         for i in range(n_games):
             fh.write(dumps({**base[i % N_DISTINCT], "game_id": f"b{i}"}) + "\n")
+
+
+def write_distinct_log(path: Path, n: int) -> None:
+    """``n`` distinct games as ``big2 simulate -n N`` writes them (seed 0, the hk preset, the
+    default lineup of bots; on the native core when it is built)."""
+    from pipeline.sim.config import lineup
+    from pipeline.sim.simulate import SimConfig, simulate_to_file
+
+    bots = tuple(b.value for b in lineup(4))
+    simulate_to_file(SimConfig(games=n, seed=0, bots=bots), path, workers=1)
 
 
 def _sizes() -> list[int]:
@@ -143,8 +156,20 @@ def measure_rss(log: Path, warehouse: Path, workers: int) -> dict[str, float]:
 
 @benchmark("ingest.peak_rss")
 def peak_rss() -> list[Figure]:
-    """Peak RSS of the importing process and of its workers at N and 10 N games (on the
-    core's path the workers are threads: the importing process holds them)."""
+    """Peak RSS of the importing process and of its workers at N and 10 N games of the
+    standard file (on the core's path the workers are threads: the importing process holds
+    them)."""
+    return _peak_rss(write_log)
+
+
+@benchmark("ingest.peak_rss_distinct")
+def peak_rss_distinct() -> list[Figure]:
+    """:func:`peak_rss` on distinct games (:func:`write_distinct_log`: 10 N of them take a
+    minute to write and 3.8 GB at N = 100,000)."""
+    return _peak_rss(write_distinct_log)
+
+
+def _peak_rss(write: Callable[[Path, int], None]) -> list[Figure]:
     n = int(os.environ.get("BIG2_BENCH_RSS_GAMES", "100000"))
     workers = int(os.environ.get("BIG2_BENCH_RSS_WORKERS", "2"))
     figures: list[Figure] = []
@@ -153,7 +178,7 @@ def peak_rss() -> list[Figure]:
         root = Path(tmp)
         for size in (n, 10 * n):
             log = root / f"games-{size}.jsonl"
-            write_log(log, size)
+            write(log, size)
             runs[size] = got = measure_rss(log, root / f"wh-{size}", workers)
             assert got["stored"] == size, got
             shutil.rmtree(root / f"wh-{size}")

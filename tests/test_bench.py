@@ -104,8 +104,7 @@ def test_distinct_log_is_big2_simulates_file(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from bench.aims import write_distinct_log
-    from bench.ingest import N_DISTINCT, write_log
+    from bench.ingest import N_DISTINCT, write_distinct_log, write_log
 
     n = N_DISTINCT + 5
     write_distinct_log(tmp_path / "distinct.jsonl", n)
