@@ -146,9 +146,7 @@ fn push_action(
         if allowed & (1 << k) == 0 {
             return None; // another game's column: the reader's E_SCHEMA
         }
-        out.push_str(",\"");
-        out.push_str(name);
-        out.push_str("\":");
+        push_key(out, name);
         if *is_int {
             out.push_str(itoa::Buffer::new().format(whole(text)?));
         } else {
@@ -371,12 +369,17 @@ impl GamesLayout {
     }
 }
 
-/// `"name":` and a whole number, when `text` is one (else None: Python reads it).
-fn push_whole(out: &mut String, name: &str, text: &str) -> Option<()> {
-    let n = whole(text)?;
+/// `,"name":`: a key after an earlier one.
+fn push_key(out: &mut String, name: &str) {
     out.push_str(",\"");
     out.push_str(name);
     out.push_str("\":");
+}
+
+/// `,"name":` and a whole number, when `text` is one (else None: Python reads it).
+fn push_whole(out: &mut String, name: &str, text: &str) -> Option<()> {
+    let n = whole(text)?;
+    push_key(out, name);
     out.push_str(itoa::Buffer::new().format(n));
     Some(())
 }
@@ -460,9 +463,7 @@ pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
     ];
     for (name, text) in texts {
         if !text.is_empty() {
-            out.push_str(",\"");
-            out.push_str(name);
-            out.push_str("\":");
+            push_key(&mut out, name);
             push_text(&mut out, text)?;
         }
     }
