@@ -656,10 +656,11 @@ def test_default_location_is_ignored_by_git() -> None:
 
 
 def test_known_games_index_agrees_with_a_dict_across_merges(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The compact index (two sorted levels of arrays) answers like a plain dict, before and
-    after merges, for ids known, unknown, and sharing a high word with another id."""
+    """The compact index (two sorted levels of arrays, the large one in buckets) answers like a
+    plain dict, before and after merges and once saved, for ids known, unknown, on the edges
+    of buckets, and sharing a high word with another id."""
     import random
 
     import numpy as np
@@ -685,6 +686,29 @@ def test_known_games_index_agrees_with_a_dict_across_merges(
     def colliding(ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         hi, lo = real_keys(ids)
         return np.zeros_like(hi), lo
+
+    # keys on each side of every bucket's edge, merged into the buckets in several steps
+    # and not, saved and mapped back: each found with its own content prefix
+    edges = known_module._EDGES.astype(object).tolist()
+    highs = sorted({0, 2**64 - 1, *edges, *(e - 1 for e in edges), *(e + 1 for e in edges)})
+    keys = np.array([[h, i, 1000 + i] for i, h in enumerate(highs)], dtype=np.uint64)
+    order = list(range(len(keys)))
+    rng.shuffle(order)
+    for merged_at in (7, 10**6):  # merged in steps, or all in the small level
+        monkeypatch.setattr(known_module, "MERGE_AT", merged_at)
+        edge_index = KnownGames()
+        for start in range(0, len(order), 40):
+            edge_index.add_keys(keys[order[start : start + 40]])
+        other = keys.copy()
+        other[:, 1] += np.uint64(1)  # the same high words, other ids
+        path = tmp_path / f"known-{merged_at}.npy"
+        edge_index.save(path)
+        for idx in (edge_index, KnownGames.load(path)):
+            verdicts, prefixes = idx.judge(keys)
+            assert verdicts.tolist() == [known_module.SAME] * len(keys)
+            assert prefixes.tolist() == keys[:, 2].tolist()
+            assert idx.judge(other)[0].tolist() == [known_module.NEW] * len(keys)
+        assert np.load(path).tolist() == keys[np.argsort(keys[:, 0])].T.tolist()
 
     monkeypatch.setattr(known_module, "_id_keys", colliding)
     clash = KnownGames(["a", "b", "c"], ["1" * 64, "2" * 64, "3" * 64])

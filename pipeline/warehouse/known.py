@@ -6,9 +6,11 @@ A game id is kept as its 128-bit BLAKE2b digest (two ``uint64``; two ids collidi
 reach, about 10^-25 for ten million games) and its content hash as its first 64 bits, the 16
 hex digits a conflict message quotes. Keys live in two sorted levels of NumPy arrays: a
 large one and a small one that takes each import chunk's new games and is merged into the
-large one when it passes an eighth of it (its keys inserted where they sort, one column at a
-time), so a chunk costs O(chunk · log n) and memory stays near 24 B a game (32 at a merge) (a dict of id and hash strings takes about 200). Lookups and additions take
-a chunk of ids at once.
+large one when it passes a sixteenth of it (its keys inserted where they sort), so a chunk
+costs O(chunk · log n). The large level is cut into buckets by the top bits of the id's
+digest (uniform: BLAKE2b), and a merge rewrites one bucket at a time: memory stays near 24 B
+a game, a merge adding a bucket's worth, not a column of the whole index (a dict of id and
+hash strings takes about 200). Lookups and additions take a chunk of ids at once.
 
 >>> known = KnownGames(["g1"], ["ab" * 32])
 >>> known.lookup(["g1", "g2"]), len(known)
@@ -29,7 +31,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -38,8 +42,14 @@ import numpy.typing as npt
 #: hash (a duplicate), an id known with another (a conflict).
 NEW, SAME, OTHER = 0, 1, 2
 
-#: The small level is merged into the large one past this size or an eighth of the large one.
+#: The small level is merged into the large one past this size or a sixteenth of the large one.
 MERGE_AT = 65_536
+
+#: The large level is held as ``2 ** BUCKET_BITS`` buckets by the top bits of the id digest's
+#: high word: a merge's extra memory is one bucket's columns (1/64 of the index).
+BUCKET_BITS = 6
+_SHIFT = np.uint64(64 - BUCKET_BITS)
+_EDGES = np.arange(1, 1 << BUCKET_BITS, dtype=np.uint64) << _SHIFT  # each bucket's first high word
 
 U64 = npt.NDArray[np.uint64]
 
@@ -92,6 +102,15 @@ class _Level:
     def __len__(self) -> int:
         return len(self.hi)
 
+    def buckets(self) -> list[_Level]:
+        """This level's keys by bucket (views, in order: each bucket's high words are above the
+        last one's)."""
+        bounds = [0, *np.searchsorted(self.hi, _EDGES).tolist(), len(self.hi)]
+        return [
+            _Level(self.hi[a:b], self.lo[a:b], self.prefix[a:b], ordered=True)
+            for a, b in pairwise(bounds)
+        ]
+
     def merged(self, other: _Level) -> _Level:
         """Both levels' keys in a new level (``other``'s inserted where they sort)."""
         out = _Level(self.hi, self.lo, self.prefix, ordered=True)
@@ -99,9 +118,8 @@ class _Level:
         return out
 
     def absorb(self, other: _Level) -> None:
-        """Insert ``other``'s keys where they sort, one column at a time: each old column is
-        freed as its new one is made, so a merge of a large level costs its size plus one
-        column (32 bytes a game at the peak, not the 77 of sorting the concatenation)."""
+        """Insert ``other``'s keys where they sort, one column at a time (each old column is
+        freed as its new one is made)."""
         if not len(other):
             return
         at = np.searchsorted(self.hi, other.hi, side="right")
@@ -128,12 +146,51 @@ class _Level:
                 i += 1
 
 
+class _Buckets:
+    """The large level: its keys as one :class:`_Level` per bucket (:data:`BUCKET_BITS`)."""
+
+    def __init__(self, level: _Level) -> None:
+        self.parts = level.buckets()
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self.parts)
+
+    def absorb(self, other: _Level) -> None:
+        """Insert ``other``'s keys, one bucket at a time."""
+        for part, more in zip(self.parts, other.buckets(), strict=True):
+            part.absorb(more)
+
+    def find(self, hi: U64, lo: U64, out: U64, found: npt.NDArray[np.bool_]) -> None:
+        """:meth:`_Level.find`, each key looked for in its own bucket."""
+        which = (hi >> _SHIFT).astype(np.intp)
+        order = np.argsort(which, kind="stable")
+        bounds = np.searchsorted(which[order], np.arange(len(self.parts) + 1))
+        for b in np.flatnonzero(np.diff(bounds)).tolist():
+            if not len(self.parts[b]):
+                continue
+            rows = order[bounds[b] : bounds[b + 1]]
+            part_out, part_found = out[rows], found[rows]
+            self.parts[b].find(hi[rows], lo[rows], part_out, part_found)
+            out[rows], found[rows] = part_out, part_found
+
+    def write(self, fh: BinaryIO) -> None:
+        """The keys as one sorted ``(3, n)`` ``uint64`` array in NumPy's ``.npy`` format,
+        written a bucket at a time (no copy of the index)."""
+        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint64))}
+        np.lib.format.write_array_header_1_0(
+            fh, {**header, "fortran_order": False, "shape": (3, len(self))}
+        )
+        for column in ("hi", "lo", "prefix"):
+            for part in self.parts:
+                fh.write(np.ascontiguousarray(getattr(part, column), np.uint64).data)
+
+
 class KnownGames:
     """Game id → the first 64 bits of its content hash, for every game stored or being stored."""
 
     def __init__(self, game_ids: Sequence[str] = (), content_hashes: Sequence[str] = ()) -> None:
         empty = np.empty(0, np.uint64)
-        self._large = _Level(empty, empty, empty)
+        self._large = _Buckets(_Level(empty, empty, empty))
         self._small = _Level(empty, empty, empty)
         self.add(game_ids, content_hashes)
 
@@ -174,17 +231,20 @@ class KnownGames:
         if not len(keys):
             return
         self._small = self._small.merged(_Level(keys[:, 0], keys[:, 1], keys[:, 2]))
-        if len(self._small) >= max(MERGE_AT, len(self._large) // 8):
-            self._large.absorb(self._small)  # in place: the large level is this index's own
-            empty = np.empty(0, np.uint64)
-            self._small = _Level(empty, empty, empty)
+        if len(self._small) >= max(MERGE_AT, len(self._large) // 16):
+            self._merge()
+
+    def _merge(self) -> None:
+        self._large.absorb(self._small)  # in place: the large level is this index's own
+        empty = np.empty(0, np.uint64)
+        self._small = _Level(empty, empty, empty)
 
     def save(self, path: Path) -> None:
         """Write the index to ``path`` (one sorted ``(3, n)`` array, NumPy's ``.npy``): what
         :meth:`load` maps read-only in another process. Not fsynced: a batch's scratch file."""
-        level = self._large.merged(self._small) if len(self._small) else self._large
+        self._merge()
         with path.open("wb") as fh:
-            np.save(fh, np.stack([level.hi, level.lo, level.prefix]))
+            self._large.write(fh)
 
     @classmethod
     def load(cls, path: Path) -> KnownGames:
@@ -198,7 +258,7 @@ class KnownGames:
         """
         data = np.load(path, mmap_mode="r")
         out = cls()
-        out._large = _Level(data[0], data[1], data[2], ordered=True)
+        out._large = _Buckets(_Level(data[0], data[1], data[2], ordered=True))
         return out
 
 
