@@ -51,7 +51,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any, TypeVar, cast
@@ -64,6 +64,7 @@ from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs import GameRecord, Reject, Source, log_shape, read_log
 from pipeline.logs.csv_logs import (
     CsvGame,
+    SharedGames,
     games_csv_for,
     is_games_csv,
     read_csv,
@@ -683,56 +684,22 @@ def _size(item: ChunkItem) -> int:
     return len(item.raw or "")
 
 
-class _SharedGamesCsv:
-    """The ``games.csv`` that several actions CSVs of an import share
+def _shared_games(files: Sequence[Path], log_format: str | None) -> dict[Path, SharedGames]:
+    """The ``games.csv`` files that several actions CSVs of an import share
     (:func:`pipeline.logs.csv_logs.games_csv_for`: a folder's, for the actions files without a
-    ``<stem>.games.csv``). Each file's reader reads it whole and rejects what it finds there:
-    its bad rows, and as ``E_CSV_NO_ACTIONS`` every row whose actions are not in that file
-    (mostly the other files' games). So the import keeps the file's own rejects from the first
-    of them only, and rejects a row ``E_CSV_NO_ACTIONS`` once, after the last of them, when
-    none had its actions (a file whose actions header cannot be read rejects none: it counts as
-    having them all). Held meanwhile: the rejects of the rows no file read so far had actions
-    for (after the first file, about the rows of the others)."""
-
-    def __init__(self, files: Sequence[Path], log_format: str | None) -> None:
-        users: dict[Path, list[Path]] = {}
-        for f in files:
-            if _is_csv(f, log_format) and (g := games_csv_for(f)).name == "games.csv":
-                users.setdefault(g, []).append(f)
-        shared = {g: fs for g, fs in users.items() if len(fs) > 1}
-        self.of = {f: g for g, fs in shared.items() for f in fs}
-        self.users = {
-            g: f"the {len(fs)} actions CSVs that share it ({fs[0].name} … {fs[-1].name})"
-            for g, fs in shared.items()
-        }
-        self.first = {fs[0] for fs in shared.values()}
-        self.last = {fs[-1] for fs in shared.values()}
-        self.orphans: dict[Path, dict[str | None, Reject]] = {}  # per shared games CSV
-
-    def items(self, path: Path, items: Iterable[ChunkItem]) -> Iterator[ChunkItem]:
-        """``path``'s items, those about the shared games CSV as the class says."""
-        shared = self.of.get(path)
-        if shared is None:
-            yield from items
-            return
-        name = file_label(shared)
-        mine: dict[str | None, Reject] = {}
-        for item in items:
-            if isinstance(item, Reject) and item.source.file == name:
-                if item.code == "E_CSV_NO_ACTIONS":
-                    mine[item.game_id] = item
-                    continue
-                if path not in self.first:
-                    continue  # the games CSV's own reject: the first file's is kept
-            yield item
-        before = self.orphans.get(shared)
-        self.orphans[shared] = (
-            mine if before is None else {g: before[g] for g in before if g in mine}
-        )
-        if path in self.last:
-            for reject in self.orphans.pop(shared).values():
-                message = f"game {reject.game_id!r} has no rows in {self.users[shared]}"
-                yield replace(reject, message=message)
+    ``<stem>.games.csv``), each read once for them all (:class:`SharedGames`): per actions
+    file, its shared games CSV."""
+    users: dict[Path, list[Path]] = {}
+    for f in files:
+        if _is_csv(f, log_format) and (g := games_csv_for(f)).name == "games.csv":
+            users.setdefault(g, []).append(f)
+    return {
+        f: shared
+        for g, fs in users.items()
+        if len(fs) > 1
+        for shared in (SharedGames(g, fs),)
+        for f in fs
+    }
 
 
 def _chunks(
@@ -742,13 +709,13 @@ def _chunks(
     *,
     log_format: str | None = None,
     rules: SheetRules | None = None,
-    shared: _SharedGamesCsv | None = None,
+    shared: SharedGames | None = None,
 ) -> Iterator[list[ChunkItem]]:
     """One file's work, ``CHUNK_GAMES`` items or ``CHUNK_BYTES`` of text at a time.
 
     ``on_read`` gets the bytes read from the file so far (JSON Lines, and an actions CSV), also
-    while a long run of blank lines yields nothing. ``shared``: the import's games CSVs shared by
-    several of its actions CSVs (:class:`_SharedGamesCsv`).
+    while a long run of blank lines yields nothing. ``shared``: the games CSV the actions CSV
+    shares with others of the import (:func:`_shared_games`).
     """
     items: Iterable[ChunkItem]
     shape = log_shape(path, log_format)
@@ -758,13 +725,12 @@ def _chunks(
     elif shape == "csv":  # the actions file counted as it is read; on the core, JSON lines
         fh = _open_counted(path, on_read or (lambda _: None))
         if native.available():
+            plain = native.csv_games
             items = read_csv_lines(
-                path, max_line_bytes=max_line_bytes, plain_rows=native.csv_games, fh=fh
+                path, max_line_bytes=max_line_bytes, plain_rows=plain, fh=fh, shared=shared
             )
         else:
-            items = read_csv(path, max_line_bytes=max_line_bytes, fh=fh)
-        if shared is not None:
-            items = shared.items(path, items)
+            items = read_csv(path, max_line_bytes=max_line_bytes, fh=fh, shared=shared)
     else:
         fh = None
         items = read_log(path, max_line_bytes=max_line_bytes, log_format=log_format, rules=rules)
@@ -1525,7 +1491,7 @@ def ingest(
         workers = (os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else 1
     summary = IngestSummary(workers=workers)
     on_threads = _on_threads(files, log_format, workers)
-    shared = _SharedGamesCsv(files, log_format)
+    shared = _shared_games(files, log_format)
     if workers > 1 and not on_threads:
         warm_workers(WORKER_MODULES)
     started = time.perf_counter()
@@ -1553,8 +1519,11 @@ def ingest(
     with (
         _failures(warehouse, files) as signals,
         warehouse.batch(meta={"inputs": names}, reject_files=names) as batch,
+        contextlib.ExitStack() as open_games,
     ):
         summary.batch_id = batch.batch_id
+        for games in set(shared.values()):  # closed by their last file, else here
+            open_games.callback(games.close)
 
         def absorb(result: ChunkResult) -> None:
             if result.changed is not None:
@@ -1611,7 +1580,7 @@ def ingest(
                 reading(str(path)),
                 log_format=log_format,
                 rules=rules,
-                shared=shared,
+                shared=shared.get(path),
             ):
                 yield process_chunk, (str(path), chunk, spec, batch.new_part())
 

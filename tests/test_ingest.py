@@ -717,8 +717,125 @@ def test_a_folders_shared_games_csv_is_rejected_about_once(tmp_path: Path, worke
     finally:
         con.close()
     assert message == "game 'g2' has no rows in the 2 actions CSVs that share it (a.csv … b.csv)"
+    (tmp_path / "a0.csv").write_text("game_id,seq\n")  # a header short of columns: has them all
+    assert rejects("a.csv", "a0.csv", "b.csv") == [  # a0.csv read second
+        ("E_CSV_DUPLICATE_GAME", "g0"),
+        ("E_CSV_HEADER", None),
+    ]
     assert rejects("b.csv") == [
         ("E_CSV_DUPLICATE_GAME", "g0"),
         ("E_CSV_NO_ACTIONS", "g0"),
         ("E_CSV_NO_ACTIONS", "g2"),
     ]
+
+
+def _shared_folder_case(root: Path, seed: int) -> tuple[list[str], set[str]]:
+    """A folder of actions CSVs sharing one ``games.csv`` (rows shuffled, one repeated, one
+    broken, one missing), each game's actions in no file, one, or two; and the same actions
+    files in ``pairs/``, each with a whole copy of the games CSV as its ``<stem>.games.csv``.
+    Returns the actions files' names and the games with a row but no actions anywhere."""
+    import csv
+    import io
+    import random
+
+    from pipeline.sim.sample import _csv_rows
+
+    rng = random.Random(seed)
+
+    def text(rows: list[list[str]]) -> str:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+
+    games = [sample_game(seed=seed * 100 + k, game_id=f"g{k}") for k in range(14)]
+    game_rows, action_rows = _csv_rows(games)
+    header, rows = game_rows[0], game_rows[1:]
+    rng.shuffle(rows)
+    missing = rows.pop()[0]  # a game with actions and no row
+    rows.insert(rng.randrange(len(rows)), rows[rng.randrange(len(rows))])  # a row twice
+    rows.insert(rng.randrange(len(rows)), ["broken", "row"])
+    names = [f"day{k}.csv" for k in range(4)]
+    files: dict[str, list[str]] = {n: [] for n in names}
+    for k in range(len(games)):
+        copies = 1 if f"g{k}" == missing else rng.choice((0, 1, 1, 2))
+        for name in rng.sample(names, copies):
+            files[name].append(f"g{k}")
+    (root / "pairs").mkdir()
+    for name, ids in files.items():
+        rng.shuffle(ids)
+        body = [r for gid in ids for r in action_rows[1:] if r[0] == gid]
+        for folder in (root, root / "pairs"):
+            (folder / name).write_text(text([action_rows[0], *body]))
+        (root / "pairs" / name.replace(".csv", ".games.csv")).write_text(text([header, *rows]))
+    (root / "games.csv").write_text(text([header, *rows]))
+    held = {r[0] for r in rows[1:] if len(r) == len(header)} | {rows[0][0]}
+    played = {gid for ids in files.values() for gid in ids}
+    return names, {gid for gid in held if gid.startswith("g")} - played
+
+
+@pytest.mark.parametrize(("core", "workers"), [(True, 1), (False, 1), (True, 2)])
+def test_a_shared_games_csv_is_read_once_and_imports_as_whole_pairs_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, core: bool, workers: int
+) -> None:
+    """Actions CSVs sharing their folder's ``games.csv`` import the games, duplicates and
+    rejects that the same files import as pairs (each with a whole copy of it), but for the
+    games CSV's own rejects (once, not once per file) and ``E_CSV_NO_ACTIONS`` (the rows no
+    file had actions for, once); and the games CSV is read once, plus once for each file that
+    repeats a game an earlier file had (the first reading let go of its row)."""
+    from pipeline.logs import csv_logs
+
+    if core and not native.available():
+        pytest.skip("the native core is not built")
+    if not core:
+        monkeypatch.setattr(native, "_MODULE", None)
+    opened: list[str] = []
+    real_open = csv_logs.open_log
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(Path(path).name)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(csv_logs, "open_log", counted)
+    for seed in range(4):
+        root = tmp_path / str(seed)
+        root.mkdir()
+        names, no_actions = _shared_folder_case(root, seed)
+        got: dict[str, Any] = {}
+        for way, folder in (("shared", root), ("pairs", root / "pairs")):
+            opened.clear()
+            wh = Warehouse(tmp_path / f"wh-{seed}-{way}")
+            summary = ingest([str(folder / n) for n in names], wh, workers=workers)
+            with wh.connect() as con:
+                stored = con.execute("select game_id, content_hash from games order by 1")
+                games = stored.fetchall()
+                rejects = con.execute(
+                    "select regexp_extract(file, '[^/]*$'), line, code, game_id, message "
+                    "from rejects order by all"
+                ).fetchall()
+                got[way] = (games, summary.total().duplicate, rejects, list(opened))
+        stored, duplicates, rejects, opened_shared = got["shared"]
+        assert (stored, duplicates) == got["pairs"][:2]
+        assert stored and duplicates
+        own = {"day0.games.csv": "games.csv"}  # the first pair's copy of the games CSV
+        pair_rejects = [(own.get(f, f), *rest) for f, *rest in got["pairs"][2]]
+        games_csv = [r[:4] for r in pair_rejects if r[0] == "games.csv"]
+        expected = [r[:4] for r in pair_rejects if not r[0].endswith("games.csv")]
+        expected += [r for r in games_csv if r[2] != "E_CSV_NO_ACTIONS"]
+        actual = [r[:4] for r in rejects if r[2] != "E_CSV_NO_ACTIONS"]
+        assert sorted(actual) == sorted(expected)
+        assert {"E_CSV_DUPLICATE_GAME", "E_CSV", "E_CSV_NO_GAME"} <= {r[2] for r in actual}
+        lacking = [r for r in rejects if r[2] == "E_CSV_NO_ACTIONS"]
+        assert {r[3] for r in lacking} == no_actions
+        assert len(lacking) == len(no_actions)
+        assert all(
+            "the 4 actions CSVs that share it (day0.csv … day3.csv)" in r[4] for r in lacking
+        )
+        # the games CSV read once, and again for each file repeating an earlier file's game
+        with_row = {r[0] for r in stored}  # (stored: those with a row in the games CSV)
+        repeats = 0
+        played: set[str] = set()
+        for name in names:
+            ids = {line.split(",")[0] for line in (root / name).read_text().splitlines()[1:]}
+            repeats += bool(ids & played & with_row)
+            played |= ids
+        assert opened_shared.count("games.csv") == 1 + repeats

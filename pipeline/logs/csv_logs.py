@@ -20,14 +20,13 @@ is streamed game by game; the games CSV only as far as the game whose actions co
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -596,6 +595,48 @@ class _GamesCsv:
         return list(self.held.values())
 
 
+class SharedGames:
+    """A games CSV that several actions CSVs share (a folder's ``games.csv``, for the files
+    without a ``<stem>.games.csv``: :func:`games_csv_for`), read once for all of them, as far
+    as each one's games need, in the order ``users`` lists them (an import's order): the rows
+    read ahead wait for a later file, the games CSV's own rejects come once, and the last
+    file rejects ``E_CSV_NO_ACTIONS`` the rows no file had actions for (none when a file's
+    actions header could not be read: it counts as having them all). A game whose actions
+    come in two of the files takes its row again from a second reading of the games CSV,
+    made for the later file (the first reading let go of the row when it was taken).
+
+    Each file read alone reads the games CSV whole instead, rejecting every row it lacks
+    (mostly the other files' games)."""
+
+    def __init__(self, path: Path, users: Sequence[Path]) -> None:
+        self.path = path
+        self.users = [Path(u) for u in users]
+        self.rows: tuple[_GamesCsv, Generator[Reject | _GameRow, None, None]] | None = None
+        # each game id met: its games-CSV row's line × (files + 1), + the number (from 1) of
+        # the file its actions were read in (see _CsvReader.ids)
+        self.ids: dict[str, int] = {}
+        self.whole = False  # a file's actions header could not be read
+
+    def tag(self, path: Path) -> int:
+        """``path``'s number among the files that share this games CSV (from 1)."""
+        return self.users.index(path) + 1
+
+    def users_text(self) -> str:
+        """The files that share the games CSV, as a reject names them.
+
+        >>> shared = SharedGames(Path("logs/games.csv"), [Path("logs/d1.csv"), Path("logs/d2.csv")])
+        >>> shared.tag(Path("logs/d2.csv")), shared.users_text()
+        (2, 'the 2 actions CSVs that share it (d1.csv … d2.csv)')
+        """
+        first, last = self.users[0].name, self.users[-1].name
+        return f"the {len(self.users)} actions CSVs that share it ({first} … {last})"
+
+    def close(self) -> None:
+        """Close the games CSV (at the last file's end, or when the import stops early)."""
+        if self.rows is not None:
+            self.rows[1].close()
+
+
 class _CsvReader:
     def __init__(
         self,
@@ -605,6 +646,7 @@ class _CsvReader:
         *,
         as_lines: bool = False,
         plain_rows: PlainRowsOf | None = None,
+        shared: SharedGames | None = None,
     ) -> None:
         self.path = path
         self.as_lines = as_lines
@@ -613,9 +655,15 @@ class _CsvReader:
         self.games_path = games_path
         self.cap = max_line_bytes
         self.games = _GamesCsv(iter(()))  # read() opens the games CSV
+        self.shared = shared
+        # a second reading of a shared games CSV, for the rows earlier files took
+        self.again: tuple[_GamesCsv, Generator[Reject | _GameRow, None, None]] | None = None
         # each game id met, one entry (as many games as the files hold: kept small): its
-        # games-CSV row's line × 2 (0: none), + 1 once its actions were read (see _seen)
-        self.ids: dict[str, int] = {}
+        # games-CSV row's line × ``base`` (0: none), + ``tag`` once its actions were read in
+        # this file (see _seen; a games CSV shared by several files numbers them, SharedGames)
+        self.ids: dict[str, int] = {} if shared is None else shared.ids
+        self.base = 2 if shared is None else len(shared.users) + 1
+        self.tag = 1 if shared is None else shared.tag(path)
         self.header: list[str] = []
         self.at: dict[str, int] = {}  # the actions header's column of each name (the last)
         self.seq_at = 0  # its seq column (the first)
@@ -634,17 +682,37 @@ class _CsvReader:
         return Reject(Source(file or self.name, line), game_id, index, code, message, raw)
 
     def _seen(self, game_id: str) -> bool:
-        """Whether ``game_id``'s actions were read (its games-CSV row then taken or known to
-        be missing: looking for it read that file to its end, so no row of it comes later)."""
-        return bool(self.ids.get(game_id, 0) & 1)
+        """Whether ``game_id``'s actions were read in this file (its games-CSV row then taken
+        or known to be missing: looking for it read that file to its end, so no row of it
+        comes later)."""
+        return self.ids.get(game_id, 0) % self.base == self.tag
 
     def _see(self, game_id: str) -> None:
-        self.ids[game_id] = self.ids.get(game_id, 0) | 1
+        value = self.ids.get(game_id, 0)
+        self.ids[game_id] = value - value % self.base + self.tag
+
+    def _take(self, game_id: str) -> _GameRow | None:
+        """``game_id``'s games-CSV row, no longer held; from a second reading of a shared
+        games CSV when an earlier file took it (its actions came there too)."""
+        value = self.ids.get(game_id, 0)
+        if not (value % self.base and value // self.base):
+            return self.games.take(game_id)
+        if self.again is None:
+            rows = self._game_rows({})
+            self.again = (_GamesCsv(rows), rows)
+        again = self.again[0]
+        row = again.take(game_id)
+        again.rejects.clear()  # told by the first reading
+        return row
 
     # ----- games CSV ---------------------------------------------------------------------
-    def _game_rows(self) -> Generator[Reject | _GameRow, None, None]:
+    def _game_rows(
+        self, ids: dict[str, int] | None = None
+    ) -> Generator[Reject | _GameRow, None, None]:
         """The games CSV's rows in order, and its rejects where they come (a row whose game
-        has one already is rejected, the first kept)."""
+        has one already is rejected, the first kept; each game's line noted in ``ids``, by
+        default :attr:`ids`)."""
+        ids = self.ids if ids is None else ids
         gname = file_label(self.games_path)
         try:
             fh = open_log(self.games_path)
@@ -741,7 +809,7 @@ class _CsvReader:
                     )
                     continue
                 game_row.game_id = game_id = row[id_at].strip()
-                if (first := self.ids.setdefault(game_id, line << 1) >> 1) != line:
+                if (first := ids.setdefault(game_id, line * self.base) // self.base) != line:
                     yield self._reject(
                         line,
                         game_id,
@@ -763,7 +831,7 @@ class _CsvReader:
     def _game(self, group: _Group) -> GameRecord | CsvGame | Reject:
         gid = _cell_text(group.game_id)  # as stored: bytes that were not UTF-8 escaped
         split = self._seen(group.game_id)  # its row was taken by its first rows
-        game_row = None if split else self.games.take(group.game_id)
+        game_row = None if split else self._take(group.game_id)
         raw = _raw_text([self.header, *group.rows])
         if game_row is not None:
             raw = game_row.raw() + "\n" + raw
@@ -806,16 +874,36 @@ class _CsvReader:
         return _parsed(obj, source, gid, raw)
 
     def read(self, fh: IO[bytes]) -> Iterator[GameRecord | CsvGame | Reject]:
-        rows = self._game_rows()
-        self.games = _GamesCsv(rows)
-        with contextlib.closing(rows):
-            self.games.read_row()  # the games CSV's own rejects and its header's first
+        shared = self.shared
+        fresh = shared is None or shared.rows is None  # the games CSV read from its start
+        if shared is None or shared.rows is None:
+            rows = self._game_rows()
+            self.games = _GamesCsv(rows)
+            if shared is not None:
+                shared.rows = (self.games, rows)
+        else:
+            self.games, rows = shared.rows
+        last = shared is None or self.path == shared.users[-1]
+        try:
+            if fresh:
+                self.games.read_row()  # the games CSV's own rejects and its header's first
             yield from self.games.handed()
             read_all = yield from self._actions(fh)
+            if shared is not None and not read_all:
+                shared.whole = True
+            if not last:
+                yield from self.games.handed()
+                return
             left = self.games.rest()
             yield from self.games.handed()
-        if not read_all:
+        finally:
+            if self.again is not None:
+                self.again[1].close()
+            if last:
+                rows.close()
+        if not read_all or (shared is not None and shared.whole):
             return
+        where = self.path.name if shared is None else shared.users_text()
         gname = file_label(self.games_path)
         for game_row in left:
             gid = game_row.game_id
@@ -823,7 +911,7 @@ class _CsvReader:
                 game_row.line,
                 gid,
                 "E_CSV_NO_ACTIONS",
-                f"game {gid!r} has no rows in {self.path.name}",
+                f"game {gid!r} has no rows in {where}",
                 game_row.raw(),
                 file=gname,
             )
@@ -974,7 +1062,7 @@ class _CsvReader:
         heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
 
         def head(game_id: str) -> tuple[str, int] | None:
-            if self._seen(game_id):
+            if self.ids.get(game_id, 0) % self.base:  # its actions read already (a reject)
                 return None
             game_row = self.games.find(game_id)
             if game_row is None:
@@ -1035,11 +1123,13 @@ def read_csv(
     games_path: str | Path | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     fh: IO[bytes] | None = None,
+    shared: SharedGames | None = None,
 ) -> Iterator[GameRecord | Reject]:
     """Stream an actions CSV (with its games CSV): one record or reject per game. ``fh``:
     the actions file opened already (as :func:`pipeline.logs.jsonl.open_log` opens it: the
-    import's counts the bytes read)."""
-    for item in _read(path, games_path, max_line_bytes, as_lines=False, fh=fh):
+    import's counts the bytes read). ``shared``: the games CSV it shares with other actions
+    CSVs read in turn (:class:`SharedGames`)."""
+    for item in _read(path, games_path, max_line_bytes, as_lines=False, fh=fh, shared=shared):
         assert not isinstance(item, CsvGame)
         yield item
 
@@ -1050,12 +1140,15 @@ def read_csv_lines(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     plain_rows: PlainRowsOf | None = None,
     fh: IO[bytes] | None = None,
+    shared: SharedGames | None = None,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     """:func:`read_csv`, a game in good shape handed over as its JSON line (:class:`CsvGame`,
     for the native core) before its game's parser reads it. ``plain_rows``: the core's reader
     of plain rows (``pipeline.native.csv_games``), which reads the actions file's rows but
     those of the games it leaves to this reader."""
-    yield from _read(path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows, fh=fh)
+    yield from _read(
+        path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows, fh=fh, shared=shared
+    )
 
 
 def _read(
@@ -1066,10 +1159,16 @@ def _read(
     as_lines: bool,
     plain_rows: PlainRowsOf | None = None,
     fh: IO[bytes] | None = None,
+    shared: SharedGames | None = None,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     path = Path(path)
-    gpath = Path(games_path) if games_path is not None else games_csv_for(path)
+    if shared is not None:
+        gpath = shared.path
+    else:
+        gpath = Path(games_path) if games_path is not None else games_csv_for(path)
     if fh is None:
         fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
-    reader = _CsvReader(path, gpath, max_line_bytes, as_lines=as_lines, plain_rows=plain_rows)
+    reader = _CsvReader(
+        path, gpath, max_line_bytes, as_lines=as_lines, plain_rows=plain_rows, shared=shared
+    )
     return reader.read(fh)
