@@ -697,7 +697,7 @@ def _shared_games(files: Sequence[Path], log_format: str | None) -> dict[Path, S
         f: shared
         for g, fs in users.items()
         if len(fs) > 1
-        for shared in (SharedGames(g, fs),)
+        for shared in (SharedGames(g, fs, native.game_ids if native.available() else dict),)
         for f in fs
     }
 
@@ -725,9 +725,13 @@ def _chunks(
     elif shape == "csv":  # the actions file counted as it is read; on the core, JSON lines
         fh = _open_counted(path, on_read or (lambda _: None))
         if native.available():
-            plain = native.csv_games
             items = read_csv_lines(
-                path, max_line_bytes=max_line_bytes, plain_rows=plain, fh=fh, shared=shared
+                path,
+                max_line_bytes=max_line_bytes,
+                plain_rows=native.csv_games,
+                fh=fh,
+                shared=shared,
+                id_numbers=native.game_ids,
             )
         else:
             items = read_csv(path, max_line_bytes=max_line_bytes, fh=fh, shared=shared)

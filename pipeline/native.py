@@ -54,7 +54,7 @@ from pipeline.doudizhu.game import record_from_obj as ddz_record_from_obj
 from pipeline.doudizhu.game import ruleset_for as ddz_ruleset_for
 from pipeline.doudizhu.rules import load_ruleset as load_ddz_ruleset
 from pipeline.errors import Big2Error, LogFormatError
-from pipeline.logs.csv_logs import PlainRows
+from pipeline.logs.csv_logs import IdNumbers, PlainRows
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
 from pipeline.logs.records import content_hash, read_ruleset
@@ -594,6 +594,14 @@ def csv_games(
     assert _MODULE is not None
     rows: PlainRows = _MODULE.CsvGames(width, seq, seat, action, ts, optional, max_rows, cap)
     return rows
+
+
+def game_ids() -> IdNumbers:
+    """A table of the game ids a CSV reader meets, on the core (``big2_native.GameIds``: ~26
+    bytes an id, against a dict's ~150); only where :func:`available`."""
+    assert _MODULE is not None
+    table: IdNumbers = _MODULE.GameIds()
+    return table
 
 
 def core_rows(*, ddz: bool = True) -> CoreRows | None:

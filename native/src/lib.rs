@@ -9,6 +9,7 @@ pub mod combos;
 pub mod csv;
 pub mod ddz;
 pub mod gen;
+pub mod ids;
 pub mod keys;
 pub mod lines;
 pub mod moves;

@@ -484,6 +484,17 @@ class GameHeads(Protocol):
 #: What makes a :class:`PlainRows` for a header (``pipeline.native.csv_games``): its width,
 #: seq, seat, action and ts columns, (name, column, whole number) of the cards and the optional
 #: columns, rows a game may have, the line cap.
+class IdNumbers(Protocol):
+    """Game id → a number, as a dict of them answers (:class:`_CsvReader`'s ids): a ``dict``,
+    or on the native core ``big2_native.GameIds`` (~26 bytes an id against a dict's ~150)."""
+
+    def get(self, game_id: str, default: int, /) -> int: ...
+
+    def __setitem__(self, game_id: str, n: int, /) -> None: ...
+
+    def setdefault(self, game_id: str, n: int, /) -> int: ...
+
+
 PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], int, int], PlainRows]
 
 #: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
@@ -608,13 +619,15 @@ class SharedGames:
     Each file read alone reads the games CSV whole instead, rejecting every row it lacks
     (mostly the other files' games)."""
 
-    def __init__(self, path: Path, users: Sequence[Path]) -> None:
+    def __init__(
+        self, path: Path, users: Sequence[Path], id_numbers: Callable[[], IdNumbers] = dict
+    ) -> None:
         self.path = path
         self.users = [Path(u) for u in users]
         self.rows: tuple[_GamesCsv, Generator[Reject | _GameRow, None, None]] | None = None
         # each game id met: its games-CSV row's line × (files + 1), + the number (from 1) of
         # the file its actions were read in (see _CsvReader.ids)
-        self.ids: dict[str, int] = {}
+        self.ids = id_numbers()
         self.whole = False  # a file's actions header could not be read
 
     def tag(self, path: Path) -> int:
@@ -647,8 +660,10 @@ class _CsvReader:
         as_lines: bool = False,
         plain_rows: PlainRowsOf | None = None,
         shared: SharedGames | None = None,
+        id_numbers: Callable[[], IdNumbers] = dict,
     ) -> None:
         self.path = path
+        self.id_numbers = id_numbers
         self.as_lines = as_lines
         self.plain_rows = plain_rows  # the core's reader of plain rows (as_lines only)
         self.name = file_label(path)
@@ -658,10 +673,11 @@ class _CsvReader:
         self.shared = shared
         # a second reading of a shared games CSV, for the rows earlier files took
         self.again: tuple[_GamesCsv, Generator[Reject | _GameRow, None, None]] | None = None
-        # each game id met, one entry (as many games as the files hold: kept small): its
-        # games-CSV row's line × ``base`` (0: none), + ``tag`` once its actions were read in
-        # this file (see _seen; a games CSV shared by several files numbers them, SharedGames)
-        self.ids: dict[str, int] = {} if shared is None else shared.ids
+        # each game id met, one entry (as many as the files hold: an IdNumbers, compact on the
+        # core): its games-CSV row's line × ``base`` (0: none), + ``tag`` once its actions were
+        # read in this file (see _seen; a games CSV shared by several files numbers them,
+        # SharedGames)
+        self.ids = id_numbers() if shared is None else shared.ids
         self.base = 2 if shared is None else len(shared.users) + 1
         self.tag = 1 if shared is None else shared.tag(path)
         self.header: list[str] = []
@@ -698,7 +714,7 @@ class _CsvReader:
         if not (value % self.base and value // self.base):
             return self.games.take(game_id)
         if self.again is None:
-            rows = self._game_rows({})
+            rows = self._game_rows(self.id_numbers())
             self.again = (_GamesCsv(rows), rows)
         again = self.again[0]
         row = again.take(game_id)
@@ -706,9 +722,7 @@ class _CsvReader:
         return row
 
     # ----- games CSV ---------------------------------------------------------------------
-    def _game_rows(
-        self, ids: dict[str, int] | None = None
-    ) -> Generator[Reject | _GameRow, None, None]:
+    def _game_rows(self, ids: IdNumbers | None = None) -> Generator[Reject | _GameRow, None, None]:
         """The games CSV's rows in order, and its rejects where they come (a row whose game
         has one already is rejected, the first kept; each game's line noted in ``ids``, by
         default :attr:`ids`)."""
@@ -1141,13 +1155,22 @@ def read_csv_lines(
     plain_rows: PlainRowsOf | None = None,
     fh: IO[bytes] | None = None,
     shared: SharedGames | None = None,
+    id_numbers: Callable[[], IdNumbers] = dict,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     """:func:`read_csv`, a game in good shape handed over as its JSON line (:class:`CsvGame`,
     for the native core) before its game's parser reads it. ``plain_rows``: the core's reader
     of plain rows (``pipeline.native.csv_games``), which reads the actions file's rows but
-    those of the games it leaves to this reader."""
+    those of the games it leaves to this reader; ``id_numbers`` makes the table of the game
+    ids met (:class:`IdNumbers`; ``pipeline.native.game_ids`` on the core)."""
     yield from _read(
-        path, None, max_line_bytes, as_lines=True, plain_rows=plain_rows, fh=fh, shared=shared
+        path,
+        None,
+        max_line_bytes,
+        as_lines=True,
+        plain_rows=plain_rows,
+        fh=fh,
+        shared=shared,
+        id_numbers=id_numbers,
     )
 
 
@@ -1160,6 +1183,7 @@ def _read(
     plain_rows: PlainRowsOf | None = None,
     fh: IO[bytes] | None = None,
     shared: SharedGames | None = None,
+    id_numbers: Callable[[], IdNumbers] = dict,
 ) -> Iterator[GameRecord | CsvGame | Reject]:
     path = Path(path)
     if shared is not None:
@@ -1169,6 +1193,12 @@ def _read(
     if fh is None:
         fh = open_log(path)  # a missing actions file is unusable input: raises E_FILE
     reader = _CsvReader(
-        path, gpath, max_line_bytes, as_lines=as_lines, plain_rows=plain_rows, shared=shared
+        path,
+        gpath,
+        max_line_bytes,
+        as_lines=as_lines,
+        plain_rows=plain_rows,
+        shared=shared,
+        id_numbers=id_numbers,
     )
     return reader.read(fh)
