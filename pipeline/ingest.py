@@ -693,13 +693,13 @@ def _shared_games(files: Sequence[Path], log_format: str | None) -> dict[Path, S
     for f in files:
         if _is_csv(f, log_format) and (g := games_csv_for(f)).name == "games.csv":
             users.setdefault(g, []).append(f)
-    return {
-        f: shared
-        for g, fs in users.items()
-        if len(fs) > 1
-        for shared in (SharedGames(g, fs, native.game_ids if native.available() else dict),)
-        for f in fs
-    }
+    id_numbers = native.game_ids if native.available() else dict
+    of: dict[Path, SharedGames] = {}
+    for g, fs in users.items():
+        if len(fs) > 1:
+            shared = SharedGames(g, fs, id_numbers)
+            of.update(dict.fromkeys(fs, shared))
+    return of
 
 
 def _chunks(

@@ -1,6 +1,6 @@
 //! The game ids a CSV reader has met (`pipeline.logs.csv_logs`), each with a number (its
-//! games-CSV row's line and the file its actions were read in), in ~26 bytes an id where a
-//! Python dict of `str` → `int` takes ~150: a 1M-game CSV import held ~130 MiB of it.
+//! games-CSV row's line and the file its actions were read in), in ~31 bytes an id where a
+//! Python dict of `str` → `int` takes ~130: a 1M-game CSV import held ~120 MiB of it.
 //!
 //! An id is kept as its 128-bit BLAKE2b digest (two ids colliding is beyond reach, as for
 //! the import's games index, `pipeline.warehouse.known`). The newest ids are in a small hash

@@ -481,12 +481,9 @@ class GameHeads(Protocol):
         ...
 
 
-#: What makes a :class:`PlainRows` for a header (``pipeline.native.csv_games``): its width,
-#: seq, seat, action and ts columns, (name, column, whole number) of the cards and the optional
-#: columns, rows a game may have, the line cap.
 class IdNumbers(Protocol):
     """Game id → a number, as a dict of them answers (:class:`_CsvReader`'s ids): a ``dict``,
-    or on the native core ``big2_native.GameIds`` (~26 bytes an id against a dict's ~150)."""
+    or on the native core ``big2_native.GameIds`` (~31 bytes an id against a dict's ~130)."""
 
     def get(self, game_id: str, default: int, /) -> int: ...
 
@@ -495,6 +492,9 @@ class IdNumbers(Protocol):
     def setdefault(self, game_id: str, n: int, /) -> int: ...
 
 
+#: What makes a :class:`PlainRows` for a header (``pipeline.native.csv_games``): its width,
+#: seq, seat, action and ts columns, (name, column, whole number) of the cards and the optional
+#: columns, rows a game may have, the line cap.
 PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], int, int], PlainRows]
 
 #: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
@@ -890,13 +890,13 @@ class _CsvReader:
     def read(self, fh: IO[bytes]) -> Iterator[GameRecord | CsvGame | Reject]:
         shared = self.shared
         fresh = shared is None or shared.rows is None  # the games CSV read from its start
-        if shared is None or shared.rows is None:
+        if shared is not None and shared.rows is not None:
+            self.games, rows = shared.rows
+        else:
             rows = self._game_rows()
             self.games = _GamesCsv(rows)
             if shared is not None:
                 shared.rows = (self.games, rows)
-        else:
-            self.games, rows = shared.rows
         last = shared is None or self.path == shared.users[-1]
         try:
             if fresh:
@@ -1076,8 +1076,8 @@ class _CsvReader:
         heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
 
         def head(game_id: str) -> tuple[str, int] | None:
-            if self.ids.get(game_id, 0) % self.base:  # its actions read already (a reject)
-                return None
+            if self.ids.get(game_id, 0) % self.base:  # its actions read already: here (split),
+                return None  # or in an earlier file (its row from a second reading)
             game_row = self.games.find(game_id)
             if game_row is None:
                 return None
