@@ -1278,9 +1278,15 @@ def _writer_options(table: Table) -> dict[str, Any]:
     names = SCHEMAS[table].names
     delta = DELTA_COLUMNS.get(table, ())
     plain = NO_DICTIONARY.get(table, frozenset())
+    lists = {f.name for f in SCHEMAS[table] if pa.types.is_list(f.type)}
     options: dict[str, Any] = {
         "compression": "zstd",
-        "use_dictionary": [n for n in names if n not in delta and n not in plain],
+        # a list's values by their path: pyarrow takes no dictionary for the list's name
+        "use_dictionary": [
+            f"{n}.list.element" if n in lists else n
+            for n in names
+            if n not in delta and n not in plain
+        ],
         "write_statistics": [n for n in names if _has_statistics(n)],
     }
     if delta:

@@ -478,7 +478,7 @@ fn write_column<'a>(
     let (nulls, def_all) = gather(field, arrays, s, strs);
     let physical = physical(field.leaf);
     let mut options = options;
-    if field.list || field.leaf == Leaf::Bool {
+    if field.leaf == Leaf::Bool {
         options.dictionary = false;
     }
     if physical != INT32 && physical != INT64 {
@@ -623,7 +623,11 @@ pub fn write<'o>(
         let mut keys: Vec<(&str, Keyed)> = Vec::new();
         for (i, field) in fields.iter().enumerate() {
             let arrays: Vec<&Array<'_>> = batches.iter().map(|b| &b[i].1).collect();
-            let opts = options(&field.name);
+            let mut opts = options(&field.name);
+            if field.list {
+                // a list's values take a dictionary by their path (as pyarrow's option names it)
+                opts.dictionary = options(&format!("{}.list.element", field.name)).dictionary;
+            }
             let key = opts
                 .follows
                 .and_then(|name| keys.iter().find(|(k, _)| *k == name))
