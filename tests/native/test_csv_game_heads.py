@@ -22,9 +22,9 @@ from pipeline.logs.csv_logs import (
     json_line,
     optional_game_columns,
 )
+from tests.native import NEEDS_CORE
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 #: Every games column either game reads, and one neither does.
 COLUMNS = (*GAME_COLUMNS, *optional_game_columns(), "server_region")

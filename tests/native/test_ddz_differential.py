@@ -32,9 +32,9 @@ from pipeline.doudizhu.state import random_game
 from pipeline.logs.model import Reject, Source
 from pipeline.replay import ReplayedGame
 from pipeline.sim.ddz_play import action_dict, log_line, play_game, result_dict
+from tests.native import MODULE, NEEDS_CORE
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 #: (preset, overrides): every Dou Dizhu preset, and each parameter of spec 2.2-2.6 on top.
 OPTIONS: list[tuple[str, dict[str, Any]]] = [

@@ -13,12 +13,12 @@ import pytest
 
 from pipeline import native
 from pipeline.warehouse import Table, Warehouse
+from tests.native import MODULE, NEEDS_CORE
 from tests.native import test_ddz_differential as ddz
 from tests.native import test_differential as big2
 from tests.native.test_ingest import _both_ways
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 
 def _mixed_lines(n: int) -> list[str]:

@@ -27,12 +27,12 @@ from hypothesis import strategies as st
 from pipeline import native
 from pipeline.doudizhu.cards import format_cards
 from pipeline.warehouse import Table
+from tests.native import NEEDS_CORE
 from tests.native import test_differential as big2
 from tests.native.test_ddz_differential import BOTS, MUTATIONS, OPTIONS, _game, _mutate
 from tests.native.test_rows import _META, _run, _same, _with_meta, check_memory_reuse
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 
 #: A number of more than 15 digits in a line.

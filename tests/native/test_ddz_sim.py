@@ -33,10 +33,10 @@ from pipeline.sim.ddz_simulate import (
     play_match,
     simulate_lines,
 )
+from tests.native import MODULE
 from tests.native.test_ddz_differential import OPTIONS as REPLAY_OPTIONS
 from tests.native.test_sim import simulate_file
 
-MODULE = native.load_module()
 built = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
 BOTS = ("random", "greedy", "heuristic")
 #: Every option of the replay differential test, and two players under ``ddz``'s auction.

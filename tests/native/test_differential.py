@@ -23,9 +23,9 @@ from pipeline import native
 from pipeline.big2.rules import load_ruleset
 from pipeline.logs.model import Reject, Source
 from pipeline.sim.sample import sample_game, to_partial
+from tests.native import MODULE, NEEDS_CORE
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 #: (preset, overrides): every preset, and each rare option on top of one.
 OPTIONS: list[tuple[str, dict[str, Any]]] = [

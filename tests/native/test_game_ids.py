@@ -6,14 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import native
+from tests.native import MODULE, NEEDS_CORE
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 #: Ids as exports write them, near-misses of each other, and texts no UTF-8 holds.
 IDS = st.one_of(
@@ -64,7 +62,7 @@ def rss():
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * 4096
 
-ids = native.game_ids() if sys.argv[1] == "core" else {}
+ids = native.load_module().GameIds() if sys.argv[1] == "core" else {}
 before = rss()
 for k in range(1_000_000):
     ids.setdefault(f"game-{k}", k * 3 + 1)

@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from pipeline import ingest, native
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES
 from pipeline.warehouse import Table, Warehouse
+from tests.native import MODULE, NEEDS_CORE
 from tests.native.test_range_rows import _files
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 
 def _tables(wh: Path, names: dict[str, str]) -> dict[str, list[tuple[Any, ...]]]:

@@ -16,11 +16,11 @@ import pytest
 
 from pipeline import native
 from pipeline.warehouse import Table, Warehouse
+from tests.native import MODULE, NEEDS_CORE
 from tests.native.test_differential import MUTATIONS, OPTIONS, _game, _mutate
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 #: Columns that differ between two imports of the same files (the batch and its time).
 _PER_IMPORT = {"batch_id"}

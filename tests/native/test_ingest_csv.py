@@ -23,11 +23,11 @@ from pipeline.logs.model import GameRecord, Reject
 from pipeline.sim.ddz_simulate import DdzSimConfig, simulate_lines
 from pipeline.sim.sample import _csv_rows
 from tests.doudizhu.test_log_csv import as_csv
+from tests.native import MODULE, NEEDS_CORE
 from tests.native.test_differential import MUTATIONS, OPTIONS, _game, _mutate
 from tests.native.test_ingest import _ingest, _rows
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 
 def _text(rows: list[list[str]]) -> str:

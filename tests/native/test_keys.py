@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import native
 from pipeline.warehouse import store
 from pipeline.warehouse.known import game_keys
+from tests.native import NEEDS_CORE
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 _IDS = st.one_of(st.text(max_size=40), st.sampled_from(["", "g1", "牌局-七", "x" * 300]))
 _HASHES = st.text("0123456789abcdefABCDEF", min_size=16, max_size=64)

@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 from pipeline import native
 from pipeline.warehouse import store
 from pipeline.warehouse.tables import SCHEMAS, Table
+from tests.native import NEEDS_CORE
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 #: Years 1 to 9999 in epoch milliseconds (what DuckDB and Python read as a time).
 TS_RANGE = (-62_135_596_800_000, 253_402_300_799_999)

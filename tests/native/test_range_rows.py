@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 from pipeline import ingest, native
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES
+from tests.native import MODULE, NEEDS_CORE
 from tests.native import test_ddz_differential as ddz
 from tests.native import test_differential as big2
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 
 def _pool() -> dict[str, list[dict[str, Any]]]:

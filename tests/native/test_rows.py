@@ -24,10 +24,10 @@ from pipeline import native
 from pipeline.ingest import chunk_rows
 from pipeline.logs.model import Source
 from pipeline.warehouse import Table
+from tests.native import MODULE, NEEDS_CORE
 from tests.native.test_differential import MUTATIONS, OPTIONS, _game, _mutate
 
-MODULE = native.load_module()
-pytestmark = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
+pytestmark = NEEDS_CORE
 
 _STARTED = [
     None,

@@ -20,14 +20,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import native
 from pipeline.big2.logwriter import Notation
 from pipeline.big2.rules import load_ruleset
 from pipeline.sim.simulate import SimConfig, match_lines, match_lines_native, match_lines_python
+from tests.native import MODULE
 from tests.native.test_differential import OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULE = native.load_module()
 built = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
 BOTS = ("random", "greedy", "heuristic")
 
