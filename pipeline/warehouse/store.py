@@ -598,13 +598,14 @@ class Warehouse:
     # ----- what is stored ---------------------------------------------------------------
     def known_index(self) -> KnownGames:
         """Every stored game id with its content hash's first 64 bits, 24 bytes a game: what
-        an import checks for duplicates and conflicts (:class:`KnownGames`)."""
+        an import checks for duplicates and conflicts (:class:`KnownGames`), read at each
+        import's start (the keys made on the core when it is built: :func:`_keys`)."""
         known = KnownGames()
         for path in self.files(Table.GAMES):
             for part in pq.ParquetFile(path).iter_batches(
                 batch_size=65_536, columns=["game_id", "content_hash"]
             ):
-                known.add(part["game_id"].to_pylist(), part["content_hash"].to_pylist())
+                known.add_keys(_keys(pa.Table.from_batches([part])))
         return known
 
     def known_rejects(
