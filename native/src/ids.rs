@@ -11,8 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use blake2::digest::{Update, VariableOutput};
-use blake2::Blake2bVar;
+use crate::keys::id_digest;
 
 /// The small map is merged into the buckets past this size or a sixteenth of them.
 pub const MERGE_AT: usize = 65_536;
@@ -25,12 +24,7 @@ struct Key([u64; 2]);
 
 impl Key {
     fn of(id: &[u8]) -> Key {
-        let mut digest = [0u8; 16];
-        let mut hasher = Blake2bVar::new(16).expect("16 bytes is a BLAKE2b digest size");
-        hasher.update(id);
-        hasher
-            .finalize_variable(&mut digest)
-            .expect("the buffer has the digest's size");
+        let digest = id_digest(id);
         let (a, b) = digest.split_at(8);
         Key([
             u64::from_le_bytes(a.try_into().expect("8 bytes")),

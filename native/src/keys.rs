@@ -21,15 +21,21 @@ pub fn push_key(game_id: &[u8], hash: &[u8], out: &mut Vec<u8>) -> bool {
     else {
         return false;
     };
+    out.extend_from_slice(&id_digest(game_id));
+    out.extend_from_slice(&prefix.to_le_bytes());
+    true
+}
+
+/// A game id's 128-bit BLAKE2b digest (`hashlib.blake2b(id, digest_size=16)`): how the
+/// games index and the CSV reader's id table (`crate::ids`) keep an id.
+pub fn id_digest(game_id: &[u8]) -> [u8; 16] {
     let mut digest = [0u8; 16];
     let mut hasher = Blake2bVar::new(16).expect("16 bytes is a BLAKE2b digest size");
     hasher.update(game_id);
     hasher
         .finalize_variable(&mut digest)
         .expect("the buffer has the digest's size");
-    out.extend_from_slice(&digest);
-    out.extend_from_slice(&prefix.to_le_bytes());
-    true
+    digest
 }
 
 /// The keys of the games `ids[i]` with content hashes `hashes[i]`, in order (`KEY_BYTES`
