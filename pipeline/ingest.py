@@ -538,7 +538,7 @@ class _Rows:
         """One item; ``got``: what the core answered for a JSON line already (``CoreRows.add``)."""
         core = self.core
         if isinstance(item, CsvGame):  # a CSV game as its JSON line: on the core as one
-            if core is not None and core.add(item.text, item.source) is True:
+            if core is not None and core.add(item.text.decode(), item.source) is True:
                 return
             item = item.record()  # else read in Python, its reject keeping the CSV rows
         if isinstance(item, tuple):  # a JSON line: on the native core when it is built
@@ -630,11 +630,11 @@ def _core_csv(rows: _Rows, core: native.CoreRows, games: list[CsvGame]) -> int:
     at = {game.source.line: game for game in games}
     parts, line = [], first
     for game in games:
-        parts.append("\n" * (game.source.line - line))
+        parts.append(b"\n" * (game.source.line - line))
         parts.append(game.text)
         line = game.source.line
-    parts.append("\n")
-    core.fill("".join(parts).encode())
+    parts.append(b"\n")
+    core.fill(b"".join(parts))
     # no cap on a line: the CSV reader capped the rows a game was read from
     return _core_lines(
         rows, core, games[0].source.file, first, sys.maxsize, lambda s: at[s.line].record()
@@ -681,6 +681,8 @@ def _open_counted(path: Path, on_read: Callable[[int], None]) -> IO[bytes]:
 def _size(item: ChunkItem) -> int:
     if isinstance(item, tuple):
         return len(item[1])
+    if isinstance(item, CsvGame):
+        return len(item.text)
     return len(item.raw or "")
 
 

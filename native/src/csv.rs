@@ -172,18 +172,33 @@ fn push_action(
 }
 
 /// A line's cells into `buf` when it is plain (see the module's notes), and its text without
-/// its carriage return; else None.
-fn cells<'a>(line: &'a [u8], layout: &Layout, buf: &mut Vec<&'a str>) -> Option<&'a str> {
+/// its carriage return; else None. `checked`: the line is known to be UTF-8 (a part of the
+/// data [`games`] checked at once), so only its bytes are looked at, once each.
+fn cells<'a>(
+    line: &'a [u8],
+    checked: Option<&'a str>,
+    layout: &Layout,
+    buf: &mut Vec<&'a str>,
+) -> Option<&'a str> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if line.len() >= layout.cap || line.iter().any(|&b| b == b'"' || b == b'\r' || b == 0) {
+    if line.len() >= layout.cap {
         return None;
     }
-    let text = std::str::from_utf8(line).ok()?;
+    let text = match checked {
+        Some(text) => text.get(..line.len())?,
+        None => std::str::from_utf8(line).ok()?,
+    };
     buf.clear();
     let mut at = 0;
-    for comma in memchr::memchr_iter(b',', line) {
-        buf.push(&text[at..comma]); // a comma is a character's edge
-        at = comma + 1;
+    for (k, &b) in line.iter().enumerate() {
+        match b {
+            b',' => {
+                buf.push(&text[at..k]); // a comma is a character's edge
+                at = k + 1;
+            }
+            b'"' | b'\r' | 0 => return None,
+            _ => {}
+        }
     }
     buf.push(&text[at..]);
     (buf.len() == layout.width).then_some(text)
@@ -203,16 +218,22 @@ pub fn games(
     mut head: impl FnMut(&str) -> Option<Head>,
     out: &mut Vec<Game>,
 ) -> (usize, i64, Stop) {
+    // the data's UTF-8 part, checked at once: its rows are sliced from it (most data is all of it)
+    let checked = match std::str::from_utf8(data) {
+        Ok(text) => text,
+        Err(err) => std::str::from_utf8(&data[..err.valid_up_to()]).unwrap_or_default(),
+    };
     let mut pos = 0;
     let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
     let mut actions = String::new();
+    let mut rows_room = 0;
     loop {
         if pos == data.len() {
             return (pos, line, if at_eof { Stop::End } else { Stop::More });
         }
         let (start, start_line) = (pos, line);
         let mut game: Option<(String, Head, i64)> = None;
-        let mut rows = String::new();
+        let mut rows = String::with_capacity(rows_room);
         let mut seq = None;
         let mut n = 0;
         actions.clear();
@@ -229,6 +250,7 @@ pub fn games(
             }
             let end = end.unwrap_or(data.len());
             let row = &data[pos..end];
+            let row_text = checked.get(pos..end);
             let next = (end + 1).min(data.len());
             if row.is_empty() || row == b"\r" {
                 // a blank line: no row (the reader skips it, the game goes on)
@@ -236,12 +258,12 @@ pub fn games(
                 line += 1;
                 continue;
             }
-            if let (Some((gid, _, _)), Some(id)) = (&game, first_cell(row)) {
+            if let (Some((gid, _, _)), Some(id)) = (&game, first_cell(row, row_text)) {
                 if !id.is_empty() && id != gid {
                     break; // the next game's first row (whether plain or not)
                 }
             }
-            let Some(text) = cells(row, layout, &mut buf) else {
+            let Some(text) = cells(row, row_text, layout, &mut buf) else {
                 return (start, start_line, Stop::Python);
             };
             let id = strip(buf[0]);
@@ -293,6 +315,7 @@ pub fn games(
         text.push_str(",\"actions\":");
         text.push_str(&actions);
         text.push_str("]}");
+        rows_room = rows_room.max(rows.len());
         seen.insert(id.clone());
         out.push(Game {
             id,
@@ -305,13 +328,24 @@ pub fn games(
 
 /// A row's first cell, stripped, when the reader reads it as it stands (no quote, NUL or
 /// carriage return in it, UTF-8; the row before ended its line): what tells the next game's
-/// first row, plain or not.
-fn first_cell(row: &[u8]) -> Option<&str> {
-    let cell = &row[..memchr(b',', row).unwrap_or(row.len())];
-    if cell.iter().any(|&b| b == b'"' || b == b'\r' || b == 0) {
-        return None;
+/// first row, plain or not. `checked`: the row, known to be UTF-8.
+fn first_cell<'a>(row: &'a [u8], checked: Option<&'a str>) -> Option<&'a str> {
+    let mut end = row.len();
+    for (k, &b) in row.iter().enumerate() {
+        match b {
+            b',' => {
+                end = k;
+                break;
+            }
+            b'"' | b'\r' | 0 => return None,
+            _ => {}
+        }
     }
-    std::str::from_utf8(cell).ok().map(strip)
+    match checked {
+        Some(text) => text.get(..end),
+        None => std::str::from_utf8(&row[..end]).ok(),
+    }
+    .map(strip)
 }
 
 /// The games-CSV columns a Big Two game's object is made of, as [`GamesLayout::at`] holds
@@ -573,6 +607,10 @@ mod tests {
     }
 
     fn read(data: &str, at_eof: bool) -> (Vec<Game>, (usize, i64, Stop)) {
+        read_bytes(data.as_bytes(), at_eof)
+    }
+
+    fn read_bytes(data: &[u8], at_eof: bool) -> (Vec<Game>, (usize, i64, Stop)) {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let head = |id: &str| {
@@ -581,15 +619,7 @@ mod tests {
                 allowed: 1,
             })
         };
-        let got = games(
-            data.as_bytes(),
-            at_eof,
-            2,
-            &layout(),
-            &mut seen,
-            head,
-            &mut out,
-        );
+        let got = games(data, at_eof, 2, &layout(), &mut seen, head, &mut out);
         (out, got)
     }
 
@@ -639,6 +669,28 @@ mod tests {
             let (out, got) = read(&format!("{good}{bad}\n"), true);
             assert_eq!(out.len(), 1, "{bad}");
             assert_eq!(got, (good.len(), 3, Stop::Python), "{bad}");
+        }
+    }
+
+    /// The data's UTF-8 is checked once, up to its first byte that is not: the games before
+    /// it are read (their texts as they are), the game of that byte is Python's; a first cell
+    /// that is not UTF-8 tells no game's end, so the game before it is Python's too.
+    #[test]
+    fn bytes_that_are_not_utf8_are_python_s_from_their_game() {
+        let good = "g1,1,0,play,3♦ 3♣,1\ng2,1,0,play,4d,2\n";
+        for (bad, read_to, line) in [
+            (
+                &b"g3,1,0,play,4\xffd,3\ng4,1,0,play,5d,4\n"[..],
+                good.len(),
+                4,
+            ),
+            (&b"g\xff3,1,0,play,4d,3\n"[..], good.find("g2").unwrap(), 3),
+        ] {
+            let data = [good.as_bytes(), bad].concat();
+            let (out, got) = read_bytes(&data, true);
+            assert_eq!(got, (read_to, line, Stop::Python));
+            assert!(out[0].text.contains("\"cards\":\"3♦ 3♣\""));
+            assert_eq!(out.len(), usize::try_from(line).unwrap() - 2);
         }
     }
 

@@ -747,8 +747,14 @@ fn game_keys<'py>(
 }
 
 /// What [`CsvGames::games`] answers: bytes read, the line after them, why it stopped, and the
-/// games read: `(game_id, line, text, rows)`.
-type CsvRead = (usize, i64, &'static str, Vec<(String, i64, String, String)>);
+/// games read: `(game_id, line, text, rows)`, the text and rows as UTF-8 bytes (no text
+/// object made of them: the text goes back to the core, the rows only into a reject).
+type CsvRead<'py> = (
+    usize,
+    i64,
+    &'static str,
+    Vec<(String, i64, Bound<'py, PyBytes>, Bound<'py, PyBytes>)>,
+);
 
 /// The plain rows of an actions CSV as their games' JSON lines (`crate::csv`), for
 /// `pipeline.logs.csv_logs.read_csv_lines`: the header's layout, and the games read in one
@@ -897,7 +903,7 @@ impl CsvGames {
         at_eof: bool,
         line: i64,
         head: &Bound<'py, PyAny>,
-    ) -> PyResult<CsvRead> {
+    ) -> PyResult<CsvRead<'py>> {
         let mut failed = None;
         let mut out = Vec::new();
         self.seen.clear();
@@ -933,9 +939,13 @@ impl CsvGames {
             crate::csv::Stop::More => "more",
             crate::csv::Stop::Python => "python",
         };
+        let py = head.py();
         let games = out
             .into_iter()
-            .map(|g| (g.id, g.line, g.text, g.rows))
+            .map(|g| {
+                let text = PyBytes::new(py, g.text.as_bytes());
+                (g.id, g.line, text, PyBytes::new(py, g.rows.as_bytes()))
+            })
             .collect();
         Ok((read, next, stop, games))
     }

@@ -413,15 +413,15 @@ def _finite(value: Any) -> bool:
     return True
 
 
-def json_line(obj: dict[str, Any]) -> str | None:
-    """The JSON line a game's object equals (orjson's compact text), or None when it has none
-    that reads back the same: an integer beyond 64 bits (orjson refuses it), a NaN or an
-    infinity (orjson writes ``null``), a lone surrogate.
+def json_line(obj: dict[str, Any]) -> bytes | None:
+    """The JSON line a game's object equals (orjson's compact text, UTF-8), or None when it
+    has none that reads back the same: an integer beyond 64 bits (orjson refuses it), a NaN or
+    an infinity (orjson writes ``null``), a lone surrogate.
 
-    >>> json_line({"a": [1, 2.5], "b": "♦"})
+    >>> json_line({"a": [1, 2.5], "b": "♦"}).decode()
     '{"a":[1,2.5],"b":"♦"}'
     >>> json_line({"ts": float("inf")}), json_line({"n": 2**70}), json_line({"n": None})
-    (None, None, '{"n":null}')
+    (None, None, b'{"n":null}')
     """
     try:
         text = orjson.dumps(obj)
@@ -429,7 +429,7 @@ def json_line(obj: dict[str, Any]) -> str | None:
         return None
     if b"null" in text and not _finite(obj):  # a NaN or an infinity is written as null
         return None
-    return text.decode("utf-8")
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,8 +440,19 @@ class CsvGame:
 
     source: Source
     game_id: str
-    text: str  # the game's JSON line (json_line)
-    raw: str  # its games-CSV and actions-CSV rows, headers first, as a reject keeps them
+    text: bytes  # the game's JSON line (json_line), UTF-8
+    #: its games-CSV and actions-CSV rows, headers first, as a reject keeps them: the text, or
+    #: the text up to the action rows and those rows as the core read them (UTF-8), joined
+    #: only for a reject (:attr:`raw`)
+    raw_head: str
+    raw_rows: bytes | None = None
+
+    @property
+    def raw(self) -> str:
+        """The game's CSV rows, as a reject keeps them."""
+        if self.raw_rows is None:
+            return self.raw_head
+        return f"{self.raw_head}\n{self.raw_rows.decode()}"
 
     def record(self) -> GameRecord | Reject:
         """The game read by its game's parser, as :func:`read_csv` gives it."""
@@ -453,7 +464,7 @@ class PlainRows(Protocol):
 
     def games(
         self, data: bytes, at_eof: bool, line: int, head: Callable[[str], tuple[str, int] | None]
-    ) -> tuple[int, int, str, list[tuple[str, int, str, str]]]:
+    ) -> tuple[int, int, str, list[tuple[str, int, bytes, bytes]]]:
         """The games of ``data`` (whole lines from a game's first row, ``line`` the first's
         number), each game's JSON object without its closing brace and the optional columns it
         may fill (a bit each) from ``head`` (None: the Python reader's): (bytes read, the line
@@ -1040,10 +1051,10 @@ class _CsvReader:
                 game_row = self.games.take(game_id)
                 assert game_row is not None  # head() found it
                 self._see(game_id)
-                raw = f"{game_row.raw()}\n{header_raw}\n{rows}"
                 if self.games.rejects:
                     yield from self.games.handed()
-                yield CsvGame(Source(self.name, first), game_id, text, raw)
+                raw_head = f"{game_row.raw()}\n{header_raw}"
+                yield CsvGame(Source(self.name, first), game_id, text, raw_head, rows)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
             src.more()
@@ -1093,7 +1104,8 @@ class _CsvReader:
             text = json_line(obj)
             if text is None:
                 return None
-            return text[:-1], allowed(obj["game_kind"])  # the object open: actions appended
+            # the object open: actions appended
+            return text[:-1].decode(), allowed(obj["game_kind"])
 
         return core, head, _raw_text([self.header])
 

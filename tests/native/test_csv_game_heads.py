@@ -55,7 +55,7 @@ def _python(row: _GameRow) -> str | None:
         text = json_line(_game_obj(row))
     except (LogFormatError, ValueError):  # a row's error, or cells the header has not
         return None
-    return None if text is None else text[:-1]
+    return None if text is None else text[:-1].decode()
 
 
 def _line(cells: list[str]) -> str:
