@@ -54,7 +54,7 @@ from pipeline.doudizhu.game import record_from_obj as ddz_record_from_obj
 from pipeline.doudizhu.game import ruleset_for as ddz_ruleset_for
 from pipeline.doudizhu.rules import load_ruleset as load_ddz_ruleset
 from pipeline.errors import Big2Error, LogFormatError
-from pipeline.logs.csv_logs import IdNumbers, PlainRows
+from pipeline.logs.csv_logs import GameHeads, IdNumbers, PlainRows
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
 from pipeline.logs.records import content_hash, read_ruleset
@@ -579,21 +579,35 @@ class CoreRows:
         return taken
 
 
-def csv_games(
-    width: int,
-    seq: int,
-    seat: int,
-    action: int,
-    ts: int,
-    optional: list[tuple[str, int, bool]],
-    max_rows: int,
-    cap: int,
-) -> PlainRows:
-    """The core's reader of an actions CSV's plain rows (``big2_native.CsvGames``, see
-    :class:`pipeline.logs.csv_logs.PlainRows`); only where :func:`available`."""
-    assert _MODULE is not None
-    rows: PlainRows = _MODULE.CsvGames(width, seq, seat, action, ts, optional, max_rows, cap)
-    return rows
+class _CsvGamesOf:
+    """The core's readers of a CSV pair's plain rows (``big2_native.CsvGames``, see
+    :class:`pipeline.logs.csv_logs.PlainRowsOf`); only where :func:`available`."""
+
+    def __call__(
+        self,
+        width: int,
+        seq: int,
+        seat: int,
+        action: int,
+        ts: int,
+        optional: list[tuple[str, int, bool]],
+        max_rows: int,
+        cap: int,
+    ) -> PlainRows:
+        assert _MODULE is not None
+        rows: PlainRows = _MODULE.CsvGames(width, seq, seat, action, ts, optional, max_rows, cap)
+        return rows
+
+    def game_heads(
+        self, width: int, columns: list[tuple[str, int]], foreign: list[int]
+    ) -> GameHeads:
+        assert _MODULE is not None
+        heads: GameHeads = _MODULE.CsvGames.game_heads(width, columns, foreign)
+        return heads
+
+
+#: The core's readers of a CSV pair's plain rows (:class:`_CsvGamesOf`).
+csv_games = _CsvGamesOf()
 
 
 def game_ids() -> IdNumbers:

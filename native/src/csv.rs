@@ -174,14 +174,15 @@ fn push_action(
 /// A line's cells into `buf` when it is plain (see the module's notes), and its text without
 /// its carriage return; else None. `checked`: the line is known to be UTF-8 (a part of the
 /// data [`games`] checked at once), so only its bytes are looked at, once each.
+#[inline(always)]
 fn cells<'a>(
     line: &'a [u8],
     checked: Option<&'a str>,
-    layout: &Layout,
+    (width, cap): (usize, usize),
     buf: &mut Vec<&'a str>,
 ) -> Option<&'a str> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if line.len() >= layout.cap {
+    if line.len() >= cap {
         return None;
     }
     let text = match checked {
@@ -201,7 +202,7 @@ fn cells<'a>(
         }
     }
     buf.push(&text[at..]);
-    (buf.len() == layout.width).then_some(text)
+    (buf.len() == width).then_some(text)
 }
 
 /// The games of `data` (whole lines from a game's first row, `line` the number of its first;
@@ -263,7 +264,7 @@ pub fn games(
                     break; // the next game's first row (whether plain or not)
                 }
             }
-            let Some(text) = cells(row, row_text, layout, &mut buf) else {
+            let Some(text) = cells(row, row_text, (layout.width, layout.cap), &mut buf) else {
                 return (start, start_line, Stop::Python);
             };
             let id = strip(buf[0]);
@@ -545,6 +546,68 @@ pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
     Some(out)
 }
 
+/// A games-CSV row read by [`game_rows`]: its game id (stripped), its line, its text (without
+/// its line end) and its Big Two object's head ([`game_head`]; None: the Python reader's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    pub line: i64,
+    pub text: String,
+    pub head: Option<String>,
+}
+
+/// The rows of a games CSV's `data` (whole lines after its header, `line` the number of the
+/// first; `at_eof`: the file ends with them) appended to `out`, as `csv.reader` reads them,
+/// blank lines and rows skipped, while they are plain: one line each with no quote, no NUL,
+/// no carriage return but its last byte, UTF-8, under the line cap `cap`, as many cells as the
+/// header. At a row that is not ([`Stop::Python`]) the Python reader reads it (and names its
+/// error): `(bytes read, the line after them, why it stopped)`.
+pub fn game_rows(
+    data: &[u8],
+    at_eof: bool,
+    mut line: i64,
+    layout: &GamesLayout,
+    cap: usize,
+    out: &mut Vec<GameRow>,
+) -> (usize, i64, Stop) {
+    let checked = match std::str::from_utf8(data) {
+        Ok(text) => text,
+        Err(err) => std::str::from_utf8(&data[..err.valid_up_to()]).unwrap_or_default(),
+    };
+    let Some(id_at) = layout.at[0] else {
+        return (0, line, Stop::Python); // no game_id column: the reader's header error
+    };
+    let mut pos = 0;
+    let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
+    loop {
+        if pos == data.len() {
+            return (pos, line, if at_eof { Stop::End } else { Stop::More });
+        }
+        let end = memchr(b'\n', &data[pos..]).map(|k| pos + k);
+        if end.is_none() && !at_eof {
+            return (pos, line, Stop::More);
+        }
+        let end = end.unwrap_or(data.len());
+        let row = &data[pos..end];
+        if !(row.is_empty() || row == b"\r") {
+            let cut = (layout.width, cap);
+            let Some(text) = cells(row, checked.get(pos..end), cut, &mut buf) else {
+                return (pos, line, Stop::Python);
+            };
+            if !buf.iter().all(|cell| strip(cell).is_empty()) {
+                out.push(GameRow {
+                    id: strip(buf[id_at]).to_owned(),
+                    line,
+                    text: text.to_owned(),
+                    head: game_head(layout, text),
+                });
+            }
+        }
+        pos = (end + 1).min(data.len());
+        line += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -591,6 +654,50 @@ mod tests {
         let foreign = GamesLayout::new(7, &columns, vec![6]).expect("a layout");
         assert_eq!(game_head(&foreign, "g1,hk,p0,,,,3"), None);
         assert!(GamesLayout::new(6, &columns, vec![]).is_none());
+    }
+
+    /// The games rows `csv.reader` reads as they stand are read, blank lines and rows skipped,
+    /// each with its line, text and head; the first that is not stops the reading there, and
+    /// a last line may wait for more of the file.
+    #[test]
+    fn game_rows_while_plain() {
+        let columns = [("ruleset".to_string(), 0), ("game_id".to_string(), 1)];
+        let layout = GamesLayout::new(3, &columns, vec![]).expect("a layout");
+        let read = |data: &[u8], at_eof| {
+            let mut out = Vec::new();
+            (game_rows(data, at_eof, 2, &layout, 40, &mut out), out)
+        };
+        let data = "hk, g1 ,x\r\n\n , ,\r\nhk,g2,y\n";
+        let (got, out) = read(data.as_bytes(), true);
+        assert_eq!(got, (data.len(), 6, Stop::End));
+        let rows: Vec<_> = out
+            .iter()
+            .map(|r| (&r.id[..], r.line, &r.text[..]))
+            .collect();
+        assert_eq!(rows, [("g1", 2, "hk, g1 ,x"), ("g2", 5, "hk,g2,y")]);
+        assert!(out[0]
+            .head
+            .as_deref()
+            .unwrap()
+            .contains(r#""game_id":"g1""#));
+        let (got, out) = read(&data.as_bytes()[..data.len() - 1], false);
+        assert_eq!(
+            (got, out.len()),
+            ((data.find("hk,g2").unwrap(), 5, Stop::More), 1)
+        );
+        for bad in [
+            &b"hk,\"g3\",z\n"[..],                               // a quote
+            b"hk,g3\n",                                          // a cell short
+            b"hk,g3,z,\n",                                       // a cell too many
+            b"hk,g3,z\0\n",                                      // a NUL
+            b"hk,g3,z\rx\n",                                     // a carriage return inside
+            b"hk,g3,\xff\n",                                     // not UTF-8
+            b"hk,g3,zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n", // the cap
+        ] {
+            let data = [&b"hk,g1,x\n"[..], bad, b"hk,g4,w\n"].concat();
+            let (got, out) = read(&data, true);
+            assert_eq!((got, out.len()), ((8, 3, Stop::Python), 1), "{bad:?}");
+        }
     }
 
     fn layout() -> Layout {

@@ -834,6 +834,39 @@ impl CsvGameHeads {
         let line = text.to_str().ok()?;
         crate::csv::game_head(&self.layout, line)
     }
+
+    /// `crate::csv::game_rows` of `data` (whole lines of the games CSV after its header,
+    /// `line` the first's number; `at_eof`: the file ends with them; `cap`: the line cap):
+    /// `(bytes read, the line after them, "end" | "more" | "python", [(game_id, line, text,
+    /// head)])`, each row's head as [`CsvGameHeads::head`] answers.
+    fn rows(&self, data: &[u8], at_eof: bool, line: i64, cap: usize) -> CsvGameRows {
+        let mut out = Vec::new();
+        let (read, next, stop) =
+            crate::csv::game_rows(data, at_eof, line, &self.layout, cap, &mut out);
+        let rows = out
+            .into_iter()
+            .map(|r| (r.id, r.line, r.text, r.head))
+            .collect();
+        (read, next, stop_name(stop), rows)
+    }
+}
+
+/// What [`CsvGameHeads::rows`] answers: bytes read, the line after them, why it stopped, and
+/// the rows read: `(game_id, line, text, head)`.
+type CsvGameRows = (
+    usize,
+    i64,
+    &'static str,
+    Vec<(String, i64, String, Option<String>)>,
+);
+
+/// How Python names why a reader of plain rows stopped.
+fn stop_name(stop: crate::csv::Stop) -> &'static str {
+    match stop {
+        crate::csv::Stop::End => "end",
+        crate::csv::Stop::More => "more",
+        crate::csv::Stop::Python => "python",
+    }
 }
 
 #[pymethods]
@@ -934,11 +967,7 @@ impl CsvGames {
         if let Some(err) = failed {
             return Err(err);
         }
-        let stop = match stop {
-            crate::csv::Stop::End => "end",
-            crate::csv::Stop::More => "more",
-            crate::csv::Stop::Python => "python",
-        };
+        let stop = stop_name(stop);
         let py = head.py();
         let games = out
             .into_iter()

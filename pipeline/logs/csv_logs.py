@@ -250,6 +250,10 @@ class _GamesHeader:
         return got
 
 
+#: A :attr:`_GameRow.core_head` the core was not asked for (no object text is empty).
+_NOT_MADE = ""
+
+
 @dataclass(slots=True)
 class _GameRow:
     """A games-CSV row as held until its game's actions come (:class:`_GamesCsv`): one text a
@@ -259,6 +263,9 @@ class _GameRow:
     line: int
     header: _GamesHeader
     text: str  # the row's line, or as _raw_text writes it (csv.reader reads its cells back)
+    #: its Big Two object's text as the core made it with the row (GameHeads.rows; None:
+    #: Python makes it), or _NOT_MADE
+    core_head: str | None = ""
 
     def cells(self) -> defaultdict[str, str]:
         """Each column's cell, stripped ("" for a column the header has not)."""
@@ -491,6 +498,17 @@ class GameHeads(Protocol):
         ``{}``, no other game's column filled); else None (then they make it)."""
         ...
 
+    def rows(
+        self, data: bytes, at_eof: bool, line: int, cap: int
+    ) -> tuple[int, int, str, list[tuple[str, int, str, str | None]]]:
+        """The games CSV's rows in ``data`` (whole lines after its header, ``line`` the first's
+        number; ``at_eof``: the file ends with them), blank ones skipped, while they are plain
+        (one line, no quote, NUL or carriage return inside, UTF-8, under the cap ``cap``, as
+        many cells as the header): (bytes read, the line after them, ``"end"``, ``"more"`` or
+        ``"python"``: ``csv.reader`` reads the row there, the rows as ``(game_id, line, text,
+        head)``, ``head`` as :meth:`head` answers)."""
+        ...
+
 
 class IdNumbers(Protocol):
     """Game id → a number, as a dict of them answers (:class:`_CsvReader`'s ids): a ``dict``,
@@ -503,10 +521,31 @@ class IdNumbers(Protocol):
     def setdefault(self, game_id: str, n: int, /) -> int: ...
 
 
-#: What makes a :class:`PlainRows` for a header (``pipeline.native.csv_games``): its width,
-#: seq, seat, action and ts columns, (name, column, whole number) of the cards and the optional
-#: columns, rows a game may have, the line cap.
-PlainRowsOf = Callable[[int, int, int, int, int, list[tuple[str, int, bool]], int, int], PlainRows]
+class PlainRowsOf(Protocol):
+    """The native core's readers of a CSV pair's plain rows (``pipeline.native.csv_games``)."""
+
+    def __call__(
+        self,
+        width: int,
+        seq: int,
+        seat: int,
+        action: int,
+        ts: int,
+        optional: list[tuple[str, int, bool]],
+        max_rows: int,
+        cap: int,
+    ) -> PlainRows:
+        """The reader of an actions header's plain rows: its width, seq, seat, action and ts
+        columns, (name, column, whole number) of the cards and the optional columns, rows a
+        game may have, the line cap."""
+        ...
+
+    def game_heads(
+        self, width: int, columns: list[tuple[str, int]], foreign: list[int]
+    ) -> GameHeads:
+        """:meth:`PlainRows.game_heads`, for the games CSV's reader."""
+        ...
+
 
 #: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
 #: the header's raw (:meth:`_CsvReader._plain_core`).
@@ -752,7 +791,8 @@ class _CsvReader:
             )
             return
         with fh:
-            lines = _Lines(fh, self.cap)
+            src = _Source(fh)
+            lines = _Lines(src, self.cap)
             reader = csv.reader(lines)
             try:
                 header = [h.strip() for h in next(reader, [])]
@@ -786,7 +826,26 @@ class _CsvReader:
                 )
             id_at = max(k for k, name in enumerate(header) if name == "game_id")  # a dict's
             head = _GamesHeader(header, _raw_text([header]))
+            # on the core, its rows while they are plain (each with its object's text), a
+            # block at a time; csv.reader reads each other row
+            plain = None if self.plain_rows is None else self.plain_rows.game_heads(*head.layout())
             while True:
+                if plain is not None:
+                    stop = "more"
+                    while stop == "more":
+                        data, at_eof = src.lines()
+                        read, after, stop, rows = plain.rows(data, at_eof, lines.line + 1, self.cap)
+                        src.pos = src.last = src.pos + read
+                        lines.line = after - 1
+                        for game_id, line, text, core_head in rows:
+                            game_row = _GameRow(game_id, line, head, text, core_head)
+                            yield self._first_row(game_row, ids, gname) or game_row
+                        if stop == "more":
+                            if len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
+                                break  # a line too long to wait for: csv.reader's
+                            src.more()  # at the file's end, the next lines() says so
+                    if stop == "end":
+                        return
                 line, not_utf8 = lines.line + 1, lines.not_utf8
                 try:
                     row = next(reader)
@@ -833,18 +892,23 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
-                game_row.game_id = game_id = row[id_at].strip()
-                if (first := ids.setdefault(game_id, line * self.base) // self.base) != line:
-                    yield self._reject(
-                        line,
-                        game_id,
-                        "E_CSV_DUPLICATE_GAME",
-                        f"game {game_id!r} has two rows in the games CSV (first at line {first})",
-                        game_row.raw(),
-                        file=gname,
-                    )
-                    continue
-                yield game_row
+                game_row.game_id = row[id_at].strip()
+                yield self._first_row(game_row, ids, gname) or game_row
+
+    def _first_row(self, game_row: _GameRow, ids: IdNumbers, gname: str) -> Reject | None:
+        """A games-CSV row's reject when its game has a row already (the first kept), else
+        None (its line noted in ``ids``)."""
+        game_id, line = game_row.game_id, game_row.line
+        if (first := ids.setdefault(game_id, line * self.base) // self.base) == line:
+            return None
+        return self._reject(
+            line,
+            game_id,
+            "E_CSV_DUPLICATE_GAME",
+            f"game {game_id!r} has two rows in the games CSV (first at line {first})",
+            game_row.raw(),
+            file=gname,
+        )
 
     # ----- actions CSV -------------------------------------------------------------------
     def _finish(self, group: _Group) -> Iterator[GameRecord | CsvGame | Reject]:
@@ -1092,9 +1156,11 @@ class _CsvReader:
             game_row = self.games.find(game_id)
             if game_row is None:
                 return None
-            if not heads or heads[0][0] is not game_row.header:
-                heads[:] = [(game_row.header, core.game_heads(*game_row.header.layout()))]
-            fast = heads[0][1].head(game_row.text)  # most Big Two rows
+            fast = game_row.core_head  # made with the row on the core
+            if fast == _NOT_MADE:
+                if not heads or heads[0][0] is not game_row.header:
+                    heads[:] = [(game_row.header, core.game_heads(*game_row.header.layout()))]
+                fast = heads[0][1].head(game_row.text)  # most Big Two rows
             if fast is not None:
                 return fast, big2_allowed
             try:

@@ -313,12 +313,111 @@ def _broken(
     return ",".join(row) + "\n"
 
 
+#: Ways a games-CSV row or its file breaks (or stays plain): each is read alike with the core
+#: reading the plain rows and by ``csv.reader`` alone.
+_GAME_BREAKS = ["quote", "newline_in_quotes", "blank", "blank_row", "crlf", "spaces", "nul",
+                "not_utf8", "cr_inside", "long", "short_row", "long_row", "twice", "again_later",
+                "no_id", "none"]  # fmt: skip
+
+
+def _broken_game_row(line: str, row: list[str], how: str) -> tuple[str, str]:
+    """A games-CSV ``line`` (its cells ``row``) broken as ``how`` says, and what goes at the
+    file's end."""
+    if how == "quote":
+        row[5] = f'"{row[5]}"'
+    elif how == "newline_in_quotes":
+        row[5] = f'"{row[5]}\nfloor 2"'
+    elif how == "blank":
+        return "\n" + line, ""
+    elif how == "blank_row":
+        return " ,,, ,,,,,,,\n" + line, ""
+    elif how == "crlf":
+        return line.replace("\n", "\r\n"), ""
+    elif how == "spaces":
+        row[0] = f"\u3000{row[0]}\x1c"
+    elif how == "nul":
+        row[5] += "\x00"
+    elif how == "not_utf8":
+        row[5] += "\udcff"
+    elif how == "cr_inside":
+        row[5] += "\rx"
+    elif how == "long":
+        row[5] += " " * 400
+    elif how == "short_row":
+        row.pop()
+    elif how == "long_row":
+        row.append("")
+    elif how == "twice":
+        return line + line, ""
+    elif how == "again_later":
+        return line, line
+    elif how == "no_id":
+        row[0] = " "
+    return ",".join(row) + "\n", ""
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 10**6),
+    edits=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(_GAME_BREAKS)), max_size=4),
+    cap=st.sampled_from([300, 1 << 20]),
+    block=st.sampled_from([64, 700, 1 << 20]),
+)
+@example(seed=3, edits=[(1, "quote"), (2, "newline_in_quotes")], cap=1 << 20, block=1 << 20)
+@example(seed=3, edits=[(1, "long"), (3, "crlf")], cap=300, block=64)
+@example(seed=3, edits=[(0, "twice"), (2, "again_later")], cap=1 << 20, block=700)
+@example(seed=3, edits=[(0, "not_utf8"), (2, "nul"), (3, "cr_inside")], cap=1 << 20, block=64)
+def test_the_core_reads_plain_games_rows_as_csv_reader(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    seed: int,
+    edits: list[tuple[int, str]],
+    cap: int,
+    block: int,
+) -> None:
+    """Random games as a CSV pair, games-CSV rows broken at random (quoted cells, a newline
+    in quotes, blank lines and rows, CRLF, padding, NUL, bytes not UTF-8, a carriage return
+    inside, over-long lines, rows short or long, a game's row twice, no id), the file read in
+    blocks of any size: the reader with the core reading the plain games rows (and their
+    objects) gives what the Python reader gives alone, rejects included."""
+    monkeypatch.setattr("pipeline.logs.csv_logs._PLAIN_BLOCK", block)
+    games = [_game(seed + k, (seed + k) % len(OPTIONS), "compact", k == 2) for k in range(5)]
+    game_rows, action_rows = _csv_rows(games)
+    lines = [_text([row]) for row in game_rows]  # each with its newline
+    tail = ""
+    for at, how in edits:
+        k = 1 + at % (len(lines) - 1)
+        row = lines[k].rstrip("\n").split(",")
+        if len(row) != len(game_rows[0]):  # broken by an edit before: left so
+            continue
+        lines[k], more = _broken_game_row(lines[k], row, how)
+        tail += more
+    (tmp_path / "g.games.csv").write_bytes(
+        ("".join(lines) + tail).encode("utf-8", "surrogateescape")
+    )
+    path = tmp_path / "g.csv"
+    path.write_text(_text(action_rows), encoding="utf-8")
+    alone, with_core = _read_both(path, cap)
+
+    def games_csv_rejects(items: list[Any]) -> tuple[list[Any], list[Reject]]:
+        # the core reads the games rows of a block of actions ahead: the games CSV's rejects
+        # come as many items earlier, the same ones
+        own = [g for g in items if isinstance(g, Reject) and g.source.file.endswith(".games.csv")]
+        return [g for g in items if g not in own], sorted(own, key=lambda r: r.source.line)
+
+    (got, got_own), (want, want_own) = games_csv_rejects(with_core), games_csv_rejects(alone)
+    _same(want, got)
+    assert got_own == want_own
+
+
 def test_a_clean_pair_is_read_by_the_core_alone(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """CRLF line ends, blank lines and rows, cells padded with what ``str.strip`` strips:
-    still plain rows, every game read by the core (the Python row reader never runs), the
-    same items as the Python reader's."""
+    still plain rows, every game read by the core (the Python row reader never runs), and
+    every games row but those with a quoted cell, the same items as the Python reader's."""
     import pipeline.logs.csv_logs
 
     games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(8)]
@@ -333,9 +432,21 @@ def test_a_clean_pair_is_read_by_the_core_alone(
     monkeypatch.setattr(
         pipeline.logs.csv_logs, "_action_objs", lambda *_: pytest.fail("Python read a row")
     )
+    lines_read = []
+    next_line = pipeline.logs.csv_logs._Lines.__next__
+
+    def counted(self: Any) -> str:
+        got = next_line(self)
+        lines_read.append(self.line)
+        return got
+
+    monkeypatch.setattr(pipeline.logs.csv_logs._Lines, "__next__", counted)
     with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
     assert len(with_core) == 8 and all(isinstance(g, CsvGame) for g in with_core)
     _same(alone, with_core)
+    # the two headers, and the games rows with a quoted cell (their overrides): every other
+    # row of both files is the core's
+    assert lines_read == [1, 1, 6, 7, 8, 9]
 
 
 def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
