@@ -265,7 +265,7 @@ class _GameRow:
     text: str  # the row's line, or as _raw_text writes it (csv.reader reads its cells back)
     #: its Big Two object's text as the core made it with the row (GameHeads.rows; None:
     #: Python makes it), or _NOT_MADE
-    core_head: str | None = ""
+    core_head: str | None = _NOT_MADE
 
     def cells(self) -> defaultdict[str, str]:
         """Each column's cell, stripped ("" for a column the header has not)."""
@@ -556,11 +556,11 @@ _PLAIN_BLOCK = 1 << 20
 
 
 class _Source:
-    """An actions file's bytes after its header, a block at a time, for the core and the
-    Python reader to take turns: whole lines from the position for the core (:meth:`lines`,
-    then the position moved past what it read), a line at a time for the Python reader
-    (:meth:`readline`, as a file's), and back to the start of the last line it read
-    (:meth:`back`: that line is held until the position moves past it)."""
+    """A CSV file's bytes after its header (the actions file's or the games CSV's), a block at
+    a time, for the core and the Python reader to take turns: whole lines from the position
+    for the core (:meth:`lines`, then the position moved past what it read), a line at a time
+    for the Python reader (:meth:`readline`, as a file's), and back to the start of the last
+    line it read (:meth:`back`: that line is held until the position moves past it)."""
 
     def __init__(self, fh: IO[bytes]) -> None:
         self.fh = fh
@@ -791,8 +791,8 @@ class _CsvReader:
             )
             return
         with fh:
-            src = _Source(fh)
-            lines = _Lines(src, self.cap)
+            src = _Source(fh)  # on the core, the core and csv.reader take turns on it
+            lines = _Lines(fh if self.plain_rows is None else src, self.cap)
             reader = csv.reader(lines)
             try:
                 header = [h.strip() for h in next(reader, [])]
