@@ -274,15 +274,15 @@ def read_seconds(path: Path, *, core: bool) -> float:
 @benchmark("ingest.csv")
 def csv_import() -> list[Figure]:
     """The first ``BIG2_BENCH_CSV_GAMES`` games (default 20,000) of the standard file as a
-    CSV pair beside the same games as JSON Lines, one worker, alternating
-    (``BIG2_BENCH_AIMS_ROUNDS`` rounds, medians): the CSV import on the core, on the Python
-    path, the JSON Lines import on the core, and the CSV reader alone (with the core reading
-    the rows, and in Python)."""
+    CSV pair beside the same games as JSON Lines, alternating (``BIG2_BENCH_AIMS_ROUNDS``
+    rounds, medians): the CSV import on the core (one worker and two), on the Python path, the
+    JSON Lines import on the core (one worker and two), and the CSV reader alone (with the core
+    reading the rows, and in Python)."""
     from bench.ingest import write_log
 
     n = int(os.environ.get("BIG2_BENCH_CSV_GAMES", "20000"))
     rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
-    rate: dict[str, list[float]] = {"csv": [], "pure": [], "jsonl": []}
+    rate: dict[str, list[float]] = {"csv": [], "pure": [], "jsonl": [], "csv2": [], "jsonl2": []}
     reading: dict[bool, list[float]] = {True: [], False: []}
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -293,21 +293,27 @@ def csv_import() -> list[Figure]:
         for k in range(rounds):
             for core in (True, False):
                 reading[core].append(read_seconds(pair, core=core))
-            for name, path, pure in (
-                ("csv", pair, False),
-                ("pure", pair, True),
-                ("jsonl", log, False),
+            for name, path, pure, workers in (
+                ("csv", pair, False, 1),
+                ("pure", pair, True, 1),
+                ("jsonl", log, False, 1),
+                ("csv2", pair, False, 2),
+                ("jsonl2", log, False, 2),
             ):
                 wh = Path(tmp) / f"wh-{name}-{k}"
-                rate[name].append(import_rate(path, wh, n, 1, pure=pure)[0])
+                rate[name].append(import_rate(path, wh, n, workers, pure=pure)[0])
                 shutil.rmtree(wh)
     csv_rate, jsonl_rate = statistics.median(rate["csv"]), statistics.median(rate["jsonl"])
+    csv2_rate, jsonl2_rate = statistics.median(rate["csv2"]), statistics.median(rate["jsonl2"])
     return [
         (f"input: {n:,} games as a CSV pair (the sample writer's columns)", n, "games"),
         ("ingest --no-build .csv, 1 worker, on the core", csv_rate, "games/s"),
         ("ingest --no-build .csv, 1 worker, pure Python", statistics.median(rate["pure"]), "games/s"),
         ("ingest --no-build .jsonl of the same games, 1 worker", jsonl_rate, "games/s"),
         (".csv ÷ .jsonl on the core", csv_rate / jsonl_rate, "×"),
+        ("ingest --no-build .csv, 2 workers, on the core", csv2_rate, "games/s"),
+        ("ingest --no-build .jsonl of the same games, 2 workers", jsonl2_rate, "games/s"),
+        (".csv ÷ .jsonl on the core, 2 workers", csv2_rate / jsonl2_rate, "×"),
         ("the CSV reader alone, the core reading the rows, CPU per game", 1e6 * statistics.median(reading[True]) / n, "µs"),
         ("the CSV reader alone, in Python, CPU per game", 1e6 * statistics.median(reading[False]) / n, "µs"),
         ("load average (1 min) before the runs", load_before, ""),
