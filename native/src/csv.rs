@@ -205,6 +205,15 @@ fn cells<'a>(
     (buf.len() == width).then_some(text)
 }
 
+/// The part of `data` that is UTF-8, checked at once (most data is all of it): a row within it
+/// is sliced from it, not checked alone.
+fn utf8_part(data: &[u8]) -> &str {
+    match std::str::from_utf8(data) {
+        Ok(text) => text,
+        Err(err) => std::str::from_utf8(&data[..err.valid_up_to()]).unwrap_or_default(),
+    }
+}
+
 /// The games of `data` (whole lines from a game's first row, `line` the number of its first;
 /// `at_eof`: the file ends with them) appended to `out`, each game's [`Head`] from `head`
 /// (None: Python reads the game; `seen` ids are Python's too); `(bytes read, the line after
@@ -219,11 +228,7 @@ pub fn games(
     mut head: impl FnMut(&str) -> Option<Head>,
     out: &mut Vec<Game>,
 ) -> (usize, i64, Stop) {
-    // the data's UTF-8 part, checked at once: its rows are sliced from it (most data is all of it)
-    let checked = match std::str::from_utf8(data) {
-        Ok(text) => text,
-        Err(err) => std::str::from_utf8(&data[..err.valid_up_to()]).unwrap_or_default(),
-    };
+    let checked = utf8_part(data);
     let mut pos = 0;
     let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
     let mut actions = String::new();
@@ -447,7 +452,16 @@ pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
         return None;
     }
     let cells: Vec<&str> = line.split(',').collect();
-    if cells.len() != layout.width || layout.foreign.iter().any(|&k| !strip(cells[k]).is_empty()) {
+    if cells.len() != layout.width {
+        return None;
+    }
+    head_of_cells(layout, &cells, line.len())
+}
+
+/// [`game_head`] of a row's cells (as many as the header's, none with a quote, NUL or line
+/// end), `size` the row's length.
+fn head_of_cells(layout: &GamesLayout, cells: &[&str], size: usize) -> Option<String> {
+    if layout.foreign.iter().any(|&k| !strip(cells[k]).is_empty()) {
         return None;
     }
     let mut fields = [""; GAME_FIELDS.len()];
@@ -461,7 +475,7 @@ pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
     if !(kind.is_empty() || kind == "big2") || !(overrides.is_empty() || overrides == "{}") {
         return None;
     }
-    let mut out = String::with_capacity(line.len() + 256);
+    let mut out = String::with_capacity(size + 256);
     out.push_str("{\"format_version\":1,\"game_kind\":\"big2\",\"game_id\":");
     push_text(&mut out, game_id)?;
     out.push_str(",\"ruleset\":{\"preset\":");
@@ -570,10 +584,7 @@ pub fn game_rows(
     cap: usize,
     out: &mut Vec<GameRow>,
 ) -> (usize, i64, Stop) {
-    let checked = match std::str::from_utf8(data) {
-        Ok(text) => text,
-        Err(err) => std::str::from_utf8(&data[..err.valid_up_to()]).unwrap_or_default(),
-    };
+    let checked = utf8_part(data);
     let Some(id_at) = layout.at[0] else {
         return (0, line, Stop::Python); // no game_id column: the reader's header error
     };
@@ -599,7 +610,7 @@ pub fn game_rows(
                     id: strip(buf[id_at]).to_owned(),
                     line,
                     text: text.to_owned(),
-                    head: game_head(layout, text),
+                    head: head_of_cells(layout, &buf, text.len()),
                 });
             }
         }

@@ -223,7 +223,7 @@ class _GamesHeader:
         self.blank = {name: "" for name in known if name not in self.names}
 
     def layout(self) -> tuple[int, list[tuple[str, int]], list[int]]:
-        """What :meth:`PlainRows.game_heads` takes of this header: its width, each column
+        """What :meth:`PlainRowsOf.game_heads` takes of this header: its width, each column
         by name (the last of a name written twice, as a row's cells are looked up) and Big
         Two's foreign columns (:meth:`foreign_columns`).
 
@@ -479,14 +479,6 @@ class PlainRows(Protocol):
         text, rows)``)."""
         ...
 
-    def game_heads(
-        self, width: int, columns: list[tuple[str, int]], foreign: list[int]
-    ) -> GameHeads:
-        """The core's maker of games-CSV objects for a games header (a static method: ``head``
-        calls it while :meth:`games` runs): its width, each column by name (the last of a name
-        written twice) and the other games' columns it has."""
-        ...
-
 
 class GameHeads(Protocol):
     """The core's Big Two games-CSV objects under one header (``big2_native.CsvGameHeads``)."""
@@ -543,7 +535,10 @@ class PlainRowsOf(Protocol):
     def game_heads(
         self, width: int, columns: list[tuple[str, int]], foreign: list[int]
     ) -> GameHeads:
-        """:meth:`PlainRows.game_heads`, for the games CSV's reader."""
+        """The core's maker of games-CSV objects for a games header (its rows read by the
+        core, :meth:`GameHeads.rows`, or the rows ``head`` asks for while
+        :meth:`PlainRows.games` runs): its width, each column by name (the last of a name
+        written twice) and the other games' columns it has."""
         ...
 
 
@@ -1159,7 +1154,7 @@ class _CsvReader:
             fast = game_row.core_head  # made with the row on the core
             if fast == _NOT_MADE:
                 if not heads or heads[0][0] is not game_row.header:
-                    heads[:] = [(game_row.header, core.game_heads(*game_row.header.layout()))]
+                    heads[:] = [(game_row.header, plain_rows.game_heads(*game_row.header.layout()))]
                 fast = heads[0][1].head(game_row.text)  # most Big Two rows
             if fast is not None:
                 return fast, big2_allowed
