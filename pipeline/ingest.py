@@ -963,8 +963,10 @@ def block_rows(
 
 def _lines_of(data: bytes, file: str, first_line: int, max_line_bytes: int) -> Iterator[ChunkItem]:
     """The items of ``data``, whole lines of ``file`` from line ``first_line``, as the
-    streaming reader (:func:`pipeline.logs.jsonl.iter_jsonl_lines`) reads them."""
-    stream = io.BytesIO(data)
+    streaming reader (:func:`pipeline.logs.jsonl.iter_jsonl_lines`) reads them (through a
+    buffered reader, whose ``peek`` lets the reader pass over a run of blank lines a buffer at
+    a time)."""
+    stream = io.BufferedReader(io.BytesIO(data))
     return iter_jsonl_lines(stream, file, max_line_bytes=max_line_bytes, first_line=first_line)
 
 

@@ -314,6 +314,10 @@ def test_a_reimport_writes_no_part_file(tmp_path: Path) -> None:
 
 
 # ----- workers read their own ranges of a plain JSON Lines file ----------------------------
+needs_core = pytest.mark.skipif(not native.available(), reason="the native core's path")
+
+
+@needs_core  # without it, the first chunks run here while the worker processes start
 def test_the_main_process_reads_no_line_of_a_plain_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -427,9 +431,6 @@ def test_an_import_of_a_file_changed_while_read_commits_nothing(
     assert caught.value.code == "E_FILE_CHANGED" and "shorter" in caught.value.message
     assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
     assert wh.verify() == []
-
-
-needs_core = pytest.mark.skipif(not native.available(), reason="the native core's path")
 
 
 def _without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:

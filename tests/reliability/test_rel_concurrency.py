@@ -23,7 +23,7 @@ import pytest
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
-from tests.test_ingest import write_games, write_many
+from tests.test_ingest import needs_core, write_games, write_many
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -403,6 +403,7 @@ def test_killing_the_import_leaves_no_worker_behind(
         assert built.verify() == []  # the batch aborted: its tmp files are gone
 
 
+@needs_core  # without the core, the workers are processes (above)
 @pytest.mark.parametrize(
     ("sig", "kind"), [(signal.SIGINT, "jsonl"), (signal.SIGTERM, "jsonl"), (signal.SIGINT, "csv")]
 )
