@@ -114,6 +114,25 @@ def _code(err: pytest.ExceptionInfo[RulesetError]) -> str:
 # --- presets ---------------------------------------------------------------------------
 
 
+def test_a_remembered_validation_is_never_another_value_s() -> None:
+    """load_ruleset remembers the overrides it validated (a score sheet names the same ones
+    for every game), by their repr: a value equal to one seen but of another type (1 for
+    True, 2.0 for 2) is still validated, and the errors quote the value as given."""
+    assert load_ruleset("hk", {"bombs": True}).bombs is True
+    assert load_ruleset("hk", {"multiplier_tiers": [[0, 1], [8, 2]]}).tier(8) == 2
+    for bad, why in [
+        ({"bombs": 1}, "bombs = 1: expected true or false"),
+        ({"multiplier_tiers": [[0, 1], [8, 2.0]]}, "row [8, 2.0] is not [min_cards, multiplier]"),
+    ]:
+        for _ in range(2):  # a rejected value is not remembered either
+            with pytest.raises(RulesetError) as caught:
+                load_ruleset("hk", bad)
+            assert why in caught.value.message
+    tiers = load_ruleset("hk", {"multiplier_tiers": [[8, 2]]})
+    assert load_ruleset("hk", {"multiplier_tiers": ((8, 2),)}) is tiers  # the same ruleset
+    assert load_ruleset("hk", {"multiplier_tiers": [[8, 2]]}) is tiers
+
+
 def test_preset_names_default_first() -> None:
     assert preset_names() == ["hk", "hk-classic", "mainland", "taiwan"]
     assert DEFAULT_PRESET == "hk"
