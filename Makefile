@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean native native-check
+.PHONY: demo test test-pure lint bench clean native native-check
 
 # cargo from PATH, else rustup's default place (CI may run with PATH=/usr/local/bin:/usr/bin:/bin)
 CARGO  ?= $(shell command -v cargo 2>/dev/null || for d in "$$CARGO_HOME/bin" "$$HOME/.cargo/bin" /root/.cargo/bin; do \
@@ -73,6 +73,11 @@ test:
 	$(BIN)/python -m compileall -q pipeline dashboards bench
 	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
+
+## test-pure: the same suite on the pure Python path (what a machine without Rust runs; the
+## tests of the core skip themselves): ~6.5 minutes on 2 CPUs, so not part of `make test`.
+test-pure: $(STAMP)
+	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile tests
 
 ## bench: the benchmarks; prints figures with the machine and appends to docs/benchmarks.md
 bench: native

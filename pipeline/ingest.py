@@ -73,7 +73,7 @@ from pipeline.logs.csv_logs import (
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
-from pipeline.logs.scoresheet import SheetRules
+from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 from pipeline.warehouse.core_rows import core_tables, merged
@@ -1179,6 +1179,13 @@ def _file_id(st: os.stat_result) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
+def _parallel_bytes(sizes: dict[Path, int], log_format: str | None) -> int:
+    """The bytes of the files that gain from more workers than one: all but score sheets,
+    whose games are read here and would be pickled to worker processes (two workers imported
+    100,000 sheet games at ~0.55x one worker's rate: ``bench --only ingest.sheets``)."""
+    return sum(n for f, n in sizes.items() if log_shape(f, log_format) not in SHEET_SHAPES)
+
+
 def _is_plain_jsonl(path: Path, log_format: str | None) -> bool:
     """Whether a file is uncompressed JSON Lines: cut into ranges its workers read themselves."""
     return log_shape(path, log_format) == "jsonl" and not path.name.endswith(".gz")
@@ -1477,8 +1484,8 @@ def ingest(
 ) -> IngestSummary:
     """Import every game of the given logs as one batch; return the summary.
 
-    ``workers``: how many chunks run at once (default: one per core when the input is large,
-    else 1): threads of this process on the native core (JSON Lines and CSV logs:
+    ``workers``: how many chunks run at once (default: one per core when the input other
+    than score sheets is large, else 1: :func:`_parallel_bytes`): threads of this process on the native core (JSON Lines and CSV logs:
     :func:`_on_threads`), else worker processes, which die with this one. SIGINT / SIGTERM
     stop the import (:class:`Interrupted`); a dead worker process is ``E_WORKER_DIED``, a full
     disk ``E_DISK_FULL``: in each case nothing of the batch is committed.
@@ -1496,7 +1503,9 @@ def ingest(
     sizes = {f: f.stat().st_size for f in files}
     total_bytes = sum(sizes.values())
     if workers is None:
-        workers = (os.cpu_count() or 1) if total_bytes >= PARALLEL_MIN_BYTES else 1
+        workers = (
+            (os.cpu_count() or 1) if _parallel_bytes(sizes, log_format) >= PARALLEL_MIN_BYTES else 1
+        )
     summary = IngestSummary(workers=workers)
     on_threads = _on_threads(files, log_format, workers)
     shared = _shared_games(files, log_format)

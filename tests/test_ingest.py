@@ -212,6 +212,24 @@ def test_json_lines_and_csv_take_threads_on_the_core_and_score_sheets_processes(
     assert not _on_threads([packed, sheet], None, 1)
 
 
+def test_score_sheets_count_for_no_bytes_in_the_default_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --workers, a large input takes one worker a core, but score sheets weigh
+    nothing in it: their games would be read here and pickled to worker processes (two
+    workers ran at about half one worker's rate)."""
+    from bench.sheets import write_scorer
+
+    monkeypatch.setattr("pipeline.ingest.PARALLEL_MIN_BYTES", 1)
+    sheet, log = tmp_path / "day.txt", tmp_path / "g.jsonl"
+    write_scorer(sheet, 40)
+    write_games(log, 3)
+    alone = ingest([str(sheet)], Warehouse(tmp_path / "a"))
+    assert (alone.workers, alone.total().stored) == (1, 40)
+    both = ingest([str(sheet), str(log)], Warehouse(tmp_path / "b"))
+    assert (both.workers, both.total().stored) == (os.cpu_count() or 1, 43)
+
+
 def test_each_part_file_is_fsynced_once_before_the_manifest_names_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -62,8 +62,9 @@ def ingest(
     workers: Annotated[
         int | None,
         typer.Option(
-            help="Workers (default: one per core on large inputs): threads on the native "
-            "core's JSON Lines path, else processes."
+            help="Workers (default: one per core on large inputs; score sheets count for "
+            "none, they import fastest with one): threads on the native core's JSON Lines "
+            "and CSV paths, else processes."
         ),
     ] = None,
     strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
