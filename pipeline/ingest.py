@@ -1485,10 +1485,11 @@ def ingest(
     """Import every game of the given logs as one batch; return the summary.
 
     ``workers``: how many chunks run at once (default: one per core when the input other
-    than score sheets is large, else 1: :func:`_parallel_bytes`): threads of this process on the native core (JSON Lines and CSV logs:
-    :func:`_on_threads`), else worker processes, which die with this one. SIGINT / SIGTERM
-    stop the import (:class:`Interrupted`); a dead worker process is ``E_WORKER_DIED``, a full
-    disk ``E_DISK_FULL``: in each case nothing of the batch is committed.
+    than score sheets is large, else 1: :func:`_parallel_bytes`): threads of this process on
+    the native core (JSON Lines and CSV logs: :func:`_on_threads`), else worker processes,
+    which die with this one. SIGINT / SIGTERM stop the import (:class:`Interrupted`); a dead
+    worker process is ``E_WORKER_DIED``, a full disk ``E_DISK_FULL``: in each case nothing of
+    the batch is committed.
     ``max_rejects_per_file``: rejects of one file stored in full; the others are counted,
     by code, in one ``E_TOO_MANY_REJECTS`` row per file (0: that row only). The summary's
     counts and reasons count every reject.
