@@ -544,7 +544,7 @@ class PlainRowsOf(Protocol):
 
 #: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
 #: the header's raw (:meth:`_CsvReader._plain_core`).
-_PlainCore = tuple[PlainRows, Callable[[str], tuple[str, int] | None], str]
+_PlainCore = tuple[PlainRows, Callable[[str], tuple[str, int] | None], str, list[int]]
 
 #: Bytes of an actions file handed to the core at a time.
 _PLAIN_BLOCK = 1 << 20
@@ -639,9 +639,10 @@ class _GamesCsv:
             del self.held[game_id]
         return row
 
-    def handed(self) -> Iterator[Reject]:
-        """The rejects met so far, each once."""
-        rejects, self.rejects = self.rejects, []
+    def handed(self, upto: int | None = None) -> Iterator[Reject]:
+        """The rejects met so far (``upto``: the first that many of them), each once."""
+        rejects = self.rejects[:upto]
+        del self.rejects[:upto]
         yield from rejects
 
     def rest(self) -> list[_GameRow]:
@@ -1100,18 +1101,21 @@ class _CsvReader:
         position (line ``line``, a game's first row or before it), as :meth:`_finish` would
         hand them over; then the lines for the Python reader from the first game the core
         leaves (none at the file's end)."""
-        core, head, header_raw = plain
+        core, head, header_raw, met = plain
         while True:
             data, at_eof = src.lines()
+            met.clear()
             read, line, stop, games = core.games(data, at_eof, line, head)
             src.pos += read
             src.last = src.pos
-            for game_id, first, text, rows in games:
+            handed = 0
+            for (game_id, first, text, rows), upto in zip(games, met, strict=False):
                 game_row = self.games.take(game_id)
                 assert game_row is not None  # head() found it
                 self._see(game_id)
-                if self.games.rejects:
-                    yield from self.games.handed()
+                if upto > handed:  # the rejects met finding its row, as _finish hands them
+                    yield from self.games.handed(upto - handed)
+                    handed = upto
                 raw_head = f"{game_row.raw()}\n{header_raw}"
                 yield CsvGame(Source(self.name, first), game_id, text, raw_head, rows)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
@@ -1144,8 +1148,16 @@ class _CsvReader:
 
         big2_allowed = allowed(DEFAULT_KIND)
         heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
+        # for each game the core asks for in one call, in turn: how many of the games CSV's
+        # rejects were met by then (the core asks for a block's games ahead of handing them)
+        met: list[int] = []
 
         def head(game_id: str) -> tuple[str, int] | None:
+            got = made(game_id)
+            met.append(len(self.games.rejects))
+            return got
+
+        def made(game_id: str) -> tuple[str, int] | None:
             if self.ids.get(game_id, 0) % self.base:  # its actions read already: here (split),
                 return None  # or in an earlier file (its row from a second reading)
             game_row = self.games.find(game_id)
@@ -1168,7 +1180,7 @@ class _CsvReader:
             # the object open: actions appended
             return text[:-1].decode(), allowed(obj["game_kind"])
 
-        return core, head, _raw_text([self.header])
+        return core, head, _raw_text([self.header]), met
 
     def _check_row(
         self, row: list[str], index: int, group: _Group, not_utf8: bool
