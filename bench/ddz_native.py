@@ -21,10 +21,17 @@ of ``BIG2_BENCH_DDZ_INGEST_GAMES`` simulated ``ddz`` games (default 3,000), on t
 ``BIG2_PURE_PYTHON=1``, each in a fresh process, alternating, three times: the median games/s
 of each and the load average around the runs. Without the built extension only the Python
 figures are reported.
+
+``native.ddz_csv``: ``BIG2_BENCH_DDZ_CSV_GAMES`` simulated ``ddz`` games (default 20,000) as
+JSON Lines and as a CSV pair (``pipeline.sim.sample.ddz_csv_text``), each imported with one
+worker and with two in a fresh process (:func:`bench.aims.import_rate`), alternating,
+``BIG2_BENCH_AIMS_ROUNDS`` rounds (default 3): median games/s, and the CSV reader alone (CPU
+per game).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from functools import partial
@@ -122,3 +129,54 @@ def ingest_rate() -> list[Figure]:
         log.write_text("\n".join(lines) + "\n", encoding="utf-8")
         ratio = "native ÷ Python, Dou Dizhu ingest"
         return ingest_side_by_side(log, len(lines), games="ddz games", ratio=ratio)
+
+
+@benchmark("native.ddz_csv")
+def csv_import() -> list[Figure]:
+    """Dou Dizhu CSV imports beside JSON Lines imports of the same games, side by side."""
+    import shutil
+    import statistics
+
+    from bench.aims import import_rate, read_seconds
+    from pipeline.sim.sample import ddz_csv_text
+
+    n = int(os.environ.get("BIG2_BENCH_DDZ_CSV_GAMES", "20000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    before = os.getloadavg()[0]
+    rate: dict[tuple[str, int], list[float]] = {}
+    reading: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        lines = ddz_lines("ddz", n)
+        log, pair = Path(tmp) / "ddz.jsonl", Path(tmp) / "ddz.csv"
+        log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        games_text, actions_text = ddz_csv_text([json.loads(line) for line in lines])
+        (Path(tmp) / "ddz.games.csv").write_text(games_text, encoding="utf-8")
+        pair.write_text(actions_text, encoding="utf-8")
+        os.sync()
+        for k in range(rounds):
+            reading.append(read_seconds(pair, core=True))
+            for name, path in (("CSV", pair), ("JSON Lines", log)):
+                for workers in (1, 2):
+                    wh = Path(tmp) / f"wh-{k}"
+                    done = import_rate(path, wh, len(lines), workers)[0]
+                    rate.setdefault((name, workers), []).append(done)
+                    shutil.rmtree(wh)
+    figures: list[Figure] = [("input: ddz games (void deals included)", len(lines), "games")]
+    for (name, workers), rates in rate.items():
+        s = "s" if workers > 1 else ""
+        figures.append(
+            (f"ingest --no-build {name}, {workers} worker{s}", statistics.median(rates), "games/s")
+        )
+    for workers in (1, 2):
+        ratio = statistics.median(rate["CSV", workers]) / statistics.median(
+            rate["JSON Lines", workers]
+        )
+        figures.append(
+            (f"CSV ÷ JSON Lines, {workers} worker{'s' if workers > 1 else ''}", ratio, "×")
+        )
+    figures.append(
+        ("the CSV reader alone, CPU per game", 1e6 * statistics.median(reading) / len(lines), "µs")
+    )
+    figures.append(("load average (1 min) before the runs", before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures

@@ -599,10 +599,10 @@ class _CsvGamesOf:
         return rows
 
     def game_heads(
-        self, width: int, columns: list[tuple[str, int]], foreign: list[int]
+        self, width: int, columns: list[tuple[str, int]], foreign: list[int], foreign_ddz: list[int]
     ) -> GameHeads:
         assert _MODULE is not None
-        heads: GameHeads = _MODULE.CsvGames.game_heads(width, columns, foreign)
+        heads: GameHeads = _MODULE.CsvGames.game_heads(width, columns, foreign, foreign_ddz)
         return heads
 
 

@@ -354,9 +354,9 @@ fn first_cell<'a>(row: &'a [u8], checked: Option<&'a str>) -> Option<&'a str> {
     .map(strip)
 }
 
-/// The games-CSV columns a Big Two game's object is made of, as [`GamesLayout::at`] holds
-/// their places.
-pub const GAME_FIELDS: [&str; 20] = [
+/// The games-CSV columns a Big Two or Dou Dizhu game's object is made of (the common ones,
+/// Big Two's, then Dou Dizhu's), as [`GamesLayout::at`] holds their places.
+pub const GAME_FIELDS: [&str; 34] = [
     "game_id",
     "ruleset",
     "overrides",
@@ -377,22 +377,46 @@ pub const GAME_FIELDS: [&str; 20] = [
     "start_counts",
     "winner",
     "cards_left",
+    "kitty",
+    "set_aside",
+    "face_up_card",
+    "first_bidder",
+    "outcome",
+    "landlord",
+    "base",
+    "landlord_won",
+    "bombs",
+    "rockets",
+    "spring",
+    "multiplier",
+    "amount",
+    "scores",
 ];
+
+/// The kind a Dou Dizhu row names (`game_kind`); an empty kind is Big Two's.
+pub const DOUDIZHU: &str = "doudizhu";
 
 /// Where a games CSV's columns are, as the Python reader finds them from its header (a name
 /// written twice: its last column): the cells a row has, the column of each of
-/// [`GAME_FIELDS`] (None: not in the header) and the other games' columns the header has.
+/// [`GAME_FIELDS`] (None: not in the header) and the columns of games other than Big Two
+/// (`foreign`) and other than Dou Dizhu (`foreign_ddz`) the header has.
 #[derive(Clone, Debug)]
 pub struct GamesLayout {
     pub width: usize,
     pub at: [Option<usize>; GAME_FIELDS.len()],
     pub foreign: Vec<usize>,
+    pub foreign_ddz: Vec<usize>,
 }
 
 impl GamesLayout {
     /// The layout of a header of `width` cells whose columns by name are `columns` (names
     /// other than [`GAME_FIELDS`]' are not looked at); None when a column is past the width.
-    pub fn new(width: usize, columns: &[(String, usize)], foreign: Vec<usize>) -> Option<Self> {
+    pub fn new(
+        width: usize,
+        columns: &[(String, usize)],
+        foreign: Vec<usize>,
+        foreign_ddz: Vec<usize>,
+    ) -> Option<Self> {
         let mut at = [None; GAME_FIELDS.len()];
         for (name, column) in columns {
             if *column >= width {
@@ -402,10 +426,15 @@ impl GamesLayout {
                 at[k] = Some(*column);
             }
         }
-        if foreign.iter().any(|&c| c >= width) {
+        if foreign.iter().chain(&foreign_ddz).any(|&c| c >= width) {
             return None;
         }
-        Some(GamesLayout { width, at, foreign })
+        Some(GamesLayout {
+            width,
+            at,
+            foreign,
+            foreign_ddz,
+        })
     }
 }
 
@@ -439,13 +468,13 @@ fn push_wholes(out: &mut String, name: &str, text: &str) -> Option<()> {
     Some(())
 }
 
-/// A Big Two game's JSON object made of its games-CSV row `line` (without its line end), as
-/// the Python reader makes it (`csv_logs._game_obj`, written by orjson), without its closing
-/// brace (the actions are appended). Only for a row that leaves no doubt: one line with no
-/// quote and no NUL, as many cells as the header, `game_kind` empty or `big2`, `overrides`
-/// empty or `{}`, no other game's column filled, whole numbers written as digits, texts that
-/// need no JSON escape. None for any other row: the Python reader makes its object (or names
-/// its error).
+/// A Big Two or Dou Dizhu game's JSON object made of its games-CSV row `line` (without its
+/// line end), as the Python reader makes it (`csv_logs._game_obj`, written by orjson), without
+/// its closing brace (the actions are appended). Only for a row that leaves no doubt: one line
+/// with no quote and no NUL, as many cells as the header, `game_kind` empty, `big2` or
+/// `doudizhu`, `overrides` empty or `{}`, no other game's column filled, whole numbers written
+/// as digits, `true` or `false`, texts that need no JSON escape. None for any other row: the
+/// Python reader makes its object (or names its error).
 pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
     // an empty line is no cell to csv.reader, not one empty cell
     if line.is_empty() || line.bytes().any(|b| matches!(b, b'"' | b'\r' | b'\n' | 0)) {
@@ -461,22 +490,30 @@ pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
 /// [`game_head`] of a row's cells (as many as the header's, none with a quote, NUL or line
 /// end), `size` the row's length.
 fn head_of_cells(layout: &GamesLayout, cells: &[&str], size: usize) -> Option<String> {
-    if layout.foreign.iter().any(|&k| !strip(cells[k]).is_empty()) {
-        return None;
-    }
     let mut fields = [""; GAME_FIELDS.len()];
     for (value, at) in fields.iter_mut().zip(layout.at) {
         if let Some(k) = at {
             *value = strip(cells[k]);
         }
     }
-    let [game_id, ruleset, overrides, players, names, kind, match_id, table_id, tournament_id, tournament_kind, started_at, game_number, tournament_round, previous_winner, first_leader, hands, stock, start_counts, winner, cards_left] =
+    let [game_id, ruleset, overrides, players, names, kind, match_id, table_id, tournament_id, tournament_kind, started_at, game_number, tournament_round, ref big2 @ .., _, _, _, _, _, _, _, _, _, _, _, _, _, _] =
         fields;
-    if !(kind.is_empty() || kind == "big2") || !(overrides.is_empty() || overrides == "{}") {
+    let ddz = kind == DOUDIZHU;
+    let foreign = if ddz {
+        &layout.foreign_ddz
+    } else {
+        &layout.foreign
+    };
+    if foreign.iter().any(|&k| !strip(cells[k]).is_empty()) {
+        return None;
+    }
+    if !(kind.is_empty() || kind == "big2" || ddz) || !(overrides.is_empty() || overrides == "{}") {
         return None;
     }
     let mut out = String::with_capacity(size + 256);
-    out.push_str("{\"format_version\":1,\"game_kind\":\"big2\",\"game_id\":");
+    out.push_str("{\"format_version\":1,\"game_kind\":");
+    out.push_str(if ddz { "\"doudizhu\"" } else { "\"big2\"" });
+    out.push_str(",\"game_id\":");
     push_text(&mut out, game_id)?;
     out.push_str(",\"ruleset\":{\"preset\":");
     push_text(&mut out, ruleset)?;
@@ -516,32 +553,47 @@ fn head_of_cells(layout: &GamesLayout, cells: &[&str], size: usize) -> Option<St
             push_text(&mut out, text)?;
         }
     }
-    let numbers = [
+    for (name, text) in [
         ("game_number", game_number),
         ("tournament_round", tournament_round),
-        ("previous_winner", previous_winner),
-        ("first_leader", first_leader),
-    ];
-    for (name, text) in numbers {
+    ] {
         if !text.is_empty() {
             push_whole(&mut out, name, text)?;
         }
     }
+    if ddz {
+        ddz_fill(&fields, &mut out)?;
+    } else {
+        big2_fill(big2, &mut out)?;
+    }
+    Some(out)
+}
+
+/// Big Two's columns of a row (`pipeline.big2.logformat._csv_fill`): the previous winner, the
+/// first leader, the deal, the start counts and the result.
+fn big2_fill(fields: &[&str], out: &mut String) -> Option<()> {
+    let &[previous_winner, first_leader, hands, stock, start_counts, winner, cards_left] = fields
+    else {
+        unreachable!("Big Two's seven columns");
+    };
+    for (name, text) in [
+        ("previous_winner", previous_winner),
+        ("first_leader", first_leader),
+    ] {
+        if !text.is_empty() {
+            push_whole(out, name, text)?;
+        }
+    }
     if !hands.is_empty() {
         out.push_str(",\"deal\":{\"hands\":[");
-        for (k, hand) in hands.split('|').enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            push_text(&mut out, hand)?;
-        }
+        push_texts(out, hands)?;
         out.push_str("],\"stock\":");
-        push_text(&mut out, stock)?;
+        push_text(out, stock)?;
         out.push('}');
     }
     if !start_counts.is_empty() {
         out.push(',');
-        push_wholes(&mut out, "start_counts", start_counts)?;
+        push_wholes(out, "start_counts", start_counts)?;
     }
     if !winner.is_empty() || !cards_left.is_empty() {
         out.push_str(",\"result\":{");
@@ -553,11 +605,96 @@ fn head_of_cells(layout: &GamesLayout, cells: &[&str], size: usize) -> Option<St
             }
         }
         if !cards_left.is_empty() {
-            push_wholes(&mut out, "cards_left", cards_left)?;
+            push_wholes(out, "cards_left", cards_left)?;
         }
         out.push('}');
     }
-    Some(out)
+    Some(())
+}
+
+/// Dou Dizhu's columns of a row (`pipeline.doudizhu.game._csv_fill`): the deal, the first
+/// bidder and the declared result, in the order that function fills them.
+fn ddz_fill(fields: &[&str; GAME_FIELDS.len()], out: &mut String) -> Option<()> {
+    let at = |name: &str| {
+        fields[GAME_FIELDS
+            .iter()
+            .position(|f| *f == name)
+            .expect("a field")]
+    };
+    let (hands, kitty) = (at("hands"), at("kitty"));
+    let (set_aside, face_up_card) = (at("set_aside"), at("face_up_card"));
+    if !hands.is_empty() {
+        out.push_str(",\"deal\":{\"hands\":[");
+        push_texts(out, hands)?;
+        out.push_str("],\"kitty\":");
+        push_text(out, kitty)?;
+        for (name, text) in [("set_aside", set_aside), ("face_up_card", face_up_card)] {
+            if !text.is_empty() {
+                push_key(out, name);
+                push_text(out, text)?;
+            }
+        }
+        out.push('}');
+    } else if [kitty, set_aside, face_up_card]
+        .iter()
+        .any(|t| !t.is_empty())
+    {
+        return None; // a deal is whole or absent: the Python reader names the error
+    }
+    if !at("first_bidder").is_empty() {
+        push_whole(out, "first_bidder", at("first_bidder"))?;
+    }
+    let mut result = String::new();
+    for name in ["outcome", "spring"] {
+        if !at(name).is_empty() {
+            push_key(&mut result, name);
+            push_text(&mut result, at(name))?;
+        }
+    }
+    for name in [
+        "landlord",
+        "base",
+        "winner",
+        "bombs",
+        "rockets",
+        "multiplier",
+    ] {
+        if !at(name).is_empty() {
+            push_whole(&mut result, name, at(name))?;
+        }
+    }
+    match at("landlord_won") {
+        "" => {}
+        won @ ("true" | "false") => {
+            push_key(&mut result, "landlord_won");
+            result.push_str(won);
+        }
+        _ => return None,
+    }
+    if !at("amount").is_empty() {
+        push_whole(&mut result, "amount", at("amount"))?; // a decimal: Python's float
+    }
+    if !at("scores").is_empty() {
+        result.push(',');
+        push_wholes(&mut result, "scores", at("scores"))?;
+    }
+    if !result.is_empty() {
+        out.push_str(",\"result\":{");
+        out.push_str(&result[1..]); // its first key's comma
+        out.push('}');
+    }
+    Some(())
+}
+
+/// The texts of `text` split at `|`, each quoted, separated by commas.
+fn push_texts(out: &mut String, text: &str) -> Option<()> {
+    for (k, piece) in text.split('|').enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_text(out, piece)?;
+    }
+    Some(())
 }
 
 /// A games-CSV row read by [`game_rows`]: its game id (stripped), its line, its text (without
@@ -641,7 +778,7 @@ mod tests {
             .enumerate()
             .map(|(k, n)| (n.to_string(), k))
             .collect();
-        let layout = GamesLayout::new(7, &columns, vec![]).expect("a layout");
+        let layout = GamesLayout::new(7, &columns, vec![], vec![]).expect("a layout");
         assert_eq!(
             game_head(&layout, "g1 ,hk, p0 |p1,A|,3d|4d,1,0|2").as_deref(),
             Some(concat!(
@@ -662,9 +799,73 @@ mod tests {
             let got = game_head(&layout, row);
             assert_eq!(got, None, "{row:?}");
         }
-        let foreign = GamesLayout::new(7, &columns, vec![6]).expect("a layout");
+        let foreign = GamesLayout::new(7, &columns, vec![6], vec![]).expect("a layout");
         assert_eq!(game_head(&foreign, "g1,hk,p0,,,,3"), None);
-        assert!(GamesLayout::new(6, &columns, vec![]).is_none());
+        assert!(GamesLayout::new(6, &columns, vec![], vec![]).is_none());
+    }
+
+    /// A Dou Dizhu row's object, its keys in `_csv_fill`'s order; Big Two's columns are
+    /// foreign to it, and a kitty without the hands, `True` or a decimal amount are Python's.
+    #[test]
+    fn dou_dizhu_heads() {
+        let names = [
+            "game_id",
+            "game_kind",
+            "ruleset",
+            "players",
+            "hands",
+            "kitty",
+            "first_bidder",
+            "outcome",
+            "landlord",
+            "winner",
+            "landlord_won",
+            "spring",
+            "amount",
+            "scores",
+            "stock",
+        ];
+        let columns: Vec<(String, usize)> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| (n.to_string(), k))
+            .collect();
+        let layout = GamesLayout::new(15, &columns, vec![], vec![14]).expect("a layout");
+        let row = |cells: [&str; 15]| game_head(&layout, &cells.join(","));
+        let mut cells = [
+            "d1",
+            "doudizhu",
+            "ddz",
+            "a|b|c",
+            "3d|4d|5d",
+            "BJ RJ",
+            "1",
+            "played_out",
+            "1",
+            "1",
+            "true",
+            "spring",
+            "6",
+            "-3|6|-3",
+            "",
+        ];
+        assert_eq!(
+            row(cells).as_deref(),
+            Some(concat!(
+                r#"{"format_version":1,"game_kind":"doudizhu","game_id":"d1","#,
+                r#""ruleset":{"preset":"ddz","overrides":{}},"seats":[{"seat":0,"#,
+                r#""player_id":"a"},{"seat":1,"player_id":"b"},{"seat":2,"player_id":"c"}],"#,
+                r#""deal":{"hands":["3d","4d","5d"],"kitty":"BJ RJ"},"first_bidder":1,"#,
+                r#""result":{"outcome":"played_out","spring":"spring","landlord":1,"winner":1,"#,
+                r#""landlord_won":true,"amount":6,"scores":[-3,6,-3]}"#
+            ))
+        );
+        for (k, odd) in [(14, "2d"), (4, ""), (10, "True"), (12, "1.5"), (13, "1| 2")] {
+            let kept = cells[k];
+            cells[k] = odd;
+            assert_eq!(row(cells), None, "{odd:?}");
+            cells[k] = kept;
+        }
     }
 
     /// The games rows `csv.reader` reads as they stand are read, blank lines and rows skipped,
@@ -673,7 +874,7 @@ mod tests {
     #[test]
     fn game_rows_while_plain() {
         let columns = [("ruleset".to_string(), 0), ("game_id".to_string(), 1)];
-        let layout = GamesLayout::new(3, &columns, vec![]).expect("a layout");
+        let layout = GamesLayout::new(3, &columns, vec![], vec![]).expect("a layout");
         let read = |data: &[u8], at_eof| {
             let mut out = Vec::new();
             (game_rows(data, at_eof, 2, &layout, 40, &mut out), out)

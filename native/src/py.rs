@@ -819,8 +819,8 @@ impl GameIds {
     }
 }
 
-/// A games CSV's Big Two rows as their games' JSON objects (`crate::csv::game_head`), under
-/// one header ([`CsvGames::game_heads`]).
+/// A games CSV's Big Two and Dou Dizhu rows as their games' JSON objects
+/// (`crate::csv::game_head`), under one header ([`CsvGames::game_heads`]).
 #[pyclass(frozen)]
 struct CsvGameHeads {
     layout: crate::csv::GamesLayout,
@@ -828,8 +828,8 @@ struct CsvGameHeads {
 
 #[pymethods]
 impl CsvGameHeads {
-    /// A games-CSV row's Big Two JSON object without its closing brace, or None (the Python
-    /// reader's; a text with a lone surrogate too).
+    /// A games-CSV row's JSON object without its closing brace, or None (the Python reader's;
+    /// a text with a lone surrogate too).
     fn head(&self, text: &Bound<'_, PyString>) -> Option<String> {
         let line = text.to_str().ok()?;
         crate::csv::game_head(&self.layout, line)
@@ -913,15 +913,17 @@ impl CsvGames {
     }
 
     /// The maker of games-CSV objects for a games header ([`CsvGameHeads`]): its width, the
-    /// column of each name (the last of a name written twice) and the other games' columns it
-    /// has. A static method: [`CsvGames::games`]' `head` calls it while this reader reads.
+    /// column of each name (the last of a name written twice) and the columns it has of games
+    /// other than Big Two and other than Dou Dizhu. A static method: [`CsvGames::games`]'
+    /// `head` calls it while this reader reads.
     #[staticmethod]
     fn game_heads(
         width: usize,
         columns: Vec<(String, usize)>,
         foreign: Vec<usize>,
+        foreign_ddz: Vec<usize>,
     ) -> PyResult<CsvGameHeads> {
-        let layout = crate::csv::GamesLayout::new(width, &columns, foreign)
+        let layout = crate::csv::GamesLayout::new(width, &columns, foreign, foreign_ddz)
             .ok_or_else(|| PyValueError::new_err("a column past the games header's width"))?;
         Ok(CsvGameHeads { layout })
     }

@@ -222,17 +222,17 @@ class _GamesHeader:
         known = GAME_COLUMNS + optional_game_columns()
         self.blank = {name: "" for name in known if name not in self.names}
 
-    def layout(self) -> tuple[int, list[tuple[str, int]], list[int]]:
+    def layout(self) -> tuple[int, list[tuple[str, int]], list[int], list[int]]:
         """What :meth:`PlainRowsOf.game_heads` takes of this header: its width, each column
-        by name (the last of a name written twice, as a row's cells are looked up) and Big
-        Two's foreign columns (:meth:`foreign_columns`).
+        by name (the last of a name written twice, as a row's cells are looked up), and the
+        columns foreign to Big Two and to Dou Dizhu (:meth:`foreign_columns`).
 
-        >>> _GamesHeader(["game_id", "kitty", "game_id"], "").layout()
-        (3, [('game_id', 2), ('kitty', 1)], [1])
+        >>> _GamesHeader(["game_id", "kitty", "game_id", "stock"], "").layout()
+        (4, [('game_id', 2), ('kitty', 1), ('stock', 3)], [1], [3])
         """
         at = {name: k for k, name in enumerate(self.names)}
-        foreign = [at[name] for name, _ in self.foreign_columns(DEFAULT_KIND)]
-        return len(self.names), list(at.items()), foreign
+        foreign = [[at[name] for name, _ in self.foreign_columns(kind)] for kind in CORE_HEAD_KINDS]
+        return len(self.names), list(at.items()), foreign[0], foreign[1]
 
     def foreign_columns(self, kind: str) -> list[tuple[str, str]]:
         """The other games' columns the header has, for a row of game ``kind`` (a cell in one
@@ -533,14 +533,20 @@ class PlainRowsOf(Protocol):
         ...
 
     def game_heads(
-        self, width: int, columns: list[tuple[str, int]], foreign: list[int]
+        self, width: int, columns: list[tuple[str, int]], foreign: list[int], foreign_ddz: list[int]
     ) -> GameHeads:
         """The core's maker of games-CSV objects for a games header (its rows read by the
         core, :meth:`GameHeads.rows`, or the rows ``head`` asks for while
-        :meth:`PlainRows.games` runs): its width, each column by name (the last of a name
-        written twice) and the other games' columns it has."""
+        :meth:`PlainRows.games` runs), Big Two's and Dou Dizhu's: its width, each column by
+        name (the last of a name written twice) and the columns it has of games other than
+        Big Two and other than Dou Dizhu."""
         ...
 
+
+#: The kinds of the games whose games-CSV objects the core makes (:meth:`PlainRowsOf.game_heads`),
+#: and how a Dou Dizhu object it made starts.
+CORE_HEAD_KINDS = (DEFAULT_KIND, "doudizhu")
+_DDZ_HEAD = '{"format_version":1,"game_kind":"doudizhu",'
 
 #: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
 #: the header's raw (:meth:`_CsvReader._plain_core`).
@@ -1146,7 +1152,7 @@ class _CsvReader:
                 if n == "cards" or game is None or n in game.csv.action_columns
             )
 
-        big2_allowed = allowed(DEFAULT_KIND)
+        big2_allowed, ddz_allowed = (allowed(kind) for kind in CORE_HEAD_KINDS)
         heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
         # for each game the core asks for in one call, in turn: how many of the games CSV's
         # rejects were met by then (the core asks for a block's games ahead of handing them)
@@ -1167,9 +1173,9 @@ class _CsvReader:
             if fast == _NOT_MADE:
                 if not heads or heads[0][0] is not game_row.header:
                     heads[:] = [(game_row.header, plain_rows.game_heads(*game_row.header.layout()))]
-                fast = heads[0][1].head(game_row.text)  # most Big Two rows
+                fast = heads[0][1].head(game_row.text)  # most Big Two and Dou Dizhu rows
             if fast is not None:
-                return fast, big2_allowed
+                return fast, ddz_allowed if fast.startswith(_DDZ_HEAD) else big2_allowed
             try:
                 obj = _game_obj(game_row)
             except LogFormatError:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import csv
 import gzip
+import io
 import json
 import random
 import sys
@@ -242,6 +243,65 @@ def _csv_rows(games: Sequence[Mapping[str, Any]]) -> tuple[list[list[str]], list
                 ]
             )
     return game_rows, action_rows
+
+
+#: A Dou Dizhu games CSV's and actions CSV's columns as :func:`ddz_csv_text` writes them
+#: (docs/log-format.md, "Dou Dizhu in CSV").
+DDZ_GAMES_HEADER = (
+    "game_id", "game_kind", "ruleset", "overrides", "players", "hands", "kitty", "set_aside",
+    "face_up_card", "first_bidder", "outcome", "landlord", "base", "winner", "landlord_won",
+    "bombs", "rockets", "spring", "multiplier", "amount", "scores",
+)  # fmt: skip
+DDZ_ACTIONS_HEADER = ("game_id", "seq", "seat", "action", "cards", "value", "kind", "ts")
+
+
+def _ddz_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "|".join(map(str, value))
+    return str(value)
+
+
+def ddz_csv_text(lines: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """Dou Dizhu log lines (objects) as a games CSV and an actions CSV, as an export writes
+    them: (games text, actions text).
+
+    >>> games, actions = ddz_csv_text([])
+    >>> games.startswith("game_id,game_kind,ruleset,"), actions
+    (True, 'game_id,seq,seat,action,cards,value,kind,ts\\n')
+    """
+    games, actions = io.StringIO(), io.StringIO()
+    g, a = csv.writer(games, lineterminator="\n"), csv.writer(actions, lineterminator="\n")
+    g.writerow(DDZ_GAMES_HEADER)
+    a.writerow(DDZ_ACTIONS_HEADER)
+    for line in lines:
+        deal, result = line["deal"], line["result"]
+        g.writerow(
+            [
+                line["game_id"],
+                "doudizhu",
+                line["ruleset"]["preset"],
+                json.dumps(line["ruleset"].get("overrides", {})),
+                "|".join(s["player_id"] for s in line["seats"]),
+                "|".join(deal["hands"]),
+                deal["kitty"],
+                deal.get("set_aside", ""),
+                deal.get("face_up_card", ""),
+                line["first_bidder"],
+                *(_ddz_cell(result.get(k)) for k in DDZ_GAMES_HEADER[10:]),
+            ]
+        )
+        for i, act in enumerate(line["actions"], 1):
+            a.writerow(
+                [
+                    *(line["game_id"], i, act["seat"], act["action"], act.get("cards", "")),
+                    *(_ddz_cell(act.get("value")), act.get("kind", ""), _ddz_cell(act.get("ts"))),
+                ]
+            )
+    return games.getvalue(), actions.getvalue()
 
 
 def _cut_after_first_line(whole: bytes, first: int, second: int) -> int:

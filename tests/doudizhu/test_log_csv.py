@@ -15,32 +15,8 @@ from pipeline.logs.csv_logs import read_csv
 from pipeline.logs.model import GameRecord, Reject
 from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.ddz_simulate import DdzSimConfig, simulate_lines
+from pipeline.sim.sample import DDZ_ACTIONS_HEADER, ddz_csv_text
 from tests.doudizhu.test_log import DOCS, doc_example
-
-GAMES_HEADER = [
-    "game_id",
-    "game_kind",
-    "ruleset",
-    "overrides",
-    "players",
-    "hands",
-    "kitty",
-    "set_aside",
-    "face_up_card",
-    "first_bidder",
-    "outcome",
-    "landlord",
-    "base",
-    "winner",
-    "landlord_won",
-    "bombs",
-    "rockets",
-    "spring",
-    "multiplier",
-    "amount",
-    "scores",
-]
-ACTIONS_HEADER = ["game_id", "seq", "seat", "action", "cards", "value", "kind", "ts"]
 
 
 def doc_blocks() -> tuple[str, str]:
@@ -66,51 +42,6 @@ def read_one(path: Path) -> GameRecord | Reject:
 def replayed(path: Path) -> ReplayedGame | Reject:
     record = read_one(path)
     return record if isinstance(record, Reject) else replay(record)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "|".join(map(str, value))
-    return str(value)
-
-
-def as_csv(lines: list[dict[str, Any]]) -> tuple[str, str]:
-    """Dou Dizhu log lines as a games CSV and an actions CSV (what an export would write)."""
-    import json
-
-    games, actions = io.StringIO(), io.StringIO()
-    g, a = csv.writer(games, lineterminator="\n"), csv.writer(actions, lineterminator="\n")
-    g.writerow(GAMES_HEADER)
-    a.writerow(ACTIONS_HEADER)
-    for line in lines:
-        deal, result = line["deal"], line["result"]
-        g.writerow(
-            [
-                line["game_id"],
-                "doudizhu",
-                line["ruleset"]["preset"],
-                json.dumps(line["ruleset"].get("overrides", {})),
-                "|".join(s["player_id"] for s in line["seats"]),
-                "|".join(deal["hands"]),
-                deal["kitty"],
-                deal.get("set_aside", ""),
-                deal.get("face_up_card", ""),
-                line["first_bidder"],
-                *(_cell(result.get(k)) for k in GAMES_HEADER[10:]),
-            ]
-        )
-        for i, act in enumerate(line["actions"], 1):
-            a.writerow(
-                [
-                    *(line["game_id"], i, act["seat"], act["action"], act.get("cards", "")),
-                    *(_cell(act.get("value")), act.get("kind", ""), _cell(act.get("ts"))),
-                ]
-            )
-    return games.getvalue(), actions.getvalue()
 
 
 def test_the_documented_csv_example_replays_as_the_json_line(tmp_path: Path) -> None:
@@ -148,7 +79,7 @@ def test_simulated_games_replay_the_same_from_csv(
     )
     lines = [line for match in simulate_lines(cfg) for line in match]
     assert any(line["result"]["outcome"] == "redeal" for line in lines)  # void deals too
-    path = write_pair(tmp_path, *as_csv(lines))
+    path = write_pair(tmp_path, *ddz_csv_text(lines))
     records = list(read_csv(path))
     assert len(records) == len(lines)
     for record, line in zip(records, lines, strict=True):
@@ -162,7 +93,7 @@ def test_simulated_games_replay_the_same_from_csv(
 def _mutate(rows: list[list[str]], seq: int, **cells: str) -> None:
     row = rows[seq]
     for name, value in cells.items():
-        row[ACTIONS_HEADER.index(name)] = value
+        row[DDZ_ACTIONS_HEADER.index(name)] = value
 
 
 def _actions(rows: list[list[str]]) -> str:

@@ -1,5 +1,5 @@
-"""A games-CSV row's Big Two object made by the core (``big2_native.CsvGameHeads``, issue 15)
-is the one the Python reader makes (``_game_obj`` then ``json_line``), byte for byte, or the
+"""A games-CSV row's Big Two or Dou Dizhu object made by the core (``big2_native.CsvGameHeads``,
+issue 15) is the one the Python reader makes (``_game_obj`` then ``json_line``), byte for byte, or the
 core leaves the row to it: never another text."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ PLAUSIBLE: dict[str, list[str]] = {
     "ruleset": ["hk", "taiwan"],
     "players": ["p0|p1|p2|p3", " p0 | p1 |p2", "p0"],
     "names": ["Ann|Bo|Cy|Di", "Ann||Cy", " A | B "],
-    "game_kind": ["", "big2"],
+    "game_kind": ["", "big2", "doudizhu"],
     "overrides": ["", "{}"],
     "match_id": ["m1", ""],
     "table_id": ["t-1", ""],
@@ -86,6 +86,20 @@ PLAUSIBLE: dict[str, list[str]] = {
     "previous_winner": ["1", ""],
     "first_leader": ["0", ""],
     "cards_left": ["1|3|0|1", "0|2", ""],
+    "kitty": ["5♥ 8♣ 8♥", ""],
+    "set_aside": ["3d 4d", ""],
+    "face_up_card": ["7♠", ""],
+    "first_bidder": ["0", "2", ""],
+    "outcome": ["played_out", "all_pass", ""],
+    "landlord": ["0", "1", ""],
+    "base": ["3", ""],
+    "landlord_won": ["true", "false", "True", ""],
+    "bombs": ["0", "2", ""],
+    "rockets": ["1", ""],
+    "spring": ["spring", ""],
+    "multiplier": ["1", "8", ""],
+    "amount": ["6", "-12", "1.5", ""],
+    "scores": ["6|-3|-3", "1.5|-1.5", ""],
 }
 
 
@@ -106,6 +120,37 @@ def test_core_head_is_pythons_or_none(names: list[str], data: st.DataObject, joi
             else st.sampled_from(PLAUSIBLE.get(name, [""]))
         )
         for k, name in enumerate(names)
+    ]
+    _same_or_none(names, cells, joined)
+
+
+#: A Dou Dizhu games CSV's columns as an export writes them (tests/doudizhu/test_log_csv.py).
+DDZ_COLUMNS = (
+    "game_id", "ruleset", "overrides", "players", "names", "match_id", "game_number", "hands",
+    "kitty", "set_aside", "face_up_card", "first_bidder", "outcome", "landlord", "base", "winner",
+    "landlord_won", "bombs", "rockets", "spring", "multiplier", "amount", "scores", "stock",
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.sampled_from(DDZ_COLUMNS), min_size=1, max_size=24),
+    data=st.data(),
+    joined=st.booleans(),
+)
+def test_core_dou_dizhu_head_is_pythons_or_none(
+    names: list[str], data: st.DataObject, joined: bool
+) -> None:
+    """The same on Dou Dizhu rows (``game_kind`` doudizhu, the other columns Dou Dizhu's and
+    the common ones, Big Two's ``stock`` among them), so that the core makes many of them."""
+    names = ["game_kind", *names]
+    cells = ["doudizhu"] + [
+        data.draw(
+            st.one_of(st.sampled_from(PLAUSIBLE.get(name, [""])), CELLS)
+            if k % 4 == 0
+            else st.sampled_from(PLAUSIBLE.get(name, [""]) if name != "stock" else ["", "2d"])
+        )
+        for k, name in enumerate(names[1:])
     ]
     _same_or_none(names, cells, joined)
 
@@ -160,12 +205,37 @@ def test_core_leaves_what_python_rejects_or_reads_otherwise() -> None:
         ("game_number", "+3"),  # int() reads it; the core does not
         ("game_number", "x"),  # E_SCHEMA
         ("overrides", '{"bomb_beats_all": true}'),  # parsed and checked by Python
-        ("game_kind", "doudizhu"),  # another game's object
+        ("game_kind", "tichu"),  # a game with no object of the core's: Python names it
+        ("game_kind", "Doudizhu"),
         ("kitty", "3d"),  # another game's column: E_SCHEMA
         ("players", "p0|p\x01"),  # a text JSON escapes
     ]:
         cells = list(base)
         cells[names.index(column)] = cell
         assert heads.head(",".join(cells)) is None  # type: ignore[attr-defined]
+    ddz = ",".join([*base[:-2], "doudizhu", ""])  # Dou Dizhu's object: the core's too
+    assert heads.head(ddz) == _python(_GameRow("g1", 2, header, ddz)) is not None  # type: ignore[attr-defined]
+    ddz_kitty = ",".join([*base[:-2], "doudizhu", "3d"])  # a kitty without the hands: E_SCHEMA
+    assert heads.head(ddz_kitty) is None is _python(_GameRow("g1", 2, header, ddz_kitty))  # type: ignore[attr-defined]
     assert heads.head(",".join(base[:-1])) is None  # a cell short of the header  # type: ignore[attr-defined]
     assert heads.head('g1,"hk",p0,3,,,') is None  # a quote: csv.reader's to read  # type: ignore[attr-defined]
+
+
+def test_core_makes_common_dou_dizhu_rows(tmp_path: Path) -> None:
+    """Simulated Dou Dizhu games of both presets (3 players; 2 with cards set aside), void
+    deals among them, as an export writes their games CSV: every row the core's, each the
+    Python reader's text."""
+    from pipeline.sim.ddz_simulate import DdzSimConfig, simulate_lines
+    from pipeline.sim.sample import ddz_csv_text
+
+    lines: list[dict[str, object]] = []
+    for preset, n in (("ddz", 3), ("ddz-2p", 2)):
+        config = DdzSimConfig(games=30, seed=5, bots=("random",) * n, preset=preset)
+        lines += [line for match in simulate_lines(config) for line in match]
+    games_text, _actions = ddz_csv_text(lines)
+    rows = games_text.splitlines()
+    header = _GamesHeader([h.strip() for h in next(csv.reader([rows[0]]))], "")
+    heads = _heads(header)
+    for k, line in enumerate(rows[1:]):
+        row = _GameRow(f"d{k}", k + 2, header, line)
+        assert heads.head(line) == _python(row) is not None  # type: ignore[attr-defined]

@@ -21,8 +21,7 @@ from pipeline import native
 from pipeline.logs.csv_logs import CsvGame, read_csv, read_csv_lines
 from pipeline.logs.model import GameRecord, Reject
 from pipeline.sim.ddz_simulate import DdzSimConfig, simulate_lines
-from pipeline.sim.sample import _csv_rows
-from tests.doudizhu.test_log_csv import as_csv
+from pipeline.sim.sample import _csv_rows, ddz_csv_text
 from tests.native import MODULE, NEEDS_CORE
 from tests.native.test_differential import MUTATIONS, OPTIONS, _game, _mutate
 from tests.native.test_ingest import _ingest, _rows
@@ -92,7 +91,7 @@ def _csv_ok(game: dict[str, Any]) -> bool:
 def _ddz_pair(tmp: Path) -> Path:
     cfg = DdzSimConfig(games=20, seed=3, bots=("random",) * 3, preset="ddz", feeder=1)
     lines = [line for match in simulate_lines(cfg) for line in match]
-    games, actions = as_csv(lines)
+    games, actions = ddz_csv_text(lines)
     (tmp / "ddz.games.csv").write_text(games, encoding="utf-8")
     path = tmp / "ddz.csv.gz"
     path.write_bytes(gzip.compress(actions.encode()))
