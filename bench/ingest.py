@@ -35,8 +35,9 @@ from bench import Figure, benchmark
 from pipeline.ingest import ingest
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import GameRecord, Source
+from pipeline.logs.writer import dumps
 from pipeline.replay import ReplayedGame, replay
-from pipeline.sim.sample import dumps, sample_game
+from pipeline.sim.sample import sample_game
 from pipeline.warehouse import RowBuffer, Warehouse
 
 N_DISTINCT = 200

@@ -109,7 +109,7 @@ def replay_parsed_rate(module: ModuleType, lines: list[str], *, repeat: int = 5)
     """
     ruleset = orjson.dumps(load_ruleset("hk").to_dict()).decode()
     run = module.replay_parsed
-    rates = []
+    rates: list[float] = []
     for _ in range(repeat):
         start = time.thread_time()
         parsed, _ = run(ruleset, lines, 0)

@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 
 from bench import Figure, benchmark
-from pipeline.sim.sample import dumps, sample_game
+from pipeline.logs.writer import dumps
+from pipeline.sim.sample import sample_game
 from pipeline.warehouse import Warehouse
 
 BIG2 = [sys.executable, "-m", "pipeline.cli"]
