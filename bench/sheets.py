@@ -4,8 +4,9 @@ same games), with one worker and with two, alternating (``BIG2_BENCH_AIMS_ROUNDS
 medians), each a fresh process into a new warehouse (:func:`bench.aims.import_rate`).
 
 Score sheets are read and replayed in Python whether the native core is built or not (a
-sheet's game has no actions: its replay checks the losses against the rules), and with two
-workers they go to worker processes.
+sheet's game has no actions: its replay checks the losses against the rules); with two
+workers their chunks go to threads on the core (the GIL held: one at a time), else to worker
+processes.
 """
 
 from __future__ import annotations

@@ -202,12 +202,17 @@ def _on_threads(files: Sequence[Path], log_format: str | None, workers: int) -> 
     the native core, for JSON Lines files (plain or gzip) and CSV logs, whose chunks the core
     reads, replays and writes with the GIL let go. Threads start at once and hand back their
     parts without pickling them; a pool of processes starts in ~0.5 s (the forkserver's
-    imports). Score sheets (the Python engine's chunks) take processes. One worker is a thread
-    too when a file is gzip or CSV: this thread inflates and cuts the next block, or reads
-    the next games, meanwhile (a plain file's cut is too light to gain from it); else it is
-    this thread."""
+    imports). Score sheets among them take the threads too: their chunks are the Python
+    engine's (the GIL held: one at a time), but a worker process would get each game pickled,
+    which costs about what replaying it does (two worker processes ran at ~0.55x one worker).
+    One worker is a thread too when a file is gzip or CSV: this thread inflates and cuts the
+    next block, or reads the next games, meanwhile (a plain file's cut is too light to gain
+    from it); else it is this thread."""
     if not native.available() or not all(
-        _is_plain_jsonl(f, log_format) or _is_gzip_jsonl(f, log_format) or _is_csv(f, log_format)
+        _is_plain_jsonl(f, log_format)
+        or _is_gzip_jsonl(f, log_format)
+        or _is_csv(f, log_format)
+        or log_shape(f, log_format) in SHEET_SHAPES
         for f in files
     ):
         return False
@@ -1181,8 +1186,9 @@ def _file_id(st: os.stat_result) -> tuple[int, int]:
 
 def _parallel_bytes(sizes: dict[Path, int], log_format: str | None) -> int:
     """The bytes of the files that gain from more workers than one: all but score sheets,
-    whose games are read here and would be pickled to worker processes (two workers imported
-    100,000 sheet games at ~0.55x one worker's rate: ``bench --only ingest.sheets``)."""
+    whose games are read and replayed in Python (on threads, one at a time: the GIL; in worker
+    processes, each game pickled there: two workers imported 100,000 sheet games at ~0.55x
+    one worker's rate, ``bench --only ingest.sheets``)."""
     return sum(n for f, n in sizes.items() if log_shape(f, log_format) not in SHEET_SHAPES)
 
 

@@ -196,20 +196,44 @@ def test_the_collector_stays_off_until_the_last_replaying_thread_is_done() -> No
     assert gc.isenabled()
 
 
-def test_json_lines_and_csv_take_threads_on_the_core_and_score_sheets_processes(
-    tmp_path: Path,
-) -> None:
+def test_logs_take_threads_on_the_core_score_sheets_among_them(tmp_path: Path) -> None:
+    """On the core, an import's workers are threads, score sheets or not (a sheet's chunks
+    would be pickled to worker processes: ``test_a_sheet_and_a_log_on_threads``); without
+    it, processes."""
     plain, packed, actions = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz", tmp_path / "c.csv"
     sheet = tmp_path / "club.csv"
     sheet.write_text("date,match,players,cards_left\n", encoding="utf-8")
     assert _on_threads([plain, packed, actions], None, 2) == native.available()
-    assert not _on_threads([plain, sheet], None, 2)
+    assert _on_threads([plain, sheet], None, 2) == native.available()
     # one worker: a thread beside this one only for a gzip file or a CSV (this one inflates
     # it, or reads it)
     assert _on_threads([plain, packed], None, 1) == native.available()
     assert _on_threads([plain, actions], None, 1) == native.available()
     assert not _on_threads([plain], None, 1)
-    assert not _on_threads([packed, sheet], None, 1)
+    assert not _on_threads([plain, sheet], None, 1)
+    assert _on_threads([packed, sheet], None, 1) == native.available()
+
+
+def test_a_sheet_and_a_log_on_threads(tmp_path: Path) -> None:
+    """A score sheet and a JSON Lines log imported together by two workers store what one
+    worker stores, game for game."""
+    from bench.sheets import write_scorer
+
+    sheet, log = tmp_path / "day.txt", tmp_path / "g.jsonl"
+    write_scorer(sheet, 300)
+    write_games(log, 40)
+    stored = []
+    for workers in (1, 2):
+        wh = Warehouse(tmp_path / f"wh{workers}")
+        summary = ingest([str(sheet), str(log)], wh, workers=workers)
+        assert (summary.workers, summary.total().stored) == (workers, 340)
+        with wh.connect() as con:
+            stored.append(
+                con.execute(
+                    "select game_id, content_hash, winner from games order by game_id"
+                ).fetchall()
+            )
+    assert stored[0] == stored[1] and len(stored[0]) == 340
 
 
 def test_score_sheets_count_for_no_bytes_in_the_default_workers(

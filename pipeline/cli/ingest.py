@@ -63,8 +63,8 @@ def ingest(
         int | None,
         typer.Option(
             help="Workers (default: one per core on large inputs; score sheets count for "
-            "none, they import fastest with one): threads on the native core's JSON Lines "
-            "and CSV paths, else processes."
+            "none, they import fastest with one): threads on the native core, else "
+            "processes."
         ),
     ] = None,
     strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
