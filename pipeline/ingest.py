@@ -1492,8 +1492,7 @@ def ingest(
 
     ``workers``: how many chunks run at once (default: one per core when the input other
     than score sheets is large, else 1: :func:`_parallel_bytes`): threads of this process on
-    the native core (JSON Lines and CSV logs: :func:`_on_threads`), else worker processes,
-    which die with this one. SIGINT / SIGTERM stop the import (:class:`Interrupted`); a dead
+    the native core (:func:`_on_threads`), else worker processes, which die with this one. SIGINT / SIGTERM stop the import (:class:`Interrupted`); a dead
     worker process is ``E_WORKER_DIED``, a full disk ``E_DISK_FULL``: in each case nothing of
     the batch is committed.
     ``max_rejects_per_file``: rejects of one file stored in full; the others are counted,

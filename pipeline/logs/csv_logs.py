@@ -548,8 +548,9 @@ class PlainRowsOf(Protocol):
 CORE_HEAD_KINDS = (DEFAULT_KIND, "doudizhu")
 _DDZ_HEAD = '{"format_version":1,"game_kind":"doudizhu",'
 
-#: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, and
-#: the header's raw (:meth:`_CsvReader._plain_core`).
+#: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, the
+#: header's raw, and how many of the games CSV's rejects had been met at each game it asked
+#: for in its last call (:meth:`_CsvReader._plain_core`).
 _PlainCore = tuple[PlainRows, Callable[[str], tuple[str, int] | None], str, list[int]]
 
 #: Bytes of an actions file handed to the core at a time.
