@@ -393,6 +393,11 @@ pub const GAME_FIELDS: [&str; 34] = [
     "scores",
 ];
 
+/// How many of [`GAME_FIELDS`] both games read (the first), and how many Big Two's own are
+/// after them (then Dou Dizhu's).
+const COMMON_FIELDS: usize = 13;
+const BIG2_FIELDS: usize = 7;
+
 /// The kind a Dou Dizhu row names (`game_kind`); an empty kind is Big Two's.
 pub const DOUDIZHU: &str = "doudizhu";
 
@@ -496,8 +501,13 @@ fn head_of_cells(layout: &GamesLayout, cells: &[&str], size: usize) -> Option<St
             *value = strip(cells[k]);
         }
     }
-    let [game_id, ruleset, overrides, players, names, kind, match_id, table_id, tournament_id, tournament_kind, started_at, game_number, tournament_round, ref big2 @ .., _, _, _, _, _, _, _, _, _, _, _, _, _, _] =
-        fields;
+    let (common, games) = fields.split_at(COMMON_FIELDS);
+    let &[game_id, ruleset, overrides, players, names, kind, match_id, table_id, tournament_id, tournament_kind, started_at, game_number, tournament_round] =
+        common
+    else {
+        unreachable!("the common columns");
+    };
+    let (big2, ddz_only) = games.split_at(BIG2_FIELDS);
     let ddz = kind == DOUDIZHU;
     let foreign = if ddz {
         &layout.foreign_ddz
@@ -562,7 +572,10 @@ fn head_of_cells(layout: &GamesLayout, cells: &[&str], size: usize) -> Option<St
         }
     }
     if ddz {
-        ddz_fill(&fields, &mut out)?;
+        let &[_, _, hands, _, _, winner, _] = big2 else {
+            unreachable!("Big Two's seven columns");
+        }; // the two Dou Dizhu reads too
+        ddz_fill(hands, winner, ddz_only, &mut out)?;
     } else {
         big2_fill(big2, &mut out)?;
     }
@@ -613,16 +626,14 @@ fn big2_fill(fields: &[&str], out: &mut String) -> Option<()> {
 }
 
 /// Dou Dizhu's columns of a row (`pipeline.doudizhu.game._csv_fill`): the deal, the first
-/// bidder and the declared result, in the order that function fills them.
-fn ddz_fill(fields: &[&str; GAME_FIELDS.len()], out: &mut String) -> Option<()> {
-    let at = |name: &str| {
-        fields[GAME_FIELDS
-            .iter()
-            .position(|f| *f == name)
-            .expect("a field")]
+/// bidder and the declared result, in the order that function fills them. `hands` and
+/// `winner` are columns Big Two reads too; `fields` Dou Dizhu's own, in [`GAME_FIELDS`]' order.
+fn ddz_fill(hands: &str, winner: &str, fields: &[&str], out: &mut String) -> Option<()> {
+    let &[kitty, set_aside, face_up_card, first_bidder, outcome, landlord, base, landlord_won, bombs, rockets, spring, multiplier, amount, scores] =
+        fields
+    else {
+        unreachable!("Dou Dizhu's fourteen columns");
     };
-    let (hands, kitty) = (at("hands"), at("kitty"));
-    let (set_aside, face_up_card) = (at("set_aside"), at("face_up_card"));
     if !hands.is_empty() {
         out.push_str(",\"deal\":{\"hands\":[");
         push_texts(out, hands)?;
@@ -641,29 +652,30 @@ fn ddz_fill(fields: &[&str; GAME_FIELDS.len()], out: &mut String) -> Option<()> 
     {
         return None; // a deal is whole or absent: the Python reader names the error
     }
-    if !at("first_bidder").is_empty() {
-        push_whole(out, "first_bidder", at("first_bidder"))?;
+    if !first_bidder.is_empty() {
+        push_whole(out, "first_bidder", first_bidder)?;
     }
     let mut result = String::new();
-    for name in ["outcome", "spring"] {
-        if !at(name).is_empty() {
+    for (name, text) in [("outcome", outcome), ("spring", spring)] {
+        if !text.is_empty() {
             push_key(&mut result, name);
-            push_text(&mut result, at(name))?;
+            push_text(&mut result, text)?;
         }
     }
-    for name in [
-        "landlord",
-        "base",
-        "winner",
-        "bombs",
-        "rockets",
-        "multiplier",
-    ] {
-        if !at(name).is_empty() {
-            push_whole(&mut result, name, at(name))?;
+    let wholes = [
+        ("landlord", landlord),
+        ("base", base),
+        ("winner", winner),
+        ("bombs", bombs),
+        ("rockets", rockets),
+        ("multiplier", multiplier),
+    ];
+    for (name, text) in wholes {
+        if !text.is_empty() {
+            push_whole(&mut result, name, text)?;
         }
     }
-    match at("landlord_won") {
+    match landlord_won {
         "" => {}
         won @ ("true" | "false") => {
             push_key(&mut result, "landlord_won");
@@ -671,12 +683,12 @@ fn ddz_fill(fields: &[&str; GAME_FIELDS.len()], out: &mut String) -> Option<()> 
         }
         _ => return None,
     }
-    if !at("amount").is_empty() {
-        push_whole(&mut result, "amount", at("amount"))?; // a decimal: Python's float
+    if !amount.is_empty() {
+        push_whole(&mut result, "amount", amount)?; // a decimal: Python's float
     }
-    if !at("scores").is_empty() {
+    if !scores.is_empty() {
         result.push(',');
-        push_wholes(&mut result, "scores", at("scores"))?;
+        push_wholes(&mut result, "scores", scores)?;
     }
     if !result.is_empty() {
         out.push_str(",\"result\":{");
@@ -760,6 +772,15 @@ pub fn game_rows(
 mod tests {
     use super::*;
 
+    /// A games header's columns by name, each at its place.
+    fn columns_of(names: &[&str]) -> Vec<(String, usize)> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| (n.to_string(), k))
+            .collect()
+    }
+
     /// A games row as `_game_obj` and orjson write it (`tests/native/test_csv_game_heads.py`
     /// holds the two to each other on any header and cells), and rows left to Python.
     #[test]
@@ -773,11 +794,7 @@ mod tests {
             "winner",
             "cards_left",
         ];
-        let columns: Vec<(String, usize)> = names
-            .iter()
-            .enumerate()
-            .map(|(k, n)| (n.to_string(), k))
-            .collect();
+        let columns = columns_of(&names);
         let layout = GamesLayout::new(7, &columns, vec![], vec![]).expect("a layout");
         assert_eq!(
             game_head(&layout, "g1 ,hk, p0 |p1,A|,3d|4d,1,0|2").as_deref(),
@@ -825,12 +842,7 @@ mod tests {
             "scores",
             "stock",
         ];
-        let columns: Vec<(String, usize)> = names
-            .iter()
-            .enumerate()
-            .map(|(k, n)| (n.to_string(), k))
-            .collect();
-        let layout = GamesLayout::new(15, &columns, vec![], vec![14]).expect("a layout");
+        let layout = GamesLayout::new(15, &columns_of(&names), vec![], vec![14]).expect("a layout");
         let row = |cells: [&str; 15]| game_head(&layout, &cells.join(","));
         let mut cells = [
             "d1",
@@ -873,7 +885,7 @@ mod tests {
     /// a last line may wait for more of the file.
     #[test]
     fn game_rows_while_plain() {
-        let columns = [("ruleset".to_string(), 0), ("game_id".to_string(), 1)];
+        let columns = columns_of(&["ruleset", "game_id"]);
         let layout = GamesLayout::new(3, &columns, vec![], vec![]).expect("a layout");
         let read = |data: &[u8], at_eof| {
             let mut out = Vec::new();

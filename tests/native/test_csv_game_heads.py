@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,13 @@ PLAUSIBLE: dict[str, list[str]] = {
 }
 
 
+def _drawn(names: list[str], data: st.DataObject, odd: Callable[[int], bool]) -> list[str]:
+    """A cell for each column: as an export writes it, or (the ``k``-th where ``odd(k)``)
+    that or anything."""
+    plausible = [st.sampled_from(PLAUSIBLE.get(name, [""])) for name in names]
+    return [data.draw(st.one_of(p, CELLS) if odd(k) else p) for k, p in enumerate(plausible)]
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     names=st.lists(st.sampled_from(COLUMNS), min_size=1, max_size=14),
@@ -113,18 +121,11 @@ def test_core_head_is_pythons_or_none(names: list[str], data: st.DataObject, joi
     """Any header (columns repeated, other games' and unknown ones), each cell as an export
     writes it or anything: the core's text is the Python reader's, or None. ``joined``: the
     row's line as its cells joined by commas; else as ``csv.writer`` quotes them."""
-    cells = [
-        data.draw(
-            st.one_of(st.sampled_from(PLAUSIBLE.get(name, [""])), CELLS)
-            if k % 3
-            else st.sampled_from(PLAUSIBLE.get(name, [""]))
-        )
-        for k, name in enumerate(names)
-    ]
+    cells = _drawn(names, data, lambda k: k % 3 != 0)
     _same_or_none(names, cells, joined)
 
 
-#: A Dou Dizhu games CSV's columns as an export writes them (tests/doudizhu/test_log_csv.py).
+#: A Dou Dizhu games CSV's columns (those `pipeline.sim.sample.ddz_csv_text` writes and more).
 DDZ_COLUMNS = (
     "game_id", "ruleset", "overrides", "players", "names", "match_id", "game_number", "hands",
     "kitty", "set_aside", "face_up_card", "first_bidder", "outcome", "landlord", "base", "winner",
@@ -143,16 +144,8 @@ def test_core_dou_dizhu_head_is_pythons_or_none(
 ) -> None:
     """The same on Dou Dizhu rows (``game_kind`` doudizhu, the other columns Dou Dizhu's and
     the common ones, Big Two's ``stock`` among them), so that the core makes many of them."""
-    names = ["game_kind", *names]
-    cells = ["doudizhu"] + [
-        data.draw(
-            st.one_of(st.sampled_from(PLAUSIBLE.get(name, [""])), CELLS)
-            if k % 4 == 0
-            else st.sampled_from(PLAUSIBLE.get(name, [""]) if name != "stock" else ["", "2d"])
-        )
-        for k, name in enumerate(names[1:])
-    ]
-    _same_or_none(names, cells, joined)
+    cells = ["doudizhu", *_drawn(names, data, lambda k: k % 4 == 0)]
+    _same_or_none(["game_kind", *names], cells, joined)
 
 
 @pytest.mark.parametrize(
