@@ -208,14 +208,8 @@ def _on_threads(files: Sequence[Path], log_format: str | None, workers: int) -> 
     One worker is a thread too when a file is gzip or CSV: this thread inflates and cuts the
     next block, or reads the next games, meanwhile (a plain file's cut is too light to gain
     from it); else it is this thread."""
-    if not native.available() or not all(
-        _is_plain_jsonl(f, log_format)
-        or _is_gzip_jsonl(f, log_format)
-        or _is_csv(f, log_format)
-        or log_shape(f, log_format) in SHEET_SHAPES
-        for f in files
-    ):
-        return False
+    if not native.available() or not all(log_shape(f, log_format) is not None for f in files):
+        return False  # every shape of log (JSON Lines, CSV, score sheets), or none
     return workers > 1 or any(
         _is_gzip_jsonl(f, log_format) or _is_csv(f, log_format) for f in files
     )
