@@ -166,7 +166,7 @@ def _zone_choice() -> None:
     """The display settings: the time zone, and the locale of the game terms and titles."""
     st.selectbox("Display time zone", ZONES, key=TZ_KEY, accept_new_options=True,
                  help="Every time in the tables is shown in this zone, to the minute")  # fmt: skip
-    st.selectbox("Game terms", list(terms.LOCALES), format_func=terms.LOCALES.get,
+    st.selectbox("Game terms", list(terms.LOCALES), format_func=terms.LOCALES.__getitem__,
                  key=terms.LOCALE_KEY, help="The rank-ladder titles and the game's terms (炒, "
                  "包牌, 頂大) in Traditional or Simplified Chinese, or English, on every page")  # fmt: skip
 

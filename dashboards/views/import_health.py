@@ -50,7 +50,7 @@ if not rows.empty:
     labels = {
         int(r.reject_no): f"#{r.reject_no} {r.code} — {r.file}:{r.line}" for r in rows.itertuples()
     }
-    pick = st.selectbox("Show record", list(labels), format_func=labels.get, key="ih_pick")
+    pick = st.selectbox("Show record", list(labels), format_func=labels.__getitem__, key="ih_pick")
     rec = data.record(rows[rows["reject_no"] == pick].iloc[0])
     st.error(f"**{rec['code']}**: {rec['message']}")
     st.caption(

@@ -8,6 +8,7 @@ From the marts (``stats_player_games``, ``mart_game_scores``, ``audit_obligation
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -31,7 +32,7 @@ cut = len(players) >= data.OPTION_LIMIT  # the most active only: any other id ca
 chosen = st.session_state.get("pl_player")
 if cut and chosen and chosen not in players:
     players = [*players, chosen]
-player = st.selectbox(
+picked = st.selectbox(
     "Player",
     players,
     key="pl_player",
@@ -39,8 +40,9 @@ player = st.selectbox(
     + (f"; the {data.OPTION_LIMIT:,} most active listed, type any other id" if cut else ""),
     accept_new_options=cut,
 )
-if player is None:
+if picked is None:
     st.stop()
+player: str = picked
 ui.filters_caption(f)
 
 #: The leak finder's colours: by whether the difference is good or bad, not by its sign.
@@ -54,7 +56,7 @@ OBLIGATIONS = ["replay", "game_id", "step", "player", "next_player", "obligation
 MARTS = (*data.SCORING_MARTS, "stats_player_games", "stats_seat_positions", "audit_obligations")
 
 
-def _games_and_wins(board: pd.DataFrame) -> tuple[pd.Series, list[Any]] | None:
+def _games_and_wins(board: pd.DataFrame) -> tuple[pd.Series, Sequence[Any]] | None:
     """The player's row of a board and five metric columns, the first two filled; None (with
     a message) when the player finished none of the filtered games."""
     me = board[board["player"] == player]

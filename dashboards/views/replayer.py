@@ -43,8 +43,8 @@ if wanted and st.session_state.get("_replayer_qp") != wanted:
     st.session_state["_replayer_qp"] = wanted
     if not data.query("dash_game", game_id=wanted).empty:
         st.session_state[GAME_KEY] = wanted
-        step_param = st.query_params.get("step")
-        st.session_state["_replayer_start"] = int(step_param) if (step_param or "").isdigit() else 0
+        step_param = st.query_params.get("step") or ""
+        st.session_state["_replayer_start"] = int(step_param) if step_param.isdigit() else 0
     else:
         st.warning(f"No game {plain(wanted)} in the warehouse.")
 current = st.session_state.get(GAME_KEY)
