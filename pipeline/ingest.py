@@ -48,7 +48,7 @@ import threading
 import time
 import zlib
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -96,6 +96,11 @@ PROGRESS_EVERY = 0.25
 PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
+#: A plain JSON Lines file of at most this many bytes is small: the small files an import
+#: reads one after the other are read as one chunk (:func:`process_ranges`), up to
+#: ``GROUP_BYTES`` of them, not a chunk and a part (four Parquet files) each.
+SMALL_FILE_BYTES = CHUNK_BYTES // 8
+GROUP_BYTES = CHUNK_BYTES // 2
 #: A run of newlines to compare a block with (:func:`_newlines_end`).
 _NEWLINES = memoryview(b"\n" * SCAN_BYTES)
 
@@ -347,6 +352,9 @@ class ChunkResult:
     reject_codes: list[str]
     repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
     changed: str | None = None  # a range whose file changed since it was cut: why (no rows)
+    #: a chunk of several small files (:func:`process_ranges`): each file and the items read
+    #: in it, in order (``file``: the first); empty for a chunk of one file
+    shares: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -764,9 +772,37 @@ def process_range(
     ``changed`` says why."""
     done = range_rows(span, spec.batch_id, max_line_bytes)
     if isinstance(done, str):
-        empty = Part(number, (), game_keys([], []))
-        return ChunkResult(span.path, empty, None, 0, [], [], changed=done)
+        return _changed(span.path, number, done)
     return _written(span.path, done, spec, number)
+
+
+def process_ranges(
+    spans: Sequence[LineRange],
+    spec: PartSpec,
+    number: int,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> ChunkResult:
+    """Read several ranges, each a small file whole, and process their lines as one chunk:
+    one part holds the rows of them all (what :func:`process_range` does with one range),
+    and ``shares`` says how many items each file held. When one of the files changed since
+    it was cut, nothing is written and ``changed`` says why (``file`` names it)."""
+    rows = _Rows(spec.batch_id)
+    shares: list[tuple[str, int]] = []
+    with _no_gc():
+        for span in spans:
+            read = _span_rows(rows, span, max_line_bytes)
+            if isinstance(read, str):
+                return _changed(span.path, number, read)
+            shares.append((span.path, read))
+        done = rows.done(sum(read for _, read in shares))
+    result = _written(spans[0].path, done, spec, number)
+    result.shares = tuple(shares)
+    return result
+
+
+def _changed(file: str, number: int, why: str) -> ChunkResult:
+    """The result of a chunk of ``file`` that changed since it was cut: no rows."""
+    return ChunkResult(file, Part(number, (), game_keys([], [])), None, 0, [], [], changed=why)
 
 
 def range_rows(
@@ -782,6 +818,14 @@ def range_rows(
     a chunk and a line (it holds a line over the cap) is read by the streaming reader, so
     that such a line is never held whole."""
     rows = _Rows(batch_id)
+    with _no_gc():
+        read = _span_rows(rows, span, max_line_bytes)
+        return read if isinstance(read, str) else rows.done(read)
+
+
+def _span_rows(rows: _Rows, span: LineRange, max_line_bytes: int) -> int | str:
+    """One range's lines into ``rows`` (:func:`range_rows`): the items read, or why the range
+    cannot be trusted."""
     core = rows.core
     why = None
     if core is not None and span.length <= CHUNK_BYTES + max_line_bytes + 1:
@@ -789,17 +833,13 @@ def range_rows(
             span.path, span.offset, span.length, span.ends_line, span.device, span.inode
         )
         if why is None:
-            with _no_gc():
-                return rows.done(
-                    _core_lines(rows, core, span.path, span.first_line, max_line_bytes)
-                )
+            return _core_lines(rows, core, span.path, span.first_line, max_line_bytes)
     if why is not None and why[0] != "io":  # a failed read: the streaming reader says what
         return _RANGE_CHANGED[why[0]](span, why[1])
     items = range_items(span, max_line_bytes)
     if isinstance(items, str):
         return items
-    with _no_gc():
-        return rows.done(rows.add_all(items))
+    return rows.add_all(items)
 
 
 #: ``range_items``' reasons, by the core's word for them (``CoreRows.read``).
@@ -904,6 +944,16 @@ def _run_at(here: LineRange) -> tuple[LineRange, int]:
         after = next(runs, None)
     span = LineRange(here.path, here.offset, length, line, ends_line, here.device, here.inode)
     return span, -1 if after is None else after[2] - line
+
+
+def _small_whole(path: Path, size: int, log_format: str | None) -> LineRange | None:
+    """A small plain JSON Lines file whole, as one range (the chunks of several such files
+    are read as one, :func:`process_ranges`); None for any other file (or a small one cut in
+    more than one range: more than a chunk's games)."""
+    if size > SMALL_FILE_BYTES or not _is_plain_jsonl(path, log_format):
+        return None
+    spans = list(_ranges(path))
+    return spans[0] if len(spans) == 1 else None
 
 
 def _core_runs(
@@ -1551,22 +1601,59 @@ def ingest(
                     "complete",
                     path=result.file,
                 )
-            fs = summary.files.setdefault(result.file, FileSummary(result.file))
-            counts = batch.add_part(result.part)
+            if not result.shares:
+                counts = batch.add_part(result.part)
+                tally(result.file, result.read, counts, result.rejects, result.reject_codes)
+                for game in result.repeats:
+                    tally(result.file, 0, {batch.add_game(game): 1}, None, [])
+                show(result.file)
+                return
+            # several small files' chunk: each file's share of it, told by the name its games
+            # and rejects store (any other name, which none has, counts for the first file)
+            named = {file_label(file): file for file, _ in result.shares}
+
+            def owner(label: str | None) -> str:
+                return named.get(label or "", result.file)
+
+            counts_of: dict[str, Counter[Added]] = {file: Counter() for file in named.values()}
+            for label, counts in batch.add_part_by_file(result.part).items():
+                counts_of[owner(label)].update(counts)
             rejects = result.rejects
-            if rejects is not None and rejects.num_rows:
-                cap = caps.setdefault(result.file, _RejectCap(max_rejects_per_file))
-                batch.add_rows({Table.REJECTS: cap.admit(rejects)})
+            owners = [] if rejects is None else [owner(f) for f in rejects["file"].to_pylist()]
+            for file, read in result.shares:
+                mine = None
+                if rejects is not None:
+                    at = [i for i, o in enumerate(owners) if o == file]
+                    mine = rejects.take(pa.array(at, pa.int64()))
+                codes = [] if mine is None else mine["code"].to_pylist()
+                tally(file, read, counts_of[file], mine, codes)
             for game in result.repeats:
-                counts[batch.add_game(game)] += 1
-            fs.read += result.read
-            fs.stored += counts[Added.STORED]
-            fs.duplicate += counts[Added.DUPLICATE]
-            fs.rejected += len(result.reject_codes) + counts[Added.CONFLICT]
-            summary.reasons.update(result.reject_codes)
-            if counts[Added.CONFLICT]:
-                summary.reasons["E_CONFLICT"] += counts[Added.CONFLICT]
-            show(result.file)
+                source = game.record.source
+                file = owner(None if source is None else source.file)
+                tally(file, 0, {batch.add_game(game): 1}, None, [])
+            show(result.shares[-1][0])
+
+        def tally(
+            file: str,
+            read: int,
+            counts: Mapping[Added, int],
+            rejects: pa.Table | None,
+            codes: list[str],
+        ) -> None:
+            """One file's items read, games added (``counts``) and rejects, into the summary;
+            the rejects stored as far as the file's cap allows."""
+            fs = summary.files.setdefault(file, FileSummary(file))
+            if rejects is not None and rejects.num_rows:
+                cap = caps.setdefault(file, _RejectCap(max_rejects_per_file))
+                batch.add_rows({Table.REJECTS: cap.admit(rejects)})
+            conflicts = counts.get(Added.CONFLICT, 0)
+            fs.read += read
+            fs.stored += counts.get(Added.STORED, 0)
+            fs.duplicate += counts.get(Added.DUPLICATE, 0)
+            fs.rejected += len(codes) + conflicts
+            summary.reasons.update(codes)
+            if conflicts:
+                summary.reasons["E_CONFLICT"] += conflicts
 
         spec = batch.part_spec()
 
@@ -1602,11 +1689,44 @@ def ingest(
                 yield process_chunk, (str(path), chunk, spec, batch.new_part())
 
         def tasks() -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
+            """Each file's tasks in turn; small plain JSON Lines files one after the other
+            (each a range, whole) as one chunk, a part for them all."""
             nonlocal done_bytes
+            group: list[tuple[Path, LineRange]] = []
+            group_bytes = 0
+            # the names the group's games and rejects store, each file's its own (two names
+            # stored alike, which only bytes that are not UTF-8 make, do not share a chunk)
+            labels: set[str] = set()
+
+            def grouped() -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
+                nonlocal group_bytes
+                if len(group) == 1:  # alone: as any file
+                    yield from work(group[0][0])
+                elif group:
+                    spans = tuple(span for _, span in group)
+                    yield process_ranges, (spans, spec, batch.new_part(), max_line_bytes)
+                group.clear()
+                labels.clear()
+                group_bytes = 0
+
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
-                yield from work(path)
+                if not sizes[path] and _is_plain_jsonl(path, log_format):
+                    continue  # nothing to read (its summary says so), no group to break
+                span = _small_whole(path, sizes[path], log_format) if len(files) > 1 else None
+                label = None if span is None else file_label(span.path)
+                if group and (label is None or label in labels):
+                    yield from grouped()
+                if span is None or label is None:
+                    yield from work(path)
+                else:
+                    group.append((path, span))
+                    labels.add(label)
+                    group_bytes += span.length
+                    if group_bytes >= GROUP_BYTES:
+                        yield from grouped()
                 done_bytes += sizes[path]
+            yield from grouped()
 
         if on_threads:
             with _threads(workers) as threads:

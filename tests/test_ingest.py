@@ -475,6 +475,37 @@ def test_an_import_of_a_file_changed_while_read_commits_nothing(
     assert wh.verify() == []
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_small_files_one_of_which_changed_while_read_commit_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """A file of a chunk of small files replaced once it was cut: the import names it and
+    commits nothing (the other files' rows written for the chunk go too)."""
+    import pipeline.ingest
+
+    files = [tmp_path / f"{k}.jsonl" for k in range(3)]
+    for k, f in enumerate(files):
+        write_games(f, 2, start=2 * k)
+    whole = pipeline.ingest._small_whole
+
+    def replacing(path: Path, *args: Any) -> Any:
+        span = whole(path, *args)
+        if path == files[1]:  # cut, then another file in its place
+            other = tmp_path / "other.jsonl"
+            other.write_bytes(path.read_bytes())
+            other.replace(path)
+        return span
+
+    monkeypatch.setattr(pipeline.ingest, "_small_whole", replacing)
+    wh = Warehouse(tmp_path / "wh")
+    with pytest.raises(IngestError) as caught:
+        ingest([str(f) for f in files], wh, workers=workers)
+    assert caught.value.code == "E_FILE_CHANGED" and str(files[1]) in caught.value.message
+    assert "replaced" in caught.value.message
+    assert wh.entries() == [] and not list(wh.root.glob("*/*.tmp"))
+    assert wh.verify() == []
+
+
 def _without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """This process on the pure Python path from here on (`BIG2_PURE_PYTHON=1`'s)."""
     monkeypatch.setattr(native, "_MODULE", None)
@@ -659,9 +690,11 @@ def write_mixed(folder: Path) -> list[list[str]]:
     return [[str(sim), str(samples)], [str(sim), str(samples), str(mixed), str(more)]]
 
 
-def warehouse_digest(wh: Warehouse, folder: Path) -> dict[str, object]:
-    """Per table its row count and the sha256 of its sorted rows, ``batch_id`` left out and
-    ``folder`` cut from every text."""
+def warehouse_digest(
+    wh: Warehouse, folder: Path, leave_out: frozenset[str] = frozenset()
+) -> dict[str, object]:
+    """Per table its row count and the sha256 of its sorted rows, ``batch_id`` (and the
+    columns ``leave_out`` names) left out and ``folder`` cut from every text."""
     import hashlib
 
     out: dict[str, object] = {}
@@ -669,7 +702,7 @@ def warehouse_digest(wh: Warehouse, folder: Path) -> dict[str, object]:
     with wh.connect() as con:
         for table in ("games", "seats", "actions", "tricks", "rejects"):
             cols = [r[0] for r in con.execute(f"describe {table}").fetchall()]
-            keep = ", ".join(f'"{c}"' for c in cols if c != "batch_id")
+            keep = ", ".join(f'"{c}"' for c in cols if c != "batch_id" and c not in leave_out)
             rows = con.execute(f"select {keep} from {table}").fetchall()
             texts = sorted(json.dumps([str(v).replace(cut, "<tmp>") for v in r]) for r in rows)
             digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
@@ -714,6 +747,70 @@ if __name__ == "__main__":  # regenerate GOLDEN (from the import it must match)
     with tempfile.TemporaryDirectory() as tmp:
         result = mixed_import(Path(tmp), 1)
     GOLDEN.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_small_files(folder: Path) -> list[Path]:
+    """Small JSON Lines files, in their import's order: games, rejects (more than the cap of
+    one a file), a game twice in one file, once more in another (a duplicate) and contradicted
+    in a third (a conflict), a game the warehouse holds (stored before, here a duplicate) and
+    one it holds otherwise (a conflict), a file of blank lines only, an empty file, a file that
+    does not end with a newline."""
+    folder.mkdir()
+    game = {gid: dumps(sample_game(seed=i, game_id=gid)) + "\n" for i, gid in enumerate("abcdefgh")}
+    other = {gid: dumps(sample_game(seed=50 + i, game_id=gid)) + "\n" for i, gid in enumerate("cg")}
+    texts = {
+        "01.jsonl": game["a"] + game["b"] + "{oops\n[1]\n" + game["b"],
+        "02.jsonl": "\n\n" + game["c"] + "x" * 80 + "\n",
+        "03.jsonl": game["b"] + other["c"] + game["d"],
+        "04.jsonl": "\n" * 30,
+        "05.jsonl": "",
+        "06.jsonl": game["e"] + game["f"] + other["g"] + game["h"].rstrip("\n"),
+    }
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder.parent / "before.jsonl").write_text(game["f"] + game["g"], encoding="utf-8")
+    return sorted(folder.iterdir())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Small plain files read one after the other make one chunk and one part (four Parquet
+    files, not four a file), and store the rows, rejects and per-file counts the same files
+    store each in its own chunk."""
+    from pipeline import ingest as ingest_module
+
+    files = write_small_files(tmp_path / "logs")
+    got = []
+    for small in (ingest_module.SMALL_FILE_BYTES, 0):  # 0: no file is small, each its chunk
+        monkeypatch.setattr(ingest_module, "SMALL_FILE_BYTES", small)
+        wh = Warehouse(tmp_path / f"wh{small}")
+        ingest([str(tmp_path / "before.jsonl")], wh)
+        summary = ingest([str(f) for f in files], wh, workers=workers, max_rejects_per_file=1)
+        per_file = {
+            Path(f.file).name: (f.read, f.stored, f.duplicate, f.rejected)
+            for f in summary.files.values()
+        }
+        parts = len(list((wh.root / "games").glob(f"batch-{summary.batch_id}.part-*")))
+        # a conflict's reject keeps the record it was read from when the game it contradicts
+        # came in the same chunk (one replayed in Python), not across chunks: its raw is left
+        # out (files that share a chunk make that so more often)
+        digest = warehouse_digest(wh, tmp_path, frozenset({"raw"}))
+        got.append((per_file, dict(summary.reasons), digest, parts))
+        assert wh.verify() == []
+    (*same, grouped), (*same_alone, alone) = got
+    assert same == same_alone
+    assert grouped == 1 and alone == 4  # four files hold games; the blank and empty ones none
+    per_file, reasons = same[0], same[1]
+    assert per_file["01.jsonl"] == (5, 2, 1, 2)  # a, b stored; b again; {oops and [1]
+    assert per_file["03.jsonl"] == (3, 1, 1, 1)  # b a duplicate, c contradicted, d stored
+    assert per_file["06.jsonl"] == (4, 2, 1, 1)  # f held before; g held otherwise
+    assert per_file["04.jsonl"] == per_file["05.jsonl"] == (0, 0, 0, 0)
+    assert reasons == {"E_JSON": 2, "E_SCHEMA": 1, "E_CONFLICT": 2}
+    with Warehouse(tmp_path / f"wh{ingest_module.CHUNK_BYTES // 8}").connect() as con:
+        caps = con.execute("select file from rejects where code = 'E_TOO_MANY_REJECTS'")
+        assert [Path(f).name for (f,) in caps.fetchall()] == ["01.jsonl"]
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -1650,14 +1650,32 @@ class Batch:
         twice in one import), their rows are removed from the part's files here (rare); else
         the files are taken as they are, for :meth:`commit` to rename. Returns how many
         games were stored / duplicate / conflicting, as :meth:`add_rows`."""
+        counts = dict.fromkeys(Added, 0)
+        for verdict, _ in self._take_part(part, by_file=False):
+            counts[verdict] += 1
+        return counts
+
+    def add_part_by_file(self, part: Part) -> dict[str | None, dict[Added, int]]:
+        """:meth:`add_part` for a part of several files' games (an import's small files, read
+        as one chunk): the counts of each file, by the name its games store
+        (``source_file``)."""
+        out: dict[str | None, dict[Added, int]] = {}
+        for verdict, file in self._take_part(part, by_file=True):
+            out.setdefault(file, dict.fromkeys(Added, 0))[verdict] += 1
+        return out
+
+    def _take_part(self, part: Part, *, by_file: bool) -> list[tuple[Added, str | None]]:
+        """:meth:`add_part`'s work: each game's verdict, and its file when ``by_file`` (else
+        None: the games file is then read only for a game that is not stored)."""
         self._check_open()
         self._parts.extend(part.files)  # the batch's now: deleted by an abort
         self._synced.update(part.synced)
-        counts = dict.fromkeys(Added, 0)
-        for game in part.stored:
-            counts[self._settle(game, None)] += 1
+        out = [
+            (self._settle(game, None), None if game.source is None else game.source.file)
+            for game in part.stored
+        ]
         if not len(part.keys):
-            return counts
+            return out
         games: pa.Table | None = None
 
         def row(i: int) -> dict[str, Any]:
@@ -1673,14 +1691,18 @@ class Batch:
             return None if r["source_file"] is None else Source(r["source_file"], r["source_line"])
 
         verdicts = self._admit(part.keys, lambda i: str(row(i)["game_id"]), source, lambda _: None)
-        for verdict in Added:
-            counts[verdict] += verdicts.count(verdict)
-        if counts[Added.STORED] < len(verdicts):
+        if by_file:
+            row(0)  # the games file read
+            assert games is not None
+            out.extend(zip(verdicts, games["source_file"].to_pylist(), strict=True))
+        else:
+            out.extend((v, None) for v in verdicts)
+        if any(v is not Added.STORED for v in verdicts):
             assert games is not None
             ids = games["game_id"].to_pylist()
             drop = [g for g, v in zip(ids, verdicts, strict=True) if v is not Added.STORED]
             self._drop_games(part, pa.array(drop, pa.string()))
-        return counts
+        return out
 
     def _part_tmp(self, part: Part, table: Table) -> Path:
         return self.warehouse.root / (_part_rel(table, self.batch_id, part.number) + ".tmp")
