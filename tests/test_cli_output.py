@@ -211,3 +211,42 @@ def test_ingest_summary_says_more_codes_an_example_each_and_where_the_rest_are(
     assert (
         reasons[3].startswith("details: ") and "select * from rejects where batch_id" in reasons[3]
     )
+
+
+def test_an_import_of_many_files_lists_the_ones_with_problems_and_sums_the_rest(
+    tmp_path: Path,
+) -> None:
+    """Past ``--files`` files the summary lists those with rejects or duplicates (the most
+    rejects first, in the import's order), then one row summing the others, then the total:
+    every count is there, in a table that stays short; ``--files 0`` lists every file."""
+    from pipeline.sim.sample import dumps, sample_game
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for k in range(30):
+        lines = [dumps(sample_game(seed=k, game_id=f"g{k}"))]
+        if k in (7, 21):
+            lines.append("{oops")  # a reject
+        if k == 12:
+            lines.append(lines[0])  # a duplicate
+        (logs / f"day{k:02d}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = big2("ingest", logs, "-w", tmp_path / "wh", "--no-build", "--files", "4", columns=400)
+    assert done.returncode == 0, done.stderr
+    rows = [
+        [c.strip() for c in line.split("│")[1:-1]]
+        for line in done.stdout.splitlines()
+        if line.startswith("│")
+    ]
+    assert [r[0].rsplit("/", 1)[-1] for r in rows] == [
+        "day00.jsonl",
+        "day07.jsonl",
+        "day12.jsonl",
+        "day21.jsonl",
+        "… 26 more files",
+        "total",
+    ]
+    assert rows[1][1:] == ["2", "1", "0", "1"] and rows[2][1:] == ["2", "1", "1", "0"]
+    assert rows[-2][1:] == ["26", "26", "0", "0"] and rows[-1][1:] == ["33", "30", "1", "2"]
+    every = big2("ingest", logs, "-w", tmp_path / "wh2", "--no-build", "--files", "0", columns=400)
+    assert every.returncode == 0, every.stderr
+    assert sum(line.startswith("│") for line in every.stdout.splitlines()) == 31

@@ -35,9 +35,13 @@ from pipeline.logs.reader import LOG_FORMATS
 from pipeline.logs.scoresheet import SheetRules
 
 if TYPE_CHECKING:  # the import and the warehouse (pyarrow, duckdb) load when a command runs
-    from pipeline.ingest import IngestSummary
+    from pipeline.ingest import FileSummary, IngestSummary
     from pipeline.ingest import Progress as IngestProgress
     from pipeline.warehouse import Warehouse
+
+
+#: How many files an import's summary lists by default (``--files``).
+FILES_SHOWN = 20
 
 
 def sheet_rules(log_format: str | None, ruleset: str, overrides: list[str] | None) -> SheetRules:
@@ -69,6 +73,15 @@ def ingest(
     ] = None,
     strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
     top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,
+    files: Annotated[
+        int,
+        typer.Option(
+            "--files",
+            min=0,
+            help="How many files the summary lists, those with rejects or duplicates "
+            "first; the others are summed in one row (0: every file).",
+        ),
+    ] = FILES_SHOWN,
     no_build: Annotated[
         bool,
         flag(
@@ -123,7 +136,7 @@ def ingest(
                 log_format=log_format,
                 rules=rules,
             )
-            print_ingest_summary(summary, wh, top=top, paths=paths)
+            print_ingest_summary(summary, wh, top=top, paths=paths, files=files)
             if not no_build:
                 build_after_ingest(wh, summary)
         if strict and summary.total().rejected:
@@ -178,16 +191,44 @@ def ingest_with_progress(
         )
 
 
-def summary_table(summary: IngestSummary) -> Table:
-    """The closing account of an import: read / stored / duplicate / rejected by file."""
+def summary_rows(summary: IngestSummary, files: int = FILES_SHOWN) -> list[FileSummary]:
+    """The rows of the summary table: each file, in the import's order; past ``files`` files
+    (0: no limit), the files with rejects or duplicates first (the most rejects first) up to
+    ``files``, the others summed in one row (``… N more files``), so that no count is lost;
+    then the total.
+
+    >>> from pipeline.ingest import FileSummary, IngestSummary
+    >>> s = IngestSummary(files={f"f{k}": FileSummary(f"f{k}", 2, 2 - k % 2, k % 2) for k in range(5)})
+    >>> [(r.file, r.read, r.stored, r.duplicate) for r in summary_rows(s, 2)]
+    [('f1', 2, 1, 1), ('f3', 2, 1, 1), ('… 3 more files', 6, 6, 0), ('total', 10, 8, 2)]
+    """
+    from pipeline.ingest import FileSummary
+
+    rows = [*summary.files.values()]
+    if len(rows) <= 1:
+        return rows
+    total = summary.total()
+    if files and len(rows) > files:
+        order = sorted(range(len(rows)), key=lambda k: (-rows[k].rejected, -rows[k].duplicate, k))
+        shown = sorted(order[:files])
+        rest = FileSummary(f"… {len(rows) - files:,} more files")
+        for k in order[files:]:
+            rest.read += rows[k].read
+            rest.stored += rows[k].stored
+            rest.duplicate += rows[k].duplicate
+            rest.rejected += rows[k].rejected
+        rows = [*(rows[k] for k in shown), rest]
+    return [*rows, total]
+
+
+def summary_table(summary: IngestSummary, files: int = FILES_SHOWN) -> Table:
+    """The closing account of an import: read / stored / duplicate / rejected by file
+    (:func:`summary_rows`)."""
     table = Table(title=f"import {summary.batch_id}")
     table.add_column("file", overflow="fold")
     for column in ("read", "stored", "duplicate", "rejected"):
         table.add_column(column, justify="right")
-    rows = [*summary.files.values()]
-    if len(rows) > 1:
-        rows.append(summary.total())
-    for row in rows:
+    for row in summary_rows(summary, files):
         style = "bold" if row.file == "total" else ""
         table.add_row(
             escape(row.file),
@@ -201,13 +242,19 @@ def summary_table(summary: IngestSummary) -> Table:
 
 
 def print_ingest_summary(
-    summary: IngestSummary, wh: Warehouse, *, top: int = 5, paths: Sequence[str] = ()
+    summary: IngestSummary,
+    wh: Warehouse,
+    *,
+    top: int = 5,
+    paths: Sequence[str] = (),
+    files: int = FILES_SHOWN,
 ) -> None:
-    """The per-file table, the throughput line, the files of ``paths``' folders passed over,
-    and the top reject reasons with an example each and where the rest are."""
+    """The per-file table (``files`` of them at most: :func:`summary_rows`), the throughput
+    line, the files of ``paths``' folders passed over, and the top reject reasons with an
+    example each and where the rest are."""
     from pipeline.ingest import skipped_files
 
-    console.print(summary_table(summary))
+    console.print(summary_table(summary, files))
     total = summary.total()
     rate = total.read / summary.seconds if summary.seconds else 0.0
     typer.echo(
