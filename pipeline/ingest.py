@@ -523,8 +523,10 @@ def process_chunk(file: str, items: list[ChunkItem], spec: PartSpec, number: int
     return _written(file, done, spec, number)
 
 
-def _written(file: str, done: ChunkRows, spec: PartSpec, number: int) -> ChunkResult:
-    part = write_part(spec, number, done.tables)
+def _written(
+    file: str, done: ChunkRows, spec: PartSpec, number: int, *, by_file: bool = False
+) -> ChunkResult:
+    part = write_part(spec, number, done.tables, by_file=by_file)
     rejects = done.tables.get(Table.REJECTS)
     return ChunkResult(file, part, rejects, done.read, done.reject_codes, done.repeats)
 
@@ -795,7 +797,7 @@ def process_ranges(
                 return _changed(span.path, number, read)
             shares.append((span.path, read))
         done = rows.done(sum(read for _, read in shares))
-    result = _written(spans[0].path, done, spec, number)
+    result = _written(spans[0].path, done, spec, number, by_file=True)
     result.shares = tuple(shares)
     return result
 
@@ -1615,18 +1617,19 @@ def ingest(
             def owner(label: str | None) -> str:
                 return named.get(label or "", result.file)
 
-            counts_of: dict[str, Counter[Added]] = {file: Counter() for file in named.values()}
-            for label, counts in batch.add_part_by_file(result.part).items():
-                counts_of[owner(label)].update(counts)
+            by_label = batch.add_part_by_file(result.part)
             rejects = result.rejects
-            owners = [] if rejects is None else [owner(f) for f in rejects["file"].to_pylist()]
-            for file, read in result.shares:
+            at: dict[str, list[int]] = {}  # each file's rejects (their rows)
+            for i, label in enumerate([] if rejects is None else rejects["file"].to_pylist()):
+                at.setdefault(owner(label), []).append(i)
+            for label, (file, read) in zip(named, result.shares, strict=True):
                 mine = None
-                if rejects is not None:
-                    at = [i for i, o in enumerate(owners) if o == file]
-                    mine = rejects.take(pa.array(at, pa.int64()))
+                if rejects is not None and file in at:
+                    mine = rejects.take(pa.array(at[file], pa.int64()))
                 codes = [] if mine is None else mine["code"].to_pylist()
-                tally(file, read, counts_of[file], mine, codes)
+                tally(file, read, by_label.pop(label, {}), mine, codes)
+            for counts in by_label.values():  # a name no file of the chunk has (none has)
+                tally(result.file, 0, counts, None, [])
             for game in result.repeats:
                 source = game.record.source
                 file = owner(None if source is None else source.file)

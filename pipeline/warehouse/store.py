@@ -1342,6 +1342,9 @@ class Part:
     #: Part files the worker wrote before this chunk's, fsynced (:func:`synced`): the commit
     #: need not fsync them again (each fsync costs a flush of the disk's cache, synced or not).
     synced: tuple[str, ...] = ()
+    #: the file each key's game was read from (its ``source_file``), for a part of several
+    #: files' games (``write_part(..., by_file=True)``); else None
+    key_files: tuple[str | None, ...] | None = None
 
 
 #: The tables of a part file (the rejects stay with the batch: they are deduplicated there).
@@ -1414,14 +1417,17 @@ def _keys(games: pa.Table) -> U64:
     return game_keys(ids, hashes)
 
 
-def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) -> Part:
+def write_part(
+    spec: PartSpec, number: int, tables: Mapping[Table, pa.Table], *, by_file: bool = False
+) -> Part:
     """Write the games, seats, actions and tricks rows of one chunk as part ``number`` of a
     batch (in an import worker, or in the import's own process: the same way): the games the
     warehouse holds already are left out (judged against the batch's games index, the one
     rule :meth:`KnownGames.judge`) and handed back for the batch to count; the rest go to
     ``<table>/batch-<id>.part-<n>.parquet.tmp``, their fsyncs started, which only
     :meth:`Batch.commit` renames and names in the manifest. The part hands back the files
-    this process wrote before, now fsynced (:func:`synced`)."""
+    this process wrote before, now fsynced (:func:`synced`). ``by_file``: the part also names
+    the file of each game it wrote (``Part.key_files``: the games of several files)."""
     done = synced()
     games = tables.get(Table.GAMES)
     if games is None or not games.num_rows:
@@ -1430,6 +1436,7 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
     stored: list[StoredGame] = []
     wanted: pa.Array | None = None
     known = _spec_known(spec)
+    files: list[str | None] = games["source_file"].to_pylist() if by_file else []
     if known is not None:
         verdicts, prefixes = known.judge(keys)
         new = verdicts == NEW
@@ -1438,10 +1445,12 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
             files = games["source_file"].to_pylist()
             lines = games["source_line"].to_pylist()
             for i in np.flatnonzero(~new).tolist():
-                src = None if files[i] is None else Source(files[i], lines[i] or 0)
+                file = files[i]
+                src = None if file is None else Source(file, lines[i] or 0)
                 stored.append(StoredGame(ids[i], hashes[i][:16], hex_prefix(prefixes[i]), src))
             keys = keys[new]
             wanted = pa.array([g for g, n in zip(ids, new.tolist(), strict=True) if n], pa.string())
+            files = [f for f, n in zip(files, new.tolist(), strict=True) if n]
     root = Path(spec.root)
     out: list[PartFile] = []
     for table in PART_TABLES:
@@ -1456,7 +1465,7 @@ def write_part(spec: PartSpec, number: int, tables: Mapping[Table, pa.Table]) ->
         rel = _part_rel(table, spec.batch_id, number)
         digest, size = _write_file(root / (rel + ".tmp"), table, rows)
         out.append(PartFile(table.value, rel, digest, rows.num_rows, size))
-    return Part(number, tuple(out), keys, tuple(stored), done)
+    return Part(number, tuple(out), keys, tuple(stored), done, tuple(files) if by_file else None)
 
 
 class Batch:
@@ -1692,9 +1701,12 @@ class Batch:
 
         verdicts = self._admit(part.keys, lambda i: str(row(i)["game_id"]), source, lambda _: None)
         if by_file:
-            row(0)  # the games file read
-            assert games is not None
-            out.extend(zip(verdicts, games["source_file"].to_pylist(), strict=True))
+            files = part.key_files
+            if files is None:  # not named by the part: the games file read
+                row(0)
+                assert games is not None
+                files = tuple(games["source_file"].to_pylist())
+            out.extend(zip(verdicts, files, strict=True))
         else:
             out.extend((v, None) for v in verdicts)
         if any(v is not Added.STORED for v in verdicts):
