@@ -97,7 +97,7 @@ PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
 #: A plain JSON Lines file of at most this many bytes is small: the small files an import
-#: reads one after the other are read as one chunk (:func:`process_ranges`), up to
+#: reads one after the other are read as one chunk (:func:`process_files`), up to
 #: ``GROUP_BYTES`` of them, not a chunk and a part (four Parquet files) each.
 SMALL_FILE_BYTES = CHUNK_BYTES // 8
 GROUP_BYTES = CHUNK_BYTES // 2
@@ -352,7 +352,7 @@ class ChunkResult:
     reject_codes: list[str]
     repeats: list[ReplayedGame]  # game ids seen twice inside the chunk: the batch decides
     changed: str | None = None  # a range whose file changed since it was cut: why (no rows)
-    #: a chunk of several small files (:func:`process_ranges`): each file and the items read
+    #: a chunk of several small files (:func:`process_files`): each file and the items read
     #: in it, in order (``file``: the first); empty for a chunk of one file
     shares: tuple[tuple[str, int], ...] = ()
 
@@ -778,26 +778,34 @@ def process_range(
     return _written(span.path, done, spec, number)
 
 
-def process_ranges(
-    spans: Sequence[LineRange],
+#: A small file whole, for a chunk of several (:func:`process_files`): a plain file's range,
+#: which the worker reads, or a gzip file's lines, decompressed here.
+SmallFile = LineRange | LineBlock
+
+
+def process_files(
+    pieces: Sequence[SmallFile],
     spec: PartSpec,
     number: int,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> ChunkResult:
-    """Read several ranges, each a small file whole, and process their lines as one chunk:
-    one part holds the rows of them all (what :func:`process_range` does with one range),
-    and ``shares`` says how many items each file held. When one of the files changed since
-    it was cut, nothing is written and ``changed`` says why (``file`` names it)."""
+    """Process several small files whole as one chunk: one part holds the rows of them all
+    (what :func:`process_range` does with a range, :func:`process_block` with a block), and
+    ``shares`` says how many items each file held. When a plain file changed since it was
+    cut, nothing is written and ``changed`` says why (``file`` names it)."""
     rows = _Rows(spec.batch_id)
     shares: list[tuple[str, int]] = []
     with _no_gc():
-        for span in spans:
-            read = _span_rows(rows, span, max_line_bytes)
+        for piece in pieces:
+            if isinstance(piece, LineBlock):
+                read: int | str = _block_rows(rows, piece, max_line_bytes)
+            else:
+                read = _span_rows(rows, piece, max_line_bytes)
             if isinstance(read, str):
-                return _changed(span.path, number, read)
-            shares.append((span.path, read))
+                return _changed(piece.path, number, read)
+            shares.append((piece.path, read))
         done = rows.done(sum(read for _, read in shares))
-    result = _written(spans[0].path, done, spec, number, by_file=True)
+    result = _written(pieces[0].path, done, spec, number, by_file=True)
     result.shares = tuple(shares)
     return result
 
@@ -948,14 +956,31 @@ def _run_at(here: LineRange) -> tuple[LineRange, int]:
     return span, -1 if after is None else after[2] - line
 
 
-def _small_whole(path: Path, size: int, log_format: str | None) -> LineRange | None:
-    """A small plain JSON Lines file whole, as one range (the chunks of several such files
-    are read as one, :func:`process_ranges`); None for any other file (or a small one cut in
-    more than one range: more than a chunk's games)."""
-    if size > SMALL_FILE_BYTES or not _is_plain_jsonl(path, log_format):
+def _small_whole(
+    path: Path, size: int, log_format: str | None, max_line_bytes: int
+) -> list[SmallFile] | None:
+    """A small JSON Lines file whole (the chunks of several such files are read as one,
+    :func:`process_files`): ``[piece]``, a plain file's range or a gzip file's lines
+    (decompressed here, as its blocks are); ``[]``: a gzip file of no line; None for any
+    other file, or a small one that is more than one piece (more than a chunk's games, a
+    gzip stream that fails)."""
+    if size > SMALL_FILE_BYTES:
         return None
-    spans = list(_ranges(path))
-    return spans[0] if len(spans) == 1 else None
+    if _is_plain_jsonl(path, log_format):
+        pieces: list[SmallFile] = list(_ranges(path))
+    elif _is_gzip_jsonl(path, log_format):
+        got = list(_blocks(path, max_line_bytes))
+        if not all(isinstance(piece, LineBlock) for piece in got):
+            return None
+        pieces = cast(list[SmallFile], got)
+    else:
+        return None
+    return pieces if len(pieces) <= 1 else None
+
+
+def _piece_bytes(piece: SmallFile) -> int:
+    """A small file's bytes of lines."""
+    return len(piece.data) if isinstance(piece, LineBlock) else piece.length
 
 
 def _core_runs(
@@ -1003,13 +1028,17 @@ def block_rows(
     (2, ['E_SCHEMA', 'E_JSON'])
     """
     rows = _Rows(batch_id)
-    core = rows.core
     with _no_gc():
-        if core is not None:
-            core.fill(block.data)
-            return rows.done(_core_lines(rows, core, block.path, block.first_line, max_line_bytes))
-        lines = _lines_of(block.data, block.path, block.first_line, max_line_bytes)
-        return rows.done(rows.add_all(lines))
+        return rows.done(_block_rows(rows, block, max_line_bytes))
+
+
+def _block_rows(rows: _Rows, block: LineBlock, max_line_bytes: int) -> int:
+    """One block's lines into ``rows`` (:func:`block_rows`): the items read."""
+    core = rows.core
+    if core is not None:
+        core.fill(block.data)
+        return _core_lines(rows, core, block.path, block.first_line, max_line_bytes)
+    return rows.add_all(_lines_of(block.data, block.path, block.first_line, max_line_bytes))
 
 
 def _lines_of(data: bytes, file: str, first_line: int, max_line_bytes: int) -> Iterator[ChunkItem]:
@@ -1692,10 +1721,10 @@ def ingest(
                 yield process_chunk, (str(path), chunk, spec, batch.new_part())
 
         def tasks() -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
-            """Each file's tasks in turn; small plain JSON Lines files one after the other
-            (each a range, whole) as one chunk, a part for them all."""
+            """Each file's tasks in turn; small JSON Lines files one after the other (each
+            whole) as one chunk, a part for them all (:func:`process_files`)."""
             nonlocal done_bytes
-            group: list[tuple[Path, LineRange]] = []
+            group: list[tuple[Path, SmallFile]] = []
             group_bytes = 0
             # the names the group's games and rejects store, each file's its own (two names
             # stored alike, which only bytes that are not UTF-8 make, do not share a chunk)
@@ -1703,29 +1732,35 @@ def ingest(
 
             def grouped() -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
                 nonlocal group_bytes
-                if len(group) == 1:  # alone: as any file
-                    yield from work(group[0][0])
+                if len(group) == 1:  # alone: as any file (a gzip file's block as its task)
+                    path, piece = group[0]
+                    if isinstance(piece, LineBlock):
+                        yield process_block, (piece, spec, batch.new_part(), max_line_bytes)
+                    else:
+                        yield from work(path)
                 elif group:
-                    spans = tuple(span for _, span in group)
-                    yield process_ranges, (spans, spec, batch.new_part(), max_line_bytes)
+                    pieces = tuple(piece for _, piece in group)
+                    yield process_files, (pieces, spec, batch.new_part(), max_line_bytes)
                 group.clear()
                 labels.clear()
                 group_bytes = 0
 
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
-                if not sizes[path] and _is_plain_jsonl(path, log_format):
+                whole = None
+                if len(files) > 1:
+                    whole = _small_whole(path, sizes[path], log_format, max_line_bytes)
+                if whole == []:
                     continue  # nothing to read (its summary says so), no group to break
-                span = _small_whole(path, sizes[path], log_format) if len(files) > 1 else None
-                label = None if span is None else file_label(span.path)
+                label = None if not whole else file_label(whole[0].path)
                 if group and (label is None or label in labels):
                     yield from grouped()
-                if span is None or label is None:
+                if not whole or label is None:
                     yield from work(path)
                 else:
-                    group.append((path, span))
+                    group.append((path, whole[0]))
                     labels.add(label)
-                    group_bytes += span.length
+                    group_bytes += _piece_bytes(whole[0])
                     if group_bytes >= GROUP_BYTES:
                         yield from grouped()
                 done_bytes += sizes[path]

@@ -754,9 +754,14 @@ def write_small_files(folder: Path) -> list[Path]:
     one a file), a game twice in one file, once more in another (a duplicate) and contradicted
     in a third (a conflict), a game the warehouse holds (stored before, here a duplicate) and
     one it holds otherwise (a conflict), a file of blank lines only, an empty file, a file that
-    does not end with a newline."""
+    does not end with a newline; gzip files, one of them cut short (its stream fails: read
+    alone)."""
+    import gzip
+
     folder.mkdir()
-    game = {gid: dumps(sample_game(seed=i, game_id=gid)) + "\n" for i, gid in enumerate("abcdefgh")}
+    game = {
+        gid: dumps(sample_game(seed=i, game_id=gid)) + "\n" for i, gid in enumerate("abcdefghij")
+    }
     other = {gid: dumps(sample_game(seed=50 + i, game_id=gid)) + "\n" for i, gid in enumerate("cg")}
     texts = {
         "01.jsonl": game["a"] + game["b"] + "{oops\n[1]\n" + game["b"],
@@ -768,6 +773,8 @@ def write_small_files(folder: Path) -> list[Path]:
     }
     for name, text in texts.items():
         (folder / name).write_text(text, encoding="utf-8")
+    (folder / "07.jsonl.gz").write_bytes(gzip.compress((game["i"] + "[2]\n" + game["a"]).encode()))
+    (folder / "08.jsonl.gz").write_bytes(gzip.compress((game["j"] * 2).encode())[:-20])
     (folder.parent / "before.jsonl").write_text(game["f"] + game["g"], encoding="utf-8")
     return sorted(folder.iterdir())
 
@@ -801,13 +808,15 @@ def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
         assert wh.verify() == []
     (*same, grouped), (*same_alone, alone) = got
     assert same == same_alone
-    assert grouped == 1 and alone == 4  # four files hold games; the blank and empty ones none
+    # six files hold games (the blank and empty ones none); the cut gzip file is read alone
+    assert grouped == 2 and alone == 6
     per_file, reasons = same[0], same[1]
     assert per_file["01.jsonl"] == (5, 2, 1, 2)  # a, b stored; b again; {oops and [1]
     assert per_file["03.jsonl"] == (3, 1, 1, 1)  # b a duplicate, c contradicted, d stored
     assert per_file["06.jsonl"] == (4, 2, 1, 1)  # f held before; g held otherwise
     assert per_file["04.jsonl"] == per_file["05.jsonl"] == (0, 0, 0, 0)
-    assert reasons == {"E_JSON": 2, "E_SCHEMA": 1, "E_CONFLICT": 2}
+    assert per_file["07.jsonl.gz"] == (3, 1, 1, 1)  # i stored, [2], a again
+    assert reasons == {"E_JSON": 2, "E_SCHEMA": 2, "E_CONFLICT": 2, "E_GZIP_TRUNCATED": 1}
     with Warehouse(tmp_path / f"wh{ingest_module.CHUNK_BYTES // 8}").connect() as con:
         caps = con.execute("select file from rejects where code = 'E_TOO_MANY_REJECTS'")
         assert [Path(f).name for (f,) in caps.fetchall()] == ["01.jsonl"]
