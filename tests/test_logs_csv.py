@@ -65,6 +65,23 @@ def test_sample_csv_pair_replays() -> None:
     assert (good, rejects) == (["csv-1", "csv-2-partial"], [])
 
 
+def test_a_match_written_as_csv_keeps_who_leads(tmp_path: Path) -> None:
+    """A match's later games are led by the previous winner (hk): the pair written by
+    ``_csv_rows`` carries ``previous_winner``, so each game reads back as its JSON object and
+    replays (without the column each later game was ``E_OUT_OF_TURN``)."""
+    from pipeline.sim.sample import sample_match
+
+    match = sample_match(seed=5, match_id="m5", n_games=4)
+    assert [g["previous_winner"] is None for g in match] == [True, False, False, False]
+    for game in match:
+        game.pop("truth")
+    path = write_pair(tmp_path / "match.csv", *_csv_rows(match))
+    good, rejects = outcomes(list(read_log(path)))
+    assert (good, rejects) == ([g["game_id"] for g in match], [])
+    got = [r for r in read_csv(path) if isinstance(r, GameRecord)]
+    assert [r.previous_winner for r in got] == [g["previous_winner"] for g in match]
+
+
 def test_names_and_shapes() -> None:
     assert is_games_csv(Path("games.csv")) and is_games_csv(Path("a.games.csv.gz"))
     assert not is_games_csv(Path("actions.csv"))

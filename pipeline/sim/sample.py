@@ -205,11 +205,19 @@ def bad_lines() -> list[tuple[str, bytes]]:
     return lines
 
 
+#: The optional games-CSV columns :func:`_csv_rows` writes when a game has a value for them.
+_CSV_OPTIONAL = ("previous_winner", "first_leader")
+
+
 def _csv_rows(games: Sequence[Mapping[str, Any]]) -> tuple[list[list[str]], list[list[str]]]:
+    """Big Two games (JSON Lines objects) as a games CSV's and an actions CSV's rows, headers
+    first: ``previous_winner`` and ``first_leader`` as columns when a game has one (a match's
+    later games: who leads depends on them)."""
+    optional = [c for c in _CSV_OPTIONAL if any(g.get(c) is not None for g in games)]
     game_rows = [
         [
             "game_id", "ruleset", "overrides", "match_id", "game_number", "table_id",
-            "players", "hands", "stock", "winner", "cards_left",
+            "players", "hands", "stock", "winner", "cards_left", *optional,
         ]
     ]  # fmt: skip
     action_rows = [["game_id", "seq", "seat", "action", "cards", "ts"]]
@@ -229,6 +237,7 @@ def _csv_rows(games: Sequence[Mapping[str, Any]]) -> tuple[list[list[str]], list
                 " ".join(deal["stock"]) if deal else "",
                 str(result["winner"]),
                 "|".join(map(str, result["cards_left"])),
+                *("" if game.get(c) is None else str(game[c]) for c in optional),
             ]
         )
         for seq, a in enumerate(game["actions"], start=1):
