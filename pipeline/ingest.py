@@ -1598,14 +1598,14 @@ def ingest(
     names = [file_label(f) for f in files]  # as the readers store them (no lone surrogates)
     last_shown = time.monotonic()
 
+    so_far = FileSummary("total")  # the files' counts summed as they come (summary.total())
+
     def show(file: str, extra_bytes: int = 0) -> None:
         nonlocal last_shown
         if on_progress is not None:
             last_shown = time.monotonic()
-            total = summary.total()
-            on_progress(
-                Progress(total.read, total.rejected, done_bytes + extra_bytes, total_bytes, file)
-            )
+            done = done_bytes + extra_bytes
+            on_progress(Progress(so_far.read, so_far.rejected, done, total_bytes, file))
 
     def reading(file: str) -> Callable[[int], None]:
         def on_read(done: int) -> None:
@@ -1679,10 +1679,11 @@ def ingest(
                 cap = caps.setdefault(file, _RejectCap(max_rejects_per_file))
                 batch.add_rows({Table.REJECTS: cap.admit(rejects)})
             conflicts = counts.get(Added.CONFLICT, 0)
-            fs.read += read
-            fs.stored += counts.get(Added.STORED, 0)
-            fs.duplicate += counts.get(Added.DUPLICATE, 0)
-            fs.rejected += len(codes) + conflicts
+            for into in (fs, so_far):
+                into.read += read
+                into.stored += counts.get(Added.STORED, 0)
+                into.duplicate += counts.get(Added.DUPLICATE, 0)
+                into.rejected += len(codes) + conflicts
             summary.reasons.update(codes)
             if conflicts:
                 summary.reasons["E_CONFLICT"] += conflicts

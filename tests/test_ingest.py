@@ -22,7 +22,15 @@ from typer.testing import CliRunner
 
 from pipeline import native
 from pipeline.cli import app
-from pipeline.ingest import IngestError, _in_order, _no_gc, _on_threads, expand_paths, ingest
+from pipeline.ingest import (
+    IngestError,
+    Progress,
+    _in_order,
+    _no_gc,
+    _on_threads,
+    expand_paths,
+    ingest,
+)
 from pipeline.logs.model import Source
 from pipeline.sim.sample import bad_lines, dumps, sample_game
 from pipeline.warehouse import Added, Warehouse
@@ -794,7 +802,16 @@ def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
         monkeypatch.setattr(ingest_module, "SMALL_FILE_BYTES", small)
         wh = Warehouse(tmp_path / f"wh{small}")
         ingest([str(tmp_path / "before.jsonl")], wh)
-        summary = ingest([str(f) for f in files], wh, workers=workers, max_rejects_per_file=1)
+        seen: list[Progress] = []
+        summary = ingest(
+            [str(f) for f in files],
+            wh,
+            workers=workers,
+            max_rejects_per_file=1,
+            on_progress=seen.append,
+        )
+        total = summary.total()
+        assert (seen[-1].games, seen[-1].rejected) == (total.read, total.rejected)
         per_file = {
             Path(f.file).name: (f.read, f.stored, f.duplicate, f.rejected)
             for f in summary.files.values()
