@@ -96,9 +96,9 @@ PROGRESS_EVERY = 0.25
 PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
-#: A plain JSON Lines file of at most this many bytes is small: the small files an import
-#: reads one after the other are read as one chunk (:func:`process_files`), up to
-#: ``GROUP_BYTES`` of them, not a chunk and a part (four Parquet files) each.
+#: A JSON Lines file (plain or gzip) of at most this many bytes is small: the small files an
+#: import reads one after the other are read as one chunk (:func:`process_files`), up to
+#: ``GROUP_BYTES`` of their lines, not a chunk and a part (four Parquet files) each.
 SMALL_FILE_BYTES = CHUNK_BYTES // 8
 GROUP_BYTES = CHUNK_BYTES // 2
 #: A run of newlines to compare a block with (:func:`_newlines_end`).
@@ -309,6 +309,21 @@ class FileSummary:
     duplicate: int = 0
     rejected: int = 0
 
+    @classmethod
+    def summed(cls, name: str, files: Iterable[FileSummary]) -> FileSummary:
+        """The counts of ``files`` added up, under ``name``.
+
+        >>> FileSummary.summed("both", [FileSummary("a", 2, 1, 1), FileSummary("b", 3, 3)])
+        FileSummary(file='both', read=5, stored=4, duplicate=1, rejected=0)
+        """
+        out = cls(name)
+        for f in files:
+            out.read += f.read
+            out.stored += f.stored
+            out.duplicate += f.duplicate
+            out.rejected += f.rejected
+        return out
+
 
 @dataclass
 class IngestSummary:
@@ -321,13 +336,7 @@ class IngestSummary:
     workers: int = 1
 
     def total(self) -> FileSummary:
-        out = FileSummary("total")
-        for f in self.files.values():
-            out.read += f.read
-            out.stored += f.stored
-            out.duplicate += f.duplicate
-            out.rejected += f.rejected
-        return out
+        return FileSummary.summed("total", self.files.values())
 
 
 @dataclass(frozen=True)

@@ -210,14 +210,10 @@ def summary_rows(summary: IngestSummary, files: int = FILES_SHOWN) -> list[FileS
     total = summary.total()
     if files and len(rows) > files:
         order = sorted(range(len(rows)), key=lambda k: (-rows[k].rejected, -rows[k].duplicate, k))
-        shown = sorted(order[:files])
-        rest = FileSummary(f"… {len(rows) - files:,} more files")
-        for k in order[files:]:
-            rest.read += rows[k].read
-            rest.stored += rows[k].stored
-            rest.duplicate += rows[k].duplicate
-            rest.rejected += rows[k].rejected
-        rows = [*(rows[k] for k in shown), rest]
+        rest = FileSummary.summed(
+            f"… {len(rows) - files:,} more files", (rows[k] for k in order[files:])
+        )
+        rows = [*(rows[k] for k in sorted(order[:files])), rest]
     return [*rows, total]
 
 
