@@ -73,6 +73,7 @@ from pipeline.logs.csv_logs import (
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
+from pipeline.logs.reader import CSV_SUFFIXES
 from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
@@ -96,9 +97,10 @@ PROGRESS_EVERY = 0.25
 PARALLEL_MIN_BYTES = 4 << 20
 #: How much of a plain JSON Lines file the main process reads at a time to cut it into ranges.
 SCAN_BYTES = 1 << 20
-#: A JSON Lines file (plain or gzip) of at most this many bytes is small: the small files an
-#: import reads one after the other are read as one chunk (:func:`process_files`), up to
-#: ``GROUP_BYTES`` of their lines, not a chunk and a part (four Parquet files) each.
+#: A log file (JSON Lines, plain or gzip; an actions CSV with its own games CSV) of at most
+#: this many bytes is small: the small files an import reads one after the other are read as
+#: one chunk (:func:`process_files`), up to ``GROUP_BYTES`` of their lines, not a chunk and a
+#: part (four Parquet files) each.
 SMALL_FILE_BYTES = CHUNK_BYTES // 8
 GROUP_BYTES = CHUNK_BYTES // 2
 #: A run of newlines to compare a block with (:func:`_newlines_end`).
@@ -608,23 +610,28 @@ def chunk_rows(items: list[ChunkItem], batch_id: str) -> ChunkRows:
     rows either way. On the core, each run of CSV games goes to it in one call
     (:func:`_core_csv`)."""
     rows = _Rows(batch_id)
-    core = rows.core
     with _no_gc():
-        if core is None:
-            return rows.done(rows.add_all(items))
-        read, run = 0, list[CsvGame]()
-        for item in items:
-            if run and not _next_in_run(run[-1], item):
-                read += _core_csv(rows, core, run)
-                run = []
-            if isinstance(item, CsvGame):
-                run.append(item)
-            else:
-                rows.add(item)
-                read += 1
-        if run:
+        return rows.done(_items_rows(rows, items))
+
+
+def _items_rows(rows: _Rows, items: list[ChunkItem]) -> int:
+    """Items into ``rows`` (:func:`chunk_rows`): how many."""
+    core = rows.core
+    if core is None:
+        return rows.add_all(items)
+    read, run = 0, list[CsvGame]()
+    for item in items:
+        if run and not _next_in_run(run[-1], item):
             read += _core_csv(rows, core, run)
-        return rows.done(read)
+            run = []
+        if isinstance(item, CsvGame):
+            run.append(item)
+        else:
+            rows.add(item)
+            read += 1
+    if run:
+        read += _core_csv(rows, core, run)
+    return read
 
 
 def _next_in_run(game: CsvGame, then: ChunkItem) -> bool:
@@ -787,9 +794,18 @@ def process_range(
     return _written(span.path, done, spec, number)
 
 
+@dataclass(frozen=True, slots=True)
+class FileItems:
+    """A small actions CSV's items, read here (its games as JSON lines on the core), for a
+    chunk of several small files."""
+
+    path: str
+    items: list[ChunkItem]
+
+
 #: A small file whole, for a chunk of several (:func:`process_files`): a plain file's range,
-#: which the worker reads, or a gzip file's lines, decompressed here.
-SmallFile = LineRange | LineBlock
+#: which the worker reads, a gzip file's lines, decompressed here, or an actions CSV's items.
+SmallFile = LineRange | LineBlock | FileItems
 
 
 def process_files(
@@ -808,6 +824,8 @@ def process_files(
         for piece in pieces:
             if isinstance(piece, LineBlock):
                 read: int | str = _block_rows(rows, piece, max_line_bytes)
+            elif isinstance(piece, FileItems):
+                read = _items_rows(rows, piece.items)
             else:
                 read = _span_rows(rows, piece, max_line_bytes)
             if isinstance(read, str):
@@ -968,10 +986,12 @@ def _run_at(here: LineRange) -> tuple[LineRange, int]:
 def _small_whole(
     path: Path, size: int, log_format: str | None, max_line_bytes: int
 ) -> list[SmallFile] | None:
-    """A small JSON Lines file whole (the chunks of several such files are read as one,
-    :func:`process_files`): ``[piece]``, a plain file's range or a gzip file's lines
-    (decompressed here, as its blocks are); ``[]``: a gzip file of no line; None for any
-    other file, or a small one that is more than one piece (more than a chunk's games, a
+    """A small log file whole (the chunks of several such files are read as one,
+    :func:`process_files`): ``[piece]``, a plain JSON Lines file's range, a gzip file's lines
+    (decompressed here, as its blocks are) or an actions CSV's items (read here, as its
+    chunks are; the CSV with its own games CSV, both small); ``[]``: a file of no line;
+    None for any other file (a score sheet, an actions CSV that shares a folder's
+    ``games.csv``), or a small one that is more than one piece (more than a chunk's games, a
     gzip stream that fails)."""
     if size > SMALL_FILE_BYTES:
         return None
@@ -982,13 +1002,38 @@ def _small_whole(
         if not all(isinstance(piece, LineBlock) for piece in got):
             return None
         pieces = cast(list[SmallFile], got)
+    elif _is_csv(path, log_format) and _own_small_games_csv(path):
+        pieces = [
+            FileItems(str(path), c) for c in _chunks(path, max_line_bytes, log_format=log_format)
+        ]
     else:
         return None
     return pieces if len(pieces) <= 1 else None
 
 
+def _own_small_games_csv(path: Path) -> bool:
+    """Whether an actions CSV's games CSV is its own (``<stem>.games.csv``, not a folder's
+    ``games.csv``) and small."""
+    games = games_csv_for(path)
+    try:
+        return games.name != "games.csv" and games.stat().st_size <= SMALL_FILE_BYTES
+    except OSError:
+        return False  # none: read alone, its reject as before
+
+
+def _labels_of(file: str) -> tuple[str, ...]:
+    """The names a file's games and rejects store: its own, and an actions CSV's games CSV's
+    (its rejects name that file)."""
+    path = Path(file)
+    if path.name.lower().endswith(CSV_SUFFIXES) and not is_games_csv(path):
+        return file_label(file), file_label(games_csv_for(path))
+    return (file_label(file),)
+
+
 def _piece_bytes(piece: SmallFile) -> int:
-    """A small file's bytes of lines."""
+    """A small file's bytes of lines (an actions CSV's: its games' JSON lines)."""
+    if isinstance(piece, FileItems):
+        return sum(_size(item) for item in piece.items)
     return len(piece.data) if isinstance(piece, LineBlock) else piece.length
 
 
@@ -1650,7 +1695,7 @@ def ingest(
                 return
             # several small files' chunk: each file's share of it, told by the name its games
             # and rejects store (any other name, which none has, counts for the first file)
-            named = {file_label(file): file for file, _ in result.shares}
+            named = {label: file for file, _ in result.shares for label in _labels_of(file)}
 
             def owner(label: str | None) -> str:
                 return named.get(label or "", result.file)
@@ -1660,12 +1705,12 @@ def ingest(
             at: dict[str, list[int]] = {}  # each file's rejects (their rows)
             for i, label in enumerate([] if rejects is None else rejects["file"].to_pylist()):
                 at.setdefault(owner(label), []).append(i)
-            for label, (file, read) in zip(named, result.shares, strict=True):
+            for file, read in result.shares:
                 mine = None
                 if rejects is not None and file in at:
                     mine = rejects.take(pa.array(at[file], pa.int64()))
                 codes = [] if mine is None else mine["code"].to_pylist()
-                tally(file, read, by_label.pop(label, {}), mine, codes)
+                tally(file, read, by_label.pop(file_label(file), {}), mine, codes)
             for counts in by_label.values():  # a name no file of the chunk has (none has)
                 tally(result.file, 0, counts, None, [])
             for game in result.repeats:
@@ -1742,10 +1787,12 @@ def ingest(
 
             def grouped() -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
                 nonlocal group_bytes
-                if len(group) == 1:  # alone: as any file (a gzip file's block as its task)
+                if len(group) == 1:  # alone: as any file (what was read here, its task)
                     path, piece = group[0]
                     if isinstance(piece, LineBlock):
                         yield process_block, (piece, spec, batch.new_part(), max_line_bytes)
+                    elif isinstance(piece, FileItems):
+                        yield process_chunk, (piece.path, piece.items, spec, batch.new_part())
                     else:
                         yield from work(path)
                 elif group:

@@ -763,8 +763,13 @@ def write_small_files(folder: Path) -> list[Path]:
     in a third (a conflict), a game the warehouse holds (stored before, here a duplicate) and
     one it holds otherwise (a conflict), a file of blank lines only, an empty file, a file that
     does not end with a newline; gzip files, one of them cut short (its stream fails: read
-    alone)."""
+    alone); CSV pairs, their games CSV's rejects (a games row twice, one with no actions),
+    an action row's, a game stored before in the import (a duplicate)."""
+    import csv
     import gzip
+    import io
+
+    from pipeline.sim.sample import _csv_rows
 
     folder.mkdir()
     game = {
@@ -784,7 +789,24 @@ def write_small_files(folder: Path) -> list[Path]:
     (folder / "07.jsonl.gz").write_bytes(gzip.compress((game["i"] + "[2]\n" + game["a"]).encode()))
     (folder / "08.jsonl.gz").write_bytes(gzip.compress((game["j"] * 2).encode())[:-20])
     (folder.parent / "before.jsonl").write_text(game["f"] + game["g"], encoding="utf-8")
-    return sorted(folder.iterdir())
+    for stem, ids in (("09", "kal"), ("10", "nm")):
+        games = [
+            sample_game(seed=ord(g), game_id=g) if g != "a" else json.loads(game["a"]) for g in ids
+        ]
+        for g in games:
+            g.pop("truth", None)
+        game_rows, action_rows = _csv_rows(games)
+        if stem == "09":
+            game_rows.append(game_rows[1])  # k's games row again
+            game_rows.append([*game_rows[1][:1], *game_rows[2][1:]])  # a row for k, again
+            action_rows[-1][2] = "x"  # l's last action: no seat
+        else:
+            game_rows.append(["o", *game_rows[1][1:]])  # a game with no actions
+        for rows, name in ((game_rows, f"{stem}.games.csv"), (action_rows, f"{stem}.csv")):
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerows(rows)
+            (folder / name).write_text(out.getvalue(), encoding="utf-8")
+    return sorted(f for f in folder.iterdir() if not f.name.endswith(".games.csv"))
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -825,18 +847,28 @@ def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
         assert wh.verify() == []
     (*same, grouped), (*same_alone, alone) = got
     assert same == same_alone
-    # six files hold games (the blank and empty ones none); the cut gzip file is read alone
-    assert grouped == 2 and alone == 6
+    # eight files hold games (the blank and empty ones none); the cut gzip file is read alone
+    assert grouped == 3 and alone == 8  # the cut gzip file between two chunks of small files
     per_file, reasons = same[0], same[1]
     assert per_file["01.jsonl"] == (5, 2, 1, 2)  # a, b stored; b again; {oops and [1]
     assert per_file["03.jsonl"] == (3, 1, 1, 1)  # b a duplicate, c contradicted, d stored
     assert per_file["06.jsonl"] == (4, 2, 1, 1)  # f held before; g held otherwise
     assert per_file["04.jsonl"] == per_file["05.jsonl"] == (0, 0, 0, 0)
     assert per_file["07.jsonl.gz"] == (3, 1, 1, 1)  # i stored, [2], a again
-    assert reasons == {"E_JSON": 2, "E_SCHEMA": 2, "E_CONFLICT": 2, "E_GZIP_TRUNCATED": 1}
+    assert reasons == {
+        "E_JSON": 2,
+        "E_SCHEMA": 3,
+        "E_CONFLICT": 3,
+        "E_GZIP_TRUNCATED": 1,
+        "E_CSV_DUPLICATE_GAME": 2,
+        "E_CSV_NO_ACTIONS": 1,
+    }
+    # k stored; its games row twice more, a contradicted (the CSV keeps fewer fields), l no seat
+    assert per_file["09.csv"] == (5, 1, 0, 4)
+    assert per_file["10.csv"] == (3, 2, 0, 1)  # n, m stored; o has no actions
     with Warehouse(tmp_path / f"wh{ingest_module.CHUNK_BYTES // 8}").connect() as con:
         caps = con.execute("select file from rejects where code = 'E_TOO_MANY_REJECTS'")
-        assert [Path(f).name for (f,) in caps.fetchall()] == ["01.jsonl"]
+        assert sorted(Path(f).name for (f,) in caps.fetchall()) == ["01.jsonl", "09.csv"]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
