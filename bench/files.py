@@ -1,7 +1,7 @@
 """Many small files: ``ingest.small_files`` imports ``BIG2_BENCH_FILES_GAMES`` distinct games
 (default 20,000, as ``big2 simulate`` writes them) as one JSON Lines file and as a folder of
 files of ``BIG2_BENCH_FILE_GAMES`` games each (default 20: 1,000 files, a day's file per table
-of a club, say), plain and gzip, with one worker and with two, alternating
+of a club, say), plain, gzip and as CSV pairs, with one worker and with two, alternating
 (``BIG2_BENCH_AIMS_ROUNDS`` rounds, medians), each a fresh process into a new warehouse
 (:func:`bench.aims.import_rate`), and counts the Parquet files each import wrote.
 
@@ -49,7 +49,7 @@ def split_log(log: Path, folder: Path, per_file: int, *, packed: bool = False) -
 @benchmark("ingest.small_files")
 def small_files() -> list[Figure]:
     """The same games as one file and as many small files, one worker and two, side by side."""
-    from bench.aims import import_rate
+    from bench.aims import import_rate, write_csv_pair
     from bench.ingest import write_distinct_log
 
     n = int(os.environ.get("BIG2_BENCH_FILES_GAMES", "20000"))
@@ -63,8 +63,17 @@ def small_files() -> list[Figure]:
         write_distinct_log(log, n)
         files = split_log(log, folder, per_file)
         split_log(log, packed, per_file, packed=True)
+        pairs = Path(tmp) / "csv"
+        pairs.mkdir()
+        for part in sorted(folder.iterdir()):
+            write_csv_pair(part, pairs / f"{part.stem}.csv")
         os.sync()
-        inputs = {"one file": log, f"{files:,} files": folder, f"{files:,} .gz files": packed}
+        inputs = {
+            "one file": log,
+            f"{files:,} files": folder,
+            f"{files:,} .gz files": packed,
+            f"{files:,} CSV pairs": pairs,
+        }
         for _ in range(rounds):
             for shape, path in inputs.items():
                 for workers in (1, 2):
