@@ -758,7 +758,7 @@ if __name__ == "__main__":  # regenerate GOLDEN (from the import it must match)
 
 
 def write_small_files(folder: Path) -> list[Path]:
-    """Small JSON Lines files, in their import's order: games, rejects (more than the cap of
+    """Small log files, in their import's order: games, rejects (more than the cap of
     one a file), a game twice in one file, once more in another (a duplicate) and contradicted
     in a third (a conflict), a game the warehouse holds (stored before, here a duplicate) and
     one it holds otherwise (a conflict), a file of blank lines only, an empty file, a file that
@@ -813,16 +813,18 @@ def write_small_files(folder: Path) -> list[Path]:
 def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
 ) -> None:
-    """Small plain files read one after the other make one chunk and one part (four Parquet
-    files, not four a file), and store the rows, rejects and per-file counts the same files
-    store each in its own chunk."""
+    """Small files (JSON Lines, gzip, CSV pairs) read one after the other make one chunk and
+    one part (four Parquet files, not four a file), and store the rows, rejects and per-file
+    counts the same files store each in its own chunk."""
     from pipeline import ingest as ingest_module
 
     files = write_small_files(tmp_path / "logs")
+    small_wh = tmp_path / "grouped"
     got = []
-    for small in (ingest_module.SMALL_FILE_BYTES, 0):  # 0: no file is small, each its chunk
+    for wh_dir, small in ((small_wh, ingest_module.SMALL_FILE_BYTES), (tmp_path / "alone", 0)):
+        # 0: no file is small, each its own chunk
         monkeypatch.setattr(ingest_module, "SMALL_FILE_BYTES", small)
-        wh = Warehouse(tmp_path / f"wh{small}")
+        wh = Warehouse(wh_dir)
         ingest([str(tmp_path / "before.jsonl")], wh)
         seen: list[Progress] = []
         summary = ingest(
@@ -847,8 +849,9 @@ def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
         assert wh.verify() == []
     (*same, grouped), (*same_alone, alone) = got
     assert same == same_alone
-    # eight files hold games (the blank and empty ones none); the cut gzip file is read alone
-    assert grouped == 3 and alone == 8  # the cut gzip file between two chunks of small files
+    # eight files hold games (the blank and empty ones none); the cut gzip file is read alone,
+    # between two chunks of small files
+    assert grouped == 3 and alone == 8
     per_file, reasons = same[0], same[1]
     assert per_file["01.jsonl"] == (5, 2, 1, 2)  # a, b stored; b again; {oops and [1]
     assert per_file["03.jsonl"] == (3, 1, 1, 1)  # b a duplicate, c contradicted, d stored
@@ -866,7 +869,7 @@ def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
     # k stored; its games row twice more, a contradicted (the CSV keeps fewer fields), l no seat
     assert per_file["09.csv"] == (5, 1, 0, 4)
     assert per_file["10.csv"] == (3, 2, 0, 1)  # n, m stored; o has no actions
-    with Warehouse(tmp_path / f"wh{ingest_module.CHUNK_BYTES // 8}").connect() as con:
+    with Warehouse(small_wh).connect() as con:
         caps = con.execute("select file from rejects where code = 'E_TOO_MANY_REJECTS'")
         assert sorted(Path(f).name for (f,) in caps.fetchall()) == ["01.jsonl", "09.csv"]
 
