@@ -398,6 +398,31 @@ ODD_LINES = (
 )
 
 
+@given(
+    length=st.integers(0, 60),
+    offset=st.integers(0, 60),
+    size=st.integers(0, 70),
+    scan=st.integers(1, 9),
+)
+@settings(max_examples=300, deadline=None)
+def test_scan_blocks_with_a_size_are_the_blocks_without(
+    length: int, offset: int, size: int, scan: int
+) -> None:
+    """The blocks ``_scan_blocks`` reads asking for no more than a byte past the size it was
+    told are those it reads asking for whole blocks, whatever the file's size now (grown past
+    it, or shrunk)."""
+    import io as stdio
+
+    from pipeline import ingest as ingest_module
+
+    data = bytes(range(length))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ingest_module, "SCAN_BYTES", scan)
+        plain = list(ingest_module._scan_blocks(stdio.BytesIO(data), offset))
+        told = list(ingest_module._scan_blocks(stdio.BytesIO(data), offset, size))
+    assert told == plain
+
+
 @pytest.mark.parametrize("scan", [1, 2, 5, 64, 1 << 20])
 @pytest.mark.parametrize("games", [1, 3, 1000])
 def test_ranges_read_the_lines_the_whole_file_reads(
