@@ -983,32 +983,26 @@ def _run_at(here: LineRange) -> tuple[LineRange, int]:
     return span, -1 if after is None else after[2] - line
 
 
-def _small_whole(
+def _small_pieces(
     path: Path, size: int, log_format: str | None, max_line_bytes: int
-) -> list[SmallFile] | None:
-    """A small log file whole (the chunks of several such files are read as one,
-    :func:`process_files`): ``[piece]``, a plain JSON Lines file's range, a gzip file's lines
-    (decompressed here, as its blocks are) or an actions CSV's items (read here, as its
-    chunks are; the CSV with its own games CSV, both small); ``[]``: a file of no line;
-    None for any other file (a score sheet, an actions CSV that shares a folder's
-    ``games.csv``), or a small one that is more than one piece (more than a chunk's games, a
-    gzip stream that fails)."""
+) -> list[SmallFile | list[ChunkItem]] | None:
+    """A small log file's pieces, as its tasks would take them (a single piece may join the
+    chunk of several small files, :func:`process_files`): a plain JSON Lines file's ranges, a
+    gzip file's blocks (decompressed here, as its blocks are) and the items read after its
+    stream failed, or an actions CSV's items (read here, as its chunks are; the CSV with its
+    own games CSV, both small); ``[]``: a file of no line; None for any other file (a large
+    one, a score sheet, an actions CSV that shares a folder's ``games.csv``)."""
     if size > SMALL_FILE_BYTES:
         return None
     if _is_plain_jsonl(path, log_format):
-        pieces: list[SmallFile] = list(_ranges(path))
-    elif _is_gzip_jsonl(path, log_format):
-        got = list(_blocks(path, max_line_bytes))
-        if not all(isinstance(piece, LineBlock) for piece in got):
-            return None
-        pieces = cast(list[SmallFile], got)
-    elif _is_csv(path, log_format) and _own_small_games_csv(path):
-        pieces = [
+        return list(_ranges(path))
+    if _is_gzip_jsonl(path, log_format):
+        return list(_blocks(path, max_line_bytes))
+    if _is_csv(path, log_format) and _own_small_games_csv(path):
+        return [
             FileItems(str(path), c) for c in _chunks(path, max_line_bytes, log_format=log_format)
         ]
-    else:
-        return None
-    return pieces if len(pieces) <= 1 else None
+    return None
 
 
 def _own_small_games_csv(path: Path) -> bool:
@@ -1028,6 +1022,23 @@ def _labels_of(file: str) -> tuple[str, ...]:
     if path.name.lower().endswith(CSV_SUFFIXES) and not is_games_csv(path):
         return file_label(file), file_label(games_csv_for(path))
     return (file_label(file),)
+
+
+def _piece_task(
+    path: Path,
+    piece: SmallFile | list[ChunkItem],
+    spec: PartSpec,
+    number: int,
+    max_line_bytes: int,
+) -> tuple[Callable[..., ChunkResult], tuple[Any, ...]]:
+    """The task of one piece of a small file read here (:func:`_small_pieces`), alone."""
+    if isinstance(piece, LineBlock):
+        return process_block, (piece, spec, number, max_line_bytes)
+    if isinstance(piece, LineRange):
+        return process_range, (piece, spec, number, max_line_bytes)
+    if isinstance(piece, FileItems):
+        return process_chunk, (piece.path, piece.items, spec, number)
+    return process_chunk, (str(path), piece, spec, number)
 
 
 def _piece_bytes(piece: SmallFile) -> int:
@@ -1799,14 +1810,8 @@ def ingest(
 
             def grouped() -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
                 nonlocal group_bytes
-                if len(group) == 1:  # alone: as any file (what was read here, its task)
-                    path, piece = group[0]
-                    if isinstance(piece, LineBlock):
-                        yield process_block, (piece, spec, batch.new_part(), max_line_bytes)
-                    elif isinstance(piece, FileItems):
-                        yield process_chunk, (piece.path, piece.items, spec, batch.new_part())
-                    else:
-                        yield from work(path)
+                if len(group) == 1:  # alone: its own task
+                    yield _piece_task(*group[0], spec, batch.new_part(), max_line_bytes)
                 elif group:
                     pieces = tuple(piece for _, piece in group)
                     yield process_files, (pieces, spec, batch.new_part(), max_line_bytes)
@@ -1816,20 +1821,27 @@ def ingest(
 
             for path in files:
                 summary.files.setdefault(str(path), FileSummary(str(path)))
-                whole = None
+                pieces = None
                 if len(files) > 1:
-                    whole = _small_whole(path, sizes[path], log_format, max_line_bytes)
-                if whole == []:
+                    pieces = _small_pieces(path, sizes[path], log_format, max_line_bytes)
+                if pieces == []:
                     continue  # nothing to read (its summary says so), no group to break
-                label = None if not whole else file_label(whole[0].path)
+                # a file read here whole in one piece may join the group (a gzip file's items
+                # read after its stream failed may not: they are no piece of a file whole)
+                one = pieces[0] if pieces is not None and len(pieces) == 1 else None
+                one = None if isinstance(one, list) else one
+                label = None if one is None else file_label(one.path)
                 if group and (label is None or label in labels):
                     yield from grouped()
-                if not whole or label is None:
-                    yield from work(path)
+                if one is None or label is None:
+                    if pieces is None:  # not small: its tasks as any file's
+                        yield from work(path)
+                    for piece in pieces or ():  # read here, each piece its task
+                        yield _piece_task(path, piece, spec, batch.new_part(), max_line_bytes)
                 else:
-                    group.append((path, whole[0]))
+                    group.append((path, one))
                     labels.add(label)
-                    group_bytes += _piece_bytes(whole[0])
+                    group_bytes += _piece_bytes(one)
                     if group_bytes >= GROUP_BYTES:
                         yield from grouped()
                 done_bytes += sizes[path]

@@ -519,7 +519,7 @@ def test_small_files_one_of_which_changed_while_read_commit_nothing(
     files = [tmp_path / f"{k}.jsonl" for k in range(3)]
     for k, f in enumerate(files):
         write_games(f, 2, start=2 * k)
-    whole = pipeline.ingest._small_whole
+    whole = pipeline.ingest._small_pieces
 
     def replacing(path: Path, *args: Any) -> Any:
         span = whole(path, *args)
@@ -529,7 +529,7 @@ def test_small_files_one_of_which_changed_while_read_commit_nothing(
             other.replace(path)
         return span
 
-    monkeypatch.setattr(pipeline.ingest, "_small_whole", replacing)
+    monkeypatch.setattr(pipeline.ingest, "_small_pieces", replacing)
     wh = Warehouse(tmp_path / "wh")
     with pytest.raises(IngestError) as caught:
         ingest([str(f) for f in files], wh, workers=workers)
