@@ -1442,7 +1442,7 @@ def write_part(
         new = verdicts == NEW
         if not new.all():
             ids, hashes = (games[c].to_pylist() for c in ("game_id", "content_hash"))
-            files = games["source_file"].to_pylist()
+            files = files if by_file else games["source_file"].to_pylist()
             lines = games["source_line"].to_pylist()
             for i in np.flatnonzero(~new).tolist():
                 file = files[i]
@@ -1666,16 +1666,16 @@ class Batch:
 
     def add_part_by_file(self, part: Part) -> dict[str | None, dict[Added, int]]:
         """:meth:`add_part` for a part of several files' games (an import's small files, read
-        as one chunk): the counts of each file, by the name its games store
-        (``source_file``)."""
+        as one chunk, written by ``write_part(..., by_file=True)``): the counts of each file,
+        by the name its games store (``source_file``)."""
         out: dict[str | None, dict[Added, int]] = {}
         for verdict, file in self._take_part(part, by_file=True):
             out.setdefault(file, dict.fromkeys(Added, 0))[verdict] += 1
         return out
 
     def _take_part(self, part: Part, *, by_file: bool) -> list[tuple[Added, str | None]]:
-        """:meth:`add_part`'s work: each game's verdict, and its file when ``by_file`` (else
-        None: the games file is then read only for a game that is not stored)."""
+        """:meth:`add_part`'s work: each game's verdict, and its file when ``by_file`` (the
+        part's ``key_files``; else None)."""
         self._check_open()
         self._parts.extend(part.files)  # the batch's now: deleted by an abort
         self._synced.update(part.synced)
@@ -1701,12 +1701,8 @@ class Batch:
 
         verdicts = self._admit(part.keys, lambda i: str(row(i)["game_id"]), source, lambda _: None)
         if by_file:
-            files = part.key_files
-            if files is None:  # not named by the part: the games file read
-                row(0)
-                assert games is not None
-                files = tuple(games["source_file"].to_pylist())
-            out.extend(zip(verdicts, files, strict=True))
+            assert part.key_files is not None, "write_part(..., by_file=True) names them"
+            out.extend(zip(verdicts, part.key_files, strict=True))
         else:
             out.extend((v, None) for v in verdicts)
         if any(v is not Added.STORED for v in verdicts):
