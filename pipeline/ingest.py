@@ -41,6 +41,7 @@ import errno
 import gc
 import glob
 import io
+import itertools
 import os
 import signal
 import sys
@@ -48,7 +49,7 @@ import threading
 import time
 import zlib
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any, TypeVar, cast
 
+import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -71,15 +73,16 @@ from pipeline.logs.csv_logs import (
     read_csv_lines,
 )
 from pipeline.logs.gz import open_gzip
-from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines
+from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
 from pipeline.logs.reader import CSV_SUFFIXES
+from pipeline.logs.records import content_hash
 from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules
 from pipeline.replay import ReplayedGame, replay
 from pipeline.warehouse import Added, RowBuffer, Table, Warehouse, WarehouseError, is_disk_full
 from pipeline.warehouse.core_rows import core_tables, merged
 from pipeline.warehouse.known import game_keys
-from pipeline.warehouse.store import Part, PartSpec, write_part
+from pipeline.warehouse.store import Part, PartSpec, ReadBack, write_part
 from pipeline.warehouse.tables import not_stored, rows_for
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
@@ -1629,6 +1632,98 @@ def _in_order(
         yield pending.popleft().result()
 
 
+#: E_CONFLICT rejects of one file waiting for their records, at most (then read back mid-file)
+READ_BACK_AT = 4096
+
+
+class _ReadBack:
+    """An import's files read again for the records of their ``E_CONFLICT`` rejects that the
+    batch holds without them (a worker's part carries a game's id, hash and source, not its
+    text: :meth:`pipeline.warehouse.store.Batch.read_back`). A file is read by the reader that
+    read it (:func:`_chunks`), from its start, once for all its conflicts: the batch asks for a
+    file's lines in order, when the file is done or ``READ_BACK_AT`` of them wait, and the
+    reader goes on from where it stopped. A record is answered with its game id and content
+    hash, which the batch checks against the conflict's (a file changed since: no record); a
+    file that cannot be read again answers what it read."""
+
+    def __init__(
+        self,
+        paths: Mapping[str, Path],
+        max_line_bytes: int,
+        log_format: str | None,
+        rules: SheetRules | None,
+    ) -> None:
+        self.paths = paths
+        self.max_line_bytes = max_line_bytes
+        self.log_format = log_format
+        self.rules = rules
+        self.file: str | None = None
+        self.items: Iterator[ChunkItem] = iter(())
+        self.next: ChunkItem | None = None  # the item read and not yet passed
+
+    def reader(self, file: str) -> Callable[[list[int]], dict[int, ReadBack]]:
+        """What :meth:`Batch.read_back` calls for ``file``'s lines."""
+        return lambda lines: self.read(file, lines)
+
+    def read(self, file: str, lines: list[int]) -> dict[int, ReadBack]:
+        """The records at ``lines`` (ascending) of ``file`` (its label), as far as found."""
+        path = self.paths.get(file)
+        if path is None or not lines:
+            return {}
+        if file != self.file or (self.next is not None and _line_of(self.next) > lines[0]):
+            self.close()
+            self.file = file
+            self.items = itertools.chain.from_iterable(
+                _chunks(path, self.max_line_bytes, log_format=self.log_format, rules=self.rules)
+            )
+        out: dict[int, ReadBack] = {}
+        try:
+            for line in lines:
+                while self.next is None or _line_of(self.next) < line:
+                    self.next = next(self.items)
+                if _line_of(self.next) == line and (got := _read_back(self.next)) is not None:
+                    out[line] = got
+        except (StopIteration, OSError, Big2Error):
+            self.close()  # read to its end, or no longer readable: what was found
+        return out
+
+    def close(self) -> None:
+        close = getattr(self.items, "close", None)
+        if close is not None:
+            close()
+        self.file, self.items, self.next = None, iter(()), None
+
+
+def _line_of(item: ChunkItem) -> int:
+    """The line an item of :func:`_chunks` starts at (-1: none)."""
+    source = item[0] if isinstance(item, tuple) else item.source
+    return -1 if source is None else source.line
+
+
+def _read_back(item: ChunkItem) -> ReadBack | None:
+    """An item's game id, content hash and record as its reject keeps it (None: a reject, or
+    a line that is no JSON object)."""
+    if isinstance(item, Reject):
+        return None
+    if isinstance(item, GameRecord):
+        return ReadBack(item.game_id, item.content_hash, item.raw)
+    text = item.text if isinstance(item, CsvGame) else item[1]
+    try:
+        obj = orjson.loads(text)
+    except orjson.JSONDecodeError:  # what orjson refuses (a lone surrogate): the line's reader
+        got = parse_line(text if isinstance(text, str) else text.decode(), _source_of(item))
+        return None if isinstance(got, Reject) else ReadBack(got.game_id, got.content_hash, got.raw)
+    if not isinstance(obj, dict):
+        return None
+    game_id = obj.get("game_id")
+    raw = item.raw if isinstance(item, CsvGame) else item[1]
+    return ReadBack(game_id if isinstance(game_id, str) else None, content_hash(obj), raw)
+
+
+def _source_of(item: tuple[Source, str] | CsvGame) -> Source:
+    return item[0] if isinstance(item, tuple) else item.source
+
+
 def ingest(
     paths: Sequence[str],
     warehouse: Warehouse,
@@ -1699,6 +1794,16 @@ def ingest(
         summary.batch_id = batch.batch_id
         for games in set(shared.values()):  # closed by their last file, else here
             open_games.callback(games.close)
+        again = _ReadBack(dict(zip(names, files, strict=True)), max_line_bytes, log_format, rules)
+        open_games.callback(again.close)
+
+        def read_back(now: Collection[str] = ()) -> None:
+            """Store the E_CONFLICT rejects waiting for their records (_ReadBack): those of
+            the files done (any but ``now``'s: results come in the files' order), and of a
+            file with ``READ_BACK_AT`` of them."""
+            for file, waiting in batch.unread().items():
+                if file not in now or waiting >= READ_BACK_AT:
+                    batch.read_back(file, again.reader(file))
 
         def absorb(result: ChunkResult) -> None:
             if result.changed is not None:
@@ -1714,6 +1819,7 @@ def ingest(
                 tally(result.file, result.read, counts, result.rejects, result.reject_codes)
                 for game in result.repeats:
                     tally(result.file, 0, {batch.add_game(game): 1}, None, [])
+                read_back(_labels_of(result.file))
                 show(result.file)
                 return
             # several small files' chunk: each file's share of it, told by the name its games
@@ -1740,6 +1846,7 @@ def ingest(
                 source = game.record.source
                 file = owner(None if source is None else source.file)
                 tally(file, 0, {batch.add_game(game): 1}, None, [])
+            read_back(named)
             show(result.shares[-1][0])
 
         def tally(
@@ -1858,6 +1965,7 @@ def ingest(
             with _pool(workers) as pool:
                 for result in _in_order(pool, tasks(), workers):
                     absorb(result)
+        read_back()
         for file, cap in caps.items():
             row = cap.summary(file)
             if row is not None:

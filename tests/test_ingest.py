@@ -866,10 +866,12 @@ def test_small_files_share_a_chunk_and_store_what_each_stores_alone(
             for f in summary.files.values()
         }
         parts = len(list((wh.root / "games").glob(f"batch-{summary.batch_id}.part-*")))
-        # a conflict's reject keeps the record it was read from when the game it contradicts
-        # came in the same chunk (one replayed in Python), not across chunks: its raw is left
-        # out (files that share a chunk make that so more often)
-        digest = warehouse_digest(wh, tmp_path, frozenset({"raw"}))
+        # a conflict's reject keeps its record whether the game it contradicts came in the
+        # same chunk (a repeat, replayed in Python) or not (read back from its file)
+        digest = warehouse_digest(wh, tmp_path)
+        with wh.connect() as con:
+            kept = con.execute("select count(raw) from rejects where code = 'E_CONFLICT'")
+            assert kept.fetchone() == (3,)
         got.append((per_file, dict(summary.reasons), digest, parts))
         assert wh.verify() == []
     (*same, grouped), (*same_alone, alone) = got

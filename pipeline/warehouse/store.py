@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import errno
 import fcntl
 import functools
@@ -220,6 +221,16 @@ class Repair:
     problems: tuple[Problem, ...]
     dropped_batches: tuple[str, ...]  # removed from the manifest
     quarantined: tuple[Path, ...]  # where the files went
+
+
+@dataclass(frozen=True, slots=True)
+class ReadBack:
+    """A record read back from its log for an ``E_CONFLICT`` reject (:meth:`Batch.read_back`):
+    the game id and content hash (hex) it has, and its text as a reject keeps it."""
+
+    game_id: str | None
+    digest: str
+    raw: str | bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -1517,6 +1528,10 @@ class Batch:
         self._counts: dict[Table, int] = {t: 0 for t in Table}
         self.stored = self.duplicates = self.conflicts = 0
         self.rejects = self.duplicate_rejects = 0
+        # E_CONFLICT rejects whose record is not at hand (a part's game), by the file their
+        # source names, with the content prefix the record hashed to: stored by read_back,
+        # else by the commit without it
+        self._unread: dict[str, list[tuple[_Conflict, str]]] = {}
 
     # ----- paths ------------------------------------------------------------------------
     def _rel(self, table: Table) -> str:
@@ -1628,8 +1643,47 @@ class Batch:
             self.duplicates += 1
             return Added.DUPLICATE
         self.conflicts += 1
-        self.add_reject(self._conflict(game.game_id, game.known, game.digest, game.source, raw))
+        conflict = self._conflict(game.game_id, game.known, game.digest, game.source, raw)
+        if raw is None and game.source is not None:  # its record is read back (read_back)
+            self._unread.setdefault(game.source.file, []).append((conflict, game.digest))
+        else:
+            self.add_reject(conflict)
         return Added.CONFLICT
+
+    def unread(self) -> dict[str, int]:
+        """The ``E_CONFLICT`` rejects waiting for their record (:meth:`read_back`), by file."""
+        return {file: len(waiting) for file, waiting in self._unread.items()}
+
+    def read_back(self, file: str, read: Callable[[list[int]], Mapping[int, ReadBack]]) -> None:
+        """Store the ``E_CONFLICT`` rejects of ``file`` that wait for their record (a game a
+        worker's part held: the batch has its id, hash and source, not its text). ``read``
+        gets their lines, in order, and answers what it reads there; a record is kept when
+        its game id and content hash are the conflict's (the file unchanged since), else
+        the reject is stored without it, as it is by the commit when nothing reads it."""
+        waiting = self._unread.pop(file, [])
+        if not waiting:
+            return
+        found = read(sorted({c.source.line for c, _ in waiting if c.source is not None}))
+        rejects = []
+        for conflict, digest in waiting:
+            got = None if conflict.source is None else found.get(conflict.source.line)
+            if got is not None and got.game_id == conflict.game_id and got.digest[:16] == digest:
+                conflict = dataclasses.replace(conflict, raw=got.raw)
+            rejects.append(conflict)
+        self._add_rejects(rejects)
+
+    def _add_rejects(self, rejects: Sequence[RejectLike]) -> None:
+        """:meth:`add_reject` for several: one look-up for them all."""
+        sources = [r.source for r in rejects]
+        for i in self._fresh_rejects(
+            [None if s is None else s.file for s in sources],
+            [None if s is None else s.line for s in sources],
+            [r.code for r in rejects],
+            [r.message for r in rejects],
+        ):
+            self._rows.add_reject(rejects[i])
+            if self._rows.n_rejects >= self.flush_every:
+                self._flush()
 
     # ----- part files written by workers --------------------------------------------------
     def part_spec(self) -> PartSpec:
@@ -1790,14 +1844,9 @@ class Batch:
     def add_reject(self, reject: RejectLike) -> Added:
         """Store a reject, unless the same (file, line, code, message) is stored already."""
         self._check_open()
-        src = reject.source
-        file, line = (None, None) if src is None else (src.file, src.line)
-        if not self._fresh_rejects([file], [line], [reject.code], [reject.message]):
-            return Added.DUPLICATE
-        self._rows.add_reject(reject)
-        if self._rows.n_rejects >= self.flush_every:
-            self._flush()
-        return Added.STORED
+        stored = self.rejects
+        self._add_rejects([reject])
+        return Added.STORED if self.rejects > stored else Added.DUPLICATE
 
     def _flush(self) -> None:
         for table, arrow in self._rows.take().items():
@@ -1821,6 +1870,8 @@ class Batch:
         self._check_open()
         wh = self.warehouse
         try:
+            for file in list(self._unread):  # not read back: stored without their record
+                self.read_back(file, lambda _: {})
             self._flush()
             files: list[ManifestFile] = []
             for table in Table:
