@@ -99,7 +99,7 @@ class Big2Group(TyperGroup):
 
 app = typer.Typer(
     name="big2",
-    help="big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地).",
+    help="big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地) and Dou Dizhu (斗地主).",
     no_args_is_help=True,
     add_completion=False,
     cls=Big2Group,
@@ -264,4 +264,4 @@ def main(
         flag("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
-    """big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地)."""
+    """big2-replay: replay analytics for Big Two (鋤大D / 大老二 / 锄大地) and Dou Dizhu (斗地主)."""

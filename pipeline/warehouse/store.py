@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import dataclasses
 import errno
 import fcntl
 import functools
@@ -1668,7 +1667,10 @@ class Batch:
         for conflict, digest in waiting:
             got = None if conflict.source is None else found.get(conflict.source.line)
             if got is not None and got.game_id == conflict.game_id and got.digest[:16] == digest:
-                conflict = dataclasses.replace(conflict, raw=got.raw)
+                c = conflict
+                conflict = _Conflict(
+                    c.source, c.game_id, c.action_index, c.code, c.message, got.raw
+                )
             rejects.append(conflict)
         self._add_rejects(rejects)
 
