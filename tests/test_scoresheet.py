@@ -336,3 +336,7 @@ def test_reimport_stores_nothing_twice_and_workers_agree(tmp_path: Path) -> None
     assert (first.total().stored, again.total().stored, again.total().duplicate) == (11, 0, 11)
     other = ingest([str(SIMPLE)], wh, workers=1)  # other rules for the same games: conflicts
     assert other.reasons == {"E_CONFLICT": 4}
+    with wh.connect() as con:  # each conflict's reject keeps its sheet row, read back
+        kept = con.execute("select line, raw from rejects where code = 'E_CONFLICT' order by line")
+        rows = SIMPLE.read_text(encoding="utf-8").splitlines()
+        assert kept.fetchall() == [(n, rows[n - 1]) for n in (5, 6, 9, 10)]
