@@ -315,6 +315,34 @@ def test_import_health_shows_the_raw_record(fixture_wh: Warehouse, use: Use) -> 
     assert set(rows["code"]) == {code}
 
 
+def test_import_health_shows_the_stored_copy_a_conflict_contradicts(
+    tmp_path: Path, use: Use
+) -> None:
+    """An ``E_CONFLICT`` reject's record, and under it the stored copy of its game id: the file
+    and line it was read from, its batch, its hash, a link to replay it."""
+    from pipeline.sim.sample import dumps, sample_game
+
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text(dumps(sample_game(seed=1, game_id="g1")) + "\n", encoding="utf-8")
+    edited = dumps(sample_game(seed=2, game_id="g1"))
+    second.write_text("\n" + edited + "\n", encoding="utf-8")
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(first)], wh)
+    ingest([str(second)], wh)
+    use(wh.root)
+    at = app("views/import_health.py")
+    at.selectbox(key="ih_code").select("E_CONFLICT").run()
+    assert not at.exception
+    assert at.code[0].value == edited  # the record that was not stored, read back
+    stored = at.dataframe[-1].value
+    assert stored[["game_id", "source_file", "source_line"]].values.tolist() == [
+        ["g1", str(first.resolve()), 1]
+    ]
+    (batch,) = one(wh, "select batch_id from games")
+    assert stored["batch_id"].tolist() == [batch]
+    assert stored["replay"].tolist() == ["replayer?game_id=g1"]
+
+
 def query_result(at: AppTest) -> pd.DataFrame:
     """The result table (the others are the catalogue's)."""
     (result,) = [d.value for d in at.dataframe if "column_name" not in d.value.columns]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.express as px
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import data, ddz_ui, ui
 
 #: The message column's width in pixels: the rejects table fits at 1400 px (the whole
 #: message is under "Show record").
@@ -59,3 +59,13 @@ if not rows.empty:
         f"batch {rec['batch_id']}"
     )
     st.code(rec["raw"] or "(empty)", language="json", wrap_lines=True)
+    if rec["code"] == "E_CONFLICT" and rec["game_id"]:  # the copy it contradicts, to compare
+        stored = data.query("dash_conflict_stored", game_id=rec["game_id"])
+        if not stored.empty:
+            st.markdown("**The stored copy** of this game id (the record above was not stored):")
+            links = ddz_ui if stored["game_kind"].iloc[0] == "doudizhu" else ui
+            ui.table(
+                links.with_replay_links(stored),
+                column_config={"replay": ui.REPLAY_LINK},
+                key="ih_stored",
+            )
