@@ -652,8 +652,8 @@ def _core_csv(rows: _Rows, core: native.CoreRows, games: list[CsvGame]) -> int:
     JSON Lines (:meth:`pipeline.native.CoreRows.fill`): each game's JSON line at its first row's
     line, blank lines between (the core skips them), so that the core reads, replays and builds
     the rows of all of them with the GIL let go, the sources those of :meth:`_Rows.add`. A game
-    the core leaves (a reject, a repeat) is read in Python, as :meth:`_Rows.add` reads it. The
-    games read (all of them)."""
+    the core rejects is the core's reject with the game's CSV rows; one it leaves (a repeat) is
+    read in Python, as :meth:`_Rows.add` reads it. The games read (all of them)."""
     first = games[0].source.line
     at = {game.source.line: game for game in games}
     parts, line = [], first
@@ -663,10 +663,19 @@ def _core_csv(rows: _Rows, core: native.CoreRows, games: list[CsvGame]) -> int:
         line = game.source.line
     parts.append(b"\n")
     core.fill(b"".join(parts))
+
+    def left(source: Source, got: bool | Reject) -> ChunkItem:
+        """A game the core leaves: its reject (the core's code and message, the same as
+        Python's: tested) keeping the game's CSV rows, else the game read in Python."""
+        game = at[source.line]
+        if isinstance(got, Reject):
+            return Reject(
+                got.source, got.game_id, got.action_index, got.code, got.message, game.raw
+            )
+        return game.record()
+
     # no cap on a line: the CSV reader capped the rows a game was read from
-    return _core_lines(
-        rows, core, games[0].source.file, first, sys.maxsize, lambda s: at[s.line].record()
-    )
+    return _core_lines(rows, core, games[0].source.file, first, sys.maxsize, left)
 
 
 class _Counted(io.RawIOBase):
@@ -1124,11 +1133,11 @@ def _core_lines(
     file: str,
     first_line: int,
     max_line_bytes: int,
-    left_as: Callable[[Source], ChunkItem] | None = None,
+    left_as: Callable[[Source, bool | Reject], ChunkItem] | None = None,
 ) -> int:
     """The lines the core read or was given (a range of ``file`` from line ``first_line``)
     into ``rows``; the items read. ``left_as``: the item a line the core leaves stands for
-    (its source given), else that line itself."""
+    (its source and the core's answer given: its reject, or False), else that line itself."""
     file = file_label(file)
     pos, line, read = 0, first_line, 0
     while True:
@@ -1138,7 +1147,7 @@ def _core_lines(
             return read
         source, text, got = left
         if left_as is not None:
-            rows.add(left_as(source))
+            rows.add(left_as(source, got))
             read += 1
         elif isinstance(text, bytes):  # the Python reader's line
             read += rows.add_all(_lines_of(text, file, source.line, max_line_bytes))

@@ -97,6 +97,12 @@ def _ddz_pair(tmp: Path) -> Path:
     cfg = DdzSimConfig(games=20, seed=3, bots=("random",) * 3, preset="ddz", feeder=1)
     lines = [line for match in simulate_lines(cfg) for line in match]
     games, actions = ddz_csv_text(lines)
+    rows = list(csv.reader(io.StringIO(actions)))
+    ids = list(dict.fromkeys(row[0] for row in rows[1:]))
+    for row in rows[1:]:  # every fifth game's second action by the next seat: the engine's reject
+        if row[1] == "2" and ids.index(row[0]) % 5 == 0:
+            row[2] = str((int(row[2]) + 1) % 3)
+    actions = _text(rows)
     (tmp / "ddz.games.csv").write_text(games, encoding="utf-8")
     path = tmp / "ddz.csv.gz"
     path.write_bytes(gzip.compress(actions.encode()))
@@ -124,7 +130,7 @@ def test_csv_imports_give_the_same_rows_on_the_core_and_in_python(
     codes = {code for (code,) in con.execute("select code from rejects").fetchall()}
     con.close()
     want = {"E_CSV_SEQ", "E_SCHEMA", "E_ENCODING", "E_CSV_NO_GAME", "E_CSV_SPLIT", "E_TS_RANGE"}
-    want |= {"E_BAD_SEAT", "E_OUT_OF_TURN", "E_TS_ORDER"}
+    want |= {"E_BAD_SEAT", "E_OUT_OF_TURN", "E_TS_ORDER", "E_DDZ_OUT_OF_TURN"}
     assert want <= codes, codes
     for table in py:
         assert rs[table] == py[table], table
@@ -169,8 +175,9 @@ def test_what_is_not_a_json_line_stays_on_the_python_path(pairs: list[Path]) -> 
 def test_the_core_replays_the_csv_games_itself(
     monkeypatch: pytest.MonkeyPatch, pairs: list[Path], tmp_path: Path
 ) -> None:
-    """With the core on, a good CSV game's rows are read by the core, and the game never
-    reaches the Python parser or engine."""
+    """With the core on, a CSV game's rows are read by the core, and the game never reaches
+    the Python parser or engine: a good game's rows are built there, a bad game's reject is
+    the core's (its code and message, the game's CSV rows kept)."""
     import pipeline.logs.csv_logs
     import pipeline.replay
     from pipeline.ingest import process_chunk
@@ -188,7 +195,11 @@ def test_the_core_replays_the_csv_games_itself(
     monkeypatch.setattr(pipeline.logs.csv_logs, "parse_game", no_python)
     with Warehouse(tmp_path).batch() as batch:
         result = process_chunk("ddz.csv.gz", list(items), batch.part_spec(), batch.new_part())
-    assert result.read == len(items) and not result.reject_codes
+    assert result.read == len(items)
+    assert result.reject_codes == ["E_DDZ_OUT_OF_TURN"] * 4  # _ddz_pair's every fifth game
+    assert result.rejects is not None
+    raws = result.rejects["raw"].to_pylist()
+    assert all(r.startswith("game_id,") and "\ngame_id,seq," in r for r in raws)
 
 
 def _read_both(path: Path, cap: int) -> tuple[list[Any], list[Any]]:

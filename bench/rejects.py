@@ -1,0 +1,183 @@
+"""Imports whose games are rejected, in the two ways an operator meets them.
+
+``ingest.reimport`` imports ``BIG2_BENCH_REIMPORT_GAMES`` distinct games (default 100,000, as
+``big2 simulate`` writes them), then imports again, each time into a copy of that warehouse, in
+a fresh process, with the default workers, alternating (``BIG2_BENCH_AIMS_ROUNDS`` rounds,
+medians):
+
+- the same file: every game a duplicate, nothing written;
+- an edited copy (each game's ``started_at`` a year earlier): every game an ``E_CONFLICT``,
+  whose reject keeps the record, read back from the file once the file is done
+  (``pipeline.ingest._ReadBack``), so the rejects hold the whole file's text.
+
+``ingest.rejects`` imports the same games without their ``previous_winner`` (an export that
+leaves it out: two games in three are ``E_OUT_OF_TURN``, their first play not the previous
+winner's) as JSON Lines and as a CSV pair, one worker and two, alternating; a reject is
+the core's on both (a CSV game's keeps its CSV rows).
+
+The import's own games/s (``IngestSummary.seconds``: the read-back included, the start of the
+process not), and the rejects' Parquet bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import orjson
+
+from bench import Figure, benchmark
+
+#: Imports argv[1] into argv[2] (argv[3] workers, 0: the default); prints the games read per
+#: second and the rejects.
+_RUN = """
+import sys
+from pipeline.ingest import ingest
+from pipeline.warehouse import Warehouse
+s = ingest([sys.argv[1]], Warehouse(sys.argv[2]), workers=int(sys.argv[3]) or None)
+print(s.total().read / s.seconds, s.total().rejected)
+"""
+
+
+def _import(log: Path, wh: Path, workers: int = 0) -> tuple[float, int]:
+    """``log`` imported into ``wh`` in a fresh process: (games/s, rejects)."""
+    cmd = [sys.executable, "-c", _RUN, str(log), str(wh), str(workers)]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}  # as the big2 command sets it
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.split()
+    return float(out[-2]), int(out[-1])
+
+
+def edit_log(log: Path, out: Path) -> int:
+    """``log`` with each game's ``started_at`` a year earlier (same ids, other content) in
+    ``out``; how many lines were edited.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"started_at": "2026-07-31T03:14:21+00:00"}\\n{"x": 1}\\n')
+    ...     edit_log(log, out), out.read_text().splitlines()[0]
+    (1, '{"started_at": "2025-07-31T03:14:21+00:00"}')
+    """
+    edited = 0
+    with log.open("rb") as src, out.open("wb") as dst:
+        for line in src:
+            new = line.replace(b'"started_at": "2026-', b'"started_at": "2025-', 1)
+            edited += new != line
+            dst.write(new)
+    return edited
+
+
+@benchmark("ingest.reimport")
+def reimport() -> list[Figure]:
+    """A first import, then the same file again and an edited copy, side by side."""
+    from bench.ingest import write_distinct_log
+
+    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    load_before = os.getloadavg()[0]
+    rate: dict[str, list[float]] = {}
+    rejects_bytes = conflicts = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        log, edited, first = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl", Path(tmp) / "first"
+        write_distinct_log(log, n)
+        n_edited = edit_log(log, edited)
+        first_rate, _ = _import(log, first)
+        os.sync()
+        for _ in range(rounds):
+            for shape, path in (("the same file", log), ("an edited copy", edited)):
+                wh = Path(tmp) / "wh"
+                shutil.copytree(first, wh)
+                got, conflicts_now = _import(path, wh)
+                rate.setdefault(shape, []).append(got)
+                if path == edited:
+                    conflicts = conflicts_now
+                    rejects_bytes = sum(f.stat().st_size for f in (wh / "rejects").glob("*"))
+                shutil.rmtree(wh)
+    same = statistics.median(rate["the same file"])
+    changed = statistics.median(rate["an edited copy"])
+    ratio = statistics.median(
+        b / a for a, b in zip(rate["the same file"], rate["an edited copy"], strict=True)
+    )
+    return [
+        (f"input: {n:,} games, {n_edited:,} of them edited in the copy", n, "games"),
+        ("first import (default workers)", first_rate, "games/s"),
+        ("again, the same file: all duplicates", same, "games/s"),
+        ("again, the edited copy: all conflicts, records read back", changed, "games/s"),
+        ("edited copy ÷ same file, same round", ratio, "×"),
+        ("E_CONFLICT rejects of the edited copy", conflicts, "rejects"),
+        ("rejects Parquet bytes of the edited copy", rejects_bytes, "B"),
+        ("load average (1 min) before the runs", load_before, ""),
+        ("load average (1 min) after the runs", os.getloadavg()[0], ""),
+    ]
+
+
+def drop_previous_winner(log: Path, out: Path) -> int:
+    """``log`` without each game's ``previous_winner`` in ``out`` (orjson's compact lines); how
+    many lines had one.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"a": 1, "previous_winner": 2}\\n{"x": 1}\\n')
+    ...     drop_previous_winner(log, out), out.read_text().splitlines()
+    (1, ['{"a":1}', '{"x":1}'])
+    """
+    dropped = 0
+    with log.open("rb") as src, out.open("wb") as dst:
+        for line in src:
+            obj = orjson.loads(line)
+            if "previous_winner" in obj:
+                del obj["previous_winner"]
+                dropped += 1
+            dst.write(orjson.dumps(obj) + b"\n")
+    return dropped
+
+
+@benchmark("ingest.rejects")
+def rejects() -> list[Figure]:
+    """The same games rejected two in three, as JSON Lines and as a CSV pair, side by side."""
+    from bench.aims import write_csv_pair
+    from bench.ingest import write_distinct_log
+
+    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    load_before = os.getloadavg()[0]
+    rate: dict[tuple[str, int], list[float]] = {}
+    rejected = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        log, bad = Path(tmp) / "a.jsonl", Path(tmp) / "bad.jsonl"
+        write_distinct_log(log, n)
+        drop_previous_winner(log, bad)
+        log.unlink()
+        pair = Path(tmp) / "bad.csv"
+        write_csv_pair(bad, pair)
+        os.sync()
+        for _ in range(rounds):
+            for shape, path in (("JSON Lines", bad), ("CSV pair", pair)):
+                for workers in (1, 2):
+                    wh = Path(tmp) / "wh"
+                    got, rejected = _import(path, wh, workers)
+                    rate.setdefault((shape, workers), []).append(got)
+                    shutil.rmtree(wh)
+    figures: list[Figure] = [
+        (f"input: {n:,} games, without previous_winner", n, "games"),
+        ("rejected (E_OUT_OF_TURN, E_FIRST_PLAY_LOWEST)", rejected, "games"),
+    ]
+    for workers in (1, 2):
+        s = "s" if workers > 1 else ""
+        for shape in ("JSON Lines", "CSV pair"):
+            got = statistics.median(rate[shape, workers])
+            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "games/s"))
+        ratio = statistics.median(
+            c / j
+            for j, c in zip(rate["JSON Lines", workers], rate["CSV pair", workers], strict=True)
+        )
+        figures.append((f"CSV pair ÷ JSON Lines, {workers} worker{s}, same round", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures
