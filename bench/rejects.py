@@ -1,4 +1,4 @@
-"""Imports whose games are rejected, in the two ways an operator meets them.
+"""Imports whose games are rejected or met again, as an operator meets them.
 
 ``ingest.reimport`` imports ``BIG2_BENCH_REIMPORT_GAMES`` distinct games (default 100,000, as
 ``big2 simulate`` writes them), then imports again, each time into a copy of that warehouse, in
@@ -14,6 +14,10 @@ medians):
 leaves it out: two games in three are ``E_OUT_OF_TURN``, their first play not the previous
 winner's) as JSON Lines and as a CSV pair, one worker and two, alternating; a reject is
 the core's on both (a CSV game's keeps its CSV rows).
+
+``ingest.repeats`` imports the same games as a log that writes each line twice (every second
+copy a repeat in its chunk, judged by the core's game id and content hash) and once, one
+worker and two, alternating.
 
 The import's own games/s (``IngestSummary.seconds``: the read-back included, the start of the
 process not), and the rejects' Parquet bytes.
@@ -178,6 +182,47 @@ def rejects() -> list[Figure]:
             for j, c in zip(rate["JSON Lines", workers], rate["CSV pair", workers], strict=True)
         )
         figures.append((f"CSV pair ÷ JSON Lines, {workers} worker{s}, same round", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures
+
+
+@benchmark("ingest.repeats")
+def repeats() -> list[Figure]:
+    """A log that writes each line twice against the same lines once, side by side: each
+    second copy is a repeat in its chunk, which the batch judges by the core's id and hash."""
+    from bench.ingest import write_distinct_log
+
+    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    load_before = os.getloadavg()[0]
+    rate: dict[tuple[str, int], list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        once, twice = Path(tmp) / "once.jsonl", Path(tmp) / "twice.jsonl"
+        write_distinct_log(once, n)
+        with once.open("rb") as src, twice.open("wb") as dst:
+            for line in src:
+                dst.write(line + line)
+        os.sync()
+        for _ in range(rounds):
+            for shape, path in (("each line once", once), ("each line twice", twice)):
+                for workers in (1, 2):
+                    wh = Path(tmp) / "wh"
+                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
+                    shutil.rmtree(wh)
+    figures: list[Figure] = [(f"input: {n:,} games", n, "games")]
+    for workers in (1, 2):
+        s = "s" if workers > 1 else ""
+        for shape in ("each line once", "each line twice"):
+            got = statistics.median(rate[shape, workers])
+            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "lines/s"))
+        ratio = statistics.median(
+            b / a
+            for a, b in zip(
+                rate["each line once", workers], rate["each line twice", workers], strict=True
+            )
+        )
+        figures.append((f"twice ÷ once (lines/s), {workers} worker{s}, same round", ratio, "×"))
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures

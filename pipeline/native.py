@@ -460,11 +460,23 @@ CoreTables = list[tuple[str, list[tuple[str, CoreColumn]]]]
 CoreTaken = tuple[object, CoreTables]
 
 
-def _core_reject(source: Source, text: str, got: tuple[Any, ...]) -> Reject:
-    """The :class:`Reject` of a line the core's rows builder refused: ``got`` as it answers
-    one, ``(_, game_id, action_index, code, message)``."""
+def _core_reject(source: Source, text: str, got: tuple[Any, ...]) -> Reject | CoreRepeat:
+    """What the core's rows builder answered for a line it did not take: ``("reject",
+    game_id, action_index, code, message)``, the line's :class:`Reject`; ``("repeat", game_id,
+    content_hash)``, a :class:`CoreRepeat`."""
+    if got[0] == "repeat":
+        return CoreRepeat(got[1], got[2])
     _, game_id, action_index, code, message = got
     return Reject(source, game_id, action_index, code, message, text)
+
+
+@dataclass(frozen=True, slots=True)
+class CoreRepeat:
+    """A line whose game id its chunk holds already, read and replayed by the core (not a
+    reject): its game id and content hash, by which the batch judges it."""
+
+    game_id: str
+    content_hash: str
 
 
 class CoreRows:
@@ -480,12 +492,12 @@ class CoreRows:
         if replayer._ddz is not None:
             replayer._ddz.core.rows_take()
 
-    def add(self, text: str, source: Source) -> bool | Reject:
-        """One decoded game line: True when the core built its rows; its :class:`Reject`;
-        False when the line is for Python (the reader's line, rows the core leaves to the
-        Python builder, or a game id the chunk holds already: its repeat is replayed by
-        :func:`replay_game`). A Dou Dizhu line goes to the Dou Dizhu core's rows (the two
-        cores share the chunk's game ids: the Big Two core's)."""
+    def add(self, text: str, source: Source) -> bool | Reject | CoreRepeat:
+        """One decoded game line: True when the core built its rows; its :class:`Reject`; a
+        :class:`CoreRepeat` (a game id the chunk holds already); False when the line is for
+        Python (the reader's line, rows the core leaves to the Python builder). A Dou Dizhu
+        line goes to the Dou Dizhu core's rows (the two cores share the chunk's game ids: the
+        Big Two core's)."""
         got = None
         if DDZ_MARK in text:  # most likely a Dou Dizhu line: its core first
             if not self._ddz_rows:  # the warehouse stores no Dou Dizhu rows: Python says so
@@ -539,13 +551,13 @@ class CoreRows:
 
     def add_lines(
         self, pos: int, line: int, file: str, max_line_bytes: int
-    ) -> tuple[int, int, int, tuple[Source, str | bytes, bool | Reject] | None]:
+    ) -> tuple[int, int, int, tuple[Source, str | bytes, bool | Reject | CoreRepeat] | None]:
         """The lines of the range :meth:`read` read (or :meth:`fill` gave), from byte ``pos``
         (line ``line`` of ``file``) on, each as :meth:`add` takes a line, up to the first
         the core leaves to Python: ``(pos, line, rows, left)``, ``pos`` and ``line`` those of
         the line after it, ``rows`` the number of lines whose rows the core built, ``left``
         None (the range is done) or ``(source, text, got)``: the line's text and what
-        :meth:`add` answers for it (False or its :class:`Reject`), or its bytes (to its
+        :meth:`add` answers for it (False, its :class:`Reject` or :class:`CoreRepeat`), or its bytes (to its
         newline, ``got`` False) when the Python reader reads it (a line over the cap, not
         UTF-8, a BOM on line 1, only non-ASCII characters: ``native/src/lines.rs``). Blank
         lines are skipped, as :func:`pipeline.logs.jsonl.iter_jsonl_lines` skips them."""

@@ -111,8 +111,9 @@ impl Core {
 pub(crate) enum Added {
     /// Its rows are in the buffer.
     Rows,
-    /// The chunk holds its game id already: Python replays it as a repeat.
-    Repeat,
+    /// The chunk holds its game id already (the line read and replayed: not a reject): its
+    /// game id and content hash, for the batch to judge it as a repeat.
+    Repeat(String, String),
     /// The Python reader's line, or rows Python builds.
     Python,
     /// The game id and the reject.
@@ -131,13 +132,13 @@ impl Core {
             Some(Err((game_id, r))) => return Ok(Added::Rejected(game_id, r)),
             Some(Ok(got)) => got,
         };
-        if self.rows.holds(&record.game_id) {
-            return Ok(Added::Repeat);
-        }
         let hash = tree.and_then(|mut t| tree_hash(&mut t));
         let Some(hash) = hash.or_else(|| content_hash(text)) else {
             return Ok(Added::Python);
         };
+        if self.rows.holds(&record.game_id) {
+            return Ok(Added::Repeat(record.game_id, hash));
+        }
         let rs = &self.rulesets[&key];
         let Ok(both) = &rs.rules else {
             return Ok(Added::Python);
@@ -178,7 +179,10 @@ impl Core {
             Left::Done => py.None(),
             Left::Raw(at, bytes) => (at, PyBytes::new(py, bytes), py.None()).into_py_any(py)?,
             Left::Line(at, text, None) => (at, text, py.None()).into_py_any(py)?,
-            Left::Line(at, text, Some((game_id, r))) => {
+            Left::Line(at, text, Some(Answer::Repeat(game_id, hash))) => {
+                (at, text, repeat_tuple(py, game_id, hash)?).into_py_any(py)?
+            }
+            Left::Line(at, text, Some(Answer::Rejected(game_id, r))) => {
                 (at, text, reject_tuple(py, game_id, r)?).into_py_any(py)?
             }
         };
@@ -222,15 +226,16 @@ impl Core {
             } else {
                 self.add_line(text, file, at)?
             };
-            let reject = match added {
+            let answer = match added {
                 Added::Rows => {
                     rows += 1;
                     continue;
                 }
-                Added::Repeat | Added::Python => None,
-                Added::Rejected(game_id, r) => Some((game_id, r)),
+                Added::Python => None,
+                Added::Repeat(game_id, hash) => Some(Answer::Repeat(game_id, hash)),
+                Added::Rejected(game_id, r) => Some(Answer::Rejected(game_id, r)),
             };
-            return Ok((pos, line, rows, Left::Line(at, text, reject)));
+            return Ok((pos, line, rows, Left::Line(at, text, answer)));
         }
         Ok((pos, line, rows, Left::Done))
     }
@@ -242,9 +247,15 @@ enum Left<'d> {
     /// A line for the Python reader (`lines::cut` is not sure of it): its number, its bytes
     /// to its newline.
     Raw(i64, &'d [u8]),
-    /// A line for Python to replay (a repeat, a line the core does not read or build rows
-    /// of), or its game id and reject: its number, its text.
-    Line(i64, &'d str, Option<(String, Rejected)>),
+    /// A line for Python to replay (a line the core does not read or build rows of), or
+    /// what the core found (a repeat, a reject): its number, its text.
+    Line(i64, &'d str, Option<Answer>),
+}
+
+/// What the core found of a line it leaves: a repeat (game id, content hash) or a reject.
+enum Answer {
+    Repeat(String, String),
+    Rejected(String, Rejected),
 }
 
 /// One buffer of a column in the core's memory as `(address, size)` (Python wraps it with
@@ -348,6 +359,11 @@ fn reject_tuple(py: Python<'_>, game_id: String, r: Rejected) -> PyResult<PyObje
     ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
 }
 
+/// A repeat as Python takes it: `("repeat", game_id, content_hash)`.
+pub(crate) fn repeat_tuple(py: Python<'_>, game_id: String, hash: String) -> PyResult<PyObject> {
+    ("repeat", game_id, hash).into_py_any(py)
+}
+
 fn action_tuple(py: Python<'_>, a: &ActionRecord) -> PyResult<PyObject> {
     let unchecked = PyTuple::new(py, a.unchecked.names())?;
     let cards_left = PyTuple::new(py, a.cards_left.as_slice())?;
@@ -408,8 +424,9 @@ impl Core {
     }
 
     /// A decoded game line into the core's rows buffer: `True` (its rows are in the buffer),
-    /// `False` (the buffer holds its game id already: Python replays it as a repeat), `None`
-    /// (the Python reader's line, or rows Python builds), or the reject tuple.
+    /// `("repeat", game_id, content_hash)` (the buffer holds its game id already: the batch
+    /// judges it), `None` (the Python reader's line, or rows Python builds), or the reject
+    /// tuple.
     fn rows_add(
         &mut self,
         py: Python<'_>,
@@ -419,7 +436,7 @@ impl Core {
     ) -> PyResult<PyObject> {
         match self.add_line(text, file, line)? {
             Added::Rows => true.into_py_any(py),
-            Added::Repeat => false.into_py_any(py),
+            Added::Repeat(game_id, hash) => repeat_tuple(py, game_id, hash),
             Added::Python => Ok(py.None()),
             Added::Rejected(game_id, r) => reject_tuple(py, game_id, r),
         }

@@ -1569,6 +1569,28 @@ class Batch:
                 self._flush()
         return verdict
 
+    def add_known(
+        self, games: Sequence[tuple[str, str, Source | None, str | bytes | None]]
+    ) -> list[Added | None]:
+        """Games whose ids the batch or the warehouse hold already, ``(game_id, content_hash,
+        source, raw)``, judged by id and content hash alone, in one look-up (no rows): each a
+        duplicate or a conflict (its reject keeps ``raw``), counted as :meth:`add_game`
+        counts it; None, not counted, for a game whose id is new (then :meth:`add_game` it,
+        replayed). An id may come more than once."""
+        self._check_open()
+        if not games:
+            return []
+        keys = game_keys([g[0] for g in games], [g[1] for g in games])
+        verdicts, known = self._known.judge(keys)
+        out: list[Added | None] = []
+        for i, (game_id, _, source, raw) in enumerate(games):
+            if verdicts[i] == NEW:
+                out.append(None)
+                continue
+            stored = StoredGame(game_id, hex_prefix(keys[i, 2]), hex_prefix(known[i]), source)
+            out.append(self._settle(stored, raw))
+        return out
+
     def add_rows(self, tables: Mapping[Table, pa.Table]) -> dict[Added, int]:
         """Store rows built elsewhere, e.g. by :meth:`RowBuffer.take` in a worker process.
 

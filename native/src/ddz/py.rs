@@ -124,7 +124,7 @@ impl DdzCore {
             return Ok(Added::Python);
         };
         if !claim(record.game_id.as_str())? {
-            return Ok(Added::Repeat);
+            return Ok(Added::Repeat(record.game_id.clone(), hash));
         }
         let info = LineInfo {
             file,
@@ -328,8 +328,9 @@ impl DdzCore {
     }
 
     /// A decoded line into the core's rows buffer: `True` (its rows are in the buffer),
-    /// `False` (`claim(game_id)` answered False: the chunk holds the id already, Python
-    /// replays it as a repeat), `None` (the Python reader's line, or rows Python builds), or
+    /// `("repeat", game_id, content_hash)` (`claim(game_id)` answered False: the chunk holds
+    /// the id already; the batch judges it), `None` (the Python reader's line, or rows Python
+    /// builds), or
     /// the reject tuple. `claim` is the chunk's one set of game ids (the Big Two core's
     /// `rows_claim`), asked once the core knows it builds the rows.
     fn rows_add(
@@ -343,7 +344,7 @@ impl DdzCore {
         let mut ask = |id: &str| claim.call1(py, (id,))?.extract::<bool>(py);
         match self.add_line(text, file, line, &mut ask)? {
             Added::Rows => true.into_py_any(py),
-            Added::Repeat => false.into_py_any(py),
+            Added::Repeat(game_id, hash) => crate::py::repeat_tuple(py, game_id, hash),
             Added::Python => Ok(py.None()),
             Added::Rejected(game_id, r) => {
                 ("reject", game_id, r.action_index, r.code, r.message).into_py_any(py)
