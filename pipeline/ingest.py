@@ -1175,7 +1175,8 @@ def _core_lines(
 ) -> int:
     """The lines the core read or was given (a range of ``file`` from line ``first_line``)
     into ``rows``; the items read. ``left_as``: the item a line the core leaves stands for
-    (its source and the core's answer given: its reject, or False), else that line itself."""
+    (its source and the core's answer given: its reject, a repeat, or False), else that line
+    itself."""
     file = file_label(file)
     pos, line, read = 0, first_line, 0
     while True:

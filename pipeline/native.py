@@ -557,10 +557,11 @@ class CoreRows:
         the core leaves to Python: ``(pos, line, rows, left)``, ``pos`` and ``line`` those of
         the line after it, ``rows`` the number of lines whose rows the core built, ``left``
         None (the range is done) or ``(source, text, got)``: the line's text and what
-        :meth:`add` answers for it (False, its :class:`Reject` or :class:`CoreRepeat`), or its bytes (to its
-        newline, ``got`` False) when the Python reader reads it (a line over the cap, not
-        UTF-8, a BOM on line 1, only non-ASCII characters: ``native/src/lines.rs``). Blank
-        lines are skipped, as :func:`pipeline.logs.jsonl.iter_jsonl_lines` skips them."""
+        :meth:`add` answers for it (False, its :class:`Reject` or :class:`CoreRepeat`), or
+        its bytes (to its newline, ``got`` False) when the Python reader reads it (a line over
+        the cap, not UTF-8, a BOM on line 1, only non-ASCII characters:
+        ``native/src/lines.rs``). Blank lines are skipped, as
+        :func:`pipeline.logs.jsonl.iter_jsonl_lines` skips them."""
         ddz = self._replayer.ddz().core if self._ddz_rows else None
         pos, line, rows, left = self.core.rows_range(pos, line, file, max_line_bytes, ddz)
         if left is None:
