@@ -1,4 +1,5 @@
-"""Imports whose games are rejected or met again, as an operator meets them.
+"""Imports of the logs an operator meets besides clean ones: games rejected, met again, or
+timed in ISO strings.
 
 ``ingest.reimport`` imports ``BIG2_BENCH_REIMPORT_GAMES`` distinct games (default 100,000, as
 ``big2 simulate`` writes them), then imports again, each time into a copy of that warehouse, in
@@ -18,6 +19,9 @@ the core's on both (a CSV game's keeps its CSV rows).
 ``ingest.repeats`` imports the same games as a log that writes each line twice (every second
 copy a repeat in its chunk, judged by the core's game id and content hash) and once, one
 worker and two, alternating.
+
+``ingest.iso_times`` imports the same games with each action's ``ts`` a number and an ISO
+time (``…T11:14:21.900+08:00``), one worker and two, alternating.
 
 The import's own games/s (``IngestSummary.seconds``: the read-back included, the start of the
 process not), and the rejects' Parquet bytes.
@@ -223,6 +227,73 @@ def repeats() -> list[Figure]:
             )
         )
         figures.append((f"twice ÷ once (lines/s), {workers} worker{s}, same round", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures
+
+
+def iso_times(log: Path, out: Path, minutes: int = 480) -> int:
+    """``log`` with each action's numeric ``ts`` as an ISO time to the millisecond at UTC
+    +``minutes`` (``2026-07-31T11:14:21.900+08:00``); how many times were rewritten.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"actions": [{"ts": 1785467661.9}, {"ts": null}]}\\n')
+    ...     iso_times(log, out), out.read_text()
+    (1, '{"actions":[{"ts":"2026-07-31T11:14:21.900+08:00"},{"ts":null}]}\\n')
+    """
+    from datetime import UTC, datetime, timedelta, timezone
+
+    zone = timezone(timedelta(minutes=minutes))
+    done = 0
+    with log.open("rb") as src, out.open("wb") as dst:
+        for line in src:
+            obj = orjson.loads(line)
+            for action in obj.get("actions", []):
+                ts = action.get("ts")
+                if isinstance(ts, int | float):
+                    at = datetime.fromtimestamp(ts, UTC).astimezone(zone)
+                    action["ts"] = at.isoformat(timespec="milliseconds")
+                    done += 1
+            dst.write(orjson.dumps(obj) + b"\n")
+    return done
+
+
+@benchmark("ingest.iso_times")
+def iso_times_rate() -> list[Figure]:
+    """The same games with each ``ts`` a number and an ISO time, side by side: the core reads
+    both (before 2026-12-04, a line with an ISO ``ts`` was the Python reader's)."""
+    from bench.ingest import write_distinct_log
+
+    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    load_before = os.getloadavg()[0]
+    rate: dict[tuple[str, int], list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        numbers, iso = Path(tmp) / "numbers.jsonl", Path(tmp) / "iso.jsonl"
+        write_distinct_log(numbers, n)
+        iso_times(numbers, iso)
+        os.sync()
+        for _ in range(rounds):
+            for shape, path in (("ts as numbers", numbers), ("ts as ISO times", iso)):
+                for workers in (1, 2):
+                    wh = Path(tmp) / "wh"
+                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
+                    shutil.rmtree(wh)
+    figures: list[Figure] = [(f"input: {n:,} games", n, "games")]
+    for workers in (1, 2):
+        s = "s" if workers > 1 else ""
+        for shape in ("ts as numbers", "ts as ISO times"):
+            got = statistics.median(rate[shape, workers])
+            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "games/s"))
+        ratio = statistics.median(
+            b / a
+            for a, b in zip(
+                rate["ts as numbers", workers], rate["ts as ISO times", workers], strict=True
+            )
+        )
+        figures.append((f"ISO ÷ numbers, {workers} worker{s}, same round", ratio, "×"))
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures

@@ -83,6 +83,37 @@ def _with_meta(game: dict[str, Any], meta: dict[str, Any], rng: random.Random) -
     return g
 
 
+def _as_iso(game: dict[str, Any], shape: tuple[str, int, str] | None) -> dict[str, Any]:
+    """``game`` with each action's ``ts`` as an ISO time of ``shape`` (:func:`_iso`)."""
+    if shape is None or not isinstance(game.get("actions"), list):
+        return game
+    actions = [
+        {**a, "ts": _iso(a["ts"], shape)}
+        if isinstance(a, dict) and isinstance(a.get("ts"), float)
+        else a
+        for a in game["actions"]
+    ]
+    return {**game, "actions": actions}
+
+
+def _iso(ts: float, shape: tuple[str, int, str]) -> str:
+    """``ts`` as an ISO time: ``shape`` is the precision (``timespec``), a UTC offset in
+    minutes and how the zone is written (``"offset"``, ``"Z"``, ``"none"``: UTC without one,
+    ``"space"``: a space for the ``T``, which only the Python reader reads)."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    spec, minutes, zone = shape
+    if zone in ("Z", "none"):
+        minutes = 0
+    at = datetime.fromtimestamp(ts, UTC).astimezone(timezone(timedelta(minutes=minutes)))
+    text = at.isoformat(timespec=spec)
+    if zone == "Z":
+        return text.replace("+00:00", "Z")
+    if zone == "none":
+        return text.removesuffix("+00:00")
+    return text.replace("T", " ") if zone == "space" else text
+
+
 _META = st.fixed_dictionaries(
     {
         "match_id": _TEXTS,
@@ -95,6 +126,14 @@ _META = st.fixed_dictionaries(
         "balance": st.one_of(st.none(), _NUMBERS),
         "truth": _TRUTH,
         "jitter": st.sampled_from([0, 0.0005, 0.0015, 0.123456789]),
+        "iso": st.one_of(
+            st.none(),
+            st.tuples(
+                st.sampled_from(["seconds", "milliseconds", "microseconds"]),
+                st.sampled_from([0, 480, -330, 23 * 60 + 59, -(23 * 60 + 59)]),
+                st.sampled_from(["offset", "Z", "none", "space"]),
+            ),
+        ),
     }
 )
 
@@ -152,10 +191,10 @@ def test_a_chunk_gives_the_same_rows_on_the_core_and_in_python(
     for k, seed in enumerate(seeds):
         game = _with_meta(_game(seed, (option + k) % len(OPTIONS), notation, partial), meta, rng)
         game["game_id"] = f"g{k}-{seed}"
-        lines.append(orjson.dumps(game).decode())
         bad = _mutate(game, how, rng)
         bad["game_id"] = f"{game['game_id']}-{how}"
-        lines.append(orjson.dumps(bad).decode())
+        lines.append(orjson.dumps(_as_iso(game, meta["iso"])).decode())
+        lines.append(orjson.dumps(_as_iso(bad, meta["iso"])).decode())
     first = orjson.loads(lines[0])
     lines += [
         lines[0],  # a repeat
@@ -193,6 +232,43 @@ def test_the_core_builds_the_rows_itself(monkeypatch: pytest.MonkeyPatch) -> Non
 
     by_id = {g["game_id"]: content_hash(g) for g in games}
     assert hashes == [by_id[gid] for gid in stored["game_id"].to_pylist()]
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (spec, minutes, zone)
+        for spec in ("seconds", "milliseconds", "microseconds")
+        for minutes, zone in (
+            (480, "offset"),
+            (-330, "offset"),
+            (1439, "offset"),
+            (0, "Z"),
+            (0, "none"),
+        )
+    ],
+)
+def test_the_core_reads_iso_times_itself(
+    monkeypatch: pytest.MonkeyPatch, shape: tuple[str, int, str]
+) -> None:
+    """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone)
+    are read by the core, not the Python reader, and give the ``ts`` Python gives."""
+    import pipeline.replay
+
+    def no_python(*args: Any) -> Any:
+        raise AssertionError("Python read a line the core reads")
+
+    games = [_game(seed, 0, "compact", False) for seed in range(10)]
+    lines = [orjson.dumps(_as_iso(g, shape)).decode() for g in games]
+    assert all('"ts":"20' in line for line in lines)
+    with monkeypatch.context() as m:
+        m.setattr(pipeline.replay, "game_for", no_python)
+        m.setattr(native, "replay_game", no_python)
+        mine = _run(m, lines, core=True)
+    assert mine.tables[Table.GAMES].num_rows == 10
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
 
 
 #: Each card-text column the core prints, and the column it prints (a mask, or a card id).

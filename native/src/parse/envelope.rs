@@ -41,11 +41,23 @@ pub struct Meta {
     pub seats: Vec<SeatMeta>,
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.f][Z|±HH:MM]` within 1990 … 2100 (else the Python reader decides).
-pub(crate) fn started_at_ok(text: &str) -> bool {
+/// A time `iso_time` reads, in the shape the core reads: its UTC offset in seconds (0 without
+/// a zone, which the reader takes for UTC), its local date and time, and its microseconds.
+struct IsoTime {
+    year: i64,
+    month: i64,
+    day: i64,
+    seconds: i64,
+    micros: i64,
+    offset: i64,
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|±HH:MM]`, a year strictly inside 1990 … 2100 (no zone
+/// moves it across an end); any other text is the Python reader's.
+fn iso_parts(text: &str) -> Option<IsoTime> {
     let b = text.as_bytes();
     if b.len() < 19 || !text.is_ascii() {
-        return false;
+        return None;
     }
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
     if !(digits(0..4)
@@ -60,15 +72,15 @@ pub(crate) fn started_at_ok(text: &str) -> bool {
         && b[16] == b':'
         && digits(17..19))
     {
-        return false;
+        return None;
     }
-    let num = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(99);
+    let num = |r: std::ops::Range<usize>| text[r].parse::<i64>().unwrap_or(99);
     let (year, month, day) = (num(0..4), num(5..7), num(8..10));
     let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days = [
         31,
-        28 + u32::from(leap),
+        28 + i64::from(leap),
         31,
         30,
         31,
@@ -86,30 +98,71 @@ pub(crate) fn started_at_ok(text: &str) -> bool {
         || hour > 23
         || minute > 59
         || second > 59
+        || !(1991..=2098).contains(&year)
     {
-        return false;
-    }
-    // a year strictly inside the range: no zone can move it across an end
-    if !(1991..=2098).contains(&year) {
-        return false;
+        return None;
     }
     let mut rest = &text[19..];
+    let mut micros = 0;
     if let Some(frac) = rest.strip_prefix('.') {
         let n = frac.bytes().take_while(u8::is_ascii_digit).count();
         if n != 3 && n != 6 {
-            return false;
+            return None;
         }
+        micros = frac[..n].parse::<i64>().ok()? * if n == 3 { 1000 } else { 1 };
         rest = &frac[n..];
     }
-    match rest.as_bytes() {
-        [] | [b'Z'] => true,
+    let offset = match rest.as_bytes() {
+        [] | [b'Z'] => 0,
         [s, h1, h2, b':', m1, m2] if (*s == b'+' || *s == b'-') => {
-            [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit())
-                && (rest[1..3].parse::<u32>().unwrap_or(99) < 24)
-                && (rest[4..6].parse::<u32>().unwrap_or(99) < 60)
+            if ![h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let (h, m) = (
+                rest[1..3].parse::<i64>().ok()?,
+                rest[4..6].parse::<i64>().ok()?,
+            );
+            if h > 23 || m > 59 {
+                return None;
+            }
+            (h * 3600 + m * 60) * if *s == b'-' { -1 } else { 1 }
         }
-        _ => false,
-    }
+        _ => return None,
+    };
+    Some(IsoTime {
+        year,
+        month,
+        day,
+        seconds: hour * 3600 + minute * 60 + second,
+        micros,
+        offset,
+    })
+}
+
+/// Whether the core reads `started_at` itself ([`iso_parts`]' shapes).
+pub(crate) fn started_at_ok(text: &str) -> bool {
+    iso_parts(text).is_some()
+}
+
+/// An ISO time of [`iso_parts`]' shapes as seconds since the epoch, the double the Python
+/// reader's `iso_time(text).timestamp()` gives: the time's whole microseconds since the epoch
+/// (exact in an `i64`, below 2**53 within the years read) divided by 10**6 once, as
+/// `timedelta.total_seconds` divides them (one correctly rounded division both ways).
+pub(crate) fn iso_seconds(text: &str) -> Option<f64> {
+    let t = iso_parts(text)?;
+    // days from 1970-01-01 to the date (the proleptic Gregorian calendar, as datetime's)
+    let (y, m) = if t.month <= 2 {
+        (t.year - 1, t.month + 9)
+    } else {
+        (t.year, t.month - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + t.day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let micros = (days * 86_400 + t.seconds - t.offset) * 1_000_000 + t.micros;
+    Some(micros as f64 / 1e6)
 }
 
 /// `started_at` as the Python reader stores it (`_started_at`): as logged when it names a
@@ -483,6 +536,27 @@ mod tests {
         assert!(!started_at_ok("2026-02-29T20:00:00"));
         assert!(!started_at_ok("2026-02-30T20:00:00"));
         assert!(!started_at_ok("2100-01-01T00:00:00"));
+        // the Python reader's `iso_time(text).timestamp()` for each, to the bit
+        for (text, seconds) in [
+            ("2026-11-01T20:00:00Z", 1793563200.0),
+            ("2026-11-01T20:00:00+08:00", 1793534400.0),
+            ("2026-07-31T03:14:21.900000+00:00", 1785467661.9),
+            ("1991-01-01T00:00:00", 662688000.0),
+            ("2028-02-29T12:00:00.125-05:30", 1835458200.125),
+            ("2098-12-31T23:59:59.999999+23:59", 4070822459.999999),
+        ] {
+            assert_eq!(
+                iso_seconds(text).map(f64::to_bits),
+                Some(f64::to_bits(seconds))
+            );
+        }
+        for text in [
+            "2026-11-01 20:00:00",
+            "2026-11-01T20:00:00.1",
+            "2026-11-01T20:00:00+8:00",
+        ] {
+            assert_eq!(iso_seconds(text), None); // the Python reader's
+        }
         assert_eq!(
             started_at_stored("2026-11-01T20:00:00"),
             "2026-11-01T20:00:00+00:00"

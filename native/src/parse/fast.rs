@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::envelope::{
-    field_index, repeated, Body, Envelope, RawGame, RawRuleset, RawSeat, RawSpec, ENVELOPE_FIELDS,
+    field_index, iso_seconds, repeated, Body, Envelope, RawGame, RawRuleset, RawSeat, RawSpec,
+    ENVELOPE_FIELDS,
 };
 use super::tree::{Node, Tree};
 use super::{read_text, Actions, Collect, RawAction, RawDeal, RawResult};
@@ -238,6 +239,15 @@ pub(super) fn result_of(t: &Tree<'_>, i: u32) -> Option<RawResult> {
     Some(RawResult { winner, cards_left })
 }
 
+/// An action's `ts`: a number, or an ISO time of the shapes the core reads
+/// ([`iso_seconds`]: the Python reader's seconds for it).
+fn ts_of(t: &Tree<'_>, i: u32) -> Option<f64> {
+    match t.node(i) {
+        Node::Str(s) => iso_seconds(s),
+        _ => f64_of(t, i),
+    }
+}
+
 fn action_key(key: &str) -> Option<usize> {
     Some(match key {
         "seat" => 0,
@@ -261,7 +271,7 @@ fn action_of<'a>(t: &Tree<'a>, i: u32) -> Option<RawAction<'a>> {
             2 => cards = nullable(t, v, cards_of)?,
             3 => claim = nullable(t, v, str_of)?,
             4 => drawn = nullable(t, v, str_of)?,
-            _ => ts = nullable(t, v, f64_of)?,
+            _ => ts = nullable(t, v, ts_of)?,
         }
     }
     Some(RawAction {
