@@ -57,7 +57,7 @@ from pipeline.errors import Big2Error, LogFormatError
 from pipeline.logs.csv_logs import GameHeads, IdNumbers, PlainRows
 from pipeline.logs.jsonl import parse_line
 from pipeline.logs.model import Reject, Source
-from pipeline.logs.records import content_hash, read_ruleset
+from pipeline.logs.records import content_hash, iso_time, read_ruleset
 from pipeline.replay import ReplayedGame, replay
 
 MODULE = "big2_native"
@@ -153,6 +153,18 @@ def resolve_ruleset(preset: str, overrides_json: str) -> tuple[bool, str, str, s
     # reaches no storage module), the same text
     stored = json.dumps(dict(rs.overrides), sort_keys=True, ensure_ascii=False)
     return True, json.dumps(rs.to_dict()), "", rs.name, stored
+
+
+def _logged_ts(value: Any) -> float | None:
+    """An action's ``ts`` of a line the core read, as the reader takes it (``action_ts``):
+    a number as a float, an ISO time as its seconds.
+
+    >>> _logged_ts(None), _logged_ts(17), _logged_ts("2026-11-01T20:00:00Z")
+    (None, 17.0, 1793563200.0)
+    """
+    if value is None:
+        return None
+    return iso_time(value).timestamp() if isinstance(value, str) else float(value)
 
 
 def replay_game_python(text: str, source: Source) -> ReplayedGame | Reject:
@@ -277,7 +289,7 @@ class NativeReplayer:
                         a[3],
                         None if a[21] is None else _CLAIMS[a[21]],
                         a[20],
-                        None if (ts := raw.get("ts")) is None else float(ts),
+                        _logged_ts(raw.get("ts")),
                     ),
                 )
                 for a, raw in zip(facts, logged, strict=True)
@@ -386,7 +398,7 @@ class DdzReplayer:
             face_up,
             tuple(map(_new_ddz_action, moves)),
             # each ts as the reader takes it (the core may read a long number a unit off)
-            tuple(None if (ts := a.get("ts")) is None else float(ts) for a in obj["actions"]),
+            tuple(_logged_ts(a.get("ts")) for a in obj["actions"]),
         )
         try:
             record = ddz_record_from_obj(

@@ -30,7 +30,14 @@ from pipeline.warehouse import Table
 from tests.native import NEEDS_CORE
 from tests.native import test_differential as big2
 from tests.native.test_ddz_differential import BOTS, MUTATIONS, OPTIONS, _game, _mutate
-from tests.native.test_rows import _META, _run, _same, _with_meta, check_memory_reuse
+from tests.native.test_rows import (
+    _META,
+    _as_iso,
+    _run,
+    _same,
+    _with_meta,
+    check_memory_reuse,
+)
 
 pytestmark = NEEDS_CORE
 
@@ -76,10 +83,10 @@ def test_a_ddz_chunk_gives_the_same_rows_on_the_core_and_in_python(
         game = _game(seed, (option + k) % len(OPTIONS), bots, notation, partial)
         game = _with_meta(game, meta, rng)
         game["game_id"] = f"d{k}-{seed}"
-        lines.append(orjson.dumps(game).decode())
         bad = _mutate(game, how, rng)
         bad["game_id"] = f"{game['game_id']}-{how}"
-        lines.append(orjson.dumps(bad).decode())
+        lines.append(orjson.dumps(_as_iso(game, meta["iso"])).decode())
+        lines.append(orjson.dumps(_as_iso(bad, meta["iso"])).decode())
     first = orjson.loads(lines[0])
     b2 = big2._game(seeds[0], 0, "compact", False)
     lines += [
@@ -123,6 +130,33 @@ def test_the_core_builds_the_ddz_rows_itself(monkeypatch: pytest.MonkeyPatch) ->
     assert stored["landlord"].null_count < 40 and stored["kitty_mask"].null_count < 40
     by_id = {g["game_id"]: content_hash(g) for g in games}
     assert stored["content_hash"].to_pylist() == [by_id[g] for g in stored["game_id"].to_pylist()]
+
+
+def test_the_core_reads_ddz_iso_times_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dou Dizhu actions whose ``ts`` are ISO times are read by the core (the shapes Big Two's
+    reads), not the Python reader, and give the rows Python gives."""
+    import pipeline.replay
+
+    def no_python(*args: Any) -> Any:
+        raise AssertionError("Python read a Dou Dizhu line the core reads")
+
+    games = [
+        _game(seed, seed % len(OPTIONS), BOTS[seed % 4], "compact", False) for seed in range(30)
+    ]
+    games = [g for g in games if not _LONG_NUMBER.search(orjson.dumps(g).decode())][:12]
+    lines = [
+        orjson.dumps(_as_iso(g, ("milliseconds", -330 if k % 2 else 480, "offset"))).decode()
+        for k, g in enumerate(games)
+    ]
+    assert all('"ts":"20' in line for line in lines)
+    with monkeypatch.context() as m:
+        m.setattr(pipeline.replay, "game_for", no_python)
+        m.setattr(native, "replay_game", no_python)
+        mine = _run(m, lines, core=True)
+    assert mine.tables[Table.GAMES].num_rows == 12
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
 
 
 #: Each card-text column the Dou Dizhu core prints, and the column it prints.

@@ -260,3 +260,23 @@ def test_a_ruleset_is_resolved_once(core: native.NativeReplayer) -> None:
             _line(sample_game(seed=seed, game_id=f"r{seed}", overrides={"bombs": True}))
         )
     assert calls == [("hk", json.dumps({"bombs": True}, separators=(",", ":")))]
+
+
+def test_a_game_timed_in_iso_replays_to_the_records_python_gives(
+    core: native.NativeReplayer,
+) -> None:
+    """``replay_game`` (the core's replay, the reader's metadata: a repeat's, a line whose rows
+    Python builds) of a game whose ``ts`` are ISO times gives the record the Python reader and
+    engine give, each action's ``ts`` the reader's seconds."""
+    from tests.native.test_rows import _as_iso
+
+    source = Source("iso.jsonl", 3)
+    for seed in range(6):
+        game = _as_iso(
+            _game(seed, seed % len(OPTIONS), "compact", False), ("milliseconds", 480, "offset")
+        )
+        line = _line(game)
+        mine, reference = core.replay_game(line, source), native.replay_game_python(line, source)
+        assert not isinstance(mine, Reject) and not isinstance(reference, Reject)
+        assert [a.ts for a in mine.record.actions] == [a.ts for a in reference.record.actions]
+        assert mine.record == reference.record

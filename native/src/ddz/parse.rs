@@ -2,7 +2,8 @@
 //! `pipeline.doudizhu.game.record_from_obj` reads it (after `read_envelope`).
 //!
 //! As `crate::parse` does for Big Two: where a line is unusual (any schema problem, a card
-//! spelling outside the common table, an ISO time as `ts`, a number at the edge of its range,
+//! spelling outside the common table, a `ts` in an ISO shape the core does not read (it reads
+//! Big Two's: `crate::parse::envelope::iso_seconds`), a number at the edge of its range,
 //! an override not read exactly) the parser answers `None` and the Python reader reads the
 //! line, so a reader message is written once, in Python. Unlike Big Two's, a line with a
 //! long number is read here: a float stake makes results such as `0.30000000000000004`; a
@@ -16,7 +17,7 @@ use super::cards::fast_mask;
 use super::combos::Kind;
 use super::state::{Action, ActionType};
 pub use crate::parse::envelope::exact_float;
-use crate::parse::envelope::{near_edge, Body, Meta, Obj, RawGame, TS_MAX, TS_MIN};
+use crate::parse::envelope::{iso_seconds, near_edge, Body, Meta, Obj, RawGame, TS_MAX, TS_MIN};
 use crate::parse::tree::Tree;
 use std::borrow::Cow;
 
@@ -120,8 +121,45 @@ struct RawAction<'a> {
     value: Option<i64>,
     #[serde(borrow, default)]
     kind: Option<Cow<'a, str>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "ts_of")]
     ts: Option<f64>,
+}
+
+/// An action's `ts`: null, a number (as serde reads an `f64`), or an ISO time of the shapes
+/// the core reads (`iso_seconds`: the Python reader's seconds for it); any other text fails
+/// the line, which the Python reader then reads.
+fn ts_of<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Option<f64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number, an ISO time or null")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+            d.deserialize_any(V)
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v as f64))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v as f64))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            iso_seconds(v)
+                .map(Some)
+                .ok_or_else(|| E::custom("an ISO time the core does not read"))
+        }
+    }
+    d.deserialize_option(V)
 }
 
 /// Dou Dizhu's own top-level fields.
