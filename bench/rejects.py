@@ -21,7 +21,8 @@ copy a repeat in its chunk, judged by the core's game id and content hash) and o
 worker and two, alternating.
 
 ``ingest.iso_times`` imports the same games with each action's ``ts`` a number and an ISO
-time (``…T11:14:21.900+08:00``), one worker and two, alternating.
+time (``…T11:14:21.900+08:00``), and ``ingest.long_numbers`` with each ``ts`` to the tenth of a
+second and to the last digit a double holds, one worker and two, alternating.
 
 The import's own games/s (``IngestSummary.seconds``: the read-back included, the start of the
 process not), and the rejects' Parquet bytes.
@@ -294,6 +295,72 @@ def iso_times_rate() -> list[Figure]:
             )
         )
         figures.append((f"ISO ÷ numbers, {workers} worker{s}, same round", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures
+
+
+def full_precision(log: Path, out: Path, seed: int = 1) -> int:
+    """``log`` with each action's numeric ``ts`` given a random fraction of a tenth of a
+    second, written to the last digit a double holds (``1785467661.9229562``, as
+    ``json.dumps(time.time())`` writes a time); how many times were rewritten.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"actions": [{"ts": 1785467661.9}, {"ts": null}]}\\n')
+    ...     full_precision(log, out), len(str(orjson.loads(out.read_text())["actions"][0]["ts"]))
+    (1, 18)
+    """
+    import random
+
+    rng = random.Random(seed)
+    done = 0
+    with log.open("rb") as src, out.open("wb") as dst:
+        for line in src:
+            obj = orjson.loads(line)
+            for action in obj.get("actions", []):
+                ts = action.get("ts")
+                if isinstance(ts, int | float):
+                    action["ts"] = ts + rng.random() / 10
+                    done += 1
+            dst.write(orjson.dumps(obj) + b"\n")
+    return done
+
+
+@benchmark("ingest.long_numbers")
+def long_numbers() -> list[Figure]:
+    """The same games with each ``ts`` to the tenth of a second and to the last digit a double
+    holds, side by side: the core reads both (before 2026-12-04, a line with a number of more
+    than 15 digits was the Python reader's)."""
+    from bench.ingest import write_distinct_log
+
+    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    load_before = os.getloadavg()[0]
+    rate: dict[tuple[str, int], list[float]] = {}
+    shapes = ("ts to 0.1 s", "ts to the last digit")
+    with tempfile.TemporaryDirectory() as tmp:
+        short, long = Path(tmp) / "short.jsonl", Path(tmp) / "long.jsonl"
+        write_distinct_log(short, n)
+        full_precision(short, long)
+        os.sync()
+        for _ in range(rounds):
+            for shape, path in zip(shapes, (short, long), strict=True):
+                for workers in (1, 2):
+                    wh = Path(tmp) / "wh"
+                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
+                    shutil.rmtree(wh)
+    figures: list[Figure] = [(f"input: {n:,} games", n, "games")]
+    for workers in (1, 2):
+        s = "s" if workers > 1 else ""
+        for shape in shapes:
+            got = statistics.median(rate[shape, workers])
+            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "games/s"))
+        ratio = statistics.median(
+            b / a for a, b in zip(rate[shapes[0], workers], rate[shapes[1], workers], strict=True)
+        )
+        figures.append((f"last digit ÷ 0.1 s, {workers} worker{s}, same round", ratio, "×"))
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures

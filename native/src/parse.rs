@@ -53,7 +53,7 @@ pub struct Record {
 /// unit off in the last place, and an integer may be at the edge of 64 bits) or with an
 /// exponent (`1e-300`). A number of at most 15 digits and no exponent is read exactly (one
 /// rounding, Clinger's fast path). Such a line is the Python reader's.
-fn risky_number(text: &str) -> bool {
+pub(crate) fn risky_number(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {

@@ -1209,7 +1209,15 @@ pub fn py_float(x: f64) -> String {
     if x == 0.0 {
         return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_owned();
     }
-    let sci = format!("{x:e}");
+    // the shortest digits that read back (Rust's and Python's agree on how many); among those
+    // of that length, the nearest, a tie to even, as Python's `repr` picks (Rust's shortest
+    // rounds a tie up: 1782090774.12890625 reads back from …062 and …063, Python writes …062)
+    let shortest = format!("{x:e}");
+    let digits = shortest
+        .bytes()
+        .take_while(|&c| c != b'e')
+        .filter(u8::is_ascii_digit);
+    let sci = format!("{x:.*e}", digits.count() - 1);
     let (mantissa, exp) = sci.split_once('e').expect("an exponent");
     let exp: i32 = exp.parse().expect("an exponent");
     let (sign, mantissa) = match mantissa.strip_prefix('-') {
@@ -1456,6 +1464,20 @@ fn write_number_digits(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
     Some(())
 }
 
+/// A number of more than 15 digits or with an exponent as orjson writes what it reads: an
+/// integer (no point, no exponent) of 64 bits (`i64` or `u64`) as logged, any other as the
+/// float `str::parse` reads (orjson reads a longer integer as a float too, and each rounds
+/// once, correctly) in orjson's spelling ([`py_float`]).
+#[inline(never)]
+fn write_long(n: &str, out: &mut Vec<u8>) -> Option<()> {
+    if n.parse::<i64>().is_ok() || n.parse::<u64>().is_ok() {
+        out.extend_from_slice(n.as_bytes());
+    } else {
+        out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+    }
+    Some(())
+}
+
 /// A value: a scalar written here, a container by [`canonical`].
 #[inline(always)]
 fn value(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
@@ -1464,6 +1486,7 @@ fn value(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
         Node::True => out.extend_from_slice(b"true"),
         Node::False => out.extend_from_slice(b"false"),
         Node::Num(n) => write_number(t.text, n, out)?,
+        Node::Long(n) => write_long(n, out)?,
         Node::Str(s) => write_quoted(t.text, s, false, out),
         Node::Arr { .. } | Node::Obj { .. } => canonical(t, i, out)?,
     }
@@ -1672,6 +1695,8 @@ mod tests {
             (5e-324, "5e-324"),
             (1.2345678901234569e23, "1.2345678901234569e+23"),
             (-1785000000.125, "-1785000000.125"),
+            // a tie between the two shortest: Python's repr takes the even one
+            (1782090774.12890625, "1782090774.1289062"),
         ];
         for (x, text) in cases {
             assert_eq!(py_float(x), text);

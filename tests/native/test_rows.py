@@ -322,7 +322,9 @@ def test_the_core_prints_the_card_texts(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_line_the_core_does_not_read_still_gives_its_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A line with a number at the edge of 64 bits (in ``truth``) goes to Python whole."""
+    """A line with a number at the edge of 64 bits (in ``truth``) gives Python's rows (the
+    core reads it: orjson reads an integer beyond 64 bits as a float, and so does the core's
+    content hash)."""
     game = _game(3, 0, "compact", False)
     game["truth"] = {"big": 2**70, "edge": 2**63 + 1}
     lines = [orjson.dumps({k: v for k, v in game.items() if k != "truth"}).decode()]
@@ -333,6 +335,86 @@ def test_a_line_the_core_does_not_read_still_gives_its_rows(
         reference = _run(m, lines, core=False)
     _same(mine, reference)
     assert mine.tables[Table.GAMES].num_rows == 2
+
+
+def test_the_core_reads_long_numbers_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Times to the last digit a double holds (``json.dumps(time.time())``'s
+    ``1785467661.1234567``), balances of 17 digits and ``truth`` numbers of every kind (integers
+    at and beyond the ends of 64 bits, exponents, a number below a double's least) are read
+    by the core, not the Python reader, with the rows, ``ts`` and content hash Python gives."""
+    import json
+    import random
+
+    import pipeline.replay
+
+    def no_python(*args: Any) -> Any:
+        raise AssertionError("Python read a line the core reads")
+
+    rng = random.Random(7)
+    truth = {
+        "beyond": 2**70,
+        "u64": 2**64 - 1,
+        "u64+1": 2**64,
+        "i64": -(2**63),
+        "i64-1": -(2**63) - 1,
+        "edge": 2**63 + 1,
+        "big": 1e16,
+        "small": 1.5e-7,
+        "exp": 0.1e2,
+        "tiny": 0.0,
+    }
+    lines = []
+    for seed in range(8):
+        game = _game(seed, seed % len(OPTIONS), "compact", False)
+        game["truth"] = truth
+        game["actions"] = [
+            {**a, "ts": a["ts"] + rng.random() / 10} if isinstance(a.get("ts"), float) else a
+            for a in game["actions"]
+        ]
+        game["seats"] = [{**s, "balance": 1234.5678901234567} for s in game["seats"]]
+        text = json.dumps(game)  # Python's spelling of each number: 17 digits, 1e+16, 1.5e-07
+        text = text.replace('"exp": 10.0', '"exp": 0.1e2').replace('"tiny": 0.0', '"tiny": 1e-400')
+        lines.append(text)
+    assert all("1e+16" in line and "0.1e2" in line and "1e-400" in line for line in lines)
+    with monkeypatch.context() as m:
+        m.setattr(pipeline.replay, "game_for", no_python)
+        m.setattr(native, "replay_game", no_python)
+        mine = _run(m, lines, core=True)
+    assert mine.tables[Table.GAMES].num_rows == 8
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    numbers=st.lists(
+        st.one_of(
+            st.floats(allow_nan=False, allow_infinity=False),
+            st.integers(-(2**63), 2**64 - 1),  # orjson writes 64 bits; beyond: above
+            # times to the last digit: an odd multiple of 2**-8 near 1.78e9 is exact in 18 digits,
+            # the last a 5, halfway between two shortest readings of 17 (a tie: Python's is even)
+            st.integers(1785000000 * 128, 1786000000 * 128).map(lambda k: (2 * k + 1) / 256),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_the_core_hashes_every_number_as_python(
+    monkeypatch: pytest.MonkeyPatch, numbers: list[float | int]
+) -> None:
+    """The content hash of a line holding any numbers (in ``truth``, as orjson writes them)
+    is Python's: the core writes each as orjson writes what it reads."""
+    from pipeline.logs.records import content_hash
+
+    game = {**_game(1, 0, "compact", False), "truth": {str(k): n for k, n in enumerate(numbers)}}
+    line = orjson.dumps(game).decode()
+    mine = _run(monkeypatch, [line], core=True)
+    assert mine.tables[Table.GAMES]["content_hash"].to_pylist() == [
+        content_hash(orjson.loads(line))
+    ]
 
 
 def test_chunks_on_one_core_reuse_its_memory_and_keep_earlier_rows(

@@ -5,8 +5,9 @@
 //! as a [`Body`]. As everywhere in the core, a check the core is not sure of answers `None`
 //! and the Python reader reads the line, so every reject message is Python's.
 //!
-//! Numbers: a Big Two line with a long number never reaches here (`super::risky_number`); a
-//! Dou Dizhu line may, so a number is used only where a reading a unit off in the last place
+//! Numbers: a Big Two line with a long number reaches here from the tree, read exactly
+//! (`Node::Long`, `str::parse`), never from serde (`super::risky_number`); a Dou Dizhu line
+//! may come from serde, so a number is used only where a reading a unit off in the last place
 //! cannot change the answer (`near_edge`, `overrides_ok`); on lines of short numbers those
 //! checks are the plain range checks.
 

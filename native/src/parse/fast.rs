@@ -32,11 +32,13 @@ pub(super) fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
     (!n.is_empty()).then_some(x)
 }
 
-/// A number as `f64` (serde reads any number; at most 15 digits and no exponent, as the tree
-/// holds them, it reads them exactly, as `str::parse` does; `-0` is `-0.0` both ways).
+/// A number as `f64`: at most 15 digits and no exponent ([`decimal`]) as serde and
+/// `str::parse` read it; a longer one, or one with an exponent, as `str::parse` reads it (one
+/// correct rounding, as Python's `float` and orjson round; `-0` is `-0.0` each way).
 fn f64_of(t: &Tree<'_>, i: u32) -> Option<f64> {
     match t.node(i) {
         Node::Num(n) => Some(decimal(n)),
+        Node::Long(n) => n.parse().ok(),
         _ => None,
     }
 }
