@@ -36,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -59,6 +60,46 @@ def _import(log: Path, wh: Path, workers: int = 0) -> tuple[float, int]:
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}  # as the big2 command sets it
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout.split()
     return float(out[-2]), int(out[-1])
+
+
+def _side_by_side(
+    write: Callable[[Path], tuple[Path, Path]], shapes: tuple[str, str], unit: str = "games/s"
+) -> list[Figure]:
+    """Two inputs of the same games, each imported with one worker and with two, alternating
+    (``BIG2_BENCH_AIMS_ROUNDS`` rounds) into a new warehouse in a fresh process: each one's
+    median rate (``unit``) and, per worker count, the second's rate ÷ the first's in the same
+    round; the load before and after. ``write(folder)`` writes the two inputs there."""
+    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
+    load_before = os.getloadavg()[0]
+    rate: dict[tuple[str, int], list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = dict(zip(shapes, write(Path(tmp)), strict=True))
+        os.sync()
+        for _ in range(rounds):
+            for shape, path in paths.items():
+                for workers in (1, 2):
+                    wh = Path(tmp) / "wh"
+                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
+                    shutil.rmtree(wh)
+    first, second = shapes
+    figures: list[Figure] = []
+    for workers in (1, 2):
+        s = "s" if workers > 1 else ""
+        for shape in shapes:
+            got = statistics.median(rate[shape, workers])
+            figures.append((f"ingest, {shape}, {workers} worker{s}", got, unit))
+        ratio = statistics.median(
+            b / a for a, b in zip(rate[first, workers], rate[second, workers], strict=True)
+        )
+        figures.append((f"{second} ÷ {first}, {workers} worker{s}, same round", ratio, "×"))
+    figures.append(("load average (1 min) before the runs", load_before, ""))
+    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
+    return figures
+
+
+def _games() -> int:
+    """The games of each input (``BIG2_BENCH_REIMPORT_GAMES``, default 100,000)."""
+    return int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
 
 
 def edit_log(log: Path, out: Path) -> int:
@@ -86,7 +127,7 @@ def reimport() -> list[Figure]:
     """A first import, then the same file again and an edited copy, side by side."""
     from bench.ingest import write_distinct_log
 
-    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
+    n = _games()
     rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
     load_before = os.getloadavg()[0]
     rate: dict[str, list[float]] = {}
@@ -153,43 +194,18 @@ def rejects() -> list[Figure]:
     from bench.aims import write_csv_pair
     from bench.ingest import write_distinct_log
 
-    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
-    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
-    load_before = os.getloadavg()[0]
-    rate: dict[tuple[str, int], list[float]] = {}
-    rejected = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        log, bad = Path(tmp) / "a.jsonl", Path(tmp) / "bad.jsonl"
+    n = _games()
+
+    def write(tmp: Path) -> tuple[Path, Path]:
+        log, bad, pair = tmp / "a.jsonl", tmp / "bad.jsonl", tmp / "bad.csv"
         write_distinct_log(log, n)
         drop_previous_winner(log, bad)
         log.unlink()
-        pair = Path(tmp) / "bad.csv"
         write_csv_pair(bad, pair)
-        os.sync()
-        for _ in range(rounds):
-            for shape, path in (("JSON Lines", bad), ("CSV pair", pair)):
-                for workers in (1, 2):
-                    wh = Path(tmp) / "wh"
-                    got, rejected = _import(path, wh, workers)
-                    rate.setdefault((shape, workers), []).append(got)
-                    shutil.rmtree(wh)
-    figures: list[Figure] = [
-        (f"input: {n:,} games, without previous_winner", n, "games"),
-        ("rejected (E_OUT_OF_TURN, E_FIRST_PLAY_LOWEST)", rejected, "games"),
-    ]
-    for workers in (1, 2):
-        s = "s" if workers > 1 else ""
-        for shape in ("JSON Lines", "CSV pair"):
-            got = statistics.median(rate[shape, workers])
-            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "games/s"))
-        ratio = statistics.median(
-            c / j
-            for j, c in zip(rate["JSON Lines", workers], rate["CSV pair", workers], strict=True)
-        )
-        figures.append((f"CSV pair ÷ JSON Lines, {workers} worker{s}, same round", ratio, "×"))
-    figures.append(("load average (1 min) before the runs", load_before, ""))
-    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
-    return figures
+        return bad, pair
+
+    figures = _side_by_side(write, ("JSON Lines", "CSV pair"))
+    return [(f"input: {n:,} games, without previous_winner", n, "games"), *figures]
 
 
 @benchmark("ingest.repeats")
@@ -198,39 +214,18 @@ def repeats() -> list[Figure]:
     second copy is a repeat in its chunk, which the batch judges by the core's id and hash."""
     from bench.ingest import write_distinct_log
 
-    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
-    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
-    load_before = os.getloadavg()[0]
-    rate: dict[tuple[str, int], list[float]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        once, twice = Path(tmp) / "once.jsonl", Path(tmp) / "twice.jsonl"
+    n = _games()
+
+    def write(tmp: Path) -> tuple[Path, Path]:
+        once, twice = tmp / "once.jsonl", tmp / "twice.jsonl"
         write_distinct_log(once, n)
         with once.open("rb") as src, twice.open("wb") as dst:
             for line in src:
                 dst.write(line + line)
-        os.sync()
-        for _ in range(rounds):
-            for shape, path in (("each line once", once), ("each line twice", twice)):
-                for workers in (1, 2):
-                    wh = Path(tmp) / "wh"
-                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
-                    shutil.rmtree(wh)
-    figures: list[Figure] = [(f"input: {n:,} games", n, "games")]
-    for workers in (1, 2):
-        s = "s" if workers > 1 else ""
-        for shape in ("each line once", "each line twice"):
-            got = statistics.median(rate[shape, workers])
-            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "lines/s"))
-        ratio = statistics.median(
-            b / a
-            for a, b in zip(
-                rate["each line once", workers], rate["each line twice", workers], strict=True
-            )
-        )
-        figures.append((f"twice ÷ once (lines/s), {workers} worker{s}, same round", ratio, "×"))
-    figures.append(("load average (1 min) before the runs", load_before, ""))
-    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
-    return figures
+        return once, twice
+
+    figures = _side_by_side(write, ("each line once", "each line twice"), "lines/s")
+    return [(f"input: {n:,} games", n, "games"), *figures]
 
 
 def iso_times(log: Path, out: Path, minutes: int = 480) -> int:
@@ -267,37 +262,16 @@ def iso_times_rate() -> list[Figure]:
     both (before 2026-12-04, a line with an ISO ``ts`` was the Python reader's)."""
     from bench.ingest import write_distinct_log
 
-    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
-    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
-    load_before = os.getloadavg()[0]
-    rate: dict[tuple[str, int], list[float]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        numbers, iso = Path(tmp) / "numbers.jsonl", Path(tmp) / "iso.jsonl"
+    n = _games()
+
+    def write(tmp: Path) -> tuple[Path, Path]:
+        numbers, iso = tmp / "numbers.jsonl", tmp / "iso.jsonl"
         write_distinct_log(numbers, n)
         iso_times(numbers, iso)
-        os.sync()
-        for _ in range(rounds):
-            for shape, path in (("ts as numbers", numbers), ("ts as ISO times", iso)):
-                for workers in (1, 2):
-                    wh = Path(tmp) / "wh"
-                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
-                    shutil.rmtree(wh)
-    figures: list[Figure] = [(f"input: {n:,} games", n, "games")]
-    for workers in (1, 2):
-        s = "s" if workers > 1 else ""
-        for shape in ("ts as numbers", "ts as ISO times"):
-            got = statistics.median(rate[shape, workers])
-            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "games/s"))
-        ratio = statistics.median(
-            b / a
-            for a, b in zip(
-                rate["ts as numbers", workers], rate["ts as ISO times", workers], strict=True
-            )
-        )
-        figures.append((f"ISO ÷ numbers, {workers} worker{s}, same round", ratio, "×"))
-    figures.append(("load average (1 min) before the runs", load_before, ""))
-    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
-    return figures
+        return numbers, iso
+
+    figures = _side_by_side(write, ("ts as numbers", "ts as ISO times"))
+    return [(f"input: {n:,} games", n, "games"), *figures]
 
 
 def full_precision(log: Path, out: Path, seed: int = 1) -> int:
@@ -335,32 +309,13 @@ def long_numbers() -> list[Figure]:
     than 15 digits was the Python reader's)."""
     from bench.ingest import write_distinct_log
 
-    n = int(os.environ.get("BIG2_BENCH_REIMPORT_GAMES", "100000"))
-    rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
-    load_before = os.getloadavg()[0]
-    rate: dict[tuple[str, int], list[float]] = {}
-    shapes = ("ts to 0.1 s", "ts to the last digit")
-    with tempfile.TemporaryDirectory() as tmp:
-        short, long = Path(tmp) / "short.jsonl", Path(tmp) / "long.jsonl"
+    n = _games()
+
+    def write(tmp: Path) -> tuple[Path, Path]:
+        short, long = tmp / "short.jsonl", tmp / "long.jsonl"
         write_distinct_log(short, n)
         full_precision(short, long)
-        os.sync()
-        for _ in range(rounds):
-            for shape, path in zip(shapes, (short, long), strict=True):
-                for workers in (1, 2):
-                    wh = Path(tmp) / "wh"
-                    rate.setdefault((shape, workers), []).append(_import(path, wh, workers)[0])
-                    shutil.rmtree(wh)
-    figures: list[Figure] = [(f"input: {n:,} games", n, "games")]
-    for workers in (1, 2):
-        s = "s" if workers > 1 else ""
-        for shape in shapes:
-            got = statistics.median(rate[shape, workers])
-            figures.append((f"ingest, {shape}, {workers} worker{s}", got, "games/s"))
-        ratio = statistics.median(
-            b / a for a, b in zip(rate[shapes[0], workers], rate[shapes[1], workers], strict=True)
-        )
-        figures.append((f"last digit ÷ 0.1 s, {workers} worker{s}, same round", ratio, "×"))
-    figures.append(("load average (1 min) before the runs", load_before, ""))
-    figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
-    return figures
+        return short, long
+
+    figures = _side_by_side(write, ("ts to 0.1 s", "ts to the last digit"))
+    return [(f"input: {n:,} games", n, "games"), *figures]
