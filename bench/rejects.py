@@ -38,6 +38,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -242,6 +243,16 @@ def iso_times(log: Path, out: Path, minutes: int = 480) -> int:
     from datetime import UTC, datetime, timedelta, timezone
 
     zone = timezone(timedelta(minutes=minutes))
+
+    def iso(ts: float) -> str:
+        return datetime.fromtimestamp(ts, UTC).astimezone(zone).isoformat(timespec="milliseconds")
+
+    return _rewrite_ts(log, out, iso)
+
+
+def _rewrite_ts(log: Path, out: Path, new: Callable[[float], Any]) -> int:
+    """``log`` with each action's numeric ``ts`` replaced by ``new(ts)`` in ``out`` (orjson's
+    compact lines); how many were replaced."""
     done = 0
     with log.open("rb") as src, out.open("wb") as dst:
         for line in src:
@@ -249,8 +260,7 @@ def iso_times(log: Path, out: Path, minutes: int = 480) -> int:
             for action in obj.get("actions", []):
                 ts = action.get("ts")
                 if isinstance(ts, int | float):
-                    at = datetime.fromtimestamp(ts, UTC).astimezone(zone)
-                    action["ts"] = at.isoformat(timespec="milliseconds")
+                    action["ts"] = new(ts)
                     done += 1
             dst.write(orjson.dumps(obj) + b"\n")
     return done
@@ -289,17 +299,7 @@ def full_precision(log: Path, out: Path, seed: int = 1) -> int:
     import random
 
     rng = random.Random(seed)
-    done = 0
-    with log.open("rb") as src, out.open("wb") as dst:
-        for line in src:
-            obj = orjson.loads(line)
-            for action in obj.get("actions", []):
-                ts = action.get("ts")
-                if isinstance(ts, int | float):
-                    action["ts"] = ts + rng.random() / 10
-                    done += 1
-            dst.write(orjson.dumps(obj) + b"\n")
-    return done
+    return _rewrite_ts(log, out, lambda ts: ts + rng.random() / 10)
 
 
 @benchmark("ingest.long_numbers")

@@ -234,6 +234,24 @@ def test_the_core_builds_the_rows_itself(monkeypatch: pytest.MonkeyPatch) -> Non
     assert hashes == [by_id[gid] for gid in stored["game_id"].to_pylist()]
 
 
+def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
+    """The chunk's rows on the core with the Python reader and engine kept away (a line that
+    reached them fails the test), held equal to the pure Python path's; the core's."""
+    import pipeline.replay
+
+    def no_python(*args: Any) -> Any:
+        raise AssertionError("Python read a line the core reads")
+
+    with monkeypatch.context() as m:
+        m.setattr(pipeline.replay, "game_for", no_python)
+        m.setattr(native, "replay_game", no_python)
+        mine = _run(m, lines, core=True)
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
+    return mine
+
+
 @pytest.mark.parametrize(
     "shape",
     [
@@ -253,22 +271,10 @@ def test_the_core_reads_iso_times_itself(
 ) -> None:
     """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone)
     are read by the core, not the Python reader, and give the ``ts`` Python gives."""
-    import pipeline.replay
-
-    def no_python(*args: Any) -> Any:
-        raise AssertionError("Python read a line the core reads")
-
     games = [_game(seed, 0, "compact", False) for seed in range(10)]
     lines = [orjson.dumps(_as_iso(g, shape)).decode() for g in games]
     assert all('"ts":"20' in line for line in lines)
-    with monkeypatch.context() as m:
-        m.setattr(pipeline.replay, "game_for", no_python)
-        m.setattr(native, "replay_game", no_python)
-        mine = _run(m, lines, core=True)
-    assert mine.tables[Table.GAMES].num_rows == 10
-    with monkeypatch.context() as m:
-        reference = _run(m, lines, core=False)
-    _same(mine, reference)
+    assert _core_alone(monkeypatch, lines).tables[Table.GAMES].num_rows == 10
 
 
 #: Each card-text column the core prints, and the column it prints (a mask, or a card id).
@@ -345,11 +351,6 @@ def test_the_core_reads_long_numbers_itself(monkeypatch: pytest.MonkeyPatch) -> 
     import json
     import random
 
-    import pipeline.replay
-
-    def no_python(*args: Any) -> Any:
-        raise AssertionError("Python read a line the core reads")
-
     rng = random.Random(7)
     truth = {
         "beyond": 2**70,
@@ -376,14 +377,7 @@ def test_the_core_reads_long_numbers_itself(monkeypatch: pytest.MonkeyPatch) -> 
         text = text.replace('"exp": 10.0', '"exp": 0.1e2').replace('"tiny": 0.0', '"tiny": 1e-400')
         lines.append(text)
     assert all("1e+16" in line and "0.1e2" in line and "1e-400" in line for line in lines)
-    with monkeypatch.context() as m:
-        m.setattr(pipeline.replay, "game_for", no_python)
-        m.setattr(native, "replay_game", no_python)
-        mine = _run(m, lines, core=True)
-    assert mine.tables[Table.GAMES].num_rows == 8
-    with monkeypatch.context() as m:
-        reference = _run(m, lines, core=False)
-    _same(mine, reference)
+    assert _core_alone(monkeypatch, lines).tables[Table.GAMES].num_rows == 8
 
 
 @settings(
