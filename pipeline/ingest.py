@@ -1759,21 +1759,19 @@ def _read_back(item: ChunkItem) -> ReadBack | None:
         return None
     if isinstance(item, GameRecord):
         return ReadBack(item.game_id, item.content_hash, item.raw)
-    text = item.text if isinstance(item, CsvGame) else item[1]
+    # a JSON line is its own record; a CSV game's JSON line keeps its CSV rows
+    source, text, raw = (
+        (item.source, item.text, item.raw) if isinstance(item, CsvGame) else (*item, item[1])
+    )
     try:
         obj = orjson.loads(text)
     except orjson.JSONDecodeError:  # what orjson refuses (a lone surrogate): the line's reader
-        got = parse_line(text if isinstance(text, str) else text.decode(), _source_of(item))
+        got = parse_line(text if isinstance(text, str) else text.decode(), source)
         return None if isinstance(got, Reject) else ReadBack(got.game_id, got.content_hash, got.raw)
     if not isinstance(obj, dict):
         return None
     game_id = obj.get("game_id")
-    raw = item.raw if isinstance(item, CsvGame) else item[1]
     return ReadBack(game_id if isinstance(game_id, str) else None, content_hash(obj), raw)
-
-
-def _source_of(item: tuple[Source, str] | CsvGame) -> Source:
-    return item[0] if isinstance(item, tuple) else item.source
 
 
 def ingest(
@@ -1904,15 +1902,14 @@ def ingest(
             copy the batch holds (the core's repeats judged in one look-up); a repeat is
             replayed again only when the batch holds no copy (the first one's rows could not
             be built). ``file_of``: the file a game's source counts for."""
-            light = [g for g in games if isinstance(g, Repeat)]
-            judged = batch.add_known(
-                [(r.game_id, r.content_hash, r.source, r.raw) for r in (g.record for g in light)]
+            light = [g.record for g in games if isinstance(g, Repeat)]
+            verdicts = iter(
+                batch.add_known([(r.game_id, r.content_hash, r.source, r.raw) for r in light])
             )
-            verdicts = dict(zip(map(id, light), judged, strict=True))
             for game in games:
                 file = file_of(game.record.source)
-                if isinstance(game, Repeat):
-                    verdict = verdicts[id(game)]
+                if isinstance(game, Repeat):  # its verdict the next, in the same order
+                    verdict = next(verdicts)
                     if verdict is not None:
                         tally(file, 0, {verdict: 1}, None, [])
                         continue

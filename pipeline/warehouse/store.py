@@ -1578,17 +1578,20 @@ class Batch:
         counts it; None, not counted, for a game whose id is new (then :meth:`add_game` it,
         replayed). An id may come more than once."""
         self._check_open()
+        out: list[Added | None] = [None] * len(games)
         if not games:
-            return []
+            return out
         keys = game_keys([g[0] for g in games], [g[1] for g in games])
-        verdicts, known = self._known.judge(keys)
-        out: list[Added | None] = []
-        for i, (game_id, _, source, raw) in enumerate(games):
-            if verdicts[i] == NEW:
-                out.append(None)
-                continue
-            stored = StoredGame(game_id, hex_prefix(keys[i, 2]), hex_prefix(known[i]), source)
-            out.append(self._settle(stored, raw))
+        held = np.flatnonzero(self._known.judge(keys)[0] != NEW).tolist()
+        # through the one door: ids it holds already, so none is remembered (twice or not)
+        verdicts = self._admit(
+            keys[held],
+            lambda k: games[held[k]][0],
+            lambda k: games[held[k]][2],
+            lambda k: games[held[k]][3],
+        )
+        for i, verdict in zip(held, verdicts, strict=True):
+            out[i] = verdict
         return out
 
     def add_rows(self, tables: Mapping[Table, pa.Table]) -> dict[Added, int]:
