@@ -311,11 +311,12 @@ fn number_words(text: &str, i: usize) -> Option<(&str, usize)> {
 fn long_number(text: &str, i: usize) -> Option<(&str, usize)> {
     let b = text.as_bytes();
     let mut j = i + usize::from(b[i] == b'-');
-    j += match b.get(j) {
+    let whole = match b.get(j) {
         Some(b'0') => 1,
         Some(b'1'..=b'9') => digits(b, j),
         _ => return None,
     };
+    j += whole;
     if b.get(j) == Some(&b'.') {
         let frac = digits(b, j + 1);
         if frac == 0 {
@@ -323,7 +324,8 @@ fn long_number(text: &str, i: usize) -> Option<(&str, usize)> {
         }
         j += 1 + frac;
     }
-    if matches!(b.get(j), Some(b'e' | b'E')) {
+    let exponent = matches!(b.get(j), Some(b'e' | b'E'));
+    if exponent {
         j += 1;
         j += usize::from(matches!(b.get(j), Some(b'+' | b'-')));
         let exp = digits(b, j);
@@ -333,8 +335,11 @@ fn long_number(text: &str, i: usize) -> Option<(&str, usize)> {
         j += exp;
     }
     let n = cut(text, i, j);
-    // beyond a double (`1e400`): serde refuses it, Python reads infinity
-    n.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    // beyond a double (`1e400`): serde refuses it, Python reads infinity; without an exponent
+    // only more than 308 digits before the point are (a logged time is read once, by its user)
+    if exponent || whole > 308 {
+        n.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    }
     Some((n, j))
 }
 
@@ -884,6 +889,9 @@ mod tests {
             assert!(Tree::read(bad).is_none(), "{bad}");
         }
         assert!(Tree::read(r#"{"a": 123456789012345, "b": 12345678901.2345}"#).is_some());
+        // an integer beyond a double (1e309) is not read, one below it (1e308) is
+        assert!(Tree::read(&format!("[1{}]", "0".repeat(309))).is_none());
+        assert!(Tree::read(&format!("[1{}.5]", "0".repeat(308))).is_some());
         // longer numbers, and exponents: Long, read with `str::parse`
         let t = Tree::read(r#"[1234567890123456, 1785000012.3456789, 1e5, -2.5E-7, 0.1e+2]"#);
         let t = t.unwrap();
