@@ -270,18 +270,23 @@ def _rewrite_ts(log: Path, out: Path, new: Callable[[float], Any]) -> int:
 def iso_times_rate() -> list[Figure]:
     """The same games with each ``ts`` a number and an ISO time, side by side: the core reads
     both (before 2026-12-04, a line with an ISO ``ts`` was the Python reader's)."""
+    return _ts_side_by_side(iso_times, ("ts as numbers", "ts as ISO times"))
+
+
+def _ts_side_by_side(rewrite: Callable[[Path, Path], int], shapes: tuple[str, str]) -> list[Figure]:
+    """:func:`_side_by_side` of the distinct games as ``big2 simulate`` writes them and of
+    their copy with each ``ts`` rewritten by ``rewrite(log, out)``."""
     from bench.ingest import write_distinct_log
 
     n = _games()
 
     def write(tmp: Path) -> tuple[Path, Path]:
-        numbers, iso = tmp / "numbers.jsonl", tmp / "iso.jsonl"
-        write_distinct_log(numbers, n)
-        iso_times(numbers, iso)
-        return numbers, iso
+        log, rewritten = tmp / "log.jsonl", tmp / "rewritten.jsonl"
+        write_distinct_log(log, n)
+        rewrite(log, rewritten)
+        return log, rewritten
 
-    figures = _side_by_side(write, ("ts as numbers", "ts as ISO times"))
-    return [(f"input: {n:,} games", n, "games"), *figures]
+    return [(f"input: {n:,} games", n, "games"), *_side_by_side(write, shapes)]
 
 
 def full_precision(log: Path, out: Path, seed: int = 1) -> int:
@@ -307,15 +312,4 @@ def long_numbers() -> list[Figure]:
     """The same games with each ``ts`` to the tenth of a second and to the last digit a double
     holds, side by side: the core reads both (before 2026-12-04, a line with a number of more
     than 15 digits was the Python reader's)."""
-    from bench.ingest import write_distinct_log
-
-    n = _games()
-
-    def write(tmp: Path) -> tuple[Path, Path]:
-        short, long = tmp / "short.jsonl", tmp / "long.jsonl"
-        write_distinct_log(short, n)
-        full_precision(short, long)
-        return short, long
-
-    figures = _side_by_side(write, ("ts to 0.1 s", "ts to the last digit"))
-    return [(f"input: {n:,} games", n, "games"), *figures]
+    return _ts_side_by_side(full_precision, ("ts to 0.1 s", "ts to the last digit"))
