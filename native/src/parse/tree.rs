@@ -237,12 +237,13 @@ fn digits16(block: &[u8; 16]) -> u32 {
     }
 }
 
-/// The number at `i` (`-?(0|[1-9][0-9]*)(.[0-9]+)?`, at most 15 digits, no exponent) and the
-/// position after it. On x86-64, a number that ends within the 16 bytes after its sign is
-/// read from one mask of their digits ([`digits16`]: a game line's seats, times, counts);
-/// any other as [`number_words`] reads it.
+/// The number at `i` (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`), the position after
+/// it, and whether it is long (more than 15 digits, or an exponent: `Node::Long`). On x86-64,
+/// a short number that ends within the 16 bytes after its sign is read from one mask of their
+/// digits ([`digits16`]: a game line's seats, times, counts); any other as [`number_words`]
+/// reads it.
 #[inline(always)]
-fn number(text: &str, i: usize) -> Option<(&str, usize)> {
+fn number(text: &str, i: usize) -> Option<(&str, usize, bool)> {
     #[cfg(target_arch = "x86_64")]
     {
         let b = text.as_bytes();
@@ -268,11 +269,8 @@ fn number(text: &str, i: usize) -> Option<(&str, usize)> {
                     }
                     end = whole + 1 + frac;
                 }
-                if end < 16 {
-                    if whole + frac > 15 || matches!(block[end], b'e' | b'E') {
-                        return None;
-                    }
-                    return Some((cut(text, i, j + end), j + end));
+                if end < 16 && whole + frac <= 15 && !matches!(block[end], b'e' | b'E') {
+                    return Some((cut(text, i, j + end), j + end, false));
                 }
             }
         }
@@ -282,7 +280,7 @@ fn number(text: &str, i: usize) -> Option<(&str, usize)> {
 
 /// [`number`] eight bytes at a time ([`digits`]).
 #[inline(always)]
-fn number_words(text: &str, i: usize) -> Option<(&str, usize)> {
+fn number_words(text: &str, i: usize) -> Option<(&str, usize, bool)> {
     let b = text.as_bytes();
     let mut j = i + usize::from(b[i] == b'-');
     let whole = match b.get(j) {
@@ -300,30 +298,18 @@ fn number_words(text: &str, i: usize) -> Option<(&str, usize)> {
         j += 1 + frac;
     }
     if whole + frac > 15 || matches!(b.get(j), Some(b'e' | b'E')) {
-        return None;
+        return long_tail(text, i, j, whole);
     }
-    Some((cut(text, i, j), j))
+    Some((cut(text, i, j), j, false))
 }
 
-/// A number [`number`] does not take (more than 15 digits, or an exponent) at `i`, JSON's
-/// grammar: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`, and the position after it.
+/// A long number's end (its exponent, if any, from `j`; `whole` digits before its point),
+/// as [`number_words`] answers it; None beyond a double (`1e400`: serde refuses it, Python
+/// reads infinity), which only a number with an exponent or of more than 308 digits before
+/// its point can be (the others are read once, by their readers).
 #[inline(never)]
-fn long_number(text: &str, i: usize) -> Option<(&str, usize)> {
+fn long_tail(text: &str, i: usize, mut j: usize, whole: usize) -> Option<(&str, usize, bool)> {
     let b = text.as_bytes();
-    let mut j = i + usize::from(b[i] == b'-');
-    let whole = match b.get(j) {
-        Some(b'0') => 1,
-        Some(b'1'..=b'9') => digits(b, j),
-        _ => return None,
-    };
-    j += whole;
-    if b.get(j) == Some(&b'.') {
-        let frac = digits(b, j + 1);
-        if frac == 0 {
-            return None;
-        }
-        j += 1 + frac;
-    }
     let exponent = matches!(b.get(j), Some(b'e' | b'E'));
     if exponent {
         j += 1;
@@ -335,12 +321,10 @@ fn long_number(text: &str, i: usize) -> Option<(&str, usize)> {
         j += exp;
     }
     let n = cut(text, i, j);
-    // beyond a double (`1e400`): serde refuses it, Python reads infinity; without an exponent
-    // only more than 308 digits before the point are (a logged time is read once, by its user)
     if exponent || whole > 308 {
         n.parse::<f64>().ok().filter(|v| v.is_finite())?;
     }
-    Some((n, j))
+    Some((n, j, true))
 }
 
 /// An object's key at `i` (whitespace may come first) up to its colon: the key and the
@@ -377,13 +361,10 @@ fn scalar(text: &str, j: usize, c: u8) -> Option<Option<(Node<'_>, usize)>> {
             let (s, k) = string(text, j)?;
             (Node::Str(s), k)
         }
-        b'-' | b'0'..=b'9' => match number(text, j) {
-            Some((n, k)) => (Node::Num(n), k),
-            None => {
-                let (n, k) = long_number(text, j)?;
-                (Node::Long(n), k)
-            }
-        },
+        b'-' | b'0'..=b'9' => {
+            let (n, k, long) = number(text, j)?;
+            (if long { Node::Long(n) } else { Node::Num(n) }, k)
+        }
         b't' if b[j..].starts_with(b"true") => (Node::True, j + 4),
         b'f' if b[j..].starts_with(b"false") => (Node::False, j + 5),
         b'n' if b[j..].starts_with(b"null") => (Node::Null, j + 4),
