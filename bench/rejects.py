@@ -24,6 +24,11 @@ worker and two, alternating.
 time (``…T11:14:21.900+08:00``), and ``ingest.long_numbers`` with each ``ts`` to the tenth of a
 second and to the last digit a double holds, one worker and two, alternating.
 
+``ingest.escapes`` imports the same Big Two games, and ``BIG2_BENCH_DDZ_ESCAPE_GAMES`` Dou
+Dizhu games (default 20,000), each seat named in Chinese, written by ``json.dumps`` with the
+names in UTF-8 and with them as ``\\u`` escapes (``json.dumps``' default), one worker and
+two, alternating.
+
 The import's own games/s (``IngestSummary.seconds``: the read-back included, the start of the
 process not), and the rejects' Parquet bytes.
 """
@@ -313,3 +318,61 @@ def long_numbers() -> list[Figure]:
     holds, side by side: the core reads both (before 2026-12-04, a line with a number of more
     than 15 digits was the Python reader's)."""
     return _ts_side_by_side(full_precision, ("ts to 0.1 s", "ts to the last digit"))
+
+
+#: Names of players beyond ASCII (``json.dumps`` writes each character as a ``\\u`` escape).
+_NAMES = ("黃大文", "陳小明", "李四", "王五", "張三豐", "劉德華")
+
+
+def named(log: Path, out: Path, *, ascii_only: bool) -> int:
+    """``log`` with each seat named in Chinese in ``out``, written by ``json.dumps`` with every
+    character beyond ASCII as a ``\\u`` escape (``ascii_only``, its default) or in UTF-8; how
+    many lines hold an escape.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"seats": [{"seat": 1, "name": "x"}]}\\n')
+    ...     named(log, out, ascii_only=True), out.read_text()
+    (1, '{"seats": [{"seat": 1, "name": "\\\\u9673\\\\u5c0f\\\\u660e"}]}\\n')
+    """
+    import json
+
+    escaped = 0
+    with log.open("rb") as src, out.open("w", encoding="utf-8") as dst:
+        for line in src:
+            obj = orjson.loads(line)
+            for seat in obj.get("seats", []):
+                seat["name"] = _NAMES[seat["seat"] % len(_NAMES)]
+            text = json.dumps(obj, ensure_ascii=ascii_only)
+            escaped += "\\u" in text
+            dst.write(text + "\n")
+    return escaped
+
+
+@benchmark("ingest.escapes")
+def escapes() -> list[Figure]:
+    """Big Two and Dou Dizhu games named in Chinese, the names in UTF-8 and as ``\\u``
+    escapes, side by side: the core reads both (before 2026-12-05, a string with an escape
+    sent a Big Two line to serde's slower reading and a Dou Dizhu line to Python)."""
+    from bench.ddz_native import ddz_lines
+    from bench.ingest import write_distinct_log
+
+    n, n_ddz = _games(), int(os.environ.get("BIG2_BENCH_DDZ_ESCAPE_GAMES", "20000"))
+    shapes = ("names in UTF-8", "names as \\u escapes")
+
+    def write(tmp: Path, game: str) -> tuple[Path, Path]:
+        log, utf8, escaped = tmp / "log.jsonl", tmp / "utf8.jsonl", tmp / "escaped.jsonl"
+        if game == "big2":
+            write_distinct_log(log, n)
+        else:
+            log.write_text("\n".join(ddz_lines("ddz", n_ddz)) + "\n", encoding="utf-8")
+        named(log, utf8, ascii_only=False)
+        named(log, escaped, ascii_only=True)
+        return utf8, escaped
+
+    figures: list[Figure] = [(f"input: {n:,} Big Two games, {n_ddz:,} Dou Dizhu games", n, "")]
+    for game in ("big2", "ddz"):
+        for name, value, unit in _side_by_side(lambda tmp: write(tmp, game), shapes):
+            figures.append((f"{game}: {name}", value, unit))
+    return figures

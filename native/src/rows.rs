@@ -18,7 +18,7 @@ use serde_json::ser::Formatter;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::parse::tree::{Node, Tree};
+use crate::parse::tree::{esc_text, Node, Tree};
 use crate::parse::{Meta, Record};
 use crate::replay::Replayed;
 use crate::state::{ActionType, CardsLeft};
@@ -1299,7 +1299,7 @@ pub(crate) fn hex(digest: &[u8]) -> String {
 }
 
 /// [`content_hash`] of a line from the tree the parser read it into (one read of the line):
-/// the same bytes (keys sorted, compact, strings as logged since the tree holds no escape,
+/// the same bytes (keys sorted, compact, strings as logged unless they hold an escape,
 /// integers as logged, `-0` and the floats as orjson spells them). None when an object
 /// repeats a key (then [`content_hash`] decides, as serde keeps the last). The tree's
 /// objects are left with their entries sorted.
@@ -1488,9 +1488,20 @@ fn value(t: &mut Tree<'_>, i: u32, out: &mut Vec<u8>) -> Option<()> {
         Node::Num(n) => write_number(t.text, n, out)?,
         Node::Long(n) => write_long(n, out)?,
         Node::Str(s) => write_quoted(t.text, s, false, out),
+        Node::Esc(s) => write_escaped(s, out)?,
         Node::Arr { .. } | Node::Obj { .. } => canonical(t, i, out)?,
     }
     Some(())
+}
+
+/// A string with an escape (`Node::Esc`'s text) as orjson writes what it reads: its value in
+/// UTF-8, escaping only a quote, a backslash and a control character (serde's escapes, which
+/// [`content_hash`] writes too).
+#[inline(never)]
+fn write_escaped(quoted: &str, out: &mut Vec<u8>) -> Option<()> {
+    let text = esc_text(quoted)?;
+    let mut ser = serde_json::Serializer::with_formatter(out, OrjsonFormat);
+    text.serialize(&mut ser).ok()
 }
 
 /// Objects of at most this many entries are put in key order by [`sort_short`], longer ones
@@ -1772,6 +1783,8 @@ mod tests {
             r#"[1, {"b": 2, "a": 1}]"#,
             r#"{"":"","a":["","x"],"b":{"":{}},"c":"é"}"#,
             "\"plain\"",
+            r#"{"name": "\u9ec3\u5927\u6587", "q": "a\"b\\c\/d\b\f\n\r\t\u0001\u001f\u007f\u2028"}"#,
+            r#"["\ud83c\udca1", "\u00e9", {"k": "\u0000"}]"#,
         ];
         for line in lines {
             let mut tree = Tree::read(line).expect(line);

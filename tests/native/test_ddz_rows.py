@@ -148,6 +148,24 @@ def test_the_core_reads_ddz_iso_times_itself(monkeypatch: pytest.MonkeyPatch) ->
     assert _core_alone(monkeypatch, lines).tables[Table.GAMES].num_rows == 12
 
 
+def test_the_core_reads_escaped_ddz_strings_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dou Dizhu lines as Python's ``json.dumps`` writes them (names beyond ASCII as ``\\u``
+    escapes, a quote and a backslash escaped) are read by the core, not the Python reader,
+    and give the rows and content hash Python gives."""
+    games = [
+        _game(seed, seed % len(OPTIONS), BOTS[seed % 4], "compact", False) for seed in range(30)
+    ]
+    games = [g for g in games if not _LONG_NUMBER.search(orjson.dumps(g).decode())][:10]
+    names = ["地主 黃", '農民 "二"', "back\\slash"]
+    for k, g in enumerate(games):
+        g["seats"] = [{**s, "name": names[(k + n) % 3]} for n, s in enumerate(g["seats"])]
+    lines = [json.dumps(g) for g in games]
+    assert sum("\\u5730" in line for line in lines) >= 6
+    rows = _core_alone(monkeypatch, lines).tables
+    assert rows[Table.GAMES].num_rows == 10
+    assert "地主 黃" in rows[Table.SEATS]["name"].to_pylist()
+
+
 #: Each card-text column the Dou Dizhu core prints, and the column it prints.
 _TEXTS_OF = {
     Table.GAMES: {

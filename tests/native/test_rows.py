@@ -380,6 +380,58 @@ def test_the_core_reads_long_numbers_itself(monkeypatch: pytest.MonkeyPatch) -> 
     assert _core_alone(monkeypatch, lines).tables[Table.GAMES].num_rows == 8
 
 
+def test_the_core_reads_escaped_strings_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines as Python's ``json.dumps`` writes them (every character beyond ASCII as a ``\\u``
+    escape, a card of the Unicode deck as a surrogate pair) and strings with escaped quotes,
+    backslashes and control characters are read by the core, not the Python reader, with the
+    rows and content hash Python gives."""
+    import json
+
+    names = ["黃大文", "陳小明 🂡", 'say "hi"', "back\\slash\ttab\nline\u0001", "é/è"]
+    lines = []
+    for seed in range(10):
+        game = _game(seed, seed % len(OPTIONS), "compact", False)
+        game["game_id"] = f"局-{seed}"
+        game["table_id"] = "枱 7"
+        game["seats"] = [
+            {**s, "name": names[(seed + k) % len(names)], "player_id": f"玩家{k}"}
+            for k, s in enumerate(game["seats"])
+        ]
+        game["truth"] = {"note": names[seed % len(names)], "list": ["♠", "\\"]}
+        lines.append(json.dumps(game, ensure_ascii=seed % 3 != 0))
+    assert sum("\\u9ec3" in line for line in lines) >= 4
+    rows = _core_alone(monkeypatch, lines).tables
+    assert rows[Table.GAMES].num_rows == 10
+    assert "黃大文" in rows[Table.SEATS]["name"].to_pylist()
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=6),
+    ascii_only=st.booleans(),
+)
+def test_any_escaped_text_gives_python_s_rows(
+    monkeypatch: pytest.MonkeyPatch, texts: list[str], ascii_only: bool
+) -> None:
+    """Any text (names, a table, ``truth`` keys and values), written by ``json.dumps`` with
+    or without its escapes, gives on the core the rows and content hash Python gives."""
+    import json
+
+    game = _game(2, 0, "compact", False)
+    game["table_id"] = texts[0]
+    game["seats"] = [{**s, "name": texts[k % len(texts)]} for k, s in enumerate(game["seats"])]
+    game["truth"] = {t: t for t in texts}
+    lines = [json.dumps(game, ensure_ascii=ascii_only)]
+    with monkeypatch.context() as m:
+        mine = _run(m, lines, core=True)
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
+    assert mine.tables[Table.GAMES].num_rows == 1
+
+
 @settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -116,7 +116,7 @@ impl DdzCore {
             return Ok(Added::Python);
         };
         // the hash from the tree: the numbers as logged (a line the tree scanner does not
-        // read, one with an escape, is Python's); a line with a long number too: its values
+        // read, one with an escaped key, is Python's); a line with a long number too: its values
         // (a `ts`, a balance the rows store) are serde's here, which may read it a unit off
         if crate::parse::risky_number(text) {
             return Ok(Added::Python);

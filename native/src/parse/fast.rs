@@ -12,7 +12,7 @@ use super::envelope::{
     field_index, iso_seconds, repeated, Body, Envelope, RawGame, RawRuleset, RawSeat, RawSpec,
     ENVELOPE_FIELDS,
 };
-use super::tree::{Node, Tree};
+use super::tree::{esc_text, Node, Tree};
 use super::{read_text, Actions, Collect, RawAction, RawDeal, RawResult};
 use crate::cards::token_card;
 
@@ -108,6 +108,7 @@ fn eight_value(w: u64) -> u64 {
 fn str_of<'a>(t: &Tree<'a>, i: u32) -> Option<Cow<'a, str>> {
     match t.node(i) {
         Node::Str(s) => Some(Cow::Borrowed(s)),
+        Node::Esc(s) => esc_text(s).map(Cow::Owned),
         _ => None,
     }
 }
