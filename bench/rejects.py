@@ -35,6 +35,7 @@ process not), and the rejects' Parquet bytes.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import statistics
@@ -373,6 +374,6 @@ def escapes() -> list[Figure]:
 
     figures: list[Figure] = [(f"input: {n:,} Big Two games, {n_ddz:,} Dou Dizhu games", n, "")]
     for game in ("big2", "ddz"):
-        for name, value, unit in _side_by_side(lambda tmp: write(tmp, game), shapes):
+        for name, value, unit in _side_by_side(functools.partial(write, game=game), shapes):
             figures.append((f"{game}: {name}", value, unit))
     return figures

@@ -1211,13 +1211,21 @@ pub fn py_float(x: f64) -> String {
     }
     // the shortest digits that read back (Rust's and Python's agree on how many); among those
     // of that length, the nearest, a tie to even, as Python's `repr` picks (Rust's shortest
-    // rounds a tie up: 1782090774.12890625 reads back from …062 and …063, Python writes …062)
+    // rounds a tie up: 1782090774.12890625 reads back from …062 and …063, Python writes …062);
+    // but only if it reads back: 2**-24 = 5.9604644775390625e-8 is a tie too, and …062 reads
+    // as the double below it (the gap below a power of two is half the gap above), so Python
+    // and Rust write …063
     let shortest = format!("{x:e}");
     let digits = shortest
         .bytes()
         .take_while(|&c| c != b'e')
         .filter(u8::is_ascii_digit);
-    let sci = format!("{x:.*e}", digits.count() - 1);
+    let nearest = format!("{x:.*e}", digits.count() - 1);
+    let sci = if nearest.parse::<f64>() == Ok(x) {
+        nearest
+    } else {
+        shortest
+    };
     let (mantissa, exp) = sci.split_once('e').expect("an exponent");
     let exp: i32 = exp.parse().expect("an exponent");
     let (sign, mantissa) = match mantissa.strip_prefix('-') {
@@ -1708,6 +1716,9 @@ mod tests {
             (-1785000000.125, "-1785000000.125"),
             // a tie between the two shortest: Python's repr takes the even one
             (1_782_090_774.0 + 33.0 / 256.0, "1782090774.1289062"),
+            // a tie whose even side reads back as the double below: the other one
+            (2f64.powi(-24), "5.960464477539063e-8"),
+            (-(2f64.powi(-24)), "-5.960464477539063e-8"),
         ];
         for (x, text) in cases {
             assert_eq!(py_float(x), text);

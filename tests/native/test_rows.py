@@ -463,6 +463,34 @@ def test_the_core_hashes_every_number_as_python(
     ]
 
 
+def test_the_core_hashes_powers_of_two_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every power of two a double holds, and its neighbours (3 × and (2**53 - 1) × one),
+    hash as Python's: a power of two's shortest digits may tie, and the even one may not read
+    back (the gap below a power of two is half the gap above: 2**-24 is …063, not …062)."""
+    from pipeline.logs.records import content_hash
+
+    numbers = [
+        m * 2.0**k
+        for k in range(-1074, 1024)
+        for m in (1, 3, 2**53 - 1)
+        if m * 2.0**k < float("inf") and (m == 1 or k < 1023 - 52)
+    ]
+    game = _game(1, 0, "compact", False)
+    lines = [
+        orjson.dumps({**game, "game_id": f"p{k}", "truth": {"x": numbers[k : k + 500]}}).decode()
+        for k in range(0, len(numbers), 500)
+    ]
+    mine = _run(monkeypatch, lines, core=True).tables[Table.GAMES]
+    want = {
+        f"p{k}": content_hash(orjson.loads(line))
+        for k, line in zip(range(0, len(numbers), 500), lines, strict=True)
+    }
+    assert (
+        dict(zip(mine["game_id"].to_pylist(), mine["content_hash"].to_pylist(), strict=True))
+        == want
+    )
+
+
 def test_chunks_on_one_core_reuse_its_memory_and_keep_earlier_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
