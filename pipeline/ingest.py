@@ -249,17 +249,27 @@ def _threaded(
 class _Signals:
     """While an import runs (main thread only), SIGINT / SIGTERM raise :class:`Interrupted`,
     so that the batch aborts and the workers are stopped; during the commit they are held
-    and raised once it is done."""
+    and raised once it is done. While worker threads of this process run chunks
+    (``threads``), a signal is held until :meth:`check`, between two chunks' results: raised
+    wherever this thread is, it may leave a lock held that a worker thread then waits for
+    (a future's condition is entered by Python code, between whose lines a handler runs), and
+    the import would wait for that thread forever."""
 
     def __init__(self) -> None:
         self.armed = True
+        self.threads = False
         self.pending: int | None = None
         self._old: dict[int, Any] = {}
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.armed:
+        if self.armed and not self.threads:
             raise Interrupted(signum)
         self.pending = signum
+
+    def check(self) -> None:
+        """Raise :class:`Interrupted` for a signal held while the import runs."""
+        if self.armed and self.pending is not None:
+            raise Interrupted(self.pending)
 
     def __enter__(self) -> _Signals:
         if threading.current_thread() is threading.main_thread():
@@ -2027,8 +2037,10 @@ def ingest(
             yield from grouped()
 
         if on_threads:
+            signals.threads = True
             with _threads(workers) as threads:
                 for result in _threaded(threads, tasks(), workers):
+                    signals.check()
                     absorb(result)
         elif workers <= 1:
             for task, args in tasks():
@@ -2042,6 +2054,7 @@ def ingest(
             row = cap.summary(file)
             if row is not None:
                 batch.add_reject(row)
+        signals.check()
         signals.armed = False  # a signal from here on waits for the commit to finish
     summary.seconds = time.perf_counter() - started
     return summary

@@ -438,3 +438,38 @@ def test_an_import_on_threads_stopped_mid_way_commits_nothing_and_leaves_no_file
     assert len(built.entries()) == 1
     assert built.verify() == []
     assert not list(built.root.glob("*/*.parquet*.tmp"))
+
+
+@needs_core
+@pytest.mark.parametrize("kind", ["jsonl", "csv"])
+def test_a_signal_on_threads_is_held_until_a_chunk_is_in(
+    built: Warehouse, tmp_path: Path, kind: str
+) -> None:
+    """With worker threads in the process, a signal is not raised wherever the main thread
+    is (it could leave a lock held that a worker waits for: the import would never end) but
+    held until the next chunk's result is in; then nothing is committed. The signal comes
+    inside the first progress report: the Interrupted is raised by the check, not there."""
+    from pipeline.ingest import Interrupted
+
+    log = tmp_path / f"big.{kind}"
+    if kind == "csv":
+        from bench.aims import write_csv_games
+
+        write_csv_games(log, 12000)
+    else:
+        write_many(log, 12000)
+    reports = []
+
+    def report(progress: object) -> None:
+        reports.append(progress)
+        if len(reports) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler has run: had it raised, it would have been here
+
+    with pytest.raises(Interrupted) as stopped:
+        ingest([log], built, workers=2, on_progress=report)
+    assert stopped.value.signum == signal.SIGINT and not stopped.value.committed
+    assert stopped.traceback[-1].name == "check"
+    assert len(built.entries()) == 1
+    assert built.verify() == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
