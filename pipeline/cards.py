@@ -76,8 +76,11 @@ _SUIT_ALIASES: dict[str, int] = {
 
 _SUIT_RE = "|".join(sorted((re.escape(s) for s in _SUIT_ALIASES), key=len, reverse=True))
 _RANK_RE = "10|[2-9]|[tjqka]"
+# ASCII: the case of the letters ignored, and no other (under Unicode rules the long s "ſ"
+# would match "s" and the Kelvin sign "K" "k", which the alias tables do not hold)
 _CARD_RE = re.compile(
-    rf"(?P<r1>{_RANK_RE})(?P<s1>{_SUIT_RE})|(?P<s2>{_SUIT_RE})(?P<r2>{_RANK_RE})", re.IGNORECASE
+    rf"(?P<r1>{_RANK_RE})(?P<s1>{_SUIT_RE})|(?P<s2>{_SUIT_RE})(?P<r2>{_RANK_RE})",
+    re.IGNORECASE | re.ASCII,
 )
 _SEPARATORS = re.compile(r"[\s,;/|\-\[\]]+")
 

@@ -105,7 +105,11 @@ def test_list_of_tokens_and_empty_text() -> None:
     assert parse_cards("   ") == []
 
 
-@pytest.mark.parametrize("token", ["11x", "1d", "3", "d", "3x", "♦", "Xd", "3dd", ""])
+# the long s and the Kelvin sign: letters whose case Unicode folds to "s" and "k" (read as a
+# suit, "3ſ" once crashed the import with a KeyError)
+@pytest.mark.parametrize(
+    "token", ["11x", "1d", "3", "d", "3x", "♦", "Xd", "3dd", "", "3ſ", "ſ3", "\u212a♠", "♠\u212a"]
+)
 def test_bad_card_names_the_token(token: str) -> None:
     with pytest.raises(CardParseError) as info:
         parse_card(token)

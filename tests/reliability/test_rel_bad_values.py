@@ -255,6 +255,12 @@ JSON_CASES = [
         "E_SCHEMA",
         says="expected a preset name",
     ),
+    JsonCase(
+        "a card with a long s (ſ, which Unicode folds to s)",
+        edit(lambda g: None, text=lambda t: t.replace("s ", "ſ ", 1)),
+        "E_BAD_CARD",
+        says="ſ",
+    ),
 ]
 
 
