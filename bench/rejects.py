@@ -377,3 +377,63 @@ def escapes() -> list[Figure]:
         for name, value, unit in _side_by_side(functools.partial(write, game=game), shapes):
             figures.append((f"{game}: {name}", value, unit))
     return figures
+
+
+def run_together(log: Path, out: Path) -> int:
+    """``log`` with every hand and play's cards run together as the warehouse prints them
+    (``5♦5♣``, lowest first; a stock keeps its order) in ``out``; how many strings changed.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     line = '{"deal": {"hands": ["5c 5d"]}, "actions": [{"cards": "Ts"}, {}]}\\n'
+    ...     _ = log.write_text(line)
+    ...     run_together(log, out), out.read_text()
+    (2, '{"deal":{"hands":["5♦5♣"]},"actions":[{"cards":"10♠"},{}]}\\n')
+    """
+    from pipeline.cards import format_cards, parse_cards
+
+    changed = 0
+    with log.open("rb") as src, out.open("wb") as dst:
+        for line in src:
+            obj = orjson.loads(line)
+            deal = obj.get("deal") or {}
+            texts: list[tuple[Any, int | str]] = [
+                (deal["hands"], k) for k in range(len(deal.get("hands", [])))
+            ]
+            texts += [(a, "cards") for a in obj.get("actions", []) if a.get("cards")]
+            for holder, key in texts:
+                holder[key] = format_cards(parse_cards(holder[key]))
+                changed += 1
+            if deal.get("stock"):
+                deal["stock"] = "".join(format_cards([c]) for c in parse_cards(deal["stock"]))
+                changed += 1
+            dst.write(orjson.dumps(obj) + b"\n")
+    return changed
+
+
+@benchmark("ingest.notations")
+def notations() -> list[Figure]:
+    """The same games with cards as ``big2 simulate`` writes them and run together, side by
+    side: the core reads both (before 2026-12-05, a line with cards run together was the
+    Python reader's)."""
+    from bench.ingest import write_distinct_log
+
+    n = _games()
+
+    def write(tmp: Path) -> tuple[Path, Path]:
+        log, together = tmp / "log.jsonl", tmp / "together.jsonl"
+        write_distinct_log(log, n)
+        _rewrite(log, tmp / "compact.jsonl")
+        run_together(log, together)
+        return tmp / "compact.jsonl", together
+
+    shapes = ("cards as 3d 4d", "cards run together (3♦4♦)")
+    return [(f"input: {n:,} games", n, "games"), *_side_by_side(write, shapes)]
+
+
+def _rewrite(log: Path, out: Path) -> None:
+    """``log`` as orjson's compact lines (the layout the other input of a pair has)."""
+    with log.open("rb") as src, out.open("wb") as dst:
+        for line in src:
+            dst.write(orjson.dumps(orjson.loads(line)) + b"\n")

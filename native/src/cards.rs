@@ -53,15 +53,127 @@ pub(crate) fn short_table() -> &'static [[u8; 128]; 128] {
     })
 }
 
-/// One common token as a card id (None: the Python parser decides).
+/// One card token as a card id, as `pipeline.cards.parse_card` reads it (the token stripped
+/// of whitespace, then one card in any notation: [`card_at`]); None where the Python parser
+/// decides (no card, or a character `card_at` leaves to it). The common spellings come from
+/// the tables.
 pub fn token_card(token: &str) -> Option<u8> {
     if let [a, b] = token.as_bytes() {
         if a.is_ascii() && b.is_ascii() {
             let c = short_table()[*a as usize][*b as usize];
-            return (c != 255).then_some(c);
+            return if c != 255 { Some(c) } else { whole_card(token) }; // `Sq`, `aD`
         }
     }
-    token_table().get(token).copied()
+    token_table()
+        .get(token)
+        .copied()
+        .or_else(|| whole_card(token))
+}
+
+/// A token that is one card from end to end, as `parse_card`'s `fullmatch` of the stripped
+/// token (a rank and a suit start with different characters, so the first that matches is
+/// the only one that may span the token).
+#[inline(never)]
+fn whole_card(token: &str) -> Option<u8> {
+    let text = token.trim_matches(py_space);
+    let (c, len) = card_at(text)?;
+    (len == text.len()).then_some(c)
+}
+
+/// Whether `c` is whitespace to Python's `str.strip` and `\s` (`str.isspace`): ASCII's six,
+/// the four separators below 0x20, and the non-ASCII ones a log may hold (no-break and
+/// ideographic spaces); any other is left to the Python parser (it is no card either).
+pub(crate) fn py_space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1f' | '\u{a0}' | '\u{3000}'
+    )
+}
+
+/// Whether `c` separates cards in a string, as `pipeline.cards._SEPARATORS`
+/// (`[\s,;/|\-\[\]]`).
+fn separator(c: char) -> bool {
+    py_space(c) || matches!(c, ',' | ';' | '/' | '|' | '-' | '[' | ']')
+}
+
+/// The suits' spellings `pipeline.cards` reads, the longest first as its pattern tries them:
+/// the Chinese names, the symbols, the letters (in either case).
+#[rustfmt::skip]
+const SUITS: [(&str, u8); 24] = [
+    ("階磚", 0), ("阶砖", 0), ("方块", 0), ("方塊", 0), ("梅花", 1),
+    ("紅心", 2), ("红心", 2), ("紅桃", 2), ("红桃", 2), ("葵扇", 3), ("黑桃", 3), ("黑心", 3),
+    ("♦", 0), ("♢", 0), ("♣", 1), ("♧", 1), ("♥", 2), ("♡", 2), ("♠", 3), ("♤", 3),
+    ("d", 0), ("c", 1), ("h", 2), ("s", 3),
+];
+
+/// The rank at the start of `s` (`10`, `2`-`9`, `T` `J` `Q` `K` `A` in either case) and its
+/// length.
+fn rank_at(s: &str) -> Option<(u8, usize)> {
+    let b = s.as_bytes();
+    if b.starts_with(b"10") {
+        return Some((7, 2));
+    }
+    let rank = match b.first()?.to_ascii_lowercase() {
+        d @ b'3'..=b'9' => d - b'3',
+        b'2' => 12,
+        b't' => 7,
+        b'j' => 8,
+        b'q' => 9,
+        b'k' => 10,
+        b'a' => 11,
+        _ => return None,
+    };
+    Some((rank, 1))
+}
+
+/// The suit at the start of `s` and its length in bytes.
+fn suit_at(s: &str) -> Option<(u8, usize)> {
+    let first = *s.as_bytes().first()?;
+    if first.is_ascii() {
+        let suit = match first.to_ascii_lowercase() {
+            b'd' => 0,
+            b'c' => 1,
+            b'h' => 2,
+            b's' => 3,
+            _ => return None,
+        };
+        return Some((suit, 1));
+    }
+    SUITS
+        .iter()
+        .find(|(name, _)| s.starts_with(name))
+        .map(|&(name, suit)| (suit, name.len()))
+}
+
+/// The card at the start of `s` as `pipeline.cards._CARD_RE.match` finds it (a rank then a
+/// suit, else a suit then a rank) and its length in bytes; None where the pattern finds none
+/// (Python's `IGNORECASE` also matches the Kelvin sign and the long s, which it then fails
+/// to read: left to it).
+pub fn card_at(s: &str) -> Option<(u8, usize)> {
+    if let Some((rank, n)) = rank_at(s) {
+        if let Some((suit, m)) = suit_at(&s[n..]) {
+            return Some((rank * 4 + suit, n + m));
+        }
+    }
+    let (suit, m) = suit_at(s)?;
+    let (rank, n) = rank_at(&s[m..])?;
+    Some((rank * 4 + suit, m + n))
+}
+
+/// The cards of a string in any notation `pipeline.cards.parse_cards` reads (separated by
+/// whitespace, commas, semicolons, slashes, bars, dashes, brackets, or run together:
+/// `5♦5♣`, `階磚3 紅心10`), in order, each to `add` (which answers None for a card twice);
+/// None where the Python parser decides (a character that is no card).
+pub fn cards_in(text: &str, mut add: impl FnMut(u8) -> Option<()>) -> Option<()> {
+    for chunk in text.split(separator) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let (c, len) = card_at(rest)?;
+            add(c)?;
+            rest = &rest[len..];
+        }
+    }
+    Some(())
 }
 
 /// Card ids of ASCII-whitespace-separated common tokens, in order; None when a token is not
@@ -112,23 +224,65 @@ mod tests {
         assert_eq!(token_card("11x"), None);
         assert_eq!(
             (token_card("td"), token_card("TD"), token_card("tD")),
-            (Some(28), Some(28), None)
+            (Some(28), Some(28), Some(28))
         );
         assert_eq!(
             (token_card("3x"), token_card("d"), token_card("")),
             (None, None, None)
         );
-        // every two-byte ASCII text: the short table answers as the full table does
+        // every two-byte ASCII text: the short table answers as the full table does, and
+        // any other spelling as the pattern reads it (`tD`)
         for a in 0..128u8 {
             for b in 0..128u8 {
                 let text = String::from_utf8(vec![a, b]).unwrap();
                 assert_eq!(
                     token_card(&text),
-                    token_table().get(&text).copied(),
+                    token_table()
+                        .get(&text)
+                        .copied()
+                        .or_else(|| whole_card(&text)),
                     "{text:?}"
                 );
             }
         }
+        // any notation, token by token (as `parse_card`: stripped, one card end to end)
+        for (token, card) in [
+            ("紅心10", Some(30)),
+            ("10紅心", Some(30)),
+            ("阶砖3", Some(0)),
+            ("♤a", Some(47)),
+            (" 2s\u{3000}", Some(51)),
+            ("\x1c3d", Some(0)),
+            ("3d4d", None),
+            ("3ſ", None),
+            ("\u{212a}♠", None),
+            ("\u{2003}3d", None), // an em space: Python's too, left to it
+            ("1d", None),
+            ("紅3", None),
+            ("Sq", Some(39)),
+            ("aD", Some(44)),
+        ] {
+            assert_eq!(token_card(token), card, "{token:?}");
+        }
+        // strings: separated or run together, as `parse_cards` reads them
+        let read = |text: &str| {
+            let mut out = Vec::new();
+            cards_in(text, |c| {
+                out.push(c);
+                Some(())
+            })
+            .map(|()| out)
+        };
+        assert_eq!(read("5♦5♣"), Some(vec![8, 9]));
+        assert_eq!(
+            read("[3d, 4d]; 5d|6d/7d-8d"),
+            Some(vec![0, 4, 8, 12, 16, 20])
+        );
+        assert_eq!(read("階磚3紅心10 10♠"), Some(vec![0, 30, 31]));
+        assert_eq!(read("as10dd3"), Some(vec![47, 28, 0]));
+        assert_eq!(read(""), Some(vec![]));
+        assert_eq!(read("3d 4x"), None);
+        assert_eq!(read("3d3"), None);
         assert_eq!(fast_ids("3d 3d"), None);
         assert_eq!(format_cards(mask_of(&fast_ids("10d 2s").unwrap())), "10♦2♠");
         assert_eq!(format_cards(0), "");

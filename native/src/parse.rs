@@ -9,7 +9,7 @@
 //! file adds Big Two's own fields: the deal, the start counts, the leaders, the actions and the
 //! declared result.
 
-use crate::cards::{short_table, token_card};
+use crate::cards::{cards_in, short_table, token_card};
 use crate::state::{Action, ActionType, Claim};
 use std::borrow::Cow;
 
@@ -182,8 +182,21 @@ fn read_text<C: Collect>(text: &str) -> Option<C> {
     }
     let mut out = C::empty();
     for tok in text.split_ascii_whitespace() {
-        out.add(token_card(tok)?)?;
+        match token_card(tok) {
+            Some(c) => out.add(c)?,
+            // run together, or other separators: `5♦5♣`, `3d,4d`
+            None => return read_any(text),
+        }
     }
+    out.set_exactly_empty(text.is_empty());
+    Some(out)
+}
+
+/// [`read_text`] of a string in any notation `parse_cards` reads ([`cards_in`]).
+#[inline(never)]
+fn read_any<C: Collect>(text: &str) -> Option<C> {
+    let mut out = C::empty();
+    cards_in(text, |c| out.add(c))?;
     out.set_exactly_empty(text.is_empty());
     Some(out)
 }
@@ -557,7 +570,8 @@ mod tests {
     }
 
     /// The cards of a string read pair by pair are those read token by token (`fast_ids`),
-    /// on random strings of card letters, spaces, tabs, a symbol suit and repeats.
+    /// else those of any notation (`cards_in`: run together, a lone rank refused), on random
+    /// strings of card letters, spaces, tabs, a symbol suit and repeats.
     #[test]
     fn cards_pairs_are_tokens() {
         let pieces = [
@@ -582,7 +596,16 @@ mod tests {
             let text: String = (0..n)
                 .map(|_| pieces[next() as usize % pieces.len()])
                 .collect();
-            let want = crate::cards::fast_ids(&text);
+            let want = crate::cards::fast_ids(&text).or_else(|| {
+                let (mut ids, mut seen) = (Vec::new(), 0u64);
+                cards_in(&text, |c| {
+                    (seen >> c & 1 == 0).then(|| {
+                        seen |= 1 << c;
+                        ids.push(c);
+                    })
+                })
+                .map(|()| ids)
+            });
             let list = read_text::<Cards>(&text);
             assert_eq!(list.as_ref().map(|c| c.ids().to_vec()), want, "{text:?}");
             let set = read_text::<CardSet>(&text);
