@@ -21,7 +21,8 @@ copy a repeat in its chunk, judged by the core's game id and content hash) and o
 worker and two, alternating.
 
 ``ingest.iso_times`` imports the same games with each action's ``ts`` a number and an ISO
-time (``…T11:14:21.900+08:00``), and ``ingest.long_numbers`` with each ``ts`` to the tenth of a
+time (``…T11:14:21.900+08:00``), ``ingest.database_times`` a number and a time as a database
+prints it (``2026-07-31 03:14:21.900``), and ``ingest.long_numbers`` with each ``ts`` to the tenth of a
 second and to the last digit a double holds, one worker and two, alternating.
 
 ``ingest.escapes`` imports the same Big Two games, and ``BIG2_BENCH_DDZ_ESCAPE_GAMES`` Dou
@@ -270,6 +271,34 @@ def _rewrite_ts(log: Path, out: Path, new: Callable[[float], Any]) -> int:
                     done += 1
             dst.write(orjson.dumps(obj) + b"\n")
     return done
+
+
+def database_times(log: Path, out: Path) -> int:
+    """``log`` with each action's numeric ``ts`` as a database prints a time: a space for the
+    ``T``, milliseconds, no zone (UTC), ``2026-07-31 03:14:21.900``; how many were rewritten.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"actions": [{"ts": 1785467661.9}]}\\n')
+    ...     database_times(log, out), out.read_text()
+    (1, '{"actions":[{"ts":"2026-07-31 03:14:21.900"}]}\\n')
+    """
+    from datetime import UTC, datetime
+
+    def printed(ts: float) -> str:
+        at = datetime.fromtimestamp(ts, UTC).isoformat(sep=" ", timespec="milliseconds")
+        return at.removesuffix("+00:00")
+
+    return _rewrite_ts(log, out, printed)
+
+
+@benchmark("ingest.database_times")
+def database_times_rate() -> list[Figure]:
+    """The same games with each ``ts`` a number and as a database prints a time, side by side:
+    the core reads both (before 2026-12-05, a time with a space for the ``T`` was the Python
+    reader's)."""
+    return _ts_side_by_side(database_times, ("ts as numbers", "ts as a database prints it"))
 
 
 @benchmark("ingest.iso_times")

@@ -37,6 +37,12 @@ _STARTED = [
     "2026-11-01T20:00:00.120",
     "2026-11-01T20:00:00.000",
     "2026-11-01T20:00:00.123456-05:30",
+    "2026-11-01 20:00:00",
+    "2026-11-01 20:00:00.5",
+    "2026-11-01 20:00:00+0800",
+    "2026-11-01T20:00:00.12345-08",
+    "2026-11-01T20:00",
+    "2026-11-01",
 ]
 _TEXTS = st.one_of(st.none(), st.text(min_size=1, max_size=8))
 _NUMBERS = st.one_of(
@@ -97,21 +103,33 @@ def _as_iso(game: dict[str, Any], shape: tuple[str, int, str] | None) -> dict[st
 
 
 def _iso(ts: float, shape: tuple[str, int, str]) -> str:
-    """``ts`` as an ISO time: ``shape`` is the precision (``timespec``), a UTC offset in
-    minutes and how the zone is written (``"offset"``, ``"Z"``, ``"none"``: UTC without one,
-    ``"space"``: a space for the ``T``, which only the Python reader reads)."""
+    """``ts`` as an ISO time: ``shape`` is the precision (a ``timespec``, or ``"tenths"``,
+    ``"5 digits"``, ``"7 digits"``: the microseconds cut to so many, the last one zero), a UTC
+    offset in minutes and how the zone is written (``"offset"`` ``+08:00``, ``"compact"``
+    ``+0800``, ``"hours"`` ``+08`` (its minutes dropped), ``"Z"``, ``"none"``: UTC without
+    one, ``"space"`` and ``"space none"``: a space for the ``T``, ``"comma"``: a comma for the
+    point)."""
     from datetime import UTC, datetime, timedelta, timezone
 
     spec, minutes, zone = shape
-    if zone in ("Z", "none"):
+    if zone in ("Z", "none", "space none"):
         minutes = 0
     at = datetime.fromtimestamp(ts, UTC).astimezone(timezone(timedelta(minutes=minutes)))
-    text = at.isoformat(timespec=spec)
+    if spec.endswith("digits") or spec == "tenths":
+        text = at.isoformat(timespec="microseconds")
+        digits = {"tenths": 1, "5 digits": 5, "7 digits": 7}[spec]
+        text = text[:20] + (text[20:26] + "0")[:digits] + text[26:]
+    else:
+        text = at.isoformat(timespec=spec)
     if zone == "Z":
         return text.replace("+00:00", "Z")
-    if zone == "none":
-        return text.removesuffix("+00:00")
-    return text.replace("T", " ") if zone == "space" else text
+    if zone in ("none", "space none"):
+        text = text.removesuffix("+00:00")
+    if zone in ("compact", "hours"):
+        text = text[:-3] + text[-2:] if zone == "compact" else text[:-3]
+    if zone == "comma":
+        text = text.replace(".", ",")
+    return text.replace("T", " ") if zone.startswith("space") else text
 
 
 _META = st.fixed_dictionaries(
@@ -129,9 +147,13 @@ _META = st.fixed_dictionaries(
         "iso": st.one_of(
             st.none(),
             st.tuples(
-                st.sampled_from(["seconds", "milliseconds", "microseconds"]),
+                st.sampled_from(
+                    ["seconds", "milliseconds", "microseconds", "tenths", "5 digits", "7 digits"]
+                ),
                 st.sampled_from([0, 480, -330, 23 * 60 + 59, -(23 * 60 + 59)]),
-                st.sampled_from(["offset", "Z", "none", "space"]),
+                st.sampled_from(
+                    ["offset", "Z", "none", "space", "space none", "compact", "hours", "comma"]
+                ),
             ),
         ),
     }
@@ -256,21 +278,27 @@ def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
     "shape",
     [
         (spec, minutes, zone)
-        for spec in ("seconds", "milliseconds", "microseconds")
+        for spec in ("seconds", "milliseconds", "microseconds", "tenths", "5 digits")
         for minutes, zone in (
             (480, "offset"),
             (-330, "offset"),
             (1439, "offset"),
             (0, "Z"),
             (0, "none"),
+            (480, "space"),
+            (0, "space none"),
+            (-330, "compact"),
+            (480, "hours"),
         )
     ],
 )
 def test_the_core_reads_iso_times_itself(
     monkeypatch: pytest.MonkeyPatch, shape: tuple[str, int, str]
 ) -> None:
-    """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone)
-    are read by the core, not the Python reader, and give the ``ts`` Python gives."""
+    """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone,
+    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, one to six digits
+    of a second) are read by the core, not the Python reader, and give the ``ts`` Python
+    gives."""
     games = [_game(seed, 0, "compact", False) for seed in range(10)]
     lines = [orjson.dumps(_as_iso(g, shape)).decode() for g in games]
     assert all('"ts":"20' in line for line in lines)

@@ -53,8 +53,11 @@ struct IsoTime {
     offset: i64,
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.fff|.ffffff][Z|±HH:MM]`, a year strictly inside 1990 … 2100 (no zone
-/// moves it across an end); any other text is the Python reader's.
+/// `YYYY-MM-DD(T| )HH:MM:SS[.f…](Z|±HH:MM|±HHMM|±HH)?` (one to six digits of a second's
+/// fraction), a year strictly inside 1990 … 2100 (no zone moves it across an end), read as
+/// Python 3.11's `datetime.fromisoformat` reads it; any other text is the Python reader's
+/// (`fromisoformat` reads more: a date alone, no seconds, a seven-digit fraction cut to six,
+/// a comma for the point, an offset with seconds, any separator character).
 fn iso_parts(text: &str) -> Option<IsoTime> {
     let b = text.as_bytes();
     if b.len() < 19 || !text.is_ascii() {
@@ -66,7 +69,7 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
         && digits(5..7)
         && b[7] == b'-'
         && digits(8..10)
-        && b[10] == b'T'
+        && (b[10] == b'T' || b[10] == b' ')
         && digits(11..13)
         && b[13] == b':'
         && digits(14..16)
@@ -107,26 +110,30 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
     let mut micros = 0;
     if let Some(frac) = rest.strip_prefix('.') {
         let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n != 3 && n != 6 {
+        if !(1..=6).contains(&n) {
             return None;
         }
-        micros = frac[..n].parse::<i64>().ok()? * if n == 3 { 1000 } else { 1 };
+        micros = frac[..n].parse::<i64>().ok()? * 10_i64.pow(6 - n as u32);
         rest = &frac[n..];
     }
     let offset = match rest.as_bytes() {
         [] | [b'Z'] => 0,
-        [s, h1, h2, b':', m1, m2] if (*s == b'+' || *s == b'-') => {
-            if ![h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit()) {
-                return None;
-            }
-            let (h, m) = (
-                rest[1..3].parse::<i64>().ok()?,
-                rest[4..6].parse::<i64>().ok()?,
-            );
+        [sign @ (b'+' | b'-'), zone @ ..] => {
+            let (h, m) = match zone {
+                [h1, h2] => ([*h1, *h2], [b'0', b'0']),
+                [h1, h2, m1, m2] | [h1, h2, b':', m1, m2] => ([*h1, *h2], [*m1, *m2]),
+                _ => return None,
+            };
+            let two = |d: [u8; 2]| {
+                d.iter()
+                    .all(u8::is_ascii_digit)
+                    .then(|| i64::from(d[0] - b'0') * 10 + i64::from(d[1] - b'0'))
+            };
+            let (h, m) = (two(h)?, two(m)?);
             if h > 23 || m > 59 {
                 return None;
             }
-            (h * 3600 + m * 60) * if *s == b'-' { -1 } else { 1 }
+            (h * 3600 + m * 60) * if *sign == b'-' { -1 } else { 1 }
         }
         _ => return None,
     };
@@ -167,8 +174,9 @@ pub(crate) fn iso_seconds(text: &str) -> Option<f64> {
 }
 
 /// `started_at` as the Python reader stores it (`_started_at`): as logged when it names a
-/// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (microseconds,
-/// six digits, only when not zero). Only for a text `started_at_ok` accepted.
+/// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (a `T` between
+/// the date and the time, microseconds, six digits, only when not zero). Only for a text
+/// `started_at_ok` accepted.
 fn started_at_stored(text: &str) -> String {
     let rest = &text[19..];
     let (frac, zone) = match rest.strip_prefix('.') {
@@ -181,7 +189,7 @@ fn started_at_stored(text: &str) -> String {
     if !zone.is_empty() {
         return text.to_owned();
     }
-    let mut out = text[..19].to_owned();
+    let mut out = format!("{}T{}", &text[..10], &text[11..19]);
     if !frac.is_empty() {
         let micro: u32 = format!("{frac:0<6}").parse().unwrap_or(0);
         if micro != 0 {
@@ -545,6 +553,8 @@ mod tests {
             ("1991-01-01T00:00:00", 662688000.0),
             ("2028-02-29T12:00:00.125-05:30", 1835458200.125),
             ("2098-12-31T23:59:59.999999+23:59", 4070822459.999999),
+            ("2026-11-01 20:00:00.9+0800", 1793534400.9),
+            ("2026-11-01 20:00:00.12345-08", 1793592000.12345),
         ] {
             assert_eq!(
                 iso_seconds(text).map(f64::to_bits),
@@ -552,9 +562,17 @@ mod tests {
             );
         }
         for text in [
-            "2026-11-01 20:00:00",
-            "2026-11-01T20:00:00.1",
+            "2026-11-01x20:00:00",
+            "2026-11-01T20:00:00.1234567",
+            "2026-11-01T20:00:00,123",
+            "2026-11-01T20:00:00.",
             "2026-11-01T20:00:00+8:00",
+            "2026-11-01T20:00:00+08:00:30",
+            "2026-11-01T20:00:00+080",
+            "2026-11-01T20:00:00+24",
+            "2026-11-01T20:00:00z",
+            "2026-11-01T20:00",
+            "2026-11-01",
         ] {
             assert_eq!(iso_seconds(text), None); // the Python reader's
         }
@@ -573,6 +591,14 @@ mod tests {
         assert_eq!(
             started_at_stored("2026-11-01T20:00:00Z"),
             "2026-11-01T20:00:00Z"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01 20:00:00.5"),
+            "2026-11-01T20:00:00.500000+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01 20:00:00+0800"),
+            "2026-11-01 20:00:00+0800"
         );
     }
 }
