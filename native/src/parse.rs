@@ -17,7 +17,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 pub(crate) mod envelope;
-mod fast;
+pub(crate) mod fast;
 pub mod tree;
 use envelope::{present, Body, Obj, RawGame, TS_MAX, TS_MIN};
 pub use envelope::{Meta, SeatMeta};

@@ -166,6 +166,29 @@ def test_the_core_reads_escaped_ddz_strings_itself(monkeypatch: pytest.MonkeyPat
     assert "地主 黃" in rows[Table.SEATS]["name"].to_pylist()
 
 
+def test_the_core_reads_ddz_long_numbers_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dou Dizhu lines with times to the last digit a double holds (``json.dumps(time.time())``
+    writes them so) and balances of 17 digits are read by the core from the line's tree (each
+    number read once, correctly), not by the Python reader, with the rows and content hash
+    Python gives. (A long number in the declared result, a float stake's
+    ``0.30000000000000004``, is still the Python reader's.)"""
+    rng = random.Random(5)
+    games = [
+        _game(seed, seed % len(OPTIONS), BOTS[seed % 4], "compact", False) for seed in range(16)
+    ]
+    games = [g for g in games if not _LONG_NUMBER.search(orjson.dumps(g).decode())][:12]
+    for g in games:
+        g["actions"] = [
+            {**a, "ts": a["ts"] + rng.random() / 10} if isinstance(a.get("ts"), float) else a
+            for a in g["actions"]
+        ]
+        g["seats"] = [{**s, "balance": 1234.5678901234567} for s in g["seats"]]
+    lines = [json.dumps(g) for g in games]
+    assert all(_LONG_NUMBER.search(line) for line in lines)
+    rows = _core_alone(monkeypatch, lines).tables
+    assert rows[Table.GAMES].num_rows == 12
+
+
 #: Each card-text column the Dou Dizhu core prints, and the column it prints.
 _TEXTS_OF = {
     Table.GAMES: {

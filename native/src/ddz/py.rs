@@ -116,9 +116,9 @@ impl DdzCore {
             return Ok(Added::Python);
         };
         // the hash from the tree: the numbers as logged (a line the tree scanner does not
-        // read, one with an escaped key, is Python's); a line with a long number too: its values
-        // (a `ts`, a balance the rows store) are serde's here, which may read it a unit off
-        if crate::parse::risky_number(text) {
+        // read, one with an escaped key, is Python's); a line serde read with a long number
+        // too: its values (a `ts`, a balance the rows store) may be a unit off
+        if !record.exact {
             return Ok(Added::Python);
         }
         let Some(hash) = Tree::read(text).and_then(|mut t| tree_hash(&mut t)) else {

@@ -18,7 +18,7 @@ use crate::cards::token_card;
 
 /// A number as `u64` (serde: a non-negative integer; a float or a negative number fails).
 /// The tree's integers have at most 15 digits: read digit by digit, they always fit.
-pub(super) fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
+pub(crate) fn u64_of(t: &Tree<'_>, i: u32) -> Option<u64> {
     let Node::Num(n) = t.node(i) else {
         return None;
     };
@@ -105,7 +105,7 @@ fn eight_value(w: u64) -> u64 {
         >> 32
 }
 
-fn str_of<'a>(t: &Tree<'a>, i: u32) -> Option<Cow<'a, str>> {
+pub(crate) fn str_of<'a>(t: &Tree<'a>, i: u32) -> Option<Cow<'a, str>> {
     match t.node(i) {
         Node::Str(s) => Some(Cow::Borrowed(s)),
         Node::Esc(s) => esc_text(s).map(Cow::Owned),
@@ -114,7 +114,7 @@ fn str_of<'a>(t: &Tree<'a>, i: u32) -> Option<Cow<'a, str>> {
 }
 
 /// `Option<T>` (null is None), as an answer that may fail.
-pub(super) fn nullable<'a, T>(
+pub(crate) fn nullable<'a, T>(
     t: &Tree<'a>,
     i: u32,
     read: impl FnOnce(&Tree<'a>, u32) -> Option<T>,
@@ -128,13 +128,11 @@ pub(super) fn nullable<'a, T>(
 fn cards_of<C: Collect>(t: &Tree<'_>, i: u32) -> Option<C> {
     match t.node(i) {
         Node::Str(s) => read_text(s),
+        Node::Esc(s) => read_text(&esc_text(s)?), // `"\u9ed1\u6843A"` (黑桃A)
         Node::Arr { .. } => {
             let mut out = C::empty();
             for item in t.array(i)? {
-                let Node::Str(s) = t.node(item) else {
-                    return None;
-                };
-                out.add(token_card(s)?)?;
+                out.add(token_card(&str_of(t, item)?)?)?;
             }
             let empty = out.is_empty();
             out.set_exactly_empty(empty);
@@ -150,7 +148,7 @@ pub(super) fn u64_list(t: &Tree<'_>, i: u32) -> Option<Vec<u64>> {
 
 /// The entries of an object whose fields are `names`: each entry's field index, once each
 /// (an unknown or repeated field is None: `deny_unknown_fields`, serde's duplicate error).
-fn fields<'a, 't>(
+pub(crate) fn fields<'a, 't>(
     t: &'t Tree<'a>,
     i: u32,
     names: &'static [&'static str],
@@ -244,7 +242,7 @@ pub(super) fn result_of(t: &Tree<'_>, i: u32) -> Option<RawResult> {
 
 /// An action's `ts`: a number, or an ISO time of the shapes the core reads
 /// ([`iso_seconds`]: the Python reader's seconds for it).
-fn ts_of(t: &Tree<'_>, i: u32) -> Option<f64> {
+pub(crate) fn ts_of(t: &Tree<'_>, i: u32) -> Option<f64> {
     match t.node(i) {
         Node::Str(s) => iso_seconds(s),
         _ => f64_of(t, i),
@@ -303,7 +301,7 @@ pub(super) fn actions_of(t: &Tree<'_>, i: u32) -> Option<Actions> {
 }
 
 /// The line's envelope and body `B`, as serde reads them; None when serde should read it.
-pub(super) fn raw_game<'a, B: Body<'a>>(t: &Tree<'a>) -> Option<RawGame<'a, B>> {
+pub(crate) fn raw_game<'a, B: Body<'a>>(t: &Tree<'a>) -> Option<RawGame<'a, B>> {
     let (mut e, mut body) = (Envelope::default(), B::default());
     for f in keyed(t, t.root, |key| field_index(key, B::FIELDS))? {
         let (k, v) = f?;
