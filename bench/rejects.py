@@ -453,16 +453,9 @@ def notations() -> list[Figure]:
     def write(tmp: Path) -> tuple[Path, Path]:
         log, together = tmp / "log.jsonl", tmp / "together.jsonl"
         write_distinct_log(log, n)
-        _rewrite(log, tmp / "compact.jsonl")
+        _rewrite_ts(log, tmp / "compact.jsonl", lambda ts: ts)  # the other's layout
         run_together(log, together)
         return tmp / "compact.jsonl", together
 
     shapes = ("cards as 3d 4d", "cards run together (3♦4♦)")
     return [(f"input: {n:,} games", n, "games"), *_side_by_side(write, shapes)]
-
-
-def _rewrite(log: Path, out: Path) -> None:
-    """``log`` as orjson's compact lines (the layout the other input of a pair has)."""
-    with log.open("rb") as src, out.open("wb") as dst:
-        for line in src:
-            dst.write(orjson.dumps(orjson.loads(line)) + b"\n")

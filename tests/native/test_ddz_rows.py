@@ -33,9 +33,9 @@ from tests.native.test_ddz_differential import BOTS, MUTATIONS, OPTIONS, _game, 
 from tests.native.test_rows import (
     _META,
     _as_iso,
+    _both,
     _core_alone,
     _run,
-    _same,
     _with_meta,
     check_memory_reuse,
 )
@@ -45,15 +45,6 @@ pytestmark = NEEDS_CORE
 
 #: A number of more than 15 digits in a line.
 _LONG_NUMBER = re.compile(r"[0-9.]{17,}")
-
-
-def _both(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> tuple[Any, Any]:
-    with monkeypatch.context() as m:
-        mine = _run(m, lines, core=True)
-    with monkeypatch.context() as m:
-        reference = _run(m, lines, core=False)
-    _same(mine, reference)
-    return mine, reference
 
 
 @settings(

@@ -188,6 +188,16 @@ def _same(mine: Any, reference: Any) -> None:
     ]
 
 
+def _both(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> tuple[Any, Any]:
+    """The chunk's rows on the core and in pure Python, held equal (:func:`_same`)."""
+    with monkeypatch.context() as m:
+        mine = _run(m, lines, core=True)
+    with monkeypatch.context() as m:
+        reference = _run(m, lines, core=False)
+    _same(mine, reference)
+    return mine, reference
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -224,11 +234,7 @@ def test_a_chunk_gives_the_same_rows_on_the_core_and_in_python(
         orjson.dumps({**first, "game_id": "spaced"}, option=orjson.OPT_INDENT_2).decode(),
         lines[0].replace('"game_id":', '"game_id":"dup","game_id":', 1),  # a repeated key
     ]
-    with monkeypatch.context() as m:
-        mine = _run(m, lines, core=True)
-    with monkeypatch.context() as m:
-        reference = _run(m, lines, core=False)
-    _same(mine, reference)
+    _both(monkeypatch, lines)
 
 
 def test_the_core_builds_the_rows_itself(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -363,11 +369,7 @@ def test_a_line_the_core_does_not_read_still_gives_its_rows(
     game["truth"] = {"big": 2**70, "edge": 2**63 + 1}
     lines = [orjson.dumps({k: v for k, v in game.items() if k != "truth"}).decode()]
     lines.append(__import__("json").dumps({**game, "game_id": "big"}))
-    with monkeypatch.context() as m:
-        mine = _run(m, lines, core=True)
-    with monkeypatch.context() as m:
-        reference = _run(m, lines, core=False)
-    _same(mine, reference)
+    mine, _ = _both(monkeypatch, lines)
     assert mine.tables[Table.GAMES].num_rows == 2
 
 
@@ -452,11 +454,7 @@ def test_any_escaped_text_gives_python_s_rows(
     game["seats"] = [{**s, "name": texts[k % len(texts)]} for k, s in enumerate(game["seats"])]
     game["truth"] = {t: t for t in texts}
     lines = [json.dumps(game, ensure_ascii=ascii_only)]
-    with monkeypatch.context() as m:
-        mine = _run(m, lines, core=True)
-    with monkeypatch.context() as m:
-        reference = _run(m, lines, core=False)
-    _same(mine, reference)
+    mine, _ = _both(monkeypatch, lines)
     assert mine.tables[Table.GAMES].num_rows == 1
 
 
