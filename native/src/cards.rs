@@ -64,11 +64,17 @@ pub fn token_card(token: &str) -> Option<u8> {
             return if c != 255 { Some(c) } else { whole_card(token) }; // `Sq`, `aD`
         }
     }
+    if token.len() > TABLE_LONGEST {
+        return whole_card(token); // not hashed: `5♦5♣…` run together is the common case
+    }
     token_table()
         .get(token)
         .copied()
         .or_else(|| whole_card(token))
 }
+
+/// The longest spelling in `token_table` in bytes (`10♦`).
+const TABLE_LONGEST: usize = 5;
 
 /// A token that is one card from end to end, as `parse_card`'s `fullmatch` of the stripped
 /// token (a rank and a suit start with different characters, so the first that matches is
@@ -283,6 +289,10 @@ mod tests {
         assert_eq!(read(""), Some(vec![]));
         assert_eq!(read("3d 4x"), None);
         assert_eq!(read("3d3"), None);
+        assert_eq!(
+            token_table().keys().map(String::len).max(),
+            Some(TABLE_LONGEST)
+        );
         assert_eq!(fast_ids("3d 3d"), None);
         assert_eq!(format_cards(mask_of(&fast_ids("10d 2s").unwrap())), "10♦2♠");
         assert_eq!(format_cards(0), "");
