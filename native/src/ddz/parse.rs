@@ -205,13 +205,9 @@ impl<'de> Body<'de> for Ddz<'de> {
                 )
             }
             _ => {
-                self.result = match t.node(v) {
-                    Node::Null => None,
-                    // a long number in it: serde's reading may be a unit off (the line is
-                    // Python's, as before)
-                    Node::Obj { .. } if !crate::parse::risky_number(t.span(v)) => {
-                        Some(serde_json::from_str(t.span(v)).ok()?)
-                    }
+                self.result = match (t.node(v), value_of(t, v)?) {
+                    (Node::Null, _) => None,
+                    (_, Value::Object(map)) => Some(map),
                     _ => return None,
                 }
             }
@@ -222,6 +218,35 @@ impl<'de> Body<'de> for Ddz<'de> {
     fn complete(&self) -> bool {
         self.actions.is_some()
     }
+}
+
+/// A value of the tree as serde's `Value` (an object keeps the last entry of a key), each
+/// number read once, correctly: a long one (`0.30000000000000004`, a float stake's amount)
+/// with `str::parse` where serde's fast reading may be a unit off; an integer of 64 bits as
+/// an integer, as serde reads it.
+fn value_of(t: &Tree<'_>, i: u32) -> Option<Value> {
+    Some(match t.node(i) {
+        Node::Null => Value::Null,
+        Node::True => Value::Bool(true),
+        Node::False => Value::Bool(false),
+        Node::Num(n) => serde_json::from_str(n).ok()?,
+        Node::Long(n) => match (n.parse::<u64>(), n.parse::<i64>()) {
+            (Ok(u), _) => Value::from(u),
+            (_, Ok(k)) => Value::from(k),
+            _ => Value::from(serde_json::Number::from_f64(n.parse().ok()?)?),
+        },
+        Node::Str(_) | Node::Esc(_) => Value::String(str_of(t, i)?.into_owned()),
+        Node::Arr { .. } => {
+            Value::Array(t.array(i)?.map(|v| value_of(t, v)).collect::<Option<_>>()?)
+        }
+        Node::Obj { .. } => {
+            let mut map = Map::new();
+            for &(key, v) in t.object(i)? {
+                map.insert(key.to_owned(), value_of(t, v)?);
+            }
+            Value::Object(map)
+        }
+    })
 }
 
 /// Cards from the tree, as [`Cards`]' visitor reads them.
