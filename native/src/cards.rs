@@ -152,9 +152,8 @@ fn suit_at(s: &str) -> Option<(u8, usize)> {
 }
 
 /// The card at the start of `s` as `pipeline.cards._CARD_RE.match` finds it (a rank then a
-/// suit, else a suit then a rank) and its length in bytes; None where the pattern finds none
-/// (Python's `IGNORECASE` also matches the Kelvin sign and the long s, which it then fails
-/// to read: left to it).
+/// suit, else a suit then a rank; the case of ASCII letters ignored, as its `re.ASCII` folds
+/// no other) and its length in bytes; None where the pattern finds none.
 pub fn card_at(s: &str) -> Option<(u8, usize)> {
     if let Some((rank, n)) = rank_at(s) {
         if let Some((suit, m)) = suit_at(&s[n..]) {
