@@ -371,13 +371,19 @@ fn action(raw: RawAction<'_>, n: usize) -> Option<(Action, Option<f64>)> {
 /// `DdzLine::exact`), else by serde (exact only without a number of more than 15 digits or
 /// with an exponent: `risky_number`); the same answer either way.
 pub fn parse_ddz_line(text: &str) -> Option<DdzLine> {
+    read_ddz_line(text).map(|(line, _)| line)
+}
+
+/// [`parse_ddz_line`], with the line's tree when the typed reader read it from there (the
+/// content hash reads it: no second scan), as Big Two's `read_line`.
+pub fn read_ddz_line(text: &str) -> Option<(DdzLine, Option<Tree<'_>>)> {
     if let Some(tree) = Tree::read(text) {
         if let Some(raw) = raw_game::<Ddz>(&tree) {
-            return finish(raw, true);
+            return finish(raw, true).map(|line| (line, Some(tree)));
         }
     }
     let raw = serde_json::from_str(text).ok()?;
-    finish(raw, !crate::parse::risky_number(text))
+    finish(raw, !crate::parse::risky_number(text)).map(|line| (line, None))
 }
 
 /// [`parse_ddz_line`]'s checks and record of a line read.
@@ -525,16 +531,7 @@ mod tests {
         let (mut read, mut tried) = (0, 0);
         for line in lines {
             for round in 0..4_000 {
-                let mut b = line.as_bytes().to_vec();
-                for _ in 0..round % 3 {
-                    let at = next() as usize % b.len();
-                    let c = alphabet[next() as usize % alphabet.len()];
-                    match next() % 3 {
-                        0 => drop(b.remove(at)),
-                        1 => b.insert(at, c),
-                        _ => b[at] = c,
-                    }
-                }
+                let b = crate::testing::edited(line, round % 3, alphabet, &mut next);
                 let Ok(text) = std::str::from_utf8(&b) else {
                     continue;
                 };

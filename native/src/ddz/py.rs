@@ -14,7 +14,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::bots::DdzBotKind;
 use super::combos::{Kind, KINDS};
-use super::parse::{parse_ddz_line, DdzLine};
+use super::parse::{read_ddz_line, DdzLine};
 use super::replay::{replay, Rejected, Replay};
 use super::rows::{buildable, DdzChunkRows};
 use super::rules::{DdzRules, Num};
@@ -81,11 +81,16 @@ impl Enums {
     }
 }
 
-enum Done {
+enum Done<'t> {
     Python,
     Rejected(String, Rejected),
-    /// The line, its records and result, and its ruleset's key.
-    Ok(Box<(DdzLine, Vec<ActionRecord>, GameResult)>, String),
+    /// The line, its records and result, its ruleset's key, and its tree when the typed
+    /// reader read it from there.
+    Ok(
+        Box<(DdzLine, Vec<ActionRecord>, GameResult)>,
+        String,
+        Option<Tree<'t>>,
+    ),
 }
 
 impl DdzCore {
@@ -98,7 +103,7 @@ impl DdzCore {
         line: i64,
         claim: &mut dyn FnMut(&str) -> PyResult<bool>,
     ) -> PyResult<Added> {
-        let (done, key) = match self.run(text)? {
+        let (done, key, tree) = match self.run(text)? {
             Done::Python => return Ok(Added::Python),
             Done::Rejected(game_id, r) => {
                 let r = crate::replay::Rejected {
@@ -108,7 +113,7 @@ impl DdzCore {
                 };
                 return Ok(Added::Rejected(game_id, r));
             }
-            Done::Ok(done, key) => (done, key),
+            Done::Ok(done, key, tree) => (done, key, tree),
         };
         let (record, actions, result) = &*done;
         let rs = &self.rulesets[&key];
@@ -121,7 +126,8 @@ impl DdzCore {
         if !record.exact {
             return Ok(Added::Python);
         }
-        let Some(hash) = Tree::read(text).and_then(|mut t| tree_hash(&mut t)) else {
+        let tree = tree.or_else(|| Tree::read(text)); // serde read it: scanned once more
+        let Some(hash) = tree.and_then(|mut t| tree_hash(&mut t)) else {
             return Ok(Added::Python);
         };
         let Some(tricks) = buildable(record, actions, result, rules.players) else {
@@ -144,8 +150,8 @@ impl DdzCore {
 
     /// A line's [`Done`], without the GIL (as the Big Two core's `run`): a ruleset met for the
     /// first time takes it to ask the resolver.
-    fn run(&mut self, text: &str) -> PyResult<Done> {
-        let Some(line) = parse_ddz_line(text) else {
+    fn run<'t>(&mut self, text: &'t str) -> PyResult<Done<'t>> {
+        let Some((line, tree)) = read_ddz_line(text) else {
             return Ok(Done::Python);
         };
         let key = format!("{}\u{0}{}", line.preset, line.overrides);
@@ -182,7 +188,7 @@ impl DdzCore {
         Ok(match replay(&line, rs) {
             Replay::Python => Done::Python,
             Replay::Rejected(r) => Done::Rejected(line.game_id, r),
-            Replay::Ok(actions, result) => Done::Ok(Box::new((line, actions, result)), key),
+            Replay::Ok(actions, result) => Done::Ok(Box::new((line, actions, result)), key, tree),
         })
     }
 }
@@ -299,7 +305,7 @@ impl DdzCore {
         match self.run(text)? {
             Done::Python => Ok(py.None()),
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
-            Done::Ok(done, _) => {
+            Done::Ok(done, ..) => {
                 let (line, actions, result) = *done;
                 let e = &self.enums;
                 let records = actions
@@ -369,7 +375,7 @@ impl DdzCore {
         match self.run(text)? {
             Done::Python => Ok(py.None()),
             Done::Rejected(game_id, r) => reject_tuple(py, game_id, r),
-            Done::Ok(done, _) => {
+            Done::Ok(done, ..) => {
                 let (line, actions, result) = *done;
                 ("ok", line.game_id, result.winner, actions.len()).into_py_any(py)
             }
