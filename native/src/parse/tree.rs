@@ -886,17 +886,7 @@ mod tests {
         let (mut read, mut tried, mut escapes) = (0, 0, 0);
         for line in lines {
             for round in 0..6_000 {
-                let mut b = line.as_bytes().to_vec();
-                for _ in 0..round % 3 {
-                    let at = next() as usize % b.len();
-                    let c = alphabet[next() as usize % alphabet.len()];
-                    match next() % 4 {
-                        0 => drop(b.remove(at)),
-                        1 => b.insert(at, c),
-                        2 => b[at] = c,
-                        _ => drop(b.drain(at..(at + next() as usize % 20).min(b.len()))),
-                    }
-                }
+                let b = crate::testing::edited(line, round % 3, alphabet, &mut next);
                 let cut = next() as usize % (b.len() + 1);
                 for piece in [&b[..], &b[..cut], &b[cut..]] {
                     let Ok(text) = std::str::from_utf8(piece) else {
