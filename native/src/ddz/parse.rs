@@ -5,11 +5,13 @@
 //! spelling outside the common table, a `ts` in an ISO shape the core does not read (it reads
 //! Big Two's: `crate::parse::envelope::iso_seconds`), a number at the edge of its range,
 //! an override not read exactly) the parser answers `None` and the Python reader reads the
-//! line, so a reader message is written once, in Python. Unlike Big Two's, a line with a
-//! long number is read here: a float stake makes results such as `0.30000000000000004`; a
-//! number is used only where a reading a unit off in the last place cannot change the answer
-//! (range checks away from the ends, the declared result's comparison within 1e-9), and a
-//! mismatch message that would print such a value is Python's (`replay.rs`). The envelope
+//! line, so a reader message is written once, in Python. A line is read from its tree when
+//! the typed reader takes it (as Big Two's: each number read once, correctly, long ones with
+//! `str::parse`), else by serde, whose reading of a long number may be a unit off in the
+//! last place (`DdzLine::exact` false: the rows are then Python's); either way a number is
+//! used only where such a reading cannot change the answer (range checks away from the ends,
+//! the declared result's comparison within 1e-9), and a mismatch message that would print
+//! such a value is Python's (`replay.rs`). The envelope
 //! (ids, ruleset, seats, match fields …) is read and checked by `crate::parse::envelope`, as
 //! Big Two's is; this file adds the deal, the first bidder, the actions and the result.
 
