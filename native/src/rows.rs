@@ -1203,65 +1203,112 @@ impl RowsBuffer for ChunkRows {
     }
 }
 
-/// A float as orjson writes it: Python's `repr` digits (the shortest that read back), fixed
-/// notation from 1e-5 to below 1e16 (`1.0`, `0.00001`), else `1e+16`, `9.99e-6`.
+/// A float as orjson writes it: Python's `repr` digits (the shortest that read back, the
+/// nearest of those), fixed notation from 1e-5 to below 1e16 (`1.0`, `0.00001`), else `1e+16`,
+/// `9.99e-6`.
 pub fn py_float(x: f64) -> String {
+    let mut out = Vec::with_capacity(32);
+    write_py_float(x, &mut out);
+    String::from_utf8(out).expect("ASCII")
+}
+
+/// Append [`py_float`]'s spelling of `x`. The digits are żmij's (`zmij`, serde_json's float
+/// printer: the shortest that read back, the nearest of those, as Python's `repr` picks them;
+/// ties and the power-of-two edges included, `tests::py_float_as_the_reference`), laid out as
+/// orjson lays them out.
+pub fn write_py_float(x: f64, out: &mut Vec<u8>) {
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_owned();
+        out.extend_from_slice(if x.is_sign_negative() {
+            b"-0.0"
+        } else {
+            b"0.0"
+        });
+        return;
     }
-    // the shortest digits that read back (Rust's and Python's agree on how many); among those
-    // of that length, the nearest, a tie to even, as Python's `repr` picks (Rust's shortest
-    // rounds a tie up: 1782090774.12890625 reads back from …062 and …063, Python writes …062);
-    // but only if it reads back: 2**-24 = 5.9604644775390625e-8 is a tie too, and …062 reads
-    // as the double below it (the gap below a power of two is half the gap above), so Python
-    // and Rust write …063
-    let shortest = format!("{x:e}");
-    let digits = shortest
-        .bytes()
-        .take_while(|&c| c != b'e')
-        .filter(u8::is_ascii_digit);
-    let nearest = format!("{x:.*e}", digits.count() - 1);
-    let sci = if nearest.parse::<f64>() == Ok(x) {
-        nearest
-    } else {
-        shortest
-    };
-    let (mantissa, exp) = sci.split_once('e').expect("an exponent");
-    let exp: i32 = exp.parse().expect("an exponent");
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let mut out = String::from(sign);
+    let mut buffer = zmij::Buffer::new();
+    let printed = buffer.format_finite(x).as_bytes();
+    if (1e-5..1e16).contains(&x.abs()) && !printed.contains(&b'e') {
+        // żmij's fixed notation is orjson's (`123.45`, `0.00012`, `100.0`)
+        out.extend_from_slice(printed);
+        return;
+    }
+    let (digits, n, exp) = sci_digits(printed);
+    let digits = &digits[..n];
+    if x.is_sign_negative() {
+        out.push(b'-');
+    }
     if (-5..16).contains(&exp) {
         if exp >= 0 {
             let whole = exp as usize + 1;
-            if digits.len() <= whole {
-                out.push_str(&digits);
-                out.extend(std::iter::repeat_n('0', whole - digits.len()));
-                out.push_str(".0");
+            if n <= whole {
+                out.extend_from_slice(digits);
+                out.resize(out.len() + whole - n, b'0');
+                out.extend_from_slice(b".0");
             } else {
-                out.push_str(&digits[..whole]);
-                out.push('.');
-                out.push_str(&digits[whole..]);
+                out.extend_from_slice(&digits[..whole]);
+                out.push(b'.');
+                out.extend_from_slice(&digits[whole..]);
             }
         } else {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
-            out.push_str(&digits);
+            out.extend_from_slice(b"0.");
+            out.resize(out.len() + (-exp - 1) as usize, b'0');
+            out.extend_from_slice(digits);
         }
     } else {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
+        out.push(digits[0]);
+        if n > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
         }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        out.push_str(&exp.abs().to_string());
+        out.push(b'e');
+        out.push(if exp < 0 { b'-' } else { b'+' });
+        out.extend_from_slice(itoa::Buffer::new().format(exp.unsigned_abs()).as_bytes());
     }
-    out
+}
+
+/// The significant digits of a printed nonzero float (`-123.45`, `0.00012`, `1.5e-7`,
+/// `3e+35`: any layout of a decimal), without leading or trailing zeros: (the digits, how
+/// many, the power of ten of the first).
+fn sci_digits(printed: &[u8]) -> ([u8; 24], usize, i32) {
+    let mut digits = [b'0'; 24];
+    // digits before the point, the index of the first nonzero digit (both among the digits)
+    let (mut n, mut k, mut whole, mut first) = (0, 0i32, None, None);
+    let mut at = usize::from(printed.first() == Some(&b'-'));
+    while let Some(&c) = printed.get(at) {
+        match c {
+            b'.' => whole = Some(k),
+            b'0'..=b'9' => {
+                if c != b'0' && first.is_none() {
+                    first = Some(k);
+                }
+                if first.is_some() && n < digits.len() {
+                    digits[n] = c;
+                    n += 1;
+                }
+                k += 1;
+            }
+            _ => break,
+        }
+        at += 1;
+    }
+    let mut exp: i32 = 0;
+    if let Some(rest) = printed.get(at + 1..).filter(|_| printed[at] == b'e') {
+        let (negative, rest) = match rest.split_first() {
+            Some((&b'-', rest)) => (true, rest),
+            Some((&b'+', rest)) => (false, rest),
+            _ => (false, rest),
+        };
+        for &c in rest {
+            exp = exp * 10 + i32::from(c - b'0');
+        }
+        if negative {
+            exp = -exp;
+        }
+    }
+    while n > 1 && digits[n - 1] == b'0' {
+        n -= 1;
+    }
+    (digits, n, whole.unwrap_or(k) - 1 - first.unwrap_or(0) + exp)
 }
 
 /// serde_json's compact layout with orjson's floats.
@@ -1269,7 +1316,9 @@ struct OrjsonFormat;
 
 impl Formatter for OrjsonFormat {
     fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
-        w.write_all(py_float(value).as_bytes())
+        let mut out = Vec::with_capacity(32);
+        write_py_float(value, &mut out);
+        w.write_all(&out)
     }
 }
 
@@ -1467,7 +1516,7 @@ fn write_number_digits(text: &str, n: &str, out: &mut Vec<u8>) -> Option<()> {
             out.extend_from_slice(b);
         }
     } else if !logged_float(n, dot, out) {
-        out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+        write_py_float(n.parse().ok()?, out);
     }
     Some(())
 }
@@ -1481,7 +1530,7 @@ fn write_long(n: &str, out: &mut Vec<u8>) -> Option<()> {
     if n.parse::<i64>().is_ok() || n.parse::<u64>().is_ok() {
         out.extend_from_slice(n.as_bytes());
     } else {
-        out.extend_from_slice(py_float(n.parse().ok()?).as_bytes());
+        write_py_float(n.parse().ok()?, out);
     }
     Some(())
 }
@@ -1723,6 +1772,106 @@ mod tests {
         for (x, text) in cases {
             assert_eq!(py_float(x), text);
         }
+    }
+
+    /// The spelling of [`py_float`] before it printed with żmij: two of Rust's formatters
+    /// (the shortest digits; the nearest of that length, kept if it reads back), each checked
+    /// against Python's `repr` (tests/native: every power of two, the ties).
+    fn py_float_reference(x: f64) -> String {
+        if x == 0.0 {
+            return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_owned();
+        }
+        let shortest = format!("{x:e}");
+        let digits = shortest
+            .bytes()
+            .take_while(|&c| c != b'e')
+            .filter(u8::is_ascii_digit);
+        let nearest = format!("{x:.*e}", digits.count() - 1);
+        let sci = if nearest.parse::<f64>() == Ok(x) {
+            nearest
+        } else {
+            shortest
+        };
+        let (mantissa, exp) = sci.split_once('e').expect("an exponent");
+        let exp: i32 = exp.parse().expect("an exponent");
+        let (sign, mantissa) = match mantissa.strip_prefix('-') {
+            Some(m) => ("-", m),
+            None => ("", mantissa),
+        };
+        let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+        let mut out = String::from(sign);
+        if (-5..16).contains(&exp) {
+            if exp >= 0 {
+                let whole = exp as usize + 1;
+                if digits.len() <= whole {
+                    out.push_str(&digits);
+                    out.extend(std::iter::repeat_n('0', whole - digits.len()));
+                    out.push_str(".0");
+                } else {
+                    out.push_str(&digits[..whole]);
+                    out.push('.');
+                    out.push_str(&digits[whole..]);
+                }
+            } else {
+                out.push_str("0.");
+                out.extend(std::iter::repeat_n('0', (-exp - 1) as usize));
+                out.push_str(&digits);
+            }
+        } else {
+            out.push_str(&digits[..1]);
+            if digits.len() > 1 {
+                out.push('.');
+                out.push_str(&digits[1..]);
+            }
+            out.push('e');
+            out.push(if exp < 0 { '-' } else { '+' });
+            out.push_str(&exp.abs().to_string());
+        }
+        out
+    }
+
+    /// `py_float` spells as the reference: every power of two and its neighbours, the edges of
+    /// the fixed notation, ties, subnormals, random bits, times to the microsecond and beyond.
+    #[test]
+    fn py_float_as_the_reference() {
+        let mut cases = vec![
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+            1e16,
+            1e-5,
+            1e16f64.next_down(),
+            1e-5f64.next_down(),
+        ];
+        for e in -1074..1024 {
+            let p = 2f64.powi(e);
+            cases.extend([
+                p,
+                p.next_up(),
+                p.next_down(),
+                10f64.powi(e.clamp(-323, 308)),
+            ]);
+        }
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..300_000 {
+            cases.push(f64::from_bits(next()));
+            let at = 1.6e9 + (next() % 400_000_000) as f64;
+            let micros = (next() % 10_000_000) as f64;
+            cases.push(at + micros / 1e7);
+            cases.push(at + (next() % 1_000_000) as f64 / 1e6);
+            cases.push(at + (next() % 256) as f64 / 256.0);
+            cases.push((next() % 1_000_000) as f64 / 1e6);
+        }
+        let mut checked = 0;
+        for x in cases {
+            for x in [x, -x] {
+                if x.is_finite() {
+                    assert_eq!(py_float(x), py_float_reference(x), "{x:e}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2_000_000, "{checked}");
     }
 
     #[test]
