@@ -575,18 +575,9 @@ impl<C: Default> Default for List<C> {
     }
 }
 
-impl<C> List<C> {
-    #[inline(always)]
-    pub(crate) fn close(&mut self, items: usize) {
-        self.n += items as i32;
-        self.offsets.extend_from_slice(&self.n.to_le_bytes());
-        self.len += 1;
-    }
-}
-
 impl List<I8> {
-    /// One list of the seats' card counts per item (each count one value, never NULL), as
-    /// [`List::close`] ends each: the offsets and the values in place, a table of up to
+    /// One list of the seats' card counts per item (each count one value, never NULL; each
+    /// list's end offset after its values): the offsets and the values in place, a table of up to
     /// eight seats' counts written as one word.
     #[inline(always)]
     pub(crate) fn extend_counts<T>(&mut self, items: &[T], counts: impl Fn(&T) -> &CardsLeft) {
@@ -612,7 +603,7 @@ impl List<I8> {
 }
 
 impl List<Str> {
-    /// One list of texts per item (never NULL), as [`List::close`] ends each.
+    /// One list of texts per item (never NULL; each list's end offset after its values).
     #[inline(always)]
     pub(crate) fn extend_texts<T>(&mut self, items: &[T], list: impl Fn(&T) -> &[&str]) {
         for (slot, item) in slots(&mut self.offsets, items.len(), 4).zip(items) {

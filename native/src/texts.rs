@@ -39,7 +39,7 @@ const MASK_ROOM: usize = TEXT_SPAN + MAX_CARD;
 /// Each card's text as one word, built from the printer's ranks and suits at compile time:
 /// its UTF-8 bytes from the lowest, its length in the highest byte; ids `52..64` have no
 /// text (length 0), so that a card id from a mask's bits needs no bounds check.
-const fn card_words() -> [u64; 64] {
+pub(crate) const fn card_words() -> [u64; 64] {
     let mut out = [0u64; 64];
     let mut c = 0;
     while c < N_CARDS {
@@ -122,8 +122,15 @@ pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
 /// How a game prints its cards: one card's text, a mask's (Big Two's here, Dou Dizhu's in
 /// `crate::ddz::texts`).
 pub(crate) trait Printer {
+    /// The room a mask's text takes written in place ([`Printer::mask_in`]).
+    const ROOM: usize;
+
     fn card(card: usize, out: &mut Vec<u8>);
     fn mask(mask: u64, out: &mut Vec<u8>);
+
+    /// A mask's text written from the start of `room` (at least [`Printer::ROOM`] bytes; the
+    /// bytes after the text are left written over); its length.
+    fn mask_in(mask: u64, room: &mut [u8]) -> usize;
 }
 
 /// Big Two's printer ([`write_card`], [`write_mask`]).
@@ -131,12 +138,19 @@ pub(crate) trait Printer {
 pub(crate) struct Big2;
 
 impl Printer for Big2 {
+    const ROOM: usize = MASK_ROOM;
+
     fn card(card: usize, out: &mut Vec<u8>) {
         write_card(card, out);
     }
 
     fn mask(mask: u64, out: &mut Vec<u8>) {
         write_mask(mask, out);
+    }
+
+    #[inline(always)]
+    fn mask_in(mask: u64, room: &mut [u8]) -> usize {
+        write_mask_in(mask, mask_room(room, 0))
     }
 }
 
@@ -171,17 +185,19 @@ impl<P: Printer> Text<P> {
     }
 }
 
-impl Text<Big2> {
+impl<P: Printer> Text<P> {
     /// One mask's text per item as [`Text::push_mask`] writes each, in place
-    /// ([`write_mask_in`]).
+    /// ([`Printer::mask_in`]).
     #[inline(always)]
-    fn extend_masks<T>(&mut self, items: &[T], mask: impl Fn(&T) -> Option<u64>) {
-        self.0.extend_in_place(items, MASK_ROOM, |item, data, end| {
+    pub(crate) fn extend_masks<T>(&mut self, items: &[T], mask: impl Fn(&T) -> Option<u64>) {
+        self.0.extend_in_place(items, P::ROOM, |item, data, end| {
             let m = mask(item).filter(|&m| i64::try_from(m).is_ok())?;
-            Some(write_mask_in(m, mask_room(data, end)))
+            Some(P::mask_in(m, &mut data[end..end + P::ROOM]))
         });
     }
+}
 
+impl Text<Big2> {
     /// One card's text per item as [`Text::push_card`] writes each, in place.
     #[inline(always)]
     fn extend_cards<T>(&mut self, items: &[T], card: impl Fn(&T) -> Option<u8>) {

@@ -221,7 +221,7 @@ fn action_tuple(py: Python<'_>, e: &Enums, a: &ActionRecord) -> PyResult<PyObjec
         a.top_before.into_py_any(py)?,
         e.kind(py, a.top_kind),
         a.top_seat.into_py_any(py)?,
-        PyTuple::new(py, &a.cards_left)?.into_py_any(py)?,
+        PyTuple::new(py, a.cards_left.as_slice())?.into_py_any(py)?,
         a.hand_before.into_py_any(py)?,
         a.beating_play_existed.into_py_any(py)?,
         a.ends_round.into_py_any(py)?,

@@ -139,7 +139,10 @@ pub fn buildable(
                 && fits_opt(a.units, 8)
                 && fits(a.multiplier, 32)
                 && fits_opt(Some(a.round), 16)
-                && a.cards_left.iter().all(|&c| fits_opt(Some(c), 8))
+                && a.cards_left
+                    .as_slice()
+                    .iter()
+                    .all(|&c| fits_opt(Some(c), 8))
         });
     let masks_fit = [line.kitty, line.set_aside]
         .into_iter()
@@ -175,7 +178,6 @@ impl DdzChunkRows {
         info: &LineInfo<'_>,
     ) {
         let players = info.players;
-        let gid = Some(line.game_id.as_str());
         let n = actions.len();
         let landlord = res.landlord;
         let max_bid = max_bids(actions, players).unwrap_or_else(|| vec![None; players]);
@@ -219,7 +221,7 @@ impl DdzChunkRows {
         g.face_up_card.push_int(opt(line.face_up_card));
         g.face_up_card_text.push_card(line.face_up_card);
 
-        let left: &[u32] = actions.last().map_or(&[], |a| a.cards_left.as_slice());
+        let left: &[u8] = actions.last().map_or(&[], |a| a.cards_left.as_slice());
         let s = &mut self.seats;
         for seat in 0..players {
             let deal = line.hands.as_ref().and_then(|h| h.get(seat).copied());
@@ -243,43 +245,42 @@ impl DdzChunkRows {
             s.max_bid.push_int(opt(max_bid[seat]));
         }
 
+        // the actions rows a column at a time (as Big Two's `crate::rows::ChunkRows::add`)
         let x = &mut self.actions;
-        for a in actions {
-            x.game_id.push(gid);
-            x.action_index.push_int(int(a.action_index));
-            x.seat.push_int(int(a.seat));
-            x.action_type.push(Some(a.kind.as_str()));
-            x.cards_mask.push_int(int(a.cards));
-            x.cards_text.push_mask(Some(a.cards));
-            x.kind.push(a.play_kind.map(|k| k.as_str()));
-            x.rank_key.push_int(opt(a.key));
-            x.trick.push_int(int(a.round));
-            x.is_lead.push(Some(a.is_lead));
-            x.top_before_mask.push_int(int(a.top_before));
-            x.top_before_text.push_mask(Some(a.top_before));
-            for &c in &a.cards_left {
-                x.cards_left.values.push_int(int(c));
-            }
-            x.cards_left.close(a.cards_left.len());
-            x.hand_before_mask.push_int(opt(a.hand_before));
-            x.hand_before_text.push_mask(a.hand_before);
-            x.beating_play_existed.push(a.beating_play_existed);
-            x.next_seat.push_int(int((a.seat + 1) % players));
-            x.ends_trick.push(Some(a.ends_round));
-            x.wins_game.push(Some(a.wins_game));
-            if a.unchecked_hand {
-                x.unchecked.values.push(Some("hand"));
-            }
-            x.unchecked.close(usize::from(a.unchecked_hand));
-            x.phase.push(Some(a.phase.as_str()));
-            x.bid.push_int(opt(a.bid));
-            x.units.push_int(opt(a.units));
-            x.top_kind.push(a.top_kind.map(|k| k.as_str()));
-            x.top_seat.push_int(opt(a.top_seat));
-            x.landlord.push_int(opt(a.landlord));
-            x.multiplier.push_int(int(a.multiplier));
-            x.ends_auction.push(Some(a.ends_auction));
-        }
+        x.game_id.repeat(&line.game_id, n);
+        x.action_index.extend_opt(actions, |a| int(a.action_index));
+        x.seat.extend_opt(actions, |a| int(a.seat));
+        x.action_type.extend(actions, |a| Some(a.kind.as_str()));
+        x.cards_mask.extend_opt(actions, |a| int(a.cards));
+        x.kind.extend(actions, |a| a.play_kind.map(|k| k.as_str()));
+        x.rank_key.extend_opt(actions, |a| opt(a.key));
+        x.trick.extend_opt(actions, |a| int(a.round));
+        x.is_lead.extend(actions, |a| a.is_lead);
+        x.top_before_mask.extend_opt(actions, |a| int(a.top_before));
+        x.cards_left.extend_counts(actions, |a| &a.cards_left);
+        x.hand_before_mask
+            .extend_opt(actions, |a| opt(a.hand_before));
+        x.beating_play_existed
+            .extend_opt(actions, |a| a.beating_play_existed);
+        x.next_seat
+            .extend_opt(actions, |a| int((a.seat + 1) % players));
+        x.ends_trick.extend(actions, |a| a.ends_round);
+        x.wins_game.extend(actions, |a| a.wins_game);
+        x.unchecked
+            .extend_texts(actions, |a| if a.unchecked_hand { &["hand"] } else { &[] });
+        x.phase.extend(actions, |a| Some(a.phase.as_str()));
+        x.bid.extend_opt(actions, |a| opt(a.bid));
+        x.units.extend_opt(actions, |a| opt(a.units));
+        x.top_kind
+            .extend(actions, |a| a.top_kind.map(|k| k.as_str()));
+        x.top_seat.extend_opt(actions, |a| opt(a.top_seat));
+        x.landlord.extend_opt(actions, |a| opt(a.landlord));
+        x.multiplier.extend_opt(actions, |a| int(a.multiplier));
+        x.ends_auction.extend(actions, |a| a.ends_auction);
+        x.cards_text.extend_masks(actions, |a| Some(a.cards));
+        x.top_before_text
+            .extend_masks(actions, |a| Some(a.top_before));
+        x.hand_before_text.extend_masks(actions, |a| a.hand_before);
         // a line whose times are not one a move: no times (as the Python builder)
         let no_times;
         let ts = if line.ts.len() == n {

@@ -5,6 +5,7 @@
 use super::cards::{counts_of, format_cards, Counts};
 use super::combos::{can_beat_counts, explain, readings, Kind, Play};
 use super::rules::{Bidding, DdzRules, Num, KITTY_SIZE, MAX_BID};
+use crate::state::CardsLeft;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ActionType {
@@ -87,7 +88,9 @@ pub struct ActionRecord {
     pub top_before: u64,
     pub top_kind: Option<Kind>,
     pub top_seat: Option<usize>,
-    pub cards_left: Vec<u32>,
+    /// Each seat's cards left after the action (a byte a seat, in place: no heap vector
+    /// per action).
+    pub cards_left: CardsLeft,
     pub hand_before: Option<u64>,
     pub beating_play_existed: Option<bool>,
     pub ends_round: bool,
@@ -541,7 +544,7 @@ impl<'r> Game<'r> {
             top_before: 0,
             top_kind: None,
             top_seat: None,
-            cards_left: self.counts.clone(),
+            cards_left: CardsLeft::of(&self.counts),
             hand_before,
             beating_play_existed: None,
             ends_round: false,
@@ -609,7 +612,7 @@ impl<'r> Game<'r> {
                 top_before: top.map_or(0, |t| t.mask),
                 top_kind: top.map(|t| t.kind),
                 top_seat,
-                cards_left: self.counts.clone(),
+                cards_left: CardsLeft::of(&self.counts),
                 hand_before,
                 beating_play_existed: beat,
                 ends_round: ends_round || wins,

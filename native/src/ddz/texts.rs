@@ -7,7 +7,7 @@
 //! string, a NULL mask or card a NULL text. Bits above the deck's 54 print nothing, as the
 //! Python printer's chunk tables have no text for them.
 
-use crate::texts::{write_card as write_big2_card, Printer};
+use crate::texts::{card_words, write_card as write_big2_card, Printer};
 
 /// The deck's cards (ids `0..54`: Big Two's 52 and the two jokers).
 pub const N_CARDS: usize = 54;
@@ -37,17 +37,59 @@ pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
     }
 }
 
+/// Each card's text and a space after it as one word (`crate::texts::card_words`' layout:
+/// its UTF-8 bytes from the lowest, its length in the highest byte), the jokers' too; ids
+/// `54..64` have no text.
+const fn spaced_words() -> [u64; 64] {
+    let mut out = card_words();
+    out[BLACK_JOKER] = u16::from_le_bytes(*b"BJ") as u64 | 2 << 56;
+    out[RED_JOKER] = u16::from_le_bytes(*b"RJ") as u64 | 2 << 56;
+    let mut c = 0;
+    while c < N_CARDS {
+        let n = out[c] >> 56;
+        out[c] = (out[c] & ((1 << 56) - 1)) | (b' ' as u64) << (8 * n) | (n + 1) << 56;
+        c += 1;
+    }
+    out
+}
+
+static SPACED_WORD: [u64; 64] = spaced_words();
+
+/// The span of a mask's text written in place ([`Printer::mask_in`]): a power of two above the
+/// longest text (54 cards and a space after each, 270 bytes), so that a card's offset taken
+/// modulo the span (which leaves it as it is) is in bounds where the compiler can see it.
+const TEXT_SPAN: usize = 512;
+
 /// Dou Dizhu's printer ([`write_card`], [`write_mask`]).
 #[derive(Default)]
 pub(crate) struct Ddz;
 
 impl Printer for Ddz {
+    /// The span and the last card's 8-byte store past it.
+    const ROOM: usize = TEXT_SPAN + 8;
+
     fn card(card: usize, out: &mut Vec<u8>) {
         write_card(card, out);
     }
 
     fn mask(mask: u64, out: &mut Vec<u8>) {
         write_mask(mask, out);
+    }
+
+    /// Each card with a space after it, one 8-byte store each; the last space dropped.
+    #[inline(always)]
+    fn mask_in(mask: u64, room: &mut [u8]) -> usize {
+        let room: &mut [u8; Self::ROOM] = (&mut room[..Self::ROOM]).try_into().expect("room");
+        let mut m = mask & ((1 << N_CARDS) - 1);
+        let mut at = 0;
+        while m != 0 {
+            let word = SPACED_WORD[m.trailing_zeros() as usize & 63];
+            let slot = at % TEXT_SPAN;
+            room[slot..slot + 8].copy_from_slice(&word.to_le_bytes());
+            at += (word >> 56) as usize;
+            m &= m - 1;
+        }
+        at.saturating_sub(1)
     }
 }
 
@@ -78,6 +120,25 @@ mod tests {
         let mut one = Vec::new();
         write_card(54, &mut one);
         assert!(one.is_empty());
+    }
+
+    /// A mask's text written in place is the one appended, on every card alone, the whole
+    /// deck, bits beyond it and random masks.
+    #[test]
+    fn in_place_as_appended() {
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut masks = vec![0, u64::MAX, (1 << N_CARDS) - 1, 1 << 54 | 1 << 63];
+        masks.extend((0..64).map(|c| 1u64 << c));
+        masks.extend((0..20_000).map(|k| next() & next() >> (k % 40)));
+        for mask in masks {
+            let mut room = vec![b'x'; Ddz::ROOM];
+            let n = Ddz::mask_in(mask, &mut room);
+            assert_eq!(
+                String::from_utf8_lossy(&room[..n]),
+                mask_text(mask),
+                "{mask:#x}"
+            );
+        }
     }
 
     #[test]
