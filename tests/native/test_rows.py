@@ -148,7 +148,16 @@ _META = st.fixed_dictionaries(
             st.none(),
             st.tuples(
                 st.sampled_from(
-                    ["seconds", "milliseconds", "microseconds", "tenths", "5 digits", "7 digits"]
+                    [
+                        "hours",
+                        "minutes",
+                        "seconds",
+                        "milliseconds",
+                        "microseconds",
+                        "tenths",
+                        "5 digits",
+                        "7 digits",
+                    ]
                 ),
                 st.sampled_from([0, 480, -330, 23 * 60 + 59, -(23 * 60 + 59)]),
                 st.sampled_from(
@@ -284,7 +293,7 @@ def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
     "shape",
     [
         (spec, minutes, zone)
-        for spec in ("seconds", "milliseconds", "microseconds", "tenths", "5 digits")
+        for spec in ("minutes", "seconds", "milliseconds", "microseconds", "tenths", "5 digits")
         for minutes, zone in (
             (480, "offset"),
             (-330, "offset"),
@@ -302,13 +311,36 @@ def test_the_core_reads_iso_times_itself(
     monkeypatch: pytest.MonkeyPatch, shape: tuple[str, int, str]
 ) -> None:
     """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone,
-    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, one to six digits
-    of a second) are read by the core, not the Python reader, and give the ``ts`` Python
-    gives."""
+    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, no seconds, one to
+    six digits of a second) are read by the core, not the Python reader, and give the ``ts``
+    Python gives."""
     games = [_game(seed, 0, "compact", False) for seed in range(10)]
     lines = [orjson.dumps(_as_iso(g, shape)).decode() for g in games]
     assert all('"ts":"20' in line for line in lines)
     assert _core_alone(monkeypatch, lines).tables[Table.GAMES].num_rows == 10
+
+
+@pytest.mark.parametrize(
+    "started_at",
+    [
+        "2026-11-01",
+        "2026-11-01T20:00",
+        "2026-11-01 20:00",
+        "2026-11-01 20:00+08:00",
+        "2026-11-01T20:00Z",
+        "2026-11-01 20:00:00.5",
+    ],
+)
+def test_the_core_reads_started_at_itself(monkeypatch: pytest.MonkeyPatch, started_at: str) -> None:
+    """A ``started_at`` that is a date alone or has no seconds (as a club's sheet or a
+    database writes it) is read by the core, not the Python reader, and stored as Python
+    stores it (``2026-11-01T00:00:00+00:00``; without a zone, ``datetime.isoformat``'s)."""
+    from pipeline.logs.records import _started_at
+
+    games = [{**_game(seed, 0, "compact", False), "started_at": started_at} for seed in range(4)]
+    lines = [orjson.dumps(g).decode() for g in games]
+    stored = _core_alone(monkeypatch, lines).tables[Table.GAMES]["started_at"].to_pylist()
+    assert stored == [_started_at(started_at)] * 4
 
 
 #: Each card-text column the core prints, and the column it prints (a mask, or a card id).

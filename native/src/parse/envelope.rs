@@ -43,7 +43,8 @@ pub struct Meta {
 }
 
 /// A time `iso_time` reads, in the shape the core reads: its UTC offset in seconds (0 without
-/// a zone, which the reader takes for UTC), its local date and time, and its microseconds.
+/// a zone, which the reader takes for UTC), its local date and time, its microseconds, and
+/// whether it names a zone.
 struct IsoTime {
     year: i64,
     month: i64,
@@ -51,36 +52,43 @@ struct IsoTime {
     seconds: i64,
     micros: i64,
     offset: i64,
+    zoned: bool,
 }
 
-/// `YYYY-MM-DD(T| )HH:MM:SS[.f…](Z|±HH:MM|±HHMM|±HH)?` (one to six digits of a second's
-/// fraction), a year strictly inside 1990 … 2100 (no zone moves it across an end), read as
-/// Python 3.11's `datetime.fromisoformat` reads it; any other text is the Python reader's
-/// (`fromisoformat` reads more: a date alone, no seconds, a seven-digit fraction cut to six,
-/// a comma for the point, an offset with seconds, any separator character).
+/// `YYYY-MM-DD`, or that and `(T| )HH:MM[:SS[.f…]](Z|±HH:MM|±HHMM|±HH)?` (one to six digits
+/// of a second's fraction), a year strictly inside 1990 … 2100 (no zone moves it across an
+/// end), read as Python 3.11's `datetime.fromisoformat` reads it (a date alone is its
+/// midnight, no seconds are 0); any other text is the Python reader's (`fromisoformat` reads
+/// more: an hour alone, a seven-digit fraction cut to six, a comma for the point, an offset
+/// with seconds, any separator character).
 fn iso_parts(text: &str) -> Option<IsoTime> {
     let b = text.as_bytes();
-    if b.len() < 19 || !text.is_ascii() {
+    if b.len() < 10 || !text.is_ascii() {
         return None;
     }
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if !(digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && (b[10] == b'T' || b[10] == b' ')
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-        && b[16] == b':'
-        && digits(17..19))
-    {
+    if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
         return None;
     }
     let num = |r: std::ops::Range<usize>| text[r].parse::<i64>().unwrap_or(99);
     let (year, month, day) = (num(0..4), num(5..7), num(8..10));
-    let (hour, minute, second) = (num(11..13), num(14..16), num(17..19));
+    // the time: none (a date alone), hours and minutes, or those and seconds
+    let (hour, minute, second, seconds_end) = if b.len() == 10 {
+        (0, 0, 0, None)
+    } else if b.len() >= 16
+        && (b[10] == b'T' || b[10] == b' ')
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+    {
+        if b.len() >= 19 && b[16] == b':' && digits(17..19) {
+            (num(11..13), num(14..16), num(17..19), Some(19))
+        } else {
+            (num(11..13), num(14..16), 0, None)
+        }
+    } else {
+        return None;
+    };
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days = [
         31,
@@ -106,9 +114,10 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
     {
         return None;
     }
-    let mut rest = &text[19..];
+    // after the time (a date alone: nothing)
+    let mut rest = &text[seconds_end.unwrap_or(b.len().min(16))..];
     let mut micros = 0;
-    if let Some(frac) = rest.strip_prefix('.') {
+    if let (Some(frac), Some(_)) = (rest.strip_prefix('.'), seconds_end) {
         let n = frac.bytes().take_while(u8::is_ascii_digit).count();
         if !(1..=6).contains(&n) {
             return None;
@@ -144,6 +153,7 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
         seconds: hour * 3600 + minute * 60 + second,
         micros,
         offset,
+        zoned: !rest.is_empty(),
     })
 }
 
@@ -174,27 +184,20 @@ pub(crate) fn iso_seconds(text: &str) -> Option<f64> {
 }
 
 /// `started_at` as the Python reader stores it (`_started_at`): as logged when it names a
-/// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (a `T` between
-/// the date and the time, microseconds, six digits, only when not zero). Only for a text
+/// zone, else with `+00:00` made explicit as `datetime.isoformat` writes it (the date, a `T`,
+/// hours, minutes and seconds, microseconds, six digits, only when not zero). Only for a text
 /// `started_at_ok` accepted.
 fn started_at_stored(text: &str) -> String {
-    let rest = &text[19..];
-    let (frac, zone) = match rest.strip_prefix('.') {
-        Some(f) => {
-            let n = f.bytes().take_while(u8::is_ascii_digit).count();
-            (&f[..n], &f[n..])
-        }
-        None => ("", rest),
-    };
-    if !zone.is_empty() {
+    let Some(t) = iso_parts(text).filter(|t| !t.zoned) else {
         return text.to_owned();
-    }
-    let mut out = format!("{}T{}", &text[..10], &text[11..19]);
-    if !frac.is_empty() {
-        let micro: u32 = format!("{frac:0<6}").parse().unwrap_or(0);
-        if micro != 0 {
-            out.push_str(&format!(".{micro:06}"));
-        }
+    };
+    let (h, m, s) = (t.seconds / 3600, t.seconds / 60 % 60, t.seconds % 60);
+    let mut out = format!(
+        "{:04}-{:02}-{:02}T{h:02}:{m:02}:{s:02}",
+        t.year, t.month, t.day
+    );
+    if t.micros != 0 {
+        out.push_str(&format!(".{:06}", t.micros));
     }
     out.push_str("+00:00");
     out
@@ -555,6 +558,11 @@ mod tests {
             ("2098-12-31T23:59:59.999999+23:59", 4070822459.999999),
             ("2026-11-01 20:00:00.9+0800", 1793534400.9),
             ("2026-11-01 20:00:00.12345-08", 1793592000.12345),
+            ("2026-11-01", 1793491200.0),
+            ("2026-11-01T20:00", 1793563200.0),
+            ("2026-11-01 20:00+08:00", 1793534400.0),
+            ("2026-11-01T20:00Z", 1793563200.0),
+            ("2026-11-01T20:00-0530", 1793583000.0),
         ] {
             assert_eq!(
                 iso_seconds(text).map(f64::to_bits),
@@ -571,14 +579,28 @@ mod tests {
             "2026-11-01T20:00:00+080",
             "2026-11-01T20:00:00+24",
             "2026-11-01T20:00:00z",
-            "2026-11-01T20:00",
-            "2026-11-01",
+            "2026-11-01T20",
+            "2026-11-01T20:00.5",
+            "2026-11-01T20:00:0",
+            "2026-11-01T20:0",
+            "2026-11-01Z",
+            "2026-11-01+08:00",
+            "2026-11-01T",
         ] {
             assert_eq!(iso_seconds(text), None); // the Python reader's
         }
         assert_eq!(
             started_at_stored("2026-11-01T20:00:00"),
             "2026-11-01T20:00:00+00:00"
+        );
+        assert_eq!(started_at_stored("2026-11-01"), "2026-11-01T00:00:00+00:00");
+        assert_eq!(
+            started_at_stored("2026-11-01 20:00"),
+            "2026-11-01T20:00:00+00:00"
+        );
+        assert_eq!(
+            started_at_stored("2026-11-01 20:00+08:00"),
+            "2026-11-01 20:00+08:00"
         );
         assert_eq!(
             started_at_stored("2026-11-01T20:00:00.120"),
