@@ -293,7 +293,15 @@ def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
     "shape",
     [
         (spec, minutes, zone)
-        for spec in ("minutes", "seconds", "milliseconds", "microseconds", "tenths", "5 digits")
+        for spec in (
+            "minutes",
+            "seconds",
+            "milliseconds",
+            "microseconds",
+            "tenths",
+            "5 digits",
+            "7 digits",
+        )
         for minutes, zone in (
             (480, "offset"),
             (-330, "offset"),
@@ -304,6 +312,7 @@ def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
             (0, "space none"),
             (-330, "compact"),
             (480, "hours"),
+            (480, "comma"),
         )
     ],
 )
@@ -311,9 +320,9 @@ def test_the_core_reads_iso_times_itself(
     monkeypatch: pytest.MonkeyPatch, shape: tuple[str, int, str]
 ) -> None:
     """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone,
-    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, no seconds, one to
-    six digits of a second) are read by the core, not the Python reader, and give the ``ts``
-    Python gives."""
+    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, no seconds, any
+    digits of a second (.NET's ``o`` writes seven), a comma for the point) are read by the
+    core, not the Python reader, and give the ``ts`` Python gives."""
     games = [_game(seed, 0, "compact", False) for seed in range(10)]
     lines = [orjson.dumps(_as_iso(g, shape)).decode() for g in games]
     assert all('"ts":"20' in line for line in lines)
@@ -329,11 +338,14 @@ def test_the_core_reads_iso_times_itself(
         "2026-11-01 20:00+08:00",
         "2026-11-01T20:00Z",
         "2026-11-01 20:00:00.5",
+        "2026-11-01T20:00:00.1234567",
+        "2026-11-01T20:00:00,5+08:00",
+        "2026-07-31T03:14:21.0000000Z",
     ],
 )
 def test_the_core_reads_started_at_itself(monkeypatch: pytest.MonkeyPatch, started_at: str) -> None:
     """A ``started_at`` that is a date alone or has no seconds (as a club's sheet or a
-    database writes it) is read by the core, not the Python reader, and stored as Python
+    database writes it), or seven digits of a second or a comma (.NET's) is read by the core, not the Python reader, and stored as Python
     stores it (``2026-11-01T00:00:00+00:00``; without a zone, ``datetime.isoformat``'s)."""
     from pipeline.logs.records import _started_at
 

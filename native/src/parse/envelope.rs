@@ -55,11 +55,11 @@ struct IsoTime {
     zoned: bool,
 }
 
-/// `YYYY-MM-DD`, or that and `(T| )HH:MM[:SS[.f…]](Z|±HH:MM|±HHMM|±HH)?` (one to six digits
-/// of a second's fraction), a year strictly inside 1990 … 2100 (no zone moves it across an
-/// end), read as Python 3.11's `datetime.fromisoformat` reads it (a date alone is its
-/// midnight, no seconds are 0); any other text is the Python reader's (`fromisoformat` reads
-/// more: an hour alone, a seven-digit fraction cut to six, a comma for the point, an offset
+/// `YYYY-MM-DD`, or that and `(T| )HH:MM[:SS[(.|,)f…]](Z|±HH:MM|±HHMM|±HH)?` (a second's
+/// fraction of any number of digits, those past the sixth cut), a year strictly inside
+/// 1990 … 2100 (no zone moves it across an end), read as Python 3.11's
+/// `datetime.fromisoformat` reads it (a date alone is its midnight, no seconds are 0); any
+/// other text is the Python reader's (`fromisoformat` reads more: an hour alone, an offset
 /// with seconds, any separator character).
 fn iso_parts(text: &str) -> Option<IsoTime> {
     let b = text.as_bytes();
@@ -117,12 +117,15 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
     // after the time (a date alone: nothing)
     let mut rest = &text[seconds_end.unwrap_or(b.len().min(16))..];
     let mut micros = 0;
-    if let (Some(frac), Some(_)) = (rest.strip_prefix('.'), seconds_end) {
+    let point = rest.strip_prefix('.').or_else(|| rest.strip_prefix(','));
+    if let (Some(frac), Some(_)) = (point, seconds_end) {
+        // digits past the sixth are cut, as `fromisoformat` cuts them (.NET's `o` writes 7)
         let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if !(1..=6).contains(&n) {
+        if n == 0 {
             return None;
         }
-        micros = frac[..n].parse::<i64>().ok()? * 10_i64.pow(6 - n as u32);
+        let kept = n.min(6);
+        micros = frac[..kept].parse::<i64>().ok()? * 10_i64.pow(6 - kept as u32);
         rest = &frac[n..];
     }
     let offset = match rest.as_bytes() {
@@ -563,6 +566,9 @@ mod tests {
             ("2026-11-01 20:00+08:00", 1793534400.0),
             ("2026-11-01T20:00Z", 1793563200.0),
             ("2026-11-01T20:00-0530", 1793583000.0),
+            ("2026-11-01T20:00:00.1234567Z", 1793563200.123456),
+            ("2026-11-01T20:00:00.99999999999", 1793563200.999999),
+            ("2026-11-01T20:00:00,5+08:00", 1793534400.5),
         ] {
             assert_eq!(
                 iso_seconds(text).map(f64::to_bits),
@@ -571,9 +577,9 @@ mod tests {
         }
         for text in [
             "2026-11-01x20:00:00",
-            "2026-11-01T20:00:00.1234567",
-            "2026-11-01T20:00:00,123",
             "2026-11-01T20:00:00.",
+            "2026-11-01T20:00:00,",
+            "2026-11-01T20:00:00.,5",
             "2026-11-01T20:00:00+8:00",
             "2026-11-01T20:00:00+08:00:30",
             "2026-11-01T20:00:00+080",
@@ -594,6 +600,10 @@ mod tests {
             "2026-11-01T20:00:00+00:00"
         );
         assert_eq!(started_at_stored("2026-11-01"), "2026-11-01T00:00:00+00:00");
+        assert_eq!(
+            started_at_stored("2026-11-01T20:00:00.1234567"),
+            "2026-11-01T20:00:00.123456+00:00"
+        );
         assert_eq!(
             started_at_stored("2026-11-01 20:00"),
             "2026-11-01T20:00:00+00:00"
