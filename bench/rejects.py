@@ -296,7 +296,7 @@ def database_times(log: Path, out: Path) -> int:
 @benchmark("ingest.database_times")
 def database_times_rate() -> list[Figure]:
     """The same games with each ``ts`` a number and as a database prints a time, side by side:
-    the core reads both (before 2026-12-05, a time with a space for the ``T`` was the Python
+    the core reads both (before 2026-12-04, a time with a space for the ``T`` was the Python
     reader's)."""
     return _ts_side_by_side(database_times, ("ts as numbers", "ts as a database prints it"))
 
@@ -306,6 +306,34 @@ def iso_times_rate() -> list[Figure]:
     """The same games with each ``ts`` a number and an ISO time, side by side: the core reads
     both (before 2026-12-04, a line with an ISO ``ts`` was the Python reader's)."""
     return _ts_side_by_side(iso_times, ("ts as numbers", "ts as ISO times"))
+
+
+def dotnet_times(log: Path, out: Path) -> int:
+    """``log`` with each action's numeric ``ts`` as .NET's round-trip format (``"o"``) prints a
+    UTC time, seven digits of a second and a ``Z`` (``2026-07-31T03:14:21.9000000Z``); how many
+    were rewritten.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     log, out = Path(tmp) / "a.jsonl", Path(tmp) / "b.jsonl"
+    ...     _ = log.write_text('{"actions": [{"ts": 1785467661.9}]}\\n')
+    ...     dotnet_times(log, out), out.read_text()
+    (1, '{"actions":[{"ts":"2026-07-31T03:14:21.9000000Z"}]}\\n')
+    """
+    from datetime import UTC, datetime
+
+    def printed(ts: float) -> str:
+        return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f") + "0Z"
+
+    return _rewrite_ts(log, out, printed)
+
+
+@benchmark("ingest.dotnet_times")
+def dotnet_times_rate() -> list[Figure]:
+    """The same games with each ``ts`` a number and as .NET prints a time, side by side: the
+    core reads both (before 2026-12-04, a time with seven digits of a second was the Python
+    reader's)."""
+    return _ts_side_by_side(dotnet_times, ("ts as numbers", "ts as .NET prints it"))
 
 
 def _ts_side_by_side(rewrite: Callable[[Path, Path], int], shapes: tuple[str, str]) -> list[Figure]:
@@ -383,7 +411,7 @@ def named(log: Path, out: Path, *, ascii_only: bool) -> int:
 @benchmark("ingest.escapes")
 def escapes() -> list[Figure]:
     """Big Two and Dou Dizhu games named in Chinese, the names in UTF-8 and as ``\\u``
-    escapes, side by side: the core reads both (before 2026-12-05, a string with an escape
+    escapes, side by side: the core reads both (before 2026-12-04, a string with an escape
     sent a Big Two line to serde's slower reading and a Dou Dizhu line to Python)."""
     from bench.ddz_native import ddz_lines
     from bench.ingest import write_distinct_log
@@ -444,7 +472,7 @@ def run_together(log: Path, out: Path) -> int:
 @benchmark("ingest.notations")
 def notations() -> list[Figure]:
     """The same games with cards as ``big2 simulate`` writes them and run together, side by
-    side: the core reads both (before 2026-12-05, a line with cards run together was the
+    side: the core reads both (before 2026-12-04, a line with cards run together was the
     Python reader's)."""
     from bench.ingest import write_distinct_log
 
