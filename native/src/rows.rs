@@ -1194,19 +1194,19 @@ impl RowsBuffer for ChunkRows {
     }
 }
 
-/// A float as orjson writes it: Python's `repr` digits (the shortest that read back, the
-/// nearest of those), fixed notation from 1e-5 to below 1e16 (`1.0`, `0.00001`), else `1e+16`,
-/// `9.99e-6`.
-pub fn py_float(x: f64) -> String {
+/// [`write_py_float`] as a string (for tests).
+#[cfg(test)]
+fn py_float(x: f64) -> String {
     let mut out = Vec::with_capacity(32);
     write_py_float(x, &mut out);
     String::from_utf8(out).expect("ASCII")
 }
 
-/// Append [`py_float`]'s spelling of `x`. The digits are żmij's (`zmij`, serde_json's float
-/// printer: the shortest that read back, the nearest of those, as Python's `repr` picks them;
-/// ties and the power-of-two edges included, `tests::py_float_as_the_reference`), laid out as
-/// orjson lays them out.
+/// Append a float as orjson writes it: Python's `repr` digits (the shortest that read back,
+/// the nearest of those), fixed notation from 1e-5 to below 1e16 (`1.0`, `0.00001`), else
+/// `1e+16`, `9.99e-6`. The digits are żmij's (`zmij`, serde_json's float printer, which picks
+/// them as Python's `repr` does, ties and the power-of-two edges included:
+/// `tests::py_float_as_the_reference`).
 pub fn write_py_float(x: f64, out: &mut Vec<u8>) {
     if x == 0.0 {
         out.extend_from_slice(if x.is_sign_negative() {
