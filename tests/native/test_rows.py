@@ -355,6 +355,40 @@ def test_the_core_reads_started_at_itself(monkeypatch: pytest.MonkeyPatch, start
     assert stored == [_started_at(started_at)] * 4
 
 
+#: Texts near the ISO shapes the core reads, and beyond them: each piece valid or not.
+_NEAR_ISO = st.tuples(
+    st.sampled_from(
+        ["2026-11-01", "2028-02-29", "2026-02-29", "1991-01-01", "2026-13-01", "2026-1-01"]
+    ),
+    st.sampled_from(
+        ["", "T20", "T20:00", " 20:00", "x20:00", "T20:0", "T24:00", "T23:59", "T20:60"]
+    ),
+    st.sampled_from(["", ":00", ":59", ":60", ":5"]),
+    st.sampled_from(["", ".5", ",5", ".1234567", ".999999999", ".", ",", ".12345"]),
+    st.sampled_from(
+        ["", "Z", "z", "+08:00", "+0800", "+08", "-05:30", "+08:00:30", "+8:00", "+24:00"]
+    ),
+).map("".join)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(started=st.lists(_NEAR_ISO, min_size=1, max_size=4))
+def test_any_near_iso_started_at_gives_python_s_rows(
+    monkeypatch: pytest.MonkeyPatch, started: list[str]
+) -> None:
+    """A ``started_at`` in or near the ISO shapes the core reads (a date alone, no seconds,
+    any digits of a second, a comma, every zone, and each piece broken) gives on the core the
+    rows and rejects Python gives: what the core reads it reads as ``fromisoformat`` does, and
+    what it does not is Python's."""
+    games = [
+        {**_game(seed, 0, "compact", False), "started_at": text}
+        for seed, text in enumerate(started)
+    ]
+    _both(monkeypatch, [orjson.dumps(g).decode() for g in games])
+
+
 #: Each card-text column the core prints, and the column it prints (a mask, or a card id).
 _TEXTS_OF = {
     Table.SEATS: {"deal_text": "deal_mask", "final_hand_text": "final_hand_mask"},
