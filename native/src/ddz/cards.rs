@@ -53,8 +53,17 @@ fn printed_card(token: &str) -> Option<u32> {
         [.., 0xE2, 0x99, 0xA0] => 3,
         _ => return None,
     };
-    let rank = &token[..token.len() - 3];
-    let r = RANK_TEXT.iter().position(|&t| t == rank)?;
+    // the printer's ranks (`RANK_TEXT`: `3` … `9`, `10`, `J`, `Q`, `K`, `A`, `2`)
+    let r = match token.as_bytes()[..token.len() - 3] {
+        [d @ b'3'..=b'9'] => usize::from(d - b'3'),
+        [b'1', b'0'] => 7,
+        [b'J'] => 8,
+        [b'Q'] => 9,
+        [b'K'] => 10,
+        [b'A'] => 11,
+        [b'2'] => 12,
+        _ => return None,
+    };
     Some((r * 4 + suit) as u32)
 }
 
@@ -132,6 +141,24 @@ pub fn format_ranks(counts: &Counts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `printed_card` reads a rank as the printer's `RANK_TEXT` spells it, nothing else: every
+    /// one- and two-byte ASCII rank before each suit symbol.
+    #[test]
+    fn printed_ranks() {
+        for (suit, symbol) in SUIT_SYMBOL.iter().enumerate() {
+            let mut ranks: Vec<String> = (0u8..128).map(|a| char::from(a).to_string()).collect();
+            ranks.extend(["10", "11", "01", "1", "T", "j", " 3", "3 "].map(String::from));
+            for rank in ranks {
+                let token = format!("{rank}{symbol}");
+                let want = RANK_TEXT
+                    .iter()
+                    .position(|&t| t == rank)
+                    .map(|r| (r * 4 + suit) as u32);
+                assert_eq!(printed_card(&token), want, "{token:?}");
+            }
+        }
+    }
 
     #[test]
     fn cards() {
