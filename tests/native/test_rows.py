@@ -294,6 +294,7 @@ def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
     [
         (spec, minutes, zone)
         for spec in (
+            "hours",
             "minutes",
             "seconds",
             "milliseconds",
@@ -320,9 +321,9 @@ def test_the_core_reads_iso_times_itself(
     monkeypatch: pytest.MonkeyPatch, shape: tuple[str, int, str]
 ) -> None:
     """Actions whose ``ts`` are ISO times (``2026-07-31T11:14:21.900+08:00``, ``…Z``, no zone,
-    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, no seconds, any
-    digits of a second (.NET's ``o`` writes seven), a comma for the point) are read by the
-    core, not the Python reader, and give the ``ts`` Python gives."""
+    a space for the ``T`` as a database prints a time, ``+0800``, ``+08``, an hour alone, no
+    seconds, any digits of a second (.NET's ``o`` writes seven), a comma for the point) are
+    read by the core, not the Python reader, and give the ``ts`` Python gives."""
     games = [_game(seed, 0, "compact", False) for seed in range(10)]
     lines = [orjson.dumps(_as_iso(g, shape)).decode() for g in games]
     assert all('"ts":"20' in line for line in lines)
@@ -341,11 +342,14 @@ def test_the_core_reads_iso_times_itself(
         "2026-11-01T20:00:00.1234567",
         "2026-11-01T20:00:00,5+08:00",
         "2026-07-31T03:14:21.0000000Z",
+        "2026-11-01T20",
+        "2026-11-01T20:00:00+08:00:30",
     ],
 )
 def test_the_core_reads_started_at_itself(monkeypatch: pytest.MonkeyPatch, started_at: str) -> None:
     """A ``started_at`` that is a date alone or has no seconds (as a club's sheet or a
-    database writes it), or seven digits of a second or a comma (.NET's) is read by the core, not the Python reader, and stored as Python
+    database writes it), an hour alone, seven digits of a second or a comma (.NET's), an
+    offset with seconds is read by the core, not the Python reader, and stored as Python
     stores it (``2026-11-01T00:00:00+00:00``; without a zone, ``datetime.isoformat``'s)."""
     from pipeline.logs.records import _started_at
 
@@ -363,12 +367,14 @@ def _piece(valid: list[str], broken: list[str]) -> st.SearchStrategy[str]:
 
 _NEAR_ISO = st.tuples(
     _piece(["2026-11-01", "2028-02-29", "1991-01-01"], ["2026-02-29", "2026-13-01", "2026-1-01"]),
-    _piece(["", "T20:00", " 20:00", "T23:59"], ["T20", "x20:00", "T20:0", "T24:00", "T20:60"]),
+    _piece(
+        ["", "T20", "T20:00", " 20:00", "T23:59"], ["T2", "x20:00", "T20:0", "T24:00", "T20:60"]
+    ),
     _piece(["", ":00", ":59"], [":60", ":5"]),
     _piece(["", ".5", ",5", ".1234567", ".999999999", ".12345"], [".", ","]),
     _piece(
-        ["", "Z", "+08:00", "+0800", "+08", "-05:30", "-0530", "+23:59"],
-        ["z", "+08:00:30", "+8:00", "+24:00"],
+        ["", "Z", "+08:00", "+0800", "+08", "-05:30", "-0530", "+23:59", "+08:00:30", "-083015"],
+        ["z", "+8:00", "+24:00", "+08:00:60", "+08:00:30.5", "+08:0030"],
     ),
 ).map("".join)
 

@@ -55,12 +55,13 @@ struct IsoTime {
     zoned: bool,
 }
 
-/// `YYYY-MM-DD`, or that and `(T| )HH:MM[:SS[(.|,)f…]](Z|±HH:MM|±HHMM|±HH)?` (a second's
-/// fraction of any number of digits, those past the sixth cut), a year strictly inside
-/// 1990 … 2100 (no zone moves it across an end), read as Python 3.11's
-/// `datetime.fromisoformat` reads it (a date alone is its midnight, no seconds are 0); any
-/// other text is the Python reader's (`fromisoformat` reads more: an hour alone, an offset
-/// with seconds, any separator character).
+/// `YYYY-MM-DD`, or that and `(T| )HH[:MM[:SS[(.|,)f…]]](Z|±HH[[:]MM[[:]SS]])?` (a
+/// second's fraction of any number of digits, those past the sixth cut), a year strictly
+/// inside 1990 … 2100 (no zone moves it across an end), read as Python 3.11's
+/// `datetime.fromisoformat` reads it (a date alone is its midnight, no minutes or seconds are
+/// 0); any other text is the Python reader's (`fromisoformat` reads more: a fraction after
+/// the minutes or the hour, a fraction of the offset's seconds, compact times, any separator
+/// character).
 fn iso_parts(text: &str) -> Option<IsoTime> {
     let b = text.as_bytes();
     if b.len() < 10 || !text.is_ascii() {
@@ -72,19 +73,22 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
     }
     let num = |r: std::ops::Range<usize>| text[r].parse::<i64>().unwrap_or(99);
     let (year, month, day) = (num(0..4), num(5..7), num(8..10));
-    // the time: none (a date alone), hours and minutes, or those and seconds
-    let (hour, minute, second, seconds_end) = if b.len() == 10 {
-        (0, 0, 0, None)
-    } else if b.len() >= 16
-        && (b[10] == b'T' || b[10] == b' ')
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-    {
-        if b.len() >= 19 && b[16] == b':' && digits(17..19) {
-            (num(11..13), num(14..16), num(17..19), Some(19))
+    // the time: none (a date alone), an hour, hours and minutes, or those and seconds; where
+    // it ends, and whether it has seconds (only then a fraction)
+    let at = |k: usize, c: u8| b.get(k) == Some(&c);
+    let (hour, minute, second, time_end, seconds) = if b.len() == 10 {
+        (0, 0, 0, 10, false)
+    } else if b.len() >= 13 && (b[10] == b'T' || b[10] == b' ') && digits(11..13) {
+        if b.len() >= 16 && at(13, b':') && digits(14..16) {
+            if b.len() >= 19 && at(16, b':') && digits(17..19) {
+                (num(11..13), num(14..16), num(17..19), 19, true)
+            } else {
+                (num(11..13), num(14..16), 0, 16, false)
+            }
+        } else if at(13, b':') {
+            return None;
         } else {
-            (num(11..13), num(14..16), 0, None)
+            (num(11..13), 0, 0, 13, false)
         }
     } else {
         return None;
@@ -114,11 +118,10 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
     {
         return None;
     }
-    // after the time (a date alone: nothing)
-    let mut rest = &text[seconds_end.unwrap_or(b.len().min(16))..];
+    let mut rest = &text[time_end..];
     let mut micros = 0;
     let point = rest.strip_prefix('.').or_else(|| rest.strip_prefix(','));
-    if let (Some(frac), Some(_)) = (point, seconds_end) {
+    if let (Some(frac), true) = (point, seconds) {
         // digits past the sixth are cut, as `fromisoformat` cuts them (.NET's `o` writes 7)
         let n = frac.bytes().take_while(u8::is_ascii_digit).count();
         if n == 0 {
@@ -131,9 +134,12 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
     let offset = match rest.as_bytes() {
         [] | [b'Z'] => 0,
         [sign @ (b'+' | b'-'), zone @ ..] => {
-            let (h, m) = match zone {
-                [h1, h2] => ([*h1, *h2], [b'0', b'0']),
-                [h1, h2, m1, m2] | [h1, h2, b':', m1, m2] => ([*h1, *h2], [*m1, *m2]),
+            let (h, m, s) = match zone {
+                [h1, h2] => ([*h1, *h2], [b'0'; 2], [b'0'; 2]),
+                [h1, h2, m1, m2] | [h1, h2, b':', m1, m2] => ([*h1, *h2], [*m1, *m2], [b'0'; 2]),
+                [h1, h2, m1, m2, s1, s2] | [h1, h2, b':', m1, m2, b':', s1, s2] => {
+                    ([*h1, *h2], [*m1, *m2], [*s1, *s2])
+                }
                 _ => return None,
             };
             let two = |d: [u8; 2]| {
@@ -141,11 +147,11 @@ fn iso_parts(text: &str) -> Option<IsoTime> {
                     .all(u8::is_ascii_digit)
                     .then(|| i64::from(d[0] - b'0') * 10 + i64::from(d[1] - b'0'))
             };
-            let (h, m) = (two(h)?, two(m)?);
-            if h > 23 || m > 59 {
+            let (h, m, s) = (two(h)?, two(m)?, two(s)?);
+            if h > 23 || m > 59 || s > 59 {
                 return None;
             }
-            (h * 3600 + m * 60) * if *sign == b'-' { -1 } else { 1 }
+            (h * 3600 + m * 60 + s) * if *sign == b'-' { -1 } else { 1 }
         }
         _ => return None,
     };
@@ -569,6 +575,10 @@ mod tests {
             ("2026-11-01T20:00:00.1234567Z", 1793563200.123456),
             ("2026-11-01T20:00:00.99999999999", 1793563200.999999),
             ("2026-11-01T20:00:00,5+08:00", 1793534400.5),
+            ("2026-11-01T20", 1793563200.0),
+            ("2026-11-01 20+08:00", 1793534400.0),
+            ("2026-11-01T20:00:00+08:00:30", 1793534370.0),
+            ("2026-11-01T20:00-083015", 1793593815.0),
         ] {
             assert_eq!(
                 iso_seconds(text).map(f64::to_bits),
@@ -581,11 +591,16 @@ mod tests {
             "2026-11-01T20:00:00,",
             "2026-11-01T20:00:00.,5",
             "2026-11-01T20:00:00+8:00",
-            "2026-11-01T20:00:00+08:00:30",
+            "2026-11-01T20:00:00+08:00:30.5",
+            "2026-11-01T20:00:00+08:00:60",
+            "2026-11-01T20:00:00+08:0030",
             "2026-11-01T20:00:00+080",
             "2026-11-01T20:00:00+24",
             "2026-11-01T20:00:00z",
-            "2026-11-01T20",
+            "2026-11-01T20.5",
+            "2026-11-01T2",
+            "2026-11-01T20:",
+            "2026-11-01T2000",
             "2026-11-01T20:00.5",
             "2026-11-01T20:00:0",
             "2026-11-01T20:0",
