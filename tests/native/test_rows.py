@@ -359,6 +359,17 @@ def test_the_core_reads_started_at_itself(monkeypatch: pytest.MonkeyPatch, start
     assert stored == [_started_at(started_at)] * 4
 
 
+@pytest.mark.parametrize("ts", ["2026-11-01T20:00:00+08:00:30", "2026-11-01T20-083015"])
+def test_the_core_reads_offsets_with_seconds(monkeypatch: pytest.MonkeyPatch, ts: str) -> None:
+    """Actions timed with an offset of hours, minutes and seconds (and an hour alone) are read
+    by the core, not the Python reader, and give the ``ts`` Python gives."""
+    games = [_game(seed, 0, "compact", False) for seed in range(3)]
+    for game in games:
+        game["actions"] = [{**a, "ts": ts} for a in game["actions"]]
+    lines = [orjson.dumps(g).decode() for g in games]
+    assert _core_alone(monkeypatch, lines).tables[Table.GAMES].num_rows == 3
+
+
 #: Texts near the ISO shapes the core reads, and beyond them: each piece valid (half the time)
 #: or not.
 def _piece(valid: list[str], broken: list[str]) -> st.SearchStrategy[str]:
