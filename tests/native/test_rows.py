@@ -102,6 +102,19 @@ def _as_iso(game: dict[str, Any], shape: tuple[str, int, str] | None) -> dict[st
     return {**game, "actions": actions}
 
 
+#: The precisions :func:`_iso` writes.
+_ISO_SPECS = (
+    "hours",
+    "minutes",
+    "seconds",
+    "milliseconds",
+    "microseconds",
+    "tenths",
+    "5 digits",
+    "7 digits",
+)
+
+
 def _iso(ts: float, shape: tuple[str, int, str]) -> str:
     """``ts`` as an ISO time: ``shape`` is the precision (a ``timespec``, or ``"tenths"``,
     ``"5 digits"``, ``"7 digits"``: the microseconds cut to so many, the last one zero), a UTC
@@ -147,18 +160,7 @@ _META = st.fixed_dictionaries(
         "iso": st.one_of(
             st.none(),
             st.tuples(
-                st.sampled_from(
-                    [
-                        "hours",
-                        "minutes",
-                        "seconds",
-                        "milliseconds",
-                        "microseconds",
-                        "tenths",
-                        "5 digits",
-                        "7 digits",
-                    ]
-                ),
+                st.sampled_from(_ISO_SPECS),
                 st.sampled_from([0, 480, -330, 23 * 60 + 59, -(23 * 60 + 59)]),
                 st.sampled_from(
                     ["offset", "Z", "none", "space", "space none", "compact", "hours", "comma"]
@@ -293,16 +295,7 @@ def _core_alone(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> Any:
     "shape",
     [
         (spec, minutes, zone)
-        for spec in (
-            "hours",
-            "minutes",
-            "seconds",
-            "milliseconds",
-            "microseconds",
-            "tenths",
-            "5 digits",
-            "7 digits",
-        )
+        for spec in _ISO_SPECS
         for minutes, zone in (
             (480, "offset"),
             (-330, "offset"),
