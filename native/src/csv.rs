@@ -10,9 +10,10 @@
 //! ([`Head`]: none, seen before, not readable), the Python reader reads the game from its first
 //! line, so every message and reject stays its own, and hands the rows back at the next game's.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
-use memchr::memchr;
+use memchr::{memchr, memchr3};
 
 /// Where an actions CSV's columns are, as the Python reader finds them from its header.
 #[derive(Clone, Debug)]
@@ -44,13 +45,14 @@ pub struct Head {
 }
 
 /// One game read: its id, the line of its first row, its JSON line, and its rows as the
-/// reader's raw keeps them (the lines, each without its line end, joined by newlines).
+/// reader's raw keeps them (the lines, each without its line end, joined by newlines: most
+/// games' rows as they stand in the data, borrowed).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Game {
+pub struct Game<'a> {
     pub id: String,
     pub line: i64,
     pub text: String,
-    pub rows: String,
+    pub rows: Cow<'a, str>,
 }
 
 /// Why [`games`] stopped.
@@ -185,6 +187,9 @@ fn cells<'a>(
     if line.len() >= cap {
         return None;
     }
+    if memchr3(b'"', b'\r', 0, line).is_some() {
+        return None;
+    }
     let text = match checked {
         Some(text) => text.get(..line.len())?,
         None => std::str::from_utf8(line).ok()?,
@@ -192,13 +197,9 @@ fn cells<'a>(
     buf.clear();
     let mut at = 0;
     for (k, &b) in line.iter().enumerate() {
-        match b {
-            b',' => {
-                buf.push(&text[at..k]); // a comma is a character's edge
-                at = k + 1;
-            }
-            b'"' | b'\r' | 0 => return None,
-            _ => {}
+        if b == b',' {
+            buf.push(&text[at..k]); // a comma is a character's edge
+            at = k + 1;
         }
     }
     buf.push(&text[at..]);
@@ -219,30 +220,29 @@ fn utf8_part(data: &[u8]) -> &str {
 /// (None: Python reads the game; `seen` ids are Python's too); `(bytes read, the line after
 /// them, why it stopped)`. A game is read whole or not at all: the bytes read end where the
 /// next game starts.
-pub fn games(
-    data: &[u8],
+pub fn games<'a>(
+    data: &'a [u8],
     at_eof: bool,
     mut line: i64,
     layout: &Layout,
     seen: &mut HashSet<String>,
     mut head: impl FnMut(&str) -> Option<Head>,
-    out: &mut Vec<Game>,
+    out: &mut Vec<Game<'a>>,
 ) -> (usize, i64, Stop) {
     let checked = utf8_part(data);
     let mut pos = 0;
     let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
-    let mut actions = String::new();
-    let mut rows_room = 0;
+    let mut rows: Vec<&'a str> = Vec::new(); // the game's rows, each without its line end
+    let mut text_room = 0;
     loop {
         if pos == data.len() {
             return (pos, line, if at_eof { Stop::End } else { Stop::More });
         }
         let (start, start_line) = (pos, line);
-        let mut game: Option<(String, Head, i64)> = None;
-        let mut rows = String::with_capacity(rows_room);
+        let mut game: Option<(String, u64, i64)> = None;
+        let mut text = String::new();
         let mut seq = None;
-        let mut n = 0;
-        actions.clear();
+        rows.clear();
         loop {
             if pos == data.len() {
                 if !at_eof {
@@ -264,12 +264,12 @@ pub fn games(
                 line += 1;
                 continue;
             }
-            if let (Some((gid, _, _)), Some(id)) = (&game, first_cell(row, row_text)) {
-                if !id.is_empty() && id != gid {
-                    break; // the next game's first row (whether plain or not)
+            let Some(row_text) = cells(row, row_text, (layout.width, layout.cap), &mut buf) else {
+                if let (Some((gid, _, _)), Some(id)) = (&game, first_cell(row, row_text)) {
+                    if !id.is_empty() && id != gid {
+                        break; // the next game's first row, not plain: Python's
+                    }
                 }
-            }
-            let Some(text) = cells(row, row_text, (layout.width, layout.cap), &mut buf) else {
                 return (start, start_line, Stop::Python);
             };
             let id = strip(buf[0]);
@@ -285,8 +285,8 @@ pub fn games(
                 return (start, start_line, Stop::Python);
             }
             let allowed = match &game {
-                // the same game's row: another game's first row ended it above (first_cell)
-                Some((_, h, _)) => h.allowed,
+                Some((gid, _, _)) if id != gid => break, // the next game's first row
+                Some((_, allowed, _)) => *allowed,
                 None => {
                     if seen.contains(id) {
                         return (start, start_line, Stop::Python);
@@ -294,42 +294,50 @@ pub fn games(
                     let Some(h) = head(id) else {
                         return (start, start_line, Stop::Python);
                     };
-                    let allowed = h.allowed;
-                    game = Some((id.to_owned(), h, line));
-                    allowed
+                    text.reserve(h.prefix.len() + text_room);
+                    text.push_str(&h.prefix);
+                    text.push_str(",\"actions\":");
+                    game = Some((id.to_owned(), h.allowed, line));
+                    h.allowed
                 }
             };
-            n += 1;
-            if n > layout.max_rows {
+            if rows.len() >= layout.max_rows {
                 return (start, start_line, Stop::Python);
             }
-            actions.push(if n == 1 { '[' } else { ',' });
-            let Some(got) = push_action(&mut actions, &buf, layout, allowed, seq) else {
+            text.push(if rows.is_empty() { '[' } else { ',' });
+            let Some(got) = push_action(&mut text, &buf, layout, allowed, seq) else {
                 return (start, start_line, Stop::Python);
             };
             seq = Some(got + 1);
-            if n > 1 {
-                rows.push('\n');
-            }
-            rows.push_str(text);
+            rows.push(row_text);
             pos = next;
             line += 1;
         }
-        let (id, h, game_line) = game.expect("a game has a first row");
-        let mut text = String::with_capacity(h.prefix.len() + actions.len() + 16);
-        text.push_str(&h.prefix);
-        text.push_str(",\"actions\":");
-        text.push_str(&actions);
+        let (id, _, game_line) = game.expect("a game has a first row");
         text.push_str("]}");
-        rows_room = rows_room.max(rows.len());
+        text_room = text_room.max(text.len());
         seen.insert(id.clone());
         out.push(Game {
             id,
             line: game_line,
             text,
-            rows,
+            rows: joined_rows(data, checked, &rows),
         });
     }
+}
+
+/// A game's rows (each a part of `data`) joined by newlines: borrowed from `checked` (the
+/// UTF-8 part of `data`) when they stand so in it (no blank line between them, no carriage
+/// return), as most do.
+fn joined_rows<'a>(data: &[u8], checked: &'a str, rows: &[&'a str]) -> Cow<'a, str> {
+    let at = |row: &str| row.as_ptr() as usize - data.as_ptr() as usize;
+    let end = rows[rows.len() - 1];
+    let (first, last) = (at(rows[0]), at(end) + end.len());
+    let next_to = |w: &[&str]| at(w[0]) + w[0].len() + 1 == at(w[1]);
+    if last <= checked.len() && rows.windows(2).all(next_to) {
+        return Cow::Borrowed(&checked[first..last]);
+    }
+    Cow::Owned(rows.join("\n"))
 }
 
 /// A row's first cell, stripped, when the reader reads it as it stands (no quote, NUL or
@@ -937,11 +945,11 @@ mod tests {
         }
     }
 
-    fn read(data: &str, at_eof: bool) -> (Vec<Game>, (usize, i64, Stop)) {
+    fn read(data: &str, at_eof: bool) -> (Vec<Game<'_>>, (usize, i64, Stop)) {
         read_bytes(data.as_bytes(), at_eof)
     }
 
-    fn read_bytes(data: &[u8], at_eof: bool) -> (Vec<Game>, (usize, i64, Stop)) {
+    fn read_bytes(data: &[u8], at_eof: bool) -> (Vec<Game<'_>>, (usize, i64, Stop)) {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let head = |id: &str| {
@@ -957,7 +965,7 @@ mod tests {
     #[test]
     fn plain_rows_become_json_lines() {
         let data =
-            "g1,1,0,play,3d 3c, 7\ng1,2,1,pass,,8.25\r\ng2,0,2,play,4d,2026-11-01T12:00:00Z\n";
+            "g1,1,0,play,3d 3c, 7\r\ng1,2,1,pass,,8.25\r\ng2,0,2,play,4d,2026-11-01T12:00:00Z\n";
         let (out, got) = read(data, true);
         assert_eq!(got, (data.len(), 5, Stop::End));
         assert_eq!(out.len(), 2);
@@ -967,6 +975,9 @@ mod tests {
         );
         assert_eq!((out[0].line, out[1].line), (2, 4));
         assert_eq!(out[0].rows, "g1,1,0,play,3d 3c, 7\ng1,2,1,pass,,8.25");
+        // a carriage return cut between rows: joined anew; rows as they stand: borrowed
+        assert!(matches!(out[0].rows, Cow::Owned(_)));
+        assert!(matches!(out[1].rows, Cow::Borrowed(_)));
         assert!(out[1].text.ends_with("\"ts\":\"2026-11-01T12:00:00Z\"}]}"));
     }
 
@@ -997,7 +1008,8 @@ mod tests {
             "g2,1,0,play,3d,1\rx",   // a carriage return inside
             "g2,0,0,play,3d,1\ng2,1,1,pass,,2\ng2,2,2,pass,,3\ng2,3,3,pass,,4", // too many rows
         ] {
-            let (out, got) = read(&format!("{good}{bad}\n"), true);
+            let data = format!("{good}{bad}\n");
+            let (out, got) = read(&data, true);
             assert_eq!(out.len(), 1, "{bad}");
             assert_eq!(got, (good.len(), 3, Stop::Python), "{bad}");
         }
@@ -1040,6 +1052,7 @@ mod tests {
         assert_eq!(out.len(), 2);
         assert_eq!((out[0].line, out[1].line), (3, 8));
         assert_eq!(out[0].rows, "g1,1,0,play,3d,1\ng1,2,1,pass,,2");
+        assert!(matches!(out[0].rows, Cow::Owned(_))); // blank lines between its rows
         let g1_again = data.rfind("g1").unwrap();
         assert_eq!(got, (g1_again, 9, Stop::Python));
     }

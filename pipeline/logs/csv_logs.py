@@ -439,11 +439,12 @@ def json_line(obj: dict[str, Any]) -> bytes | None:
     return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CsvGame:
     """A CSV game in good shape as the JSON line it equals (:func:`read_csv_lines`), for the
     native core to read and replay as it reads a JSON Lines game; the same game for the
-    Python path (:meth:`record`) where the core leaves it to Python."""
+    Python path (:meth:`record`) where the core leaves it to Python. Not frozen: a frozen
+    dataclass is made ~4× slower, and the reading thread makes one a game."""
 
     source: Source
     game_id: str
@@ -549,9 +550,11 @@ CORE_HEAD_KINDS = (DEFAULT_KIND, "doudizhu")
 _DDZ_HEAD = '{"format_version":1,"game_kind":"doudizhu",'
 
 #: The core's reader of a header's plain rows, the games-CSV part of a game it asks for, the
-#: header's raw, and how many of the games CSV's rejects had been met at each game it asked
-#: for in its last call (:meth:`_CsvReader._plain_core`).
-_PlainCore = tuple[PlainRows, Callable[[str], tuple[str, int] | None], str, list[int]]
+#: header's raw, and, for each game it was handed in its last call, how many of the games CSV's
+#: rejects had been met by then and the game's row (:meth:`_CsvReader._plain_core`).
+_PlainCore = tuple[
+    PlainRows, Callable[[str], tuple[str, int] | None], str, list[tuple[int, _GameRow]]
+]
 
 #: Bytes of an actions file handed to the core at a time.
 _PLAIN_BLOCK = 1 << 20
@@ -1116,14 +1119,14 @@ class _CsvReader:
             src.pos += read
             src.last = src.pos
             handed = 0
-            for (game_id, first, text, rows), upto in zip(games, met, strict=False):
-                game_row = self.games.take(game_id)
-                assert game_row is not None  # head() found it
+            held = self.games.held
+            for (game_id, first, text, rows), (upto, game_row) in zip(games, met, strict=False):
+                del held[game_id]  # taken: head() found it
                 self._see(game_id)
                 if upto > handed:  # the rejects met finding its row, as _finish hands them
                     yield from self.games.handed(upto - handed)
                     handed = upto
-                raw_head = f"{game_row.raw()}\n{header_raw}"
+                raw_head = f"{game_row.header.raw}\n{game_row.text}\n{header_raw}"
                 yield CsvGame(Source(self.name, first), game_id, text, raw_head, rows)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
@@ -1156,15 +1159,11 @@ class _CsvReader:
         big2_allowed, ddz_allowed = (allowed(kind) for kind in CORE_HEAD_KINDS)
         heads: list[tuple[_GamesHeader, GameHeads]] = []  # the core's, for the games header
         # for each game the core asks for in one call, in turn: how many of the games CSV's
-        # rejects were met by then (the core asks for a block's games ahead of handing them)
-        met: list[int] = []
+        # rejects were met by then (the core asks for a block's games ahead of handing them),
+        # and its games-CSV row, found (held until the game is handed over)
+        met: list[tuple[int, _GameRow]] = []
 
         def head(game_id: str) -> tuple[str, int] | None:
-            got = made(game_id)
-            met.append(len(self.games.rejects))
-            return got
-
-        def made(game_id: str) -> tuple[str, int] | None:
             if self.ids.get(game_id, 0) % self.base:  # its actions read already: here (split),
                 return None  # or in an earlier file (its row from a second reading)
             game_row = self.games.find(game_id)
@@ -1176,6 +1175,7 @@ class _CsvReader:
                     heads[:] = [(game_row.header, plain_rows.game_heads(*game_row.header.layout()))]
                 fast = heads[0][1].head(game_row.text)  # most Big Two and Dou Dizhu rows
             if fast is not None:
+                met.append((len(self.games.rejects), game_row))
                 return fast, ddz_allowed if fast.startswith(_DDZ_HEAD) else big2_allowed
             try:
                 obj = _game_obj(game_row)
@@ -1184,6 +1184,7 @@ class _CsvReader:
             text = json_line(obj)
             if text is None:
                 return None
+            met.append((len(self.games.rejects), game_row))
             # the object open: actions appended
             return text[:-1].decode(), allowed(obj["game_kind"])
 
