@@ -693,20 +693,14 @@ def _next_in_run(game: CsvGame, then: ChunkItem) -> bool:
 
 def _core_csv(rows: _Rows, core: native.CoreRows, games: list[CsvGame]) -> int:
     """A run of CSV games (one file's, in its order) to the core in one call, as a block of
-    JSON Lines (:meth:`pipeline.native.CoreRows.fill`): each game's JSON line at its first row's
-    line, blank lines between (the core skips them), so that the core reads, replays and builds
-    the rows of all of them with the GIL let go, the sources those of :meth:`_Rows.add`. A game
-    the core rejects is the core's reject with the game's CSV rows; one it leaves (a repeat) is
-    read in Python, as :meth:`_Rows.add` reads it. The games read (all of them)."""
+    JSON Lines (:meth:`pipeline.native.CoreRows.fill_lines`): each game's JSON line at its first
+    row's line, blank lines between (the core skips them), so that the core reads, replays and
+    builds the rows of all of them with the GIL let go, the sources those of :meth:`_Rows.add`.
+    A game the core rejects is the core's reject with the game's CSV rows; one it leaves (a
+    repeat) is read in Python, as :meth:`_Rows.add` reads it. The games read (all of them)."""
     first = games[0].source.line
     at = {game.source.line: game for game in games}
-    parts, line = [], first
-    for game in games:
-        parts.append(b"\n" * (game.source.line - line))
-        parts.append(game.text)
-        line = game.source.line
-    parts.append(b"\n")
-    core.fill(b"".join(parts))
+    core.fill_lines(first, [(line, game.text) for line, game in at.items()])
 
     def left(source: Source, got: bool | Reject | native.CoreRepeat) -> ChunkItem | Repeat:
         """A game the core leaves: its reject (the core's code and message, the same as

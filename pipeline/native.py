@@ -561,6 +561,12 @@ class CoreRows:
         :meth:`add_lines`: one call, no Python object per line."""
         self.core.rows_fill(data)
 
+    def fill_lines(self, first: int, games: list[tuple[int, bytes]]) -> None:
+        """Hand the core JSON lines at the given line numbers from line ``first`` on (a run of
+        an actions CSV's games: each one's first row's line and its JSON line, the lines
+        rising), blank lines between them, as :meth:`fill` hands it the block they make."""
+        self.core.rows_fill_lines(first, games)
+
     def add_lines(
         self, pos: int, line: int, file: str, max_line_bytes: int
     ) -> tuple[int, int, int, tuple[Source, str | bytes, bool | Reject | CoreRepeat] | None]:

@@ -529,6 +529,40 @@ impl Core {
         self.lines_len = data.len();
     }
 
+    /// Fill the core's line buffer with JSON lines at given line numbers, blank lines between
+    /// them, for [`Core::rows_range`] from line `first` on: a run of an actions CSV's games,
+    /// each `(line of its first row, its JSON line)`, the lines rising, as the import's reader
+    /// made them. The block the Python join of the lines and their gaps would make, without
+    /// that join and without a Python object made of it.
+    fn rows_fill_lines(
+        &mut self,
+        first: i64,
+        games: Vec<(i64, Bound<'_, PyBytes>)>,
+    ) -> PyResult<()> {
+        let mut buf = std::mem::take(&mut self.lines);
+        buf.clear();
+        let size: usize = games
+            .iter()
+            .map(|(_, text)| text.as_bytes().len() + 1)
+            .sum();
+        buf.reserve(size + 1);
+        let mut at = first;
+        for (line, text) in &games {
+            let Ok(gap) = usize::try_from(line - at) else {
+                self.lines = buf;
+                self.lines_len = 0;
+                return Err(PyValueError::new_err("the games' lines do not rise"));
+            };
+            buf.resize(buf.len() + gap, b'\n');
+            buf.extend_from_slice(text.as_bytes());
+            at = *line;
+        }
+        buf.push(b'\n');
+        self.lines_len = buf.len();
+        self.lines = buf;
+        Ok(())
+    }
+
     /// The lines of the range [`Core::rows_read`] read (or [`Core::rows_fill`] filled), from
     /// byte `pos` (line `line` of the file) on, each as `CoreRows.add` takes a line (a Dou
     /// Dizhu line to `ddz`'s rows, or to Python when `ddz` is None), up to the first line the

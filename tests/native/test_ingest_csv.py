@@ -8,8 +8,10 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import itertools
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import orjson
@@ -556,3 +558,40 @@ def test_csv_games_to_the_core_in_one_call_as_one_by_one(pairs: list[Path]) -> N
     got, want = _table_rows(one_call), _table_rows(one_by_one)
     assert len(want["games"]) > 50 and "E_BAD_SEAT" in one_call.reject_codes
     assert got == want
+
+
+def test_games_at_their_lines_fill_the_core_as_their_joined_block(pairs: list[Path]) -> None:
+    """``CoreRows.fill_lines`` (a run of CSV games at their first rows' lines) gives the core
+    the block the lines joined with blank lines between would (``CoreRows.fill``): the same
+    answers of ``add_lines`` and the same rows; lines that do not rise are refused."""
+    from pipeline.warehouse.core_rows import core_tables
+
+    games = read_csv_lines(pairs[0], plain_rows=native.csv_games)
+    run = [g for g in games if isinstance(g, CsvGame)][:40]
+    lines = [(g.source.line, g.text) for g in run]
+    first = lines[0][0]
+    block, at = [], first
+    for line, text in lines:
+        block.append(b"\n" * (line - at) + text)
+        at = line
+    assert any(b - a > 1 for (a, _), (b, _) in itertools.pairwise(lines))
+
+    def answers(fill: Any) -> tuple[list[Any], dict[str, list[str]]]:
+        core = native.core_rows()
+        assert core is not None
+        fill(core)
+        got, pos, line = [], 0, first
+        while True:
+            pos, line, built, left = core.add_lines(pos, line, "day.csv", 1 << 20)
+            got.append((pos, line, built, left and left[0]))
+            if left is None:
+                break
+        return got, _table_rows(SimpleNamespace(tables=core_tables(core.take(), "b1")))
+
+    joined = answers(lambda core: core.fill(b"".join(block) + b"\n"))
+    assert joined == answers(lambda core: core.fill_lines(first, lines))
+    assert joined[0][-1][2] > 0  # the core built the games' rows
+    core = native.core_rows()
+    assert core is not None
+    with pytest.raises(ValueError, match="do not rise"):
+        core.fill_lines(first, [lines[1], lines[0]])
