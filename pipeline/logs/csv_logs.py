@@ -1126,7 +1126,7 @@ class _CsvReader:
                 if upto > handed:  # the rejects met finding its row, as _finish hands them
                     yield from self.games.handed(upto - handed)
                     handed = upto
-                raw_head = f"{game_row.header.raw}\n{game_row.text}\n{header_raw}"
+                raw_head = f"{game_row.raw()}\n{header_raw}"
                 yield CsvGame(Source(self.name, first), game_id, text, raw_head, rows)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
