@@ -2,9 +2,10 @@
 //! (`pipeline.logs.csv_logs.read_csv_lines`): what the Python reader makes of them, at the
 //! speed of a JSON Lines file.
 //!
-//! Only rows that leave no doubt are read here: one line each (no quote, no NUL, no carriage
-//! return but a line's last byte), UTF-8, as many cells as the header (blank lines and rows
-//! skipped), whole numbers written as digits, times written as decimals or as ISO 8601 texts,
+//! Only rows that leave no doubt are read here: one line each (no NUL, no carriage return but a
+//! line's last byte), UTF-8, as many cells as the header (blank lines and rows skipped), each
+//! cell either without a quote or wholly in quotes with no quote inside (`"3d 3c"`, `""`, as
+//! R's `write.csv` and database exports write text), whole numbers written as digits, times written as decimals or as ISO 8601 texts,
 //! texts that need no JSON escape, a game's rows numbered from 0 or 1 on, under the row cap. At
 //! a game that is not so ([`Stop::Python`]), or whose games-CSV row Python does not hand over
 //! ([`Head`]: none, seen before, not readable), the Python reader reads the game from its first
@@ -13,7 +14,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use memchr::{memchr, memchr3};
+use memchr::{memchr, memchr2, memchr3};
 
 /// Where an actions CSV's columns are, as the Python reader finds them from its header.
 #[derive(Clone, Debug)]
@@ -174,36 +175,93 @@ fn push_action(
 }
 
 /// A line's cells into `buf` when it is plain (see the module's notes), and its text without
-/// its carriage return; else None. `checked`: the line is known to be UTF-8 (a part of the
-/// data [`games`] checked at once), so only its bytes are looked at, once each.
+/// its carriage return and whether a cell of it is in quotes; else None. `checked`: the line is
+/// known to be UTF-8 (a part of the data [`games`] checked at once), so only its bytes are
+/// looked at.
 #[inline(always)]
 fn cells<'a>(
     line: &'a [u8],
     checked: Option<&'a str>,
     (width, cap): (usize, usize),
     buf: &mut Vec<&'a str>,
-) -> Option<&'a str> {
+) -> Option<(&'a str, bool)> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.len() >= cap {
         return None;
     }
-    if memchr3(b'"', b'\r', 0, line).is_some() {
-        return None;
-    }
+    let quoted = match memchr3(b'"', b'\r', 0, line) {
+        None => false,
+        Some(k) if line[k] == b'"' && memchr2(b'\r', 0, &line[k..]).is_none() => true,
+        Some(_) => return None,
+    };
     let text = match checked {
         Some(text) => text.get(..line.len())?,
         None => std::str::from_utf8(line).ok()?,
     };
     buf.clear();
+    if quoted {
+        quoted_cells(text, buf)?;
+    } else {
+        let mut at = 0;
+        for (k, &b) in line.iter().enumerate() {
+            if b == b',' {
+                buf.push(&text[at..k]); // a comma is a character's edge
+                at = k + 1;
+            }
+        }
+        buf.push(&text[at..]);
+    }
+    (buf.len() == width).then_some((text, quoted))
+}
+
+/// The cells of a line with a quote into `buf`, as `csv.reader` reads them, when each cell is
+/// either without a quote or wholly in quotes with none inside (its closing quote followed by
+/// a comma or the line's end); else None (a quote doubled or inside a cell, text after a
+/// closing quote, a quote not closed on the line: the Python reader's).
+fn quoted_cells<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> Option<()> {
+    let b = text.as_bytes();
     let mut at = 0;
-    for (k, &b) in line.iter().enumerate() {
-        if b == b',' {
-            buf.push(&text[at..k]); // a comma is a character's edge
-            at = k + 1;
+    loop {
+        if b.get(at) == Some(&b'"') {
+            let close = at + 1 + memchr(b'"', &b[at + 1..])?;
+            buf.push(&text[at + 1..close]);
+            match b.get(close + 1) {
+                None => return Some(()),
+                Some(b',') => at = close + 2,
+                Some(_) => return None,
+            }
+        } else {
+            let end = memchr(b',', &b[at..]).map_or(b.len(), |k| at + k);
+            if memchr(b'"', &b[at..end]).is_some() {
+                return None;
+            }
+            buf.push(&text[at..end]);
+            if end == b.len() {
+                return Some(());
+            }
+            at = end + 1;
         }
     }
-    buf.push(&text[at..]);
-    (buf.len() == width).then_some(text)
+}
+
+/// A row's cells as `csv.writer` writes them (what the Python reader keeps as a row's raw):
+/// a cell with a comma in quotes, the others as they are (no cell [`cells`] reads has a quote,
+/// a carriage return or a line feed).
+fn written_row(cells: &[&str]) -> String {
+    let mut out = String::with_capacity(cells.iter().map(|c| c.len() + 3).sum());
+    for (k, cell) in cells.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        if memchr(b',', cell.as_bytes()).is_some() {
+            out.push('"');
+            out.push_str(cell);
+            out.push('"');
+        } else {
+            out.push_str(cell);
+        }
+    }
+    out
 }
 
 /// The part of `data` that is UTF-8, checked at once (most data is all of it): a row within it
@@ -232,7 +290,8 @@ pub fn games<'a>(
     let checked = utf8_part(data);
     let mut pos = 0;
     let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
-    let mut rows: Vec<&'a str> = Vec::new(); // the game's rows, each without its line end
+    // the game's rows, each without its line end (a row with a quoted cell as written anew)
+    let mut rows: Vec<Cow<'a, str>> = Vec::new();
     let mut text_room = 0;
     loop {
         if pos == data.len() {
@@ -264,7 +323,8 @@ pub fn games<'a>(
                 line += 1;
                 continue;
             }
-            let Some(row_text) = cells(row, row_text, (layout.width, layout.cap), &mut buf) else {
+            let cut = (layout.width, layout.cap);
+            let Some((row_text, quoted)) = cells(row, row_text, cut, &mut buf) else {
                 if let (Some((gid, _, _)), Some(id)) = (&game, first_cell(row, row_text)) {
                     if !id.is_empty() && id != gid {
                         break; // the next game's first row, not plain: Python's
@@ -309,7 +369,11 @@ pub fn games<'a>(
                 return (start, start_line, Stop::Python);
             };
             seq = Some(got + 1);
-            rows.push(row_text);
+            rows.push(if quoted {
+                Cow::Owned(written_row(&buf))
+            } else {
+                Cow::Borrowed(row_text)
+            });
             pos = next;
             line += 1;
         }
@@ -326,15 +390,16 @@ pub fn games<'a>(
     }
 }
 
-/// A game's rows (each a part of `data`) joined by newlines: borrowed from `checked` (the
-/// UTF-8 part of `data`) when they stand so in it (no blank line between them, no carriage
-/// return), as most do.
-fn joined_rows<'a>(data: &[u8], checked: &'a str, rows: &[&'a str]) -> Cow<'a, str> {
-    let at = |row: &str| row.as_ptr() as usize - data.as_ptr() as usize;
-    let end = rows[rows.len() - 1];
-    let (first, last) = (at(rows[0]), at(end) + end.len());
-    let next_to = |w: &[&str]| at(w[0]) + w[0].len() + 1 == at(w[1]);
-    if last <= checked.len() && rows.windows(2).all(next_to) {
+/// A game's rows joined by newlines: borrowed from `checked` (the UTF-8 part of `data`) when
+/// they are parts of it that stand so in it (no blank line between them, no carriage return,
+/// no row written anew), as most do.
+fn joined_rows<'a>(data: &[u8], checked: &'a str, rows: &[Cow<'a, str>]) -> Cow<'a, str> {
+    let at = |row: &str| (row.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+    let parts = rows.iter().all(|row| matches!(row, Cow::Borrowed(_)));
+    let end = &rows[rows.len() - 1];
+    let (first, last) = (at(&rows[0]), at(end).wrapping_add(end.len()));
+    let next_to = |w: &[Cow<'a, str>]| at(&w[0]) + w[0].len() + 1 == at(&w[1]);
+    if parts && last <= checked.len() && rows.windows(2).all(next_to) {
         return Cow::Borrowed(&checked[first..last]);
     }
     Cow::Owned(rows.join("\n"))
@@ -484,20 +549,24 @@ fn push_wholes(out: &mut String, name: &str, text: &str) -> Option<()> {
 /// A Big Two or Dou Dizhu game's JSON object made of its games-CSV row `line` (without its
 /// line end), as the Python reader makes it (`csv_logs._game_obj`, written by orjson), without
 /// its closing brace (the actions are appended). Only for a row that leaves no doubt: one line
-/// with no quote and no NUL, as many cells as the header, `game_kind` empty, `big2` or
+/// with no NUL, each cell without a quote or wholly in quotes with none inside, as many cells
+/// as the header, `game_kind` empty, `big2` or
 /// `doudizhu`, `overrides` empty or `{}`, no other game's column filled, whole numbers written
 /// as digits, `true` or `false`, texts that need no JSON escape. None for any other row: the
 /// Python reader makes its object (or names its error).
 pub fn game_head(layout: &GamesLayout, line: &str) -> Option<String> {
     // an empty line is no cell to csv.reader, not one empty cell
-    if line.is_empty() || line.bytes().any(|b| matches!(b, b'"' | b'\r' | b'\n' | 0)) {
+    if line.is_empty() || line.bytes().any(|b| matches!(b, b'\r' | b'\n' | 0)) {
         return None;
     }
-    let cells: Vec<&str> = line.split(',').collect();
-    if cells.len() != layout.width {
-        return None;
-    }
-    head_of_cells(layout, &cells, line.len())
+    let mut buf = Vec::with_capacity(layout.width);
+    cells(
+        line.as_bytes(),
+        Some(line),
+        (layout.width, usize::MAX),
+        &mut buf,
+    )?;
+    head_of_cells(layout, &buf, line.len())
 }
 
 /// [`game_head`] of a row's cells (as many as the header's, none with a quote, NUL or line
@@ -729,9 +798,10 @@ pub struct GameRow {
 
 /// The rows of a games CSV's `data` (whole lines after its header, `line` the number of the
 /// first; `at_eof`: the file ends with them) appended to `out`, as `csv.reader` reads them,
-/// blank lines and rows skipped, while they are plain: one line each with no quote, no NUL,
-/// no carriage return but its last byte, UTF-8, under the line cap `cap`, as many cells as the
-/// header. At a row that is not ([`Stop::Python`]) the Python reader reads it (and names its
+/// blank lines and rows skipped, while they are plain: one line each with no NUL, no carriage
+/// return but its last byte, each cell without a quote or wholly in quotes with none inside,
+/// UTF-8, under the line cap `cap`, as many cells as the header (a row's text is its line as it
+/// stands, quotes and all, as the reader keeps it). At a row that is not ([`Stop::Python`]) the Python reader reads it (and names its
 /// error): `(bytes read, the line after them, why it stopped)`.
 pub fn game_rows(
     data: &[u8],
@@ -759,7 +829,7 @@ pub fn game_rows(
         let row = &data[pos..end];
         if !(row.is_empty() || row == b"\r") {
             let cut = (layout.width, cap);
-            let Some(text) = cells(row, checked.get(pos..end), cut, &mut buf) else {
+            let Some((text, _)) = cells(row, checked.get(pos..end), cut, &mut buf) else {
                 return (pos, line, Stop::Python);
             };
             if !buf.iter().all(|cell| strip(cell).is_empty()) {
@@ -814,10 +884,18 @@ mod tests {
                 r#""cards_left":[0,2]}"#
             ))
         );
+        // cells wholly in quotes read as csv.reader reads them
+        assert_eq!(
+            game_head(&layout, "\"g1 \",hk,\" p0 |p1\",\"A|\",\"3d|4d\",1,\"0|2\""),
+            game_head(&layout, "g1 ,hk, p0 |p1,A|,3d|4d,1,0|2"),
+        );
         for row in [
             "g1,hk,p0,,,+1,",
             "g1,hk,p0,,,1",
-            "\"g1\",hk,p0,,,,",
+            "\"g\"\"1\",hk,p0,,,,", // a quote doubled
+            "\"g1\"x,hk,p0,,,,",    // text after the closing quote
+            "g\"1,hk,p0,,,,",       // a quote inside a cell
+            "\"g1,hk,p0,,,,",       // a quote not closed
             "g1,hk,p\u{1},,,,",
             "",
         ] {
@@ -917,8 +995,12 @@ mod tests {
             (got, out.len()),
             ((data.find("hk,g2").unwrap(), 5, Stop::More), 1)
         );
+        let quoted = "hk,\"g1\",\"x,y\"\n";
+        let (got, out) = read(quoted.as_bytes(), true);
+        assert_eq!((got, out.len()), ((quoted.len(), 3, Stop::End), 1));
+        assert_eq!((&*out[0].id, &*out[0].text), ("g1", "hk,\"g1\",\"x,y\""));
         for bad in [
-            &b"hk,\"g3\",z\n"[..],                               // a quote
+            &b"hk,\"g3\"\"\",z\n"[..],                           // a quote doubled
             b"hk,g3\n",                                          // a cell short
             b"hk,g3,z,\n",                                       // a cell too many
             b"hk,g3,z\0\n",                                      // a NUL
@@ -992,20 +1074,37 @@ mod tests {
     }
 
     #[test]
+    fn cells_in_quotes_read_as_csv_reader_reads_them() {
+        let plain = "g1,1,0,play,3d 3c,7\ng1,2,1,pass,,8.5\n";
+        let quoted = "\"g1\",1,0,\"play\",\"3d 3c\",7\n\"g1\",\"2\",1,\"pass\",\"\",8.5\n";
+        let ((want, _), (got, stop)) = (read(plain, true), read(quoted, true));
+        assert_eq!(stop, (quoted.len(), 4, Stop::End));
+        assert_eq!((got.len(), &got[0].text), (1, &want[0].text));
+        // the rows as csv.writer writes them back, as the Python reader's raw keeps them
+        assert_eq!(got[0].rows, "g1,1,0,play,3d 3c,7\ng1,2,1,pass,,8.5");
+        let comma = "g1,1,0,\"play\",\"3d,3c\",7\n";
+        let (got, _) = read(comma, true);
+        assert_eq!(got[0].rows, "g1,1,0,play,\"3d,3c\",7");
+        assert!(got[0].text.contains(r#""cards":"3d,3c""#));
+    }
+
+    #[test]
     fn what_python_reads_stops_at_its_game() {
         let good = "g1,1,0,play,3d,1\n";
         for bad in [
-            "g2,1,0,play,\"3d\",1",                                             // a quote
-            "g2,1,0,play,3d",                                                   // a cell short
-            "g2,2,0,play,3d,1",                                                 // starts at seq 2
-            "g2,1,+1,play,3d,1",     // a seat int() reads, not digits
-            "g2,1,0,play,3d,1e3",    // a time float() reads
-            "g2,1,0,play,3d,nan",    // and another
-            "g2,1,0,pl\\ay,3d,1",    // a text to escape
-            ",1,0,play,3d,1",        // no game id
-            "nohead,1,0,play,3d,1",  // no games-CSV row handed over
-            "g2,1,0,play,3d,1\u{0}", // a NUL
-            "g2,1,0,play,3d,1\rx",   // a carriage return inside
+            "g2,1,0,play,\"3\"\"d\",1", // a quote doubled
+            "g2,1,0,play,\"3d\"x,1",    // after its quote
+            "g2,1,0,play,\"3d,1",       // not closed
+            "g2,1,0,play,3d",           // a cell short
+            "g2,2,0,play,3d,1",         // starts at seq 2
+            "g2,1,+1,play,3d,1",        // a seat int() reads, not digits
+            "g2,1,0,play,3d,1e3",       // a time float() reads
+            "g2,1,0,play,3d,nan",       // and another
+            "g2,1,0,pl\\ay,3d,1",       // a text to escape
+            ",1,0,play,3d,1",           // no game id
+            "nohead,1,0,play,3d,1",     // no games-CSV row handed over
+            "g2,1,0,play,3d,1\u{0}",    // a NUL
+            "g2,1,0,play,3d,1\rx",      // a carriage return inside
             "g2,0,0,play,3d,1\ng2,1,1,pass,,2\ng2,2,2,pass,,3\ng2,3,3,pass,,4", // too many rows
         ] {
             let data = format!("{good}{bad}\n");

@@ -487,7 +487,8 @@ class GameHeads(Protocol):
     def head(self, text: str) -> str | None:
         """A Big Two games-CSV row's JSON object without its closing brace, as
         :func:`_game_obj` and :func:`json_line` make it, when the row leaves no doubt (one
-        line, no quote, whole numbers as digits, texts with no escape, ``overrides`` empty or
+        line, each cell without a quote or wholly in quotes with none inside, whole numbers as
+        digits, texts with no escape, ``overrides`` empty or
         ``{}``, no other game's column filled); else None (then they make it)."""
         ...
 
@@ -496,8 +497,8 @@ class GameHeads(Protocol):
     ) -> tuple[int, int, str, list[tuple[str, int, str, str | None]]]:
         """The games CSV's rows in ``data`` (whole lines after its header, ``line`` the first's
         number; ``at_eof``: the file ends with them), blank ones skipped, while they are plain
-        (one line, no quote, NUL or carriage return inside, UTF-8, under the cap ``cap``, as
-        many cells as the header): (bytes read, the line after them, ``"end"``, ``"more"`` or
+        (one line, no NUL or carriage return inside, each cell without a quote or wholly in
+        quotes with none inside, UTF-8, under the cap ``cap``, as many cells as the header): (bytes read, the line after them, ``"end"``, ``"more"`` or
         ``"python"``: ``csv.reader`` reads the row there, the rows as ``(game_id, line, text,
         head)``, ``head`` as :meth:`head` answers)."""
         ...

@@ -58,10 +58,15 @@ def _python(row: _GameRow) -> str | None:
     return None if text is None else text[:-1].decode()
 
 
-def _line(cells: list[str]) -> str:
+def _line(cells: list[str], quoting: int = csv.QUOTE_MINIMAL) -> str:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerow(cells)
+    csv.writer(out, lineterminator="\n", quoting=quoting).writerow(cells)
     return out.getvalue().rstrip("\n")
+
+
+#: How a row's line is written: its cells joined by commas, as ``csv.writer`` quotes them, or
+#: every cell in quotes (as R's ``write.csv`` and database exports write text).
+WRITTEN = st.sampled_from(["joined", "minimal", "all"])
 
 
 #: Each column's cells as an export writes them (most rows are so; other games' columns and
@@ -115,14 +120,14 @@ def _drawn(names: list[str], data: st.DataObject, odd: Callable[[int], bool]) ->
 @given(
     names=st.lists(st.sampled_from(COLUMNS), min_size=1, max_size=14),
     data=st.data(),
-    joined=st.booleans(),
+    written=WRITTEN,
 )
-def test_core_head_is_pythons_or_none(names: list[str], data: st.DataObject, joined: bool) -> None:
+def test_core_head_is_pythons_or_none(names: list[str], data: st.DataObject, written: str) -> None:
     """Any header (columns repeated, other games' and unknown ones), each cell as an export
-    writes it or anything: the core's text is the Python reader's, or None. ``joined``: the
-    row's line as its cells joined by commas; else as ``csv.writer`` quotes them."""
+    writes it or anything: the core's text is the Python reader's, or None. ``written``: the
+    row's line as its cells joined by commas, as ``csv.writer`` quotes them, or all quoted."""
     cells = _drawn(names, data, lambda k: k % 3 != 0)
-    _same_or_none(names, cells, joined)
+    _same_or_none(names, cells, written)
 
 
 #: A Dou Dizhu games CSV's columns (those `pipeline.sim.sample.ddz_csv_text` writes and more).
@@ -137,15 +142,15 @@ DDZ_COLUMNS = (
 @given(
     names=st.lists(st.sampled_from(DDZ_COLUMNS), min_size=1, max_size=24),
     data=st.data(),
-    joined=st.booleans(),
+    written=WRITTEN,
 )
 def test_core_dou_dizhu_head_is_pythons_or_none(
-    names: list[str], data: st.DataObject, joined: bool
+    names: list[str], data: st.DataObject, written: str
 ) -> None:
     """The same on Dou Dizhu rows (``game_kind`` doudizhu, the other columns Dou Dizhu's and
     the common ones, Big Two's ``stock`` among them), so that the core makes many of them."""
     cells = ["doudizhu", *_drawn(names, data, lambda k: k % 4 == 0)]
-    _same_or_none(["game_kind", *names], cells, joined)
+    _same_or_none(["game_kind", *names], cells, written)
 
 
 @pytest.mark.parametrize(
@@ -160,17 +165,23 @@ def test_core_dou_dizhu_head_is_pythons_or_none(
 )  # fmt: skip
 def test_core_head_examples(names: list[str], cells: list[str]) -> None:
     """Rows the property above may miss: spaces around player ids, a repeated column, a
-    number list with a space, another game's column filled."""
-    _same_or_none(names, cells, True)
+    number list with a space, another game's column filled; each the same to the core
+    whether its cells are in quotes or not."""
+    got = {written: _same_or_none(names, cells, written) for written in ("joined", "all")}
+    assert got["joined"] == got["all"]
 
 
-def _same_or_none(names: list[str], cells: list[str], joined: bool) -> None:
+def _same_or_none(names: list[str], cells: list[str], written: str) -> str | None:
+    """The core's text of the row written so (``WRITTEN``), held to the Python reader's when
+    it makes one."""
     header = _GamesHeader(names, "")
-    line = ",".join(cells) if joined else _line(cells)
+    quoting = csv.QUOTE_ALL if written == "all" else csv.QUOTE_MINIMAL
+    line = ",".join(cells) if written == "joined" else _line(cells, quoting)
     row = _GameRow("", 2, header, line)
-    got = _heads(header).head(line)  # type: ignore[attr-defined]
+    got: str | None = _heads(header).head(line)  # type: ignore[attr-defined]
     if got is not None:
         assert got == _python(row)
+    return got
 
 
 def test_core_makes_common_rows(tmp_path: Path) -> None:
@@ -211,7 +222,10 @@ def test_core_leaves_what_python_rejects_or_reads_otherwise() -> None:
     ddz_kitty = ",".join([*base[:-2], "doudizhu", "3d"])  # a kitty without the hands: E_SCHEMA
     assert heads.head(ddz_kitty) is None is _python(_GameRow("g1", 2, header, ddz_kitty))  # type: ignore[attr-defined]
     assert heads.head(",".join(base[:-1])) is None  # a cell short of the header  # type: ignore[attr-defined]
-    assert heads.head('g1,"hk",p0,3,,,') is None  # a quote: csv.reader's to read  # type: ignore[attr-defined]
+    quoted = 'g1,"hk","p0",3,"",,'  # cells wholly in quotes: read as csv.reader reads them
+    assert heads.head(quoted) == _python(_GameRow("g1", 2, header, quoted)) is not None  # type: ignore[attr-defined]
+    for row in ['g1,"h""k",p0,3,,,', 'g1,"hk"x,p0,3,,,', 'g1,h"k,p0,3,,,', 'g1,"hk,p0,3,,,']:
+        assert heads.head(row) is None  # a quote doubled, after a cell, inside, not closed  # type: ignore[attr-defined]
 
 
 def test_core_makes_common_dou_dizhu_rows(tmp_path: Path) -> None:

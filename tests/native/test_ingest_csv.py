@@ -228,7 +228,8 @@ _SEATS = ["0", "1", "2", "3", "007", "-0", "+1", "1_0", "٣", " 2", "2\u3000", "
 _TIMES = ["7", "7.25", "-0", "0.50", "01.5", "1e3", "nan", "inf", "1_0", ".5", "5.", " 8 ",
           "2026-11-01T12:00:00+00:00", "yesterday", "\u00a09.5", "9\x1f", ""]  # fmt: skip
 _BREAKS = ["quote", "claim", "blank", "blank_row", "crlf", "spaces", "seq", "split", "no_game", "nul",
-           "not_utf8", "long", "short_row", "backslash", "foreign", "none"]  # fmt: skip
+           "not_utf8", "long", "short_row", "backslash", "foreign", "none", "quote_all",
+           "quoted_comma", "quote_doubled", "quote_after", "quote_open", "quote_inside"]  # fmt: skip
 
 
 @settings(
@@ -257,6 +258,16 @@ _BREAKS = ["quote", "claim", "blank", "blank_row", "crlf", "spaces", "seq", "spl
 @example(seed=1, edits=[(40, "break", 4), (90, "ts", 4)], cap=1 << 20, extra=True)
 @example(seed=1, edits=[(40, "break", 0), (90, "ts", 4)], cap=1 << 20, extra=True)
 @example(seed=1, edits=[(40, "break", 11), (90, "ts", 4)], cap=60, extra=True)
+@example(seed=2, edits=[(k, "break", 16) for k in range(0, 90, 7)], cap=1 << 20, extra=True)
+@example(
+    seed=2, edits=[(40, "break", 17), (41, "break", 18), (60, "break", 19)], cap=60, extra=False
+)
+@example(
+    seed=2,
+    edits=[(40, "break", 20), (70, "break", 21), (71, "break", 16)],
+    cap=1 << 20,
+    extra=False,
+)
 def test_the_core_reads_plain_rows_as_the_python_reader(
     tmp_path: Path, seed: int, edits: list[tuple[int, str, int]], cap: int, extra: bool
 ) -> None:
@@ -294,8 +305,21 @@ def _broken(
     line: str, row: list[str], header: list[str], how: str, game_rows: list[list[str]]
 ) -> str:
     """``line`` (its cells ``row``) broken as ``how`` says."""
+    action = header.index("action")
     if how == "quote":
-        row[header.index("action")] = f'"{row[header.index("action")]}"'
+        row[action] = f'"{row[action]}"'
+    elif how == "quote_all":  # as R's write.csv or a database export writes a row
+        return ",".join(f'"{cell}"' for cell in row) + "\n"
+    elif how == "quoted_comma":
+        row[header.index("cards")] = f'"{row[header.index("cards")]},3d"'
+    elif how == "quote_doubled":
+        row[action] = f'"{row[action][:1]}""{row[action][1:]}"'
+    elif how == "quote_after":  # csv.reader appends what follows a closing quote
+        row[action] = f'"{row[action][:2]}"{row[action][2:]}'
+    elif how == "quote_open":  # csv.reader reads on into the next line
+        row[action] = f'"{row[action]}'
+    elif how == "quote_inside":
+        row[action] = f'{row[action][:1]}"{row[action][1:]}'
     elif how == "blank":
         return "\n" + line
     elif how == "blank_row":
@@ -334,7 +358,7 @@ def _broken(
 #: reading the plain rows and by ``csv.reader`` alone.
 _GAME_BREAKS = ["quote", "newline_in_quotes", "blank", "blank_row", "crlf", "spaces", "nul",
                 "not_utf8", "cr_inside", "long", "short_row", "long_row", "twice", "again_later",
-                "no_id", "none"]  # fmt: skip
+                "no_id", "none", "quote_all", "quoted_comma", "quote_doubled"]  # fmt: skip
 
 
 def _broken_game_row(line: str, row: list[str], how: str) -> tuple[str, str]:
@@ -342,6 +366,12 @@ def _broken_game_row(line: str, row: list[str], how: str) -> tuple[str, str]:
     file's end."""
     if how == "quote":
         row[5] = f'"{row[5]}"'
+    elif how == "quote_all":
+        return ",".join(f'"{cell}"' for cell in row) + "\n", ""
+    elif how == "quoted_comma":
+        row[5] = f'"{row[5]},x"'
+    elif how == "quote_doubled":
+        row[5] = f'"{row[5]}"""'
     elif how == "newline_in_quotes":
         row[5] = f'"{row[5]}\nfloor 2"'
     elif how == "blank":
@@ -386,6 +416,9 @@ def _broken_game_row(line: str, row: list[str], how: str) -> tuple[str, str]:
 @example(seed=3, edits=[(1, "long"), (3, "crlf")], cap=300, block=64)
 @example(seed=3, edits=[(0, "twice"), (2, "again_later")], cap=1 << 20, block=700)
 @example(seed=3, edits=[(0, "not_utf8"), (2, "nul"), (3, "cr_inside")], cap=1 << 20, block=64)
+@example(
+    seed=3, edits=[(0, "quote_all"), (1, "quoted_comma"), (2, "quote_doubled")], cap=300, block=64
+)
 def test_the_core_reads_plain_games_rows_as_csv_reader(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
@@ -458,10 +491,55 @@ def test_a_clean_pair_is_read_by_the_core_alone(
     assert lines_read == [1, 1, 6, 7, 8, 9]
 
 
+def test_a_pair_with_its_text_in_quotes_is_read_by_the_core(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A pair written as R's ``write.csv`` and database exports write it, every text cell in
+    quotes (``csv.QUOTE_NONNUMERIC``), a card text with a comma in quotes too: every actions
+    row is read by the core (the Python row reader never runs), and so is every games row but
+    those with a quote inside a cell (the overrides' JSON, its quotes doubled); the same items
+    as the Python reader's, raw included."""
+    import pipeline.logs.csv_logs
+
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(8)]
+    game_rows, action_rows = _csv_rows(games)
+    action_rows[4][action_rows[0].index("cards")] += ",3d"  # a comma in a cell: a reject
+
+    def quoted(rows: list[list[str]]) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+        writer.writerows([[int(c) if c.isdigit() else c for c in row] for row in rows])
+        return out.getvalue()
+
+    games_text = quoted(game_rows)
+    (tmp_path / "q.games.csv").write_text(games_text, encoding="utf-8")
+    path = tmp_path / "q.csv"
+    path.write_text(quoted(action_rows), encoding="utf-8")
+    assert '"play"' in path.read_text() and ',3d",' in path.read_text()
+    alone = list(read_csv_lines(path))
+    monkeypatch.setattr(
+        pipeline.logs.csv_logs, "_action_objs", lambda *_: pytest.fail("Python read a row")
+    )
+    lines_read = []
+    next_line = pipeline.logs.csv_logs._Lines.__next__
+
+    def counted(self: Any) -> str:
+        got = next_line(self)
+        lines_read.append(self.line)
+        return got
+
+    monkeypatch.setattr(pipeline.logs.csv_logs._Lines, "__next__", counted)
+    with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
+    assert sum(isinstance(g, CsvGame) for g in with_core) == 8
+    _same(alone, with_core)
+    doubled = [k for k, line in enumerate(games_text.splitlines(), 1) if '{""' in line]
+    assert doubled and lines_read == [1, 1, *doubled]
+
+
 def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A game the core leaves (a quoted cell, a seq out of order) is read by the Python reader
+    """A game the core leaves (text after a closing quote, a seq out of order) is read by the Python reader
     alone; the games after it are the core's again, and the items are the reader's own."""
     import pipeline.logs.csv_logs
 
@@ -469,11 +547,12 @@ def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
     game_rows, action_rows = _csv_rows(games)
     header = action_rows[0]
     first = {row[0]: k for k, row in reversed(list(enumerate(action_rows)))}
-    action_rows[first["d-2"] + 1][header.index("action")] = '"pass"'  # read alike, not plain
+    # read alike (csv.reader appends what follows a closing quote), not plain
+    action_rows[first["d-2"] + 1][header.index("action")] = "PA-SS"
     action_rows[first["d-6"] + 3][header.index("seq")] = "99"  # E_CSV_SEQ
     (tmp_path / "b.games.csv").write_text(_text(game_rows), encoding="utf-8")
     path = tmp_path / "b.csv"
-    path.write_text(_text(action_rows).replace('""pass""', "pass"), encoding="utf-8")
+    path.write_text(_text(action_rows).replace("PA-SS", '"pa"ss'), encoding="utf-8")
     alone = list(read_csv_lines(path))
     in_python: list[str] = []
     objs = pipeline.logs.csv_logs._action_objs
