@@ -217,7 +217,9 @@ fn cells<'a>(
 /// The cells of a line with a quote into `buf`, as `csv.reader` reads them, when each cell is
 /// either without a quote or wholly in quotes with none inside (its closing quote followed by
 /// a comma or the line's end); else None (a quote doubled or inside a cell, text after a
-/// closing quote, a quote not closed on the line: the Python reader's).
+/// closing quote, a quote not closed on the line: the Python reader's). Kept out of line: the
+/// loop over plain rows stays as tight as before.
+#[inline(never)]
 fn quoted_cells<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> Option<()> {
     let b = text.as_bytes();
     let mut at = 0;
@@ -244,11 +246,11 @@ fn quoted_cells<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> Option<()> {
     }
 }
 
-/// A row's cells as `csv.writer` writes them (what the Python reader keeps as a row's raw):
-/// a cell with a comma in quotes, the others as they are (no cell [`cells`] reads has a quote,
-/// a carriage return or a line feed).
-fn written_row(cells: &[&str]) -> String {
-    let mut out = String::with_capacity(cells.iter().map(|c| c.len() + 3).sum());
+/// A row's cells appended to `out` as `csv.writer` writes them (what the Python reader keeps
+/// as a row's raw): a cell with a comma in quotes, the others as they are (no cell [`cells`]
+/// reads has a quote, a carriage return or a line feed).
+#[inline(never)]
+fn write_row(out: &mut String, cells: &[&str]) {
     for (k, cell) in cells.iter().enumerate() {
         if k > 0 {
             out.push(',');
@@ -261,7 +263,6 @@ fn written_row(cells: &[&str]) -> String {
             out.push_str(cell);
         }
     }
-    out
 }
 
 /// The part of `data` that is UTF-8, checked at once (most data is all of it): a row within it
@@ -290,8 +291,7 @@ pub fn games<'a>(
     let checked = utf8_part(data);
     let mut pos = 0;
     let mut buf: Vec<&str> = Vec::with_capacity(layout.width);
-    // the game's rows, each without its line end (a row with a quoted cell as written anew)
-    let mut rows: Vec<Cow<'a, str>> = Vec::new();
+    let mut rows: Vec<&'a str> = Vec::new(); // the game's rows, each without its line end
     let mut text_room = 0;
     loop {
         if pos == data.len() {
@@ -302,6 +302,8 @@ pub fn games<'a>(
         let mut text = String::new();
         let mut seq = None;
         rows.clear();
+        // the game's rows as the reader's raw keeps them, once a row had a quoted cell
+        let mut written: Option<String> = None;
         loop {
             if pos == data.len() {
                 if !at_eof {
@@ -369,11 +371,20 @@ pub fn games<'a>(
                 return (start, start_line, Stop::Python);
             };
             seq = Some(got + 1);
-            rows.push(if quoted {
-                Cow::Owned(written_row(&buf))
-            } else {
-                Cow::Borrowed(row_text)
-            });
+            if quoted && written.is_none() {
+                written = Some(rows.join("\n"));
+            }
+            if let Some(raw) = &mut written {
+                if !rows.is_empty() {
+                    raw.push('\n');
+                }
+                if quoted {
+                    write_row(raw, &buf);
+                } else {
+                    raw.push_str(row_text);
+                }
+            }
+            rows.push(row_text);
             pos = next;
             line += 1;
         }
@@ -385,21 +396,23 @@ pub fn games<'a>(
             id,
             line: game_line,
             text,
-            rows: joined_rows(data, checked, &rows),
+            rows: match written {
+                Some(raw) => Cow::Owned(raw),
+                None => joined_rows(data, checked, &rows),
+            },
         });
     }
 }
 
-/// A game's rows joined by newlines: borrowed from `checked` (the UTF-8 part of `data`) when
-/// they are parts of it that stand so in it (no blank line between them, no carriage return,
-/// no row written anew), as most do.
-fn joined_rows<'a>(data: &[u8], checked: &'a str, rows: &[Cow<'a, str>]) -> Cow<'a, str> {
-    let at = |row: &str| (row.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-    let parts = rows.iter().all(|row| matches!(row, Cow::Borrowed(_)));
-    let end = &rows[rows.len() - 1];
-    let (first, last) = (at(&rows[0]), at(end).wrapping_add(end.len()));
-    let next_to = |w: &[Cow<'a, str>]| at(&w[0]) + w[0].len() + 1 == at(&w[1]);
-    if parts && last <= checked.len() && rows.windows(2).all(next_to) {
+/// A game's rows (each a part of `data`) joined by newlines: borrowed from `checked` (the
+/// UTF-8 part of `data`) when they stand so in it (no blank line between them, no carriage
+/// return), as most do.
+fn joined_rows<'a>(data: &[u8], checked: &'a str, rows: &[&'a str]) -> Cow<'a, str> {
+    let at = |row: &str| row.as_ptr() as usize - data.as_ptr() as usize;
+    let end = rows[rows.len() - 1];
+    let (first, last) = (at(rows[0]), at(end) + end.len());
+    let next_to = |w: &[&str]| at(w[0]) + w[0].len() + 1 == at(w[1]);
+    if last <= checked.len() && rows.windows(2).all(next_to) {
         return Cow::Borrowed(&checked[first..last]);
     }
     Cow::Owned(rows.join("\n"))
