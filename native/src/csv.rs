@@ -1095,6 +1095,9 @@ mod tests {
         assert_eq!((got.len(), &got[0].text), (1, &want[0].text));
         // the rows as csv.writer writes them back, as the Python reader's raw keeps them
         assert_eq!(got[0].rows, "g1,1,0,play,3d 3c,7\ng1,2,1,pass,,8.5");
+        // a quoted row after plain ones: those before kept in the rows written anew
+        let (got, _) = read("g1,1,0,play,3d 3c,7\n\"g1\",2,1,\"pass\",,8.5\n", true);
+        assert_eq!(got[0].rows, "g1,1,0,play,3d 3c,7\ng1,2,1,pass,,8.5");
         let comma = "g1,1,0,\"play\",\"3d,3c\",7\n";
         let (got, _) = read(comma, true);
         assert_eq!(got[0].rows, "g1,1,0,play,\"3d,3c\",7");
