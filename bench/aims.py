@@ -211,10 +211,11 @@ def gzip_import() -> list[Figure]:
     return figures
 
 
-def write_csv_pair(log: Path, path: Path) -> int:
+def write_csv_pair(log: Path, path: Path, *, quoted: bool = False) -> int:
     """The games of the JSON Lines ``log`` as an actions CSV at ``path`` and its games CSV
     (``<stem>.games.csv``), as a club's export writes them (the sample writer's columns);
-    how many games."""
+    how many games. ``quoted``: every cell but whole numbers in quotes
+    (``csv.QUOTE_NONNUMERIC``), as R's ``write.csv`` and database exports write text."""
     import csv
 
     from pipeline.logs.csv_logs import games_csv_for
@@ -225,7 +226,12 @@ def write_csv_pair(log: Path, path: Path) -> int:
     game_rows, action_rows = _csv_rows(games)
     for rows, target in ((game_rows, games_csv_for(path)), (action_rows, path)):
         with target.open("w", encoding="utf-8", newline="") as out:
-            csv.writer(out, lineterminator="\n").writerows(rows)
+            if quoted:  # the header as text, whole numbers as numbers
+                writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+                writer.writerow(rows[0])
+                writer.writerows([int(c) if c.isdigit() else c for c in r] for r in rows[1:])
+            else:
+                csv.writer(out, lineterminator="\n").writerows(rows)
     return len(games)
 
 
@@ -276,19 +282,24 @@ def csv_import() -> list[Figure]:
     """The first ``BIG2_BENCH_CSV_GAMES`` games (default 20,000) of the standard file as a
     CSV pair beside the same games as JSON Lines, alternating (``BIG2_BENCH_AIMS_ROUNDS``
     rounds, medians): the CSV import on the core (one worker and two), on the Python path, the
-    JSON Lines import on the core (one worker and two), and the CSV reader alone (with the core
-    reading the rows, and in Python)."""
+    JSON Lines import on the core (one worker and two), the pair with its text in quotes (as
+    R's ``write.csv`` and database exports write it) on the core, and the CSV reader alone
+    (with the core reading the rows, and in Python)."""
     from bench.ingest import write_log
 
     n = int(os.environ.get("BIG2_BENCH_CSV_GAMES", "20000"))
     rounds = int(os.environ.get("BIG2_BENCH_AIMS_ROUNDS", "3"))
-    rate: dict[str, list[float]] = {"csv": [], "pure": [], "jsonl": [], "csv2": [], "jsonl2": []}
+    rate: dict[str, list[float]] = {
+        name: [] for name in ("csv", "pure", "jsonl", "csv2", "jsonl2", "quoted", "quoted2")
+    }
     reading: dict[bool, list[float]] = {True: [], False: []}
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         log, pair = Path(tmp) / "games.jsonl", Path(tmp) / "day.csv"
+        quoted = Path(tmp) / "quoted.csv"
         write_log(log, n)
         write_csv_pair(log, pair)
+        write_csv_pair(log, quoted, quoted=True)
         os.sync()
         for k in range(rounds):
             for core in (True, False):
@@ -299,6 +310,8 @@ def csv_import() -> list[Figure]:
                 ("jsonl", log, False, 1),
                 ("csv2", pair, False, 2),
                 ("jsonl2", log, False, 2),
+                ("quoted", quoted, False, 1),
+                ("quoted2", quoted, False, 2),
             ):
                 wh = Path(tmp) / f"wh-{name}-{k}"
                 rate[name].append(import_rate(path, wh, n, workers, pure=pure)[0])
@@ -314,6 +327,9 @@ def csv_import() -> list[Figure]:
         ("ingest --no-build .csv, 2 workers, on the core", csv2_rate, "games/s"),
         ("ingest --no-build .jsonl of the same games, 2 workers", jsonl2_rate, "games/s"),
         (".csv ÷ .jsonl on the core, 2 workers", csv2_rate / jsonl2_rate, "×"),
+        ("ingest --no-build .csv with its text in quotes, 1 worker, on the core", statistics.median(rate["quoted"]), "games/s"),
+        ("ingest --no-build .csv with its text in quotes, 2 workers, on the core", statistics.median(rate["quoted2"]), "games/s"),
+        ("in quotes ÷ as csv.writer writes it, 2 workers", statistics.median(rate["quoted2"]) / csv2_rate, "×"),
         ("the CSV reader alone, the core reading the rows, CPU per game", 1e6 * statistics.median(reading[True]) / n, "µs"),
         ("the CSV reader alone, in Python, CPU per game", 1e6 * statistics.median(reading[False]) / n, "µs"),
         ("load average (1 min) before the runs", load_before, ""),
