@@ -149,12 +149,7 @@ def test_csv_pairs_in_quotes_give_the_same_rows_on_the_core_and_in_python(
     def quoted(source: Path, target: Path) -> None:
         opener = gzip.open if source.name.endswith(".gz") else open
         with opener(source, "rt", encoding="utf-8", errors="surrogateescape", newline="") as f:
-            rows = list(csv.reader(f))
-        out = io.StringIO()
-        writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
-        writer.writerow(rows[0])
-        writer.writerows([int(c) if c.isdigit() else c for c in row] for row in rows[1:])
-        data = out.getvalue().encode("utf-8", "surrogateescape")
+            data = _in_quotes(list(csv.reader(f))).encode("utf-8", "surrogateescape")
         target.write_bytes(gzip.compress(data) if target.name.endswith(".gz") else data)
 
     files = []
@@ -170,16 +165,7 @@ def test_csv_pairs_in_quotes_give_the_same_rows_on_the_core_and_in_python(
     assert len(py["games"]) > 50 and len(py["rejects"]) > 10
     for table in py:
         assert rs[table] == py[table], table
-    import pipeline.logs.csv_logs
-
-    in_python: list[str] = []
-    objs = pipeline.logs.csv_logs._action_objs
-
-    def counted(rows: list[list[str]], at: dict[str, int], kind: str) -> Any:
-        in_python.append(rows[0][0])
-        return objs(rows, at, kind)
-
-    monkeypatch.setattr(pipeline.logs.csv_logs, "_action_objs", counted)
+    in_python = _games_read_in_python(monkeypatch)
     for path in files:  # most games' rows are the core's: those the Python reader reads are few
         read = list(read_csv_lines(path, plain_rows=native.csv_games))
         handed = sum(isinstance(g, CsvGame) for g in read)
@@ -503,22 +489,29 @@ def test_the_core_reads_plain_games_rows_as_csv_reader(
     _same(alone, with_core)
 
 
-def test_a_clean_pair_is_read_by_the_core_alone(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """CRLF line ends, blank lines and rows, cells padded with what ``str.strip`` strips:
-    still plain rows, every game read by the core (the Python row reader never runs), and
-    every games row but those with a quoted cell, the same items as the Python reader's."""
+def _games_read_in_python(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, the id of each game whose action rows the Python reader reads, in turn."""
     import pipeline.logs.csv_logs
 
-    games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(8)]
-    game_rows, action_rows = _csv_rows(games)
-    action_rows[3][0] = f"\u3000{action_rows[3][0]}\x1f"
-    action_rows[5][2] = f" {action_rows[5][2]}\t"
-    text = _text(action_rows).replace("\n", "\r\n", 3) + "\n , ,,,,\n"
-    (tmp_path / "c.games.csv").write_text(_text(game_rows), encoding="utf-8")
-    path = tmp_path / "c.csv"
-    path.write_text(text, encoding="utf-8")
+    in_python: list[str] = []
+    objs = pipeline.logs.csv_logs._action_objs
+
+    def counted(rows: list[list[str]], at: dict[str, int], kind: str) -> Any:
+        in_python.append(rows[0][0])
+        return objs(rows, at, kind)
+
+    monkeypatch.setattr(pipeline.logs.csv_logs, "_action_objs", counted)
+    return in_python
+
+
+def _by_the_core(
+    monkeypatch: pytest.MonkeyPatch, path: Path
+) -> tuple[list[Any], list[Any], list[int]]:
+    """The pair read by the Python reader alone, then with the core reading its plain rows
+    while the Python reader of action rows fails the test, and the lines the Python reader
+    read then (of both files)."""
+    import pipeline.logs.csv_logs
+
     alone = list(read_csv_lines(path))
     monkeypatch.setattr(
         pipeline.logs.csv_logs, "_action_objs", lambda *_: pytest.fail("Python read a row")
@@ -533,6 +526,34 @@ def test_a_clean_pair_is_read_by_the_core_alone(
 
     monkeypatch.setattr(pipeline.logs.csv_logs._Lines, "__next__", counted)
     with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
+    return alone, with_core, lines_read
+
+
+def _in_quotes(rows: list[list[str]]) -> str:
+    """Rows as CSV text with every cell but a whole number in quotes (``csv.QUOTE_NONNUMERIC``,
+    as R's ``write.csv`` and database exports write text), the header's too."""
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    writer.writerow(rows[0])
+    writer.writerows([int(c) if c.isdigit() else c for c in row] for row in rows[1:])
+    return out.getvalue()
+
+
+def test_a_clean_pair_is_read_by_the_core_alone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """CRLF line ends, blank lines and rows, cells padded with what ``str.strip`` strips:
+    still plain rows, every game read by the core (the Python row reader never runs), and
+    every games row but those with a quoted cell, the same items as the Python reader's."""
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(8)]
+    game_rows, action_rows = _csv_rows(games)
+    action_rows[3][0] = f"\u3000{action_rows[3][0]}\x1f"
+    action_rows[5][2] = f" {action_rows[5][2]}\t"
+    text = _text(action_rows).replace("\n", "\r\n", 3) + "\n , ,,,,\n"
+    (tmp_path / "c.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path = tmp_path / "c.csv"
+    path.write_text(text, encoding="utf-8")
+    alone, with_core, lines_read = _by_the_core(monkeypatch, path)
     assert len(with_core) == 8 and all(isinstance(g, CsvGame) for g in with_core)
     _same(alone, with_core)
     # the two headers, and the games rows with a quoted cell (their overrides): every other
@@ -548,37 +569,16 @@ def test_a_pair_with_its_text_in_quotes_is_read_by_the_core(
     row is read by the core (the Python row reader never runs), and so is every games row but
     those with a quote inside a cell (the overrides' JSON, its quotes doubled); the same items
     as the Python reader's, raw included."""
-    import pipeline.logs.csv_logs
-
     games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(8)]
     game_rows, action_rows = _csv_rows(games)
     action_rows[4][action_rows[0].index("cards")] += ",3d"  # a comma in a cell: a reject
 
-    def quoted(rows: list[list[str]]) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
-        writer.writerows([[int(c) if c.isdigit() else c for c in row] for row in rows])
-        return out.getvalue()
-
-    games_text = quoted(game_rows)
+    games_text = _in_quotes(game_rows)
     (tmp_path / "q.games.csv").write_text(games_text, encoding="utf-8")
     path = tmp_path / "q.csv"
-    path.write_text(quoted(action_rows), encoding="utf-8")
+    path.write_text(_in_quotes(action_rows), encoding="utf-8")
     assert '"play"' in path.read_text() and ',3d",' in path.read_text()
-    alone = list(read_csv_lines(path))
-    monkeypatch.setattr(
-        pipeline.logs.csv_logs, "_action_objs", lambda *_: pytest.fail("Python read a row")
-    )
-    lines_read = []
-    next_line = pipeline.logs.csv_logs._Lines.__next__
-
-    def counted(self: Any) -> str:
-        got = next_line(self)
-        lines_read.append(self.line)
-        return got
-
-    monkeypatch.setattr(pipeline.logs.csv_logs._Lines, "__next__", counted)
-    with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
+    alone, with_core, lines_read = _by_the_core(monkeypatch, path)
     assert sum(isinstance(g, CsvGame) for g in with_core) == 8
     _same(alone, with_core)
     doubled = [k for k, line in enumerate(games_text.splitlines(), 1) if '{""' in line]
@@ -588,10 +588,9 @@ def test_a_pair_with_its_text_in_quotes_is_read_by_the_core(
 def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A game the core leaves (text after a closing quote, a seq out of order) is read by the Python reader
-    alone; the games after it are the core's again, and the items are the reader's own."""
-    import pipeline.logs.csv_logs
-
+    """A game the core leaves (text after a closing quote, a seq out of order) is read by the
+    Python reader alone; the games after it are the core's again, and the items are the
+    reader's own."""
     games = [_game(seed, seed % len(OPTIONS), "compact", False) for seed in range(10)]
     game_rows, action_rows = _csv_rows(games)
     header = action_rows[0]
@@ -603,14 +602,7 @@ def test_the_core_takes_the_rows_back_after_a_game_it_leaves(
     path = tmp_path / "b.csv"
     path.write_text(_text(action_rows).replace("PA-SS", '"pa"ss'), encoding="utf-8")
     alone = list(read_csv_lines(path))
-    in_python: list[str] = []
-    objs = pipeline.logs.csv_logs._action_objs
-
-    def counted(rows: list[list[str]], at: dict[str, int], kind: str) -> Any:
-        in_python.append(rows[0][0])
-        return objs(rows, at, kind)
-
-    monkeypatch.setattr(pipeline.logs.csv_logs, "_action_objs", counted)
+    in_python = _games_read_in_python(monkeypatch)
     with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
     _same(alone, with_core)
     assert in_python == ["d-2"]  # d-6 is a reject before its objects are made
