@@ -498,9 +498,10 @@ class GameHeads(Protocol):
         """The games CSV's rows in ``data`` (whole lines after its header, ``line`` the first's
         number; ``at_eof``: the file ends with them), blank ones skipped, while they are plain
         (one line, no NUL or carriage return inside, each cell without a quote or wholly in
-        quotes with none inside, UTF-8, under the cap ``cap``, as many cells as the header): (bytes read, the line after them, ``"end"``, ``"more"`` or
-        ``"python"``: ``csv.reader`` reads the row there, the rows as ``(game_id, line, text,
-        head)``, ``head`` as :meth:`head` answers)."""
+        quotes with none inside, UTF-8, under the cap ``cap``, as many cells as the header):
+        (bytes read, the line after them, ``"end"``, ``"more"`` or ``"python"``: ``csv.reader``
+        reads the row there, the rows as ``(game_id, line, text, head)``, ``head`` as
+        :meth:`head` answers)."""
         ...
 
 
