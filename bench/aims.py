@@ -216,8 +216,6 @@ def write_csv_pair(log: Path, path: Path, *, quoted: bool = False) -> int:
     (``<stem>.games.csv``), as a club's export writes them (the sample writer's columns);
     how many games. ``quoted``: every cell but whole numbers in quotes
     (``csv.QUOTE_NONNUMERIC``), as R's ``write.csv`` and database exports write text."""
-    import csv
-
     from pipeline.logs.csv_logs import games_csv_for
     from pipeline.sim.sample import _csv_rows
 
@@ -226,13 +224,29 @@ def write_csv_pair(log: Path, path: Path, *, quoted: bool = False) -> int:
     game_rows, action_rows = _csv_rows(games)
     for rows, target in ((game_rows, games_csv_for(path)), (action_rows, path)):
         with target.open("w", encoding="utf-8", newline="") as out:
-            if quoted:  # the header as text, whole numbers as numbers
-                writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
-                writer.writerow(rows[0])
-                writer.writerows([int(c) if c.isdigit() else c for c in r] for r in rows[1:])
-            else:
-                csv.writer(out, lineterminator="\n").writerows(rows)
+            write_rows(out, rows, quoted=quoted)
     return len(games)
+
+
+def write_rows(out: IO[str], rows: list[list[str]], *, quoted: bool = False) -> None:
+    """A header and its rows as CSV text (``csv.writer``'s, lines ended by ``\\n``).
+    ``quoted``: every cell but a whole number in quotes (``csv.QUOTE_NONNUMERIC``; the
+    header's too), as R's ``write.csv`` and database exports write text.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_rows(out, [["game_id", "seq"], ["g1", "1"], ["g1", "2"]], quoted=True)
+    >>> out.getvalue()
+    '"game_id","seq"\\n"g1",1\\n"g1",2\\n'
+    """
+    import csv
+
+    if not quoted:
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return
+    writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(rows[0])
+    writer.writerows([int(c) if c.isdigit() else c for c in row] for row in rows[1:])
 
 
 def write_csv_games(path: Path, n: int) -> None:

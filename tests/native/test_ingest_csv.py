@@ -530,12 +530,12 @@ def _by_the_core(
 
 
 def _in_quotes(rows: list[list[str]]) -> str:
-    """Rows as CSV text with every cell but a whole number in quotes (``csv.QUOTE_NONNUMERIC``,
-    as R's ``write.csv`` and database exports write text), the header's too."""
+    """Rows as CSV text with every cell but a whole number in quotes, as the bench writes a
+    pair in quotes (``bench.aims.write_rows``)."""
+    from bench.aims import write_rows
+
     out = io.StringIO()
-    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
-    writer.writerow(rows[0])
-    writer.writerows([int(c) if c.isdigit() else c for c in row] for row in rows[1:])
+    write_rows(out, rows, quoted=True)
     return out.getvalue()
 
 
