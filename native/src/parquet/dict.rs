@@ -364,11 +364,17 @@ fn dictionary<T: Key>(values: &[T], physical: i32, indices: &mut Vec<u32>) -> Op
 }
 
 /// What a dictionary column leaves for a later column that follows it (`Options::follows`):
-/// its values' indices and its definition levels (as `gather` left them).
+/// its values' indices and its definition levels (as `gather` left them), and its data page
+/// (`body` before zstd, `page` as written, header included, and its (uncompressed,
+/// compressed) sizes): a follower whose dictionary is taken from it has the same levels and
+/// indices, so the same body, whose page is copied, not compressed again.
 pub(super) struct Keyed {
     pub(super) indices: Vec<u32>,
     pub(super) def: Vec<u8>,
     pub(super) def_all: Option<u8>,
+    pub(super) body: Vec<u8>,
+    pub(super) page: Vec<u8>,
+    pub(super) sizes: (i64, i64),
 }
 
 /// The dictionary of a column whose values follow those of an earlier one (a card text, its

@@ -528,15 +528,24 @@ fn write_column<'a>(
         compressed += c;
     }
     let data_page_offset = out.len() as i64;
-    let data = (DATA_PAGE, s.body.as_slice());
-    let (u, c) = page(out, &mut s.zstd, &mut s.packed, data, |w| {
-        w.begin(5);
-        w.i32(1, levels as i32);
-        w.i32(2, enc.encoding);
-        w.i32(3, RLE);
-        w.i32(4, RLE);
-        w.end();
-    })?;
+    let (u, c) = match key {
+        // the followed column's page: the same header (levels, encoding) and body
+        Some(k) if reusing && enc.encoding == RLE_DICTIONARY && k.body == s.body => {
+            out.extend_from_slice(&k.page);
+            k.sizes
+        }
+        _ => {
+            let data = (DATA_PAGE, s.body.as_slice());
+            page(out, &mut s.zstd, &mut s.packed, data, |w| {
+                w.begin(5);
+                w.i32(1, levels as i32);
+                w.i32(2, enc.encoding);
+                w.i32(3, RLE);
+                w.i32(4, RLE);
+                w.end();
+            })?
+        }
+    };
     uncompressed += u;
     compressed += c;
     let encodings = match enc.encoding {
@@ -555,6 +564,9 @@ fn write_column<'a>(
         },
         def: s.def.clone(),
         def_all,
+        body: s.body.clone(),
+        page: out[data_page_offset as usize..].to_vec(),
+        sizes: (u, c),
     });
     let meta = ColumnMeta {
         path,
