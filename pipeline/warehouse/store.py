@@ -59,11 +59,14 @@ import os
 import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -1741,8 +1744,7 @@ class Batch:
         the files are taken as they are, for :meth:`commit` to rename. Returns how many
         games were stored / duplicate / conflicting, as :meth:`add_rows`."""
         counts = dict.fromkeys(Added, 0)
-        for verdict, _ in self._take_part(part, by_file=False):
-            counts[verdict] += 1
+        counts.update(Counter(map(itemgetter(0), self._take_part(part, by_file=False))))
         return counts
 
     def add_part_by_file(self, part: Part) -> dict[str | None, dict[Added, int]]:
@@ -1785,8 +1787,8 @@ class Batch:
             assert part.key_files is not None, "write_part(..., by_file=True) names them"
             out.extend(zip(verdicts, part.key_files, strict=True))
         else:
-            out.extend((v, None) for v in verdicts)
-        if any(v is not Added.STORED for v in verdicts):
+            out.extend(zip(verdicts, repeat(None)))
+        if verdicts.count(Added.STORED) != len(verdicts):
             assert games is not None
             ids = games["game_id"].to_pylist()
             drop = [g for g, v in zip(ids, verdicts, strict=True) if v is not Added.STORED]
