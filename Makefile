@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 CARGO  ?= $(shell command -v cargo 2>/dev/null || for d in "$$CARGO_HOME/bin" "$$HOME/.cargo/bin" /root/.cargo/bin; do \
             test -x "$$d/cargo" && echo "$$d/cargo" && break; done)
 NATIVE_STAMP := $(VENV)/.native
-NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs native/src/*/*.rs)
+NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml native/build.sh bench/pgo.py $(wildcard native/src/*.rs native/src/*/*.rs)
 # maturin and cargo find rustc and each other on PATH; pyo3 builds against the venv's Python;
 # no MAKEFLAGS: under `make test`'s -j2 cargo would try make's jobserver (not passed to it) and warn
 RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
@@ -27,15 +27,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## native: the Rust core (native/, PyO3) built by maturin into .venv as the module big2_native
-## (release build, only when its sources changed; pipeline/native.py imports it). Without a
-## Rust toolchain everything still runs, as pure Python, and says so.
+## (release build, profile-guided where rustc's llvm-profdata is at hand: native/build.sh; only
+## when its sources changed; pipeline/native.py imports it). Without a Rust toolchain everything
+## still runs, as pure Python, and says so.
 native: $(NATIVE_STAMP)
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	@if [ -z "$(CARGO)" ]; then \
 	  echo "native core: no Rust toolchain (cargo) found; running as pure Python (install rustup for the fast path)"; \
 	else \
-	  $(RUST_ENV) VIRTUAL_ENV="$(abspath $(VENV))" $(BIN)/maturin develop --release --quiet -m native/Cargo.toml \
-	  && touch $(NATIVE_STAMP); \
+	  $(RUST_ENV) native/build.sh $(VENV) && touch $(NATIVE_STAMP); \
 	fi
 	@$(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
 

@@ -193,7 +193,9 @@ def _status() -> tuple[ModuleType | None, str]:
     module = load_module()
     if module is None:
         return None, "pure Python (the native core is not built: make native)"
-    return module, f"native ({MODULE} {module.__version__}, Rust)"
+    build = getattr(module, "__build__", "release")  # native/build.sh's kind of build
+    kind = "" if build == "release" else f", {build}"
+    return module, f"native ({MODULE} {module.__version__}, Rust{kind})"
 
 
 _MODULE, _STATUS = _status()
@@ -205,7 +207,8 @@ def available() -> bool:
 
 
 def status() -> str:
-    """``native (big2_native 0.1.0, Rust)`` or ``pure Python (why)``: the replay path here."""
+    """``native (big2_native 0.1.0, Rust)`` (``…, Rust, profile-guided)`` for that build) or
+    ``pure Python (why)``: the replay path here."""
     return _STATUS
 
 

@@ -1048,5 +1048,10 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CsvGameHeads>()?;
     m.add_class::<GameIds>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // how native/build.sh built it: `profile-guided`, `instrumented`, or a plain `release`
+    m.add(
+        "__build__",
+        option_env!("BIG2_NATIVE_BUILD").unwrap_or("release"),
+    )?;
     Ok(())
 }

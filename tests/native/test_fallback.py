@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from pipeline import native
+
 ROOT = Path(__file__).resolve().parents[2]
 
 _PROBE = """
@@ -53,3 +57,32 @@ def test_pure_python_when_the_core_is_not_built(tmp_path: Path) -> None:
     )
     assert status == "pure Python (the native core is not built: make native)"
     assert available is False and code == "E_OUT_OF_TURN"
+
+
+def _status(**env: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-c", "from pipeline import native; print(native.status())"],
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def test_the_status_names_a_profile_guided_build_and_not_a_plain_one(tmp_path: Path) -> None:
+    # a stand-in module of the core's name, as native/build.sh's two kinds of build name it
+    for build, kind in (("profile-guided", ", profile-guided"), ("release", "")):
+        (tmp_path / "big2_native.py").write_text(f"__version__ = '9.9'\n__build__ = {build!r}\n")
+        status = _status(BIG2_PURE_PYTHON="", PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}")
+        assert status == f"native (big2_native 9.9, Rust{kind})"
+
+
+def test_make_native_leaves_no_instrumented_core() -> None:
+    # the profile workload runs on an instrumented build; the venv must end with the optimised
+    # (or the plain) one
+    if not native.available():
+        pytest.skip("the native core is not built")
+    assert "instrumented" not in native.status()
+    assert native.status().startswith("native (big2_native ")
