@@ -23,7 +23,7 @@ from pipeline.sim.simulate import SimConfig, simulate_to_file
 from pipeline.warehouse import Warehouse
 
 #: Games of each kind: enough for every path to run many times over (the counts settle), few
-#: enough for the build (~10 s on the instrumented core).
+#: enough for the build (a few seconds on the instrumented core).
 BIG2_GAMES = 4_000
 DDZ_GAMES = 1_500
 

@@ -5,7 +5,7 @@
 # 2. run the workload `python -m bench.pgo` on it (simulations and imports of a few thousand
 #    games: what the core runs at scale), which leaves its counts in target/pgo-data;
 # 3. merge them (llvm-profdata, of rustc's own LLVM: rustup's llvm-tools component) and build
-#    the core again with them (-Cprofile-use): ~3-5 % less CPU a game (docs/benchmarks.md,
+#    the core again with them (-Cprofile-use): ~4-7 % less CPU a game (docs/benchmarks.md,
 #    "A profile-guided build").
 #
 # Without llvm-profdata for rustc's LLVM (no rustup, or its llvm-tools component cannot be
@@ -36,7 +36,7 @@ profdata() {
 tool=$(profdata || true)
 if [ -z "$tool" ] && command -v rustup >/dev/null 2>&1; then
   echo "native core: fetching rustup's llvm-tools (llvm-profdata) for a profile-guided build"
-  rustup component add llvm-tools >/dev/null 2>&1 || true
+  timeout 300 rustup component add llvm-tools >/dev/null 2>&1 || true
   tool=$(profdata || true)
 fi
 if [ -z "$tool" ]; then
