@@ -15,6 +15,10 @@
 #
 # usage: native/build.sh VENV   (run from anywhere; cargo and maturin found on PATH / in VENV)
 set -euo pipefail
+if [ $# -ne 1 ] || [ ! -x "$1/bin/maturin" ]; then
+  echo "usage: native/build.sh VENV (a venv with maturin: make's .venv)" >&2
+  exit 2
+fi
 venv=$(cd "$1" && pwd)
 cd "$(dirname "$0")"
 maturin() { VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet -m Cargo.toml; }
