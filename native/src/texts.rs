@@ -111,12 +111,10 @@ fn mask_room(data: &mut [u8], at: usize) -> &mut [u8; MASK_ROOM] {
         .expect("room for a mask's text")
 }
 
-/// Append a mask's text: its cards lowest id first, run together (`5♦5♣`).
+/// Append a mask's text: its cards lowest id first, run together (`5♦5♣`), written in place
+/// ([`Printer::mask`]).
 pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
-    let at = out.len();
-    out.resize(at + MASK_ROOM, 0);
-    let n = write_mask_in(mask, mask_room(out, at));
-    out.truncate(at + n);
+    Big2::mask(mask, out);
 }
 
 /// How a game prints its cards: one card's text, a mask's (Big Two's here, Dou Dizhu's in
@@ -126,7 +124,14 @@ pub(crate) trait Printer {
     const ROOM: usize;
 
     fn card(card: usize, out: &mut Vec<u8>);
-    fn mask(mask: u64, out: &mut Vec<u8>);
+
+    /// Append a mask's text, written in place ([`Printer::mask_in`]) in room made after `out`.
+    fn mask(mask: u64, out: &mut Vec<u8>) {
+        let at = out.len();
+        out.resize(at + Self::ROOM, 0);
+        let n = Self::mask_in(mask, &mut out[at..]);
+        out.truncate(at + n);
+    }
 
     /// A mask's text written from the start of `room` (at least [`Printer::ROOM`] bytes; the
     /// bytes after the text are left written over); its length.
@@ -142,10 +147,6 @@ impl Printer for Big2 {
 
     fn card(card: usize, out: &mut Vec<u8>) {
         write_card(card, out);
-    }
-
-    fn mask(mask: u64, out: &mut Vec<u8>) {
-        write_mask(mask, out);
     }
 
     #[inline(always)]

@@ -26,10 +26,7 @@ pub fn write_card(card: usize, out: &mut Vec<u8>) {
 /// Append a mask's text: its cards lowest id first, one space between them (`5♦ 5♣ BJ`),
 /// written in place ([`Printer::mask_in`]).
 pub fn write_mask(mask: u64, out: &mut Vec<u8>) {
-    let at = out.len();
-    out.resize(at + Ddz::ROOM, 0);
-    let n = Ddz::mask_in(mask, &mut out[at..]);
-    out.truncate(at + n);
+    Ddz::mask(mask, out);
 }
 
 /// Each card's text and a space after it as one word (`crate::texts::card_words`' layout:
@@ -65,10 +62,6 @@ impl Printer for Ddz {
 
     fn card(card: usize, out: &mut Vec<u8>) {
         write_card(card, out);
-    }
-
-    fn mask(mask: u64, out: &mut Vec<u8>) {
-        write_mask(mask, out);
     }
 
     /// Each card with a space after it, one 8-byte store each; the last space dropped.
