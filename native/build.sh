@@ -25,7 +25,7 @@ maturin() { VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet -m
 
 plain() {
   echo "native core: plain release build ($1)"
-  RUSTFLAGS="${RUSTFLAGS:-}" BIG2_NATIVE_BUILD=release maturin
+  BIG2_NATIVE_BUILD=release maturin
 }
 
 if [ "${BIG2_PGO:-1}" = 0 ]; then

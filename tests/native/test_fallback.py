@@ -27,16 +27,21 @@ print(json.dumps([native.status(), native.available(), done.code, done.message])
 """
 
 
-def _probe(**env: str) -> list[object]:
+def _run(code: str, **env: str) -> str:
+    """What ``code`` prints in a fresh interpreter at the repository's root, ``env`` added."""
     out = subprocess.run(
-        [sys.executable, "-c", _PROBE],
+        [sys.executable, "-c", code],
         env={**os.environ, "PYTHONPATH": str(ROOT), **env},
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     )
-    result: list[object] = json.loads(out.stdout)
+    return out.stdout
+
+
+def _probe(**env: str) -> list[object]:
+    result: list[object] = json.loads(_run(_PROBE, **env))
     return result
 
 
@@ -60,15 +65,7 @@ def test_pure_python_when_the_core_is_not_built(tmp_path: Path) -> None:
 
 
 def _status(**env: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-c", "from pipeline import native; print(native.status())"],
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return out.stdout.strip()
+    return _run("from pipeline import native; print(native.status())", **env).strip()
 
 
 def test_the_status_names_a_profile_guided_build_and_not_a_plain_one(tmp_path: Path) -> None:
