@@ -42,6 +42,7 @@ import gc
 import glob
 import io
 import itertools
+import math
 import os
 import signal
 import sys
@@ -90,6 +91,9 @@ from pipeline.workers import warm as warm_workers
 #: Games a chunk holds at most: a worker's unit of work and of part files (one per table per
 #: chunk: 800 files per million games; the commit's views and the manifest grow with them).
 CHUNK_GAMES = 5000
+#: The fewest games of a run cut smaller at the end of an import on worker threads
+#: (:func:`_run_games`): a part's own cost (four files, each fsynced) is ~2 ms.
+TAIL_GAMES = 500
 #: A chunk is also cut when its text passes this many bytes (2,000 lines of 1 MiB are 2 GB).
 CHUNK_BYTES = 32 << 20
 #: The code of a file's summary row of the rejects past the cap.
@@ -954,6 +958,8 @@ class _Cursor:
     path: str
     device: int
     inode: int
+    size: int = 0  # the file's bytes when the import began
+    split: int = 1  # the workers the file's last runs are shared among (:func:`_run_games`)
     offset: int = 0
     line: int = 1
     done: bool = False
@@ -982,11 +988,11 @@ def process_run(
     rows = _Rows(spec.batch_id)
     core = rows.core
     assert core is not None, "process_run is the native core's path"
-    rule = (CHUNK_GAMES, CHUNK_BYTES, SCAN_BYTES, CHUNK_BYTES + max_line_bytes + 1)
     span: LineRange | None = None
     with cursor.turns:
         cursor.turns.wait_for(lambda: cursor.turn == ticket)
         try:
+            rule = (_run_games(cursor), CHUNK_BYTES, SCAN_BYTES, CHUNK_BYTES + max_line_bytes + 1)
             here = LineRange(
                 cursor.path, cursor.offset, 0, cursor.line, True, cursor.device, cursor.inode
             )
@@ -1023,6 +1029,28 @@ def process_run(
         return ChunkResult(here.path, empty, None, 0, [], [])
     changed = _RANGE_CHANGED[why](here, errno_or_bytes)
     return ChunkResult(here.path, empty, None, 0, [], [], changed=changed)
+
+
+def _run_games(cursor: _Cursor) -> int:
+    """The most games the next run at ``cursor`` holds: ``CHUNK_GAMES``, but for the last runs
+    of a file whose workers have no other file's runs to take after it (``cursor.split``
+    of them), the games left shared among them (guided self-scheduling), at least
+    ``TAIL_GAMES``. Runs of a whole chunk until the end would leave one worker idle while
+    another replays its last run, up to a chunk's time (~0.2 s): the workers do not go
+    equally fast (one shares its core with the main thread). The games left are estimated
+    from the bytes left at the bytes a line read so far.
+
+    >>> c = _Cursor("g.jsonl", 0, 0, size=100_000, split=2, offset=90_000, line=9_001)
+    >>> _run_games(c), _run_games(_Cursor("g.jsonl", 0, 0, size=100_000, split=2))
+    (500, 5000)
+    >>> c.offset, c.line = 40_000, 4_001
+    >>> _run_games(c), _run_games(_Cursor("g.jsonl", 0, 0, 100_000, 1, 40_000, 4_001))
+    (3000, 5000)
+    """
+    if cursor.split < 2 or cursor.line <= 1:
+        return CHUNK_GAMES
+    left = max(cursor.size - cursor.offset, 0) * (cursor.line - 1) / max(cursor.offset, 1)
+    return max(min(CHUNK_GAMES, math.ceil(left / cursor.split)), min(TAIL_GAMES, CHUNK_GAMES))
 
 
 def _run_at(here: LineRange) -> tuple[LineRange, int]:
@@ -1107,15 +1135,17 @@ def _core_runs(
     new_part: Callable[[], int],
     max_line_bytes: int,
     on_read: Callable[[int], None],
+    split: int = 1,
 ) -> Iterator[tuple[Callable[..., ChunkResult], tuple[Any, ...]]]:
     """The tasks of a plain JSON Lines file on the core (one worker in this thread, or worker
     threads): each reads and cuts the next run itself, in the order of its ticket
     (:func:`process_run`), so that the file is read once, not scanned here first and read
     again by the workers. Tasks start in the order they are handed out (a thread pool's queue
-    is first in, first out), so a ticket's turn always comes."""
+    is first in, first out), so a ticket's turn always comes. ``split``: the workers the
+    file's last runs are shared among (:func:`_run_games`; the import's last file)."""
     with _open_plain(path) as fh:
         st = os.fstat(fh.fileno())
-    cursor = _Cursor(str(path), *_file_id(st))
+    cursor = _Cursor(str(path), *_file_id(st), size=st.st_size, split=split)
     cursor.done = st.st_size == 0
     while not cursor.done:  # on threads, a few tasks may be handed out past the end: empty
         ticket = cursor.tickets
@@ -1957,8 +1987,14 @@ def ingest(
             sheets)."""
             if _is_plain_jsonl(path, log_format):
                 if native.available() and (workers <= 1 or on_threads):  # read once, as cut
+                    last = on_threads and path == files[-1]
                     yield from _core_runs(
-                        path, spec, batch.new_part, max_line_bytes, reading(str(path))
+                        path,
+                        spec,
+                        batch.new_part,
+                        max_line_bytes,
+                        reading(str(path)),
+                        split=workers if last else 1,
                     )
                     return
                 for span in _ranges(path, reading(str(path))):

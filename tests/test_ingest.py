@@ -690,6 +690,42 @@ def test_the_workers_read_a_plain_file_once_and_store_what_python_does(
     assert digests == [warehouse_digest(wh, tmp_path)] * 2
 
 
+@needs_core
+def test_the_last_runs_of_an_import_on_threads_are_shared_among_its_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two worker threads cut the last file's last runs smaller (the games left shared among
+    them, down to ``TAIL_GAMES``), so that neither waits for the other's last whole run; an
+    earlier file's runs and one worker's stay whole. The rows are those of one worker."""
+    from pipeline import ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "CHUNK_GAMES", 40)
+    monkeypatch.setattr(ingest_module, "TAIL_GAMES", 5)
+    monkeypatch.setattr(ingest_module, "SMALL_FILE_BYTES", 0)  # each file its own runs
+    first, last = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write_games(first, 100)
+    write_games(last, 200, start=100)
+    parts, digests = {}, []
+    for workers in (1, 2):
+        wh = Warehouse(tmp_path / f"wh{workers}")
+        ingest([str(first), str(last)], wh, workers=workers)
+        with wh.connect() as con:
+            parts[workers] = con.execute(
+                "select filename, count(*) from read_parquet(?, filename = true) "
+                "group by filename order by filename",
+                [str(wh.root / "games" / "*.parquet")],
+            ).fetchall()
+        digests.append(warehouse_digest(wh, tmp_path))
+    assert digests[0] == digests[1]
+    one = [n for _, n in parts[1]]
+    two = [n for _, n in parts[2]]
+    assert one == [40, 40, 20, 40, 40, 40, 40, 40]
+    assert sum(two) == 300 and two[:3] == [40, 40, 20]  # the first file's runs: whole
+    tail = two[3:]
+    assert tail[:3] == [40, 40, 40] and 5 in tail and len(tail) > 5
+    assert all(a >= b for a, b in itertools.pairwise(tail[:-1])), tail  # shrinking to the end
+
+
 #: The rows a mixed import stored before workers wrote their own part files (the import
 #: as of commit b47eca8, one Parquet file per table per batch): row counts and a digest of
 #: each table's sorted rows without ``batch_id``, the paths of the temporary folder cut off.
