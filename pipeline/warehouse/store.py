@@ -831,23 +831,26 @@ class Warehouse:
     def _create_views(
         self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry], *, temp: bool = False
     ) -> None:
-        """The base views (one per table, over exactly the manifest's files) and the
-        ``batches`` table; ``temp``: as TEMP objects of this session only (a reader's overlay
-        over a stale file, which it must not write)."""
+        """The base views (one per table, over exactly the manifest's files, or an empty
+        table ``_empty_<table>`` of its columns when it has none) and the ``batches`` table;
+        ``temp``: as TEMP objects of this session only (a reader's overlay over a stale file,
+        which it must not write). An empty table is made only where a view needs one (each
+        costs ~2 ms: the Arrow schema registered, copied and unregistered)."""
         kind = "temp " if temp else ""
         for table in Table:
-            con.register("_empty", empty(table))
-            con.execute(
-                f"create or replace {kind}table _empty_{table.value} as select * from _empty"
-            )
-            con.unregister("_empty")
             files = [
                 ((self.root / f.path).as_posix(), f.schema)
                 for e in entries
                 for f in e.files
                 if f.table == table.value
             ]
-            source = f"({parquet_source(files)})" if files else f"_empty_{table.value}"
+            if files:
+                source = f"({parquet_source(files)})"
+            else:
+                source = f"_empty_{table.value}"
+                con.register("_empty", empty(table))
+                con.execute(f"create or replace {kind}table {source} as select * from _empty")
+                con.unregister("_empty")
             con.execute(f"create or replace {kind}view {table.value} as select * from {source}")
         batches = [
             (e.batch_id, e.committed_at, json.dumps(e.counts), json.dumps(e.meta)) for e in entries
