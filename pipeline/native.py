@@ -832,7 +832,8 @@ def write_parquet(
 ) -> tuple[str, int] | None:
     """Write record batches (each as ``__arrow_c_array__`` exports it, one schema) to
     ``path`` as one Parquet file on the core (``native/src/parquet/``; not fsynced): zstd, one
-    row group, a dictionary, statistics or DELTA_BINARY_PACKED for the columns named so,
+    row group, a dictionary, statistics or a delta encoding (DELTA_BINARY_PACKED numbers,
+    DELTA_LENGTH_BYTE_ARRAY texts) for the columns named so,
     ``metadata`` in the footer; ``follows``: column → an earlier column whose every value gives
     its value (a card text → its mask: the text's dictionary is taken from the mask's, the same
     bytes). Its sha256 (hex) and size; None on the pure Python path (the caller writes it with

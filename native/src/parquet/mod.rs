@@ -1,6 +1,7 @@
 //! The warehouse's part files written in the core (issue 15): a Parquet file of one row
 //! group from Arrow record batches, as `pipeline.warehouse.store` asks for each table's
-//! columns (a dictionary or not, statistics or not, DELTA_BINARY_PACKED), zstd level 1.
+//! columns (a dictionary or not, statistics or not, DELTA_BINARY_PACKED integers and
+//! DELTA_LENGTH_BYTE_ARRAY strings), zstd level 1.
 //!
 //! What it writes is what pyarrow's `pq.write_table` writes for the same options, read back
 //! alike by pyarrow and DuckDB (the same schema, types, values, statistics and encodings:
@@ -27,8 +28,10 @@ use encode::{delta_binary_packed, hybrid, width_of};
 use footer::{footer, ColumnMeta};
 use thrift::{varint, Writer};
 
-/// How a column is written (`store._writer_options`); `follows`: the name of an earlier
-/// column whose every value gives this one's (a card text, its mask's: see `dict::reused`).
+/// How a column is written (`store._writer_options`); `delta`: integers DELTA_BINARY_PACKED,
+/// strings DELTA_LENGTH_BYTE_ARRAY (no dictionary either way); `follows`: the name of an
+/// earlier column whose every value gives this one's (a card text, its mask's: see
+/// `dict::reused`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options<'o> {
     pub dictionary: bool,
@@ -49,6 +52,7 @@ const BYTE_ARRAY: i32 = 6;
 const PLAIN: i32 = 0;
 const RLE: i32 = 3;
 const DELTA_BINARY_PACKED: i32 = 5;
+const DELTA_LENGTH_BYTE_ARRAY: i32 = 6;
 const RLE_DICTIONARY: i32 = 8;
 const DATA_PAGE: i32 = 0;
 const DICTIONARY_PAGE: i32 = 2;
@@ -372,7 +376,9 @@ fn pack_bools(b: &[u8; 8]) -> u8 {
 }
 
 /// A column's values into the data page's body, as [`encode_values`] (booleans bit-packed,
-/// DELTA_BINARY_PACKED integers where asked).
+/// DELTA_BINARY_PACKED integers and DELTA_LENGTH_BYTE_ARRAY strings where asked: a string's
+/// length is then not written before each value, and zstd finds longer repeats in the
+/// values one after the other).
 fn encode<'a>(
     values: Values<'_, 'a>,
     physical: i32,
@@ -406,6 +412,20 @@ fn encode<'a>(
             delta_binary_packed(bufs.2, v);
             Encoded {
                 encoding: DELTA_BINARY_PACKED,
+                dictionary: None,
+                min_max: stats.then(|| min_max(v, physical, |a, b| a < b)).flatten(),
+            }
+        }
+        Values::Bytes(v) if options.delta => {
+            let out = bufs.2;
+            let lengths: Vec<i64> = v.iter().map(|b| b.len() as i64).collect();
+            delta_binary_packed(out, &lengths);
+            out.reserve(lengths.iter().sum::<i64>() as usize);
+            for b in v {
+                out.extend_from_slice(b);
+            }
+            Encoded {
+                encoding: DELTA_LENGTH_BYTE_ARRAY,
                 dictionary: None,
                 min_max: stats.then(|| min_max(v, physical, |a, b| a < b)).flatten(),
             }
@@ -481,7 +501,7 @@ fn write_column<'a>(
     if field.leaf == Leaf::Bool {
         options.dictionary = false;
     }
-    if physical != INT32 && physical != INT64 {
+    if physical != INT32 && physical != INT64 && physical != BYTE_ARRAY {
         options.delta = false;
     }
     let given = match key {
