@@ -1038,7 +1038,8 @@ def _run_games(cursor: _Cursor) -> int:
     ``TAIL_GAMES``. Runs of a whole chunk until the end would leave one worker idle while
     another replays its last run, up to a chunk's time (~0.2 s): the workers do not go
     equally fast (one shares its core with the main thread). The games left are estimated
-    from the bytes left at the bytes a line read so far.
+    from the bytes left at the bytes a line read so far; past the size the file had when the
+    import began (it grew since), runs are whole again.
 
     >>> c = _Cursor("g.jsonl", 0, 0, size=100_000, split=2, offset=90_000, line=9_001)
     >>> _run_games(c), _run_games(_Cursor("g.jsonl", 0, 0, size=100_000, split=2))
@@ -1046,10 +1047,13 @@ def _run_games(cursor: _Cursor) -> int:
     >>> c.offset, c.line = 40_000, 4_001
     >>> _run_games(c), _run_games(_Cursor("g.jsonl", 0, 0, 100_000, 1, 40_000, 4_001))
     (3000, 5000)
+    >>> c.offset, c.line = 100_000, 10_001
+    >>> _run_games(c)
+    5000
     """
-    if cursor.split < 2 or cursor.line <= 1:
+    if cursor.split < 2 or cursor.line <= 1 or cursor.offset >= cursor.size:
         return CHUNK_GAMES
-    left = max(cursor.size - cursor.offset, 0) * (cursor.line - 1) / max(cursor.offset, 1)
+    left = (cursor.size - cursor.offset) * (cursor.line - 1) / cursor.offset
     return max(min(CHUNK_GAMES, math.ceil(left / cursor.split)), min(TAIL_GAMES, CHUNK_GAMES))
 
 
