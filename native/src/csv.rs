@@ -190,29 +190,93 @@ fn cells<'a>(
     if line.len() >= cap {
         return None;
     }
-    let quoted = match memchr3(b'"', b'\r', 0, line) {
-        None => false,
-        Some(k) if line[k] == b'"' && memchr2(b'\r', 0, &line[k..]).is_none() => true,
-        Some(_) => return None,
-    };
     let text = match checked {
         Some(text) => text.get(..line.len())?,
         None => std::str::from_utf8(line).ok()?,
     };
     buf.clear();
-    if quoted {
+    if !split_plain(text, buf) {
+        // a quote, a carriage return or a NUL: quoted cells when no carriage return or NUL
+        // comes from the first quote on
+        let k = memchr3(b'"', b'\r', 0, line)?;
+        if line[k] != b'"' || memchr2(b'\r', 0, &line[k..]).is_some() {
+            return None;
+        }
+        buf.clear();
         quoted_cells(text, buf)?;
-    } else {
-        let mut at = 0;
-        for (k, &b) in line.iter().enumerate() {
-            if b == b',' {
-                buf.push(&text[at..k]); // a comma is a character's edge
+        return (buf.len() == width).then_some((text, true));
+    }
+    (buf.len() == width).then_some((text, false))
+}
+
+/// The commas (bit k: byte k is one) and the bytes that make a row not plain (a quote, a
+/// carriage return, a NUL) of a 16-byte block: SSE2, which every x86-64 has.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn commas16(block: &[u8; 16]) -> (u32, u32) {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_setzero_si128,
+    };
+    // SAFETY: SSE2 is part of x86-64 (every build of this target enables it), and `block` is
+    // 16 readable bytes, which an unaligned load reads.
+    unsafe {
+        let x = _mm_loadu_si128(block.as_ptr().cast());
+        let comma = _mm_cmpeq_epi8(x, _mm_set1_epi8(b',' as i8));
+        let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+        let cr = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\r' as i8));
+        let nul = _mm_cmpeq_epi8(x, _mm_setzero_si128());
+        let odd = _mm_or_si128(_mm_or_si128(quote, cr), nul);
+        (
+            _mm_movemask_epi8(comma) as u32,
+            _mm_movemask_epi8(odd) as u32,
+        )
+    }
+}
+
+/// `text` cut at its commas into `buf` when no byte of it is a quote, a carriage return or a
+/// NUL (false, `buf` then partly filled, when one is): sixteen bytes at a time on x86-64
+/// ([`commas16`]), the rest one at a time.
+#[inline(always)]
+fn split_plain<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> bool {
+    let b = text.as_bytes();
+    let mut at = 0; // where the cell being read starts
+    let mut j = 0;
+    #[cfg(target_arch = "x86_64")]
+    while let Some(block) = b.get(j..j + 16) {
+        let (mut commas, odd) = commas16(block.try_into().expect("sixteen bytes"));
+        if odd != 0 {
+            return false;
+        }
+        while commas != 0 {
+            let k = j + commas.trailing_zeros() as usize;
+            buf.push(cut(text, at, k));
+            at = k + 1;
+            commas &= commas - 1;
+        }
+        j += 16;
+    }
+    for (k, &c) in b.iter().enumerate().skip(j) {
+        match c {
+            b',' => {
+                buf.push(cut(text, at, k));
                 at = k + 1;
             }
+            b'"' | b'\r' | 0 => return false,
+            _ => {}
         }
-        buf.push(&text[at..]);
     }
-    (buf.len() == width).then_some((text, quoted))
+    buf.push(cut(text, at, b.len()));
+    true
+}
+
+/// `text[from..to]` where both ends are character boundaries: each the position of a comma
+/// (ASCII, never part of a longer UTF-8 sequence), the one after it, or an end.
+#[inline(always)]
+fn cut(text: &str, from: usize, to: usize) -> &str {
+    debug_assert!(text.is_char_boundary(from) && text.is_char_boundary(to) && from <= to);
+    // SAFETY: `from <= to <= text.len()`, both character boundaries (see above).
+    unsafe { text.get_unchecked(from..to) }
 }
 
 /// The cells of a line with a quote into `buf`, as `csv.reader` reads them, when each cell is
@@ -1026,6 +1090,72 @@ mod tests {
             let data = [&b"hk,g1,x\n"[..], bad, b"hk,g4,w\n"].concat();
             let (got, out) = read(&data, true);
             assert_eq!((got, out.len()), ((8, 3, Stop::Python), 1), "{bad:?}");
+        }
+    }
+
+    /// The cells of a line one byte at a time, as [`cells`] read them before it went sixteen
+    /// bytes at a time: the reference of the brute-force check below.
+    fn cells_bytewise(line: &[u8], width: usize) -> Option<(Vec<&str>, bool)> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let quoted = match memchr3(b'"', b'\r', 0, line) {
+            None => false,
+            Some(k) if line[k] == b'"' && memchr2(b'\r', 0, &line[k..]).is_none() => true,
+            Some(_) => return None,
+        };
+        let text = std::str::from_utf8(line).ok()?;
+        let mut buf = Vec::new();
+        if quoted {
+            quoted_cells(text, &mut buf)?;
+        } else {
+            buf.extend(text.split(','));
+        }
+        (buf.len() == width).then_some((buf, quoted))
+    }
+
+    /// Lines of commas, quotes, carriage returns, NULs, spaces, letters and a two-byte
+    /// character, of every length around the sixteen-byte blocks: the same cells (or none)
+    /// as the byte-wise reading, whether the line was checked as UTF-8 before or not.
+    #[test]
+    fn cells_as_read_byte_by_byte() {
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
+        let pieces: [&[u8]; 9] = [
+            b",",
+            b"\"",
+            b"\r",
+            b"\0",
+            b" ",
+            b"a",
+            b"7",
+            "\u{e9}".as_bytes(),
+            b"pl",
+        ];
+        for round in 0..40_000 {
+            let n = (next() % 48) as usize;
+            // mostly plain lines (quotes, carriage returns and NULs rare), some anything
+            let plain = round % 4 != 0;
+            let mut line = Vec::new();
+            for _ in 0..n {
+                let k = (next() % 9) as usize;
+                let k = if plain && (1..=3).contains(&k) { 0 } else { k };
+                line.extend_from_slice(pieces[k]);
+            }
+            if next().is_multiple_of(5) {
+                line.push(b'\r');
+            }
+            let mut buf = Vec::new();
+            for width in [1, 3, 6] {
+                let want = cells_bytewise(&line, width);
+                let checked = std::str::from_utf8(&line).ok();
+                for given in [None, checked] {
+                    let got = cells(&line, given, (width, 1 << 20), &mut buf)
+                        .map(|(text, quoted)| (buf.clone(), quoted, text.len()));
+                    let want = want.clone().map(|(cells, quoted)| {
+                        let len = line.strip_suffix(b"\r").unwrap_or(&line).len();
+                        (cells, quoted, len)
+                    });
+                    assert_eq!(got, want, "{line:?} width {width}");
+                }
+            }
         }
     }
 

@@ -2,16 +2,18 @@
 //! games-CSV row's line and the file its actions were read in), in ~31 bytes an id where a
 //! Python dict of `str` → `int` takes ~130: a 1M-game CSV import held ~120 MiB of it.
 //!
-//! An id is kept as its 128-bit BLAKE2b digest (two ids colliding is beyond reach, as for
-//! the import's games index, `pipeline.warehouse.known`). The newest ids are in a small hash
+//! An id is kept as a 128-bit digest: two SipHash-1-3 values of it under a key drawn at random
+//! for each table (std's `RandomState`), the id with a 0 and with a 1 after it. Two ids
+//! colliding is beyond reach, by chance as for the import's games index
+//! (`pipeline.warehouse.known`, BLAKE2b) and by design too, the key being unknown; the digest
+//! lives only as long as its table, so it need not be BLAKE2b's, which took ~5× as long (an id
+//! is looked up three or four times a CSV game). The newest ids are in a small hash
 //! map; past a sixteenth of the rest (and at least [`MERGE_AT`]) they are merged into 64
 //! sorted buckets by the digest's top bits, one bucket at a time, so a merge holds one
 //! bucket twice, not the table.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-use crate::keys::id_digest;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 
 /// The small map is merged into the buckets past this size or a sixteenth of them.
 pub const MERGE_AT: usize = 65_536;
@@ -23,13 +25,9 @@ const BUCKET_BITS: u32 = 6;
 struct Key([u64; 2]);
 
 impl Key {
-    fn of(id: &[u8]) -> Key {
-        let digest = id_digest(id);
-        let (a, b) = digest.split_at(8);
-        Key([
-            u64::from_le_bytes(a.try_into().expect("8 bytes")),
-            u64::from_le_bytes(b.try_into().expect("8 bytes")),
-        ])
+    /// `id`'s digest under `key` (see the module's notes).
+    fn of(key: &RandomState, id: &[u8]) -> Key {
+        Key([key.hash_one((id, 0u8)), key.hash_one((id, 1u8))])
     }
 
     fn bucket(self) -> usize {
@@ -69,6 +67,8 @@ pub struct IdTable {
     small: HashMap<Key, u64, BuildHasherDefault<Word>>,
     buckets: Vec<Vec<(Key, u64)>>,
     merged: usize,
+    /// the digests' key, the table's own
+    key: RandomState,
 }
 
 impl IdTable {
@@ -93,7 +93,7 @@ impl IdTable {
 
     /// `id`'s number, if it has one.
     pub fn get(&self, id: &[u8]) -> Option<u64> {
-        let key = Key::of(id);
+        let key = Key::of(&self.key, id);
         if let Some(&n) = self.small.get(&key) {
             return Some(n);
         }
@@ -102,7 +102,7 @@ impl IdTable {
 
     /// Give `id` the number `n`.
     pub fn set(&mut self, id: &[u8], n: u64) {
-        let key = Key::of(id);
+        let key = Key::of(&self.key, id);
         match self.slot(key) {
             Ok(i) => self.buckets[key.bucket()][i].1 = n,
             Err(_) => self.insert(key, n),
@@ -111,7 +111,7 @@ impl IdTable {
 
     /// `id`'s number, given `n` first when it has none.
     pub fn set_default(&mut self, id: &[u8], n: u64) -> u64 {
-        let key = Key::of(id);
+        let key = Key::of(&self.key, id);
         if let Some(&known) = self.small.get(&key) {
             return known;
         }

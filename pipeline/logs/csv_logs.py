@@ -451,16 +451,19 @@ class CsvGame:
     text: bytes  # the game's JSON line (json_line), UTF-8
     #: its games-CSV and actions-CSV rows, headers first, as a reject keeps them: the text, or
     #: the text up to the action rows and those rows as the core read them (UTF-8), joined
-    #: only for a reject (:attr:`raw`)
+    #: only for a reject (:attr:`raw`); on the core, the games-CSV row (``row``) is put before
+    #: the text then too, not for every game
     raw_head: str
     raw_rows: bytes | None = None
+    row: _GameRow | None = None
 
     @property
     def raw(self) -> str:
         """The game's CSV rows, as a reject keeps them."""
+        head = self.raw_head if self.row is None else f"{self.row.raw()}\n{self.raw_head}"
         if self.raw_rows is None:
-            return self.raw_head
-        return f"{self.raw_head}\n{self.raw_rows.decode()}"
+            return head
+        return f"{head}\n{self.raw_rows.decode()}"
 
     def record(self) -> GameRecord | Reject:
         """The game read by its game's parser, as :func:`read_csv` gives it."""
@@ -1114,6 +1117,7 @@ class _CsvReader:
         hand them over; then the lines for the Python reader from the first game the core
         leaves (none at the file's end)."""
         core, head, header_raw, met = plain
+        name, ids, base, tag = self.name, self.ids, self.base, self.tag
         while True:
             data, at_eof = src.lines()
             met.clear()
@@ -1124,12 +1128,12 @@ class _CsvReader:
             held = self.games.held
             for (game_id, first, text, rows), (upto, game_row) in zip(games, met, strict=False):
                 del held[game_id]  # taken: head() found it
-                self._see(game_id)
+                value = ids.get(game_id, 0)  # seen (_see)
+                ids[game_id] = value - value % base + tag
                 if upto > handed:  # the rejects met finding its row, as _finish hands them
                     yield from self.games.handed(upto - handed)
                     handed = upto
-                raw_head = f"{game_row.raw()}\n{header_raw}"
-                yield CsvGame(Source(self.name, first), game_id, text, raw_head, rows)
+                yield CsvGame(Source(name, first), game_id, text, header_raw, rows, game_row)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
             src.more()
