@@ -1117,7 +1117,6 @@ class _CsvReader:
         hand them over; then the lines for the Python reader from the first game the core
         leaves (none at the file's end)."""
         core, head, header_raw, met = plain
-        name, ids, base, tag = self.name, self.ids, self.base, self.tag
         while True:
             data, at_eof = src.lines()
             met.clear()
@@ -1128,12 +1127,11 @@ class _CsvReader:
             held = self.games.held
             for (game_id, first, text, rows), (upto, game_row) in zip(games, met, strict=False):
                 del held[game_id]  # taken: head() found it
-                value = ids.get(game_id, 0)  # seen (_see)
-                ids[game_id] = value - value % base + tag
+                self._see(game_id)
                 if upto > handed:  # the rejects met finding its row, as _finish hands them
                     yield from self.games.handed(upto - handed)
                     handed = upto
-                yield CsvGame(Source(name, first), game_id, text, header_raw, rows, game_row)
+                yield CsvGame(Source(self.name, first), game_id, text, header_raw, rows, game_row)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
             src.more()
