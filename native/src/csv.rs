@@ -46,15 +46,18 @@ pub struct Head {
     pub allowed: u64,
 }
 
-/// One game read: its id, the line of its first row, its JSON line, and its rows as the
-/// reader's raw keeps them (the lines, each without its line end, joined by newlines: most
-/// games' rows as they stand in the data, borrowed).
+/// One game read: its id, the line of its first row, its JSON line, and its rows as they stand
+/// (the lines, each without its line end, joined by newlines: most games' rows as they are in
+/// the data, borrowed). `quoted`: a cell of them is in quotes, so the reader's raw is not the
+/// rows as they stand but as `csv.writer` writes their cells (a cell with a comma in quotes,
+/// the others as they are), which the reader makes of them when a reject asks for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game<'a> {
     pub id: String,
     pub line: i64,
     pub text: String,
     pub rows: Cow<'a, str>,
+    pub quoted: bool,
 }
 
 /// Why [`games`] stopped.
@@ -311,25 +314,6 @@ fn quoted_cells<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> Option<()> {
     }
 }
 
-/// A row's cells appended to `out` as `csv.writer` writes them (what the Python reader keeps
-/// as a row's raw): a cell with a comma in quotes, the others as they are (no cell [`cells`]
-/// reads has a quote, a carriage return or a line feed).
-#[inline(never)]
-fn write_row(out: &mut String, cells: &[&str]) {
-    for (k, cell) in cells.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        if memchr(b',', cell.as_bytes()).is_some() {
-            out.push('"');
-            out.push_str(cell);
-            out.push('"');
-        } else {
-            out.push_str(cell);
-        }
-    }
-}
-
 /// The part of `data` that is UTF-8, checked at once (most data is all of it): a row within it
 /// is sliced from it, not checked alone.
 fn utf8_part(data: &[u8]) -> &str {
@@ -367,8 +351,7 @@ pub fn games<'a>(
         let mut text = String::new();
         let mut seq = None;
         rows.clear();
-        // the game's rows as the reader's raw keeps them, once a row had a quoted cell
-        let mut written: Option<String> = None;
+        let mut any_quoted = false;
         loop {
             if pos == data.len() {
                 if !at_eof {
@@ -436,19 +419,7 @@ pub fn games<'a>(
                 return (start, start_line, Stop::Python);
             };
             seq = Some(got + 1);
-            if quoted && written.is_none() {
-                written = Some(rows.join("\n"));
-            }
-            if let Some(raw) = &mut written {
-                if !rows.is_empty() {
-                    raw.push('\n');
-                }
-                if quoted {
-                    write_row(raw, &buf);
-                } else {
-                    raw.push_str(row_text);
-                }
-            }
+            any_quoted |= quoted;
             rows.push(row_text);
             pos = next;
             line += 1;
@@ -461,10 +432,8 @@ pub fn games<'a>(
             id,
             line: game_line,
             text,
-            rows: match written {
-                Some(raw) => Cow::Owned(raw),
-                None => joined_rows(data, checked, &rows),
-            },
+            rows: joined_rows(data, checked, &rows),
+            quoted: any_quoted,
         });
     }
 }
@@ -1225,14 +1194,17 @@ mod tests {
         let ((want, _), (got, stop)) = (read(plain, true), read(quoted, true));
         assert_eq!(stop, (quoted.len(), 4, Stop::End));
         assert_eq!((got.len(), &got[0].text), (1, &want[0].text));
-        // the rows as csv.writer writes them back, as the Python reader's raw keeps them
-        assert_eq!(got[0].rows, "g1,1,0,play,3d 3c,7\ng1,2,1,pass,,8.5");
-        // a quoted row after plain ones: those before kept in the rows written anew
-        let (got, _) = read("g1,1,0,play,3d 3c,7\n\"g1\",2,1,\"pass\",,8.5\n", true);
-        assert_eq!(got[0].rows, "g1,1,0,play,3d 3c,7\ng1,2,1,pass,,8.5");
+        // the rows as they stand, said to have a cell in quotes (the Python reader writes
+        // them anew for a reject); a game with none is not
+        assert_eq!(got[0].rows, quoted.trim_end());
+        assert!(got[0].quoted && !want[0].quoted);
+        // a quoted row after plain ones
+        let later = "g1,1,0,play,3d 3c,7\n\"g1\",2,1,\"pass\",,8.5\n";
+        let (got, _) = read(later, true);
+        assert_eq!((&*got[0].rows, got[0].quoted), (later.trim_end(), true));
         let comma = "g1,1,0,\"play\",\"3d,3c\",7\n";
         let (got, _) = read(comma, true);
-        assert_eq!(got[0].rows, "g1,1,0,play,\"3d,3c\",7");
+        assert_eq!(got[0].rows, comma.trim_end());
         assert!(got[0].text.contains(r#""cards":"3d,3c""#));
     }
 

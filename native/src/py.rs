@@ -798,13 +798,14 @@ fn game_keys<'py>(
 }
 
 /// What [`CsvGames::games`] answers: bytes read, the line after them, why it stopped, and the
-/// games read: `(game_id, line, text, rows)`, the text and rows as UTF-8 bytes (no text
-/// object made of them: the text goes back to the core, the rows only into a reject).
+/// games read: `(game_id, line, text, rows, quoted)`, the text and rows as UTF-8 bytes (no
+/// text object made of them: the text goes back to the core, the rows only into a reject),
+/// `quoted` whether a cell of the rows is in quotes (`crate::csv::Game`).
 type CsvRead<'py> = (
     usize,
     i64,
     &'static str,
-    Vec<(String, i64, Bound<'py, PyBytes>, Bound<'py, PyBytes>)>,
+    Vec<(String, i64, Bound<'py, PyBytes>, Bound<'py, PyBytes>, bool)>,
 );
 
 /// The plain rows of an actions CSV as their games' JSON lines (`crate::csv`), for
@@ -982,7 +983,7 @@ impl CsvGames {
     /// `crate::csv::games` of `data` (whole lines from a game's first row; `line`: the first's
     /// number; `at_eof`: the file ends with them), `head(game_id)` giving a game's
     /// `(prefix, allowed)` or None: `(bytes read, the line after them, "end" | "more" |
-    /// "python", [(game_id, line, text, rows)])`.
+    /// "python", [(game_id, line, text, rows, quoted)])`.
     fn games<'py>(
         &mut self,
         data: &[u8],
@@ -1026,7 +1027,13 @@ impl CsvGames {
             .into_iter()
             .map(|g| {
                 let text = PyBytes::new(py, g.text.as_bytes());
-                (g.id, g.line, text, PyBytes::new(py, g.rows.as_bytes()))
+                (
+                    g.id,
+                    g.line,
+                    text,
+                    PyBytes::new(py, g.rows.as_bytes()),
+                    g.quoted,
+                )
             })
             .collect();
         Ok((read, next, stop, games))

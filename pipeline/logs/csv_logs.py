@@ -456,6 +456,9 @@ class CsvGame:
     raw_head: str
     raw_rows: bytes | None = None
     row: _GameRow | None = None
+    #: a cell of ``raw_rows`` is in quotes: a reject keeps the rows as ``csv.writer`` writes
+    #: their cells, not as they stand
+    quoted: bool = False
 
     @property
     def raw(self) -> str:
@@ -463,7 +466,10 @@ class CsvGame:
         head = self.raw_head if self.row is None else f"{self.row.raw()}\n{self.raw_head}"
         if self.raw_rows is None:
             return head
-        return f"{head}\n{self.raw_rows.decode()}"
+        rows = self.raw_rows.decode()
+        if self.quoted:  # the core read each cell as csv.reader does
+            rows = _raw_text(list(csv.reader(rows.split("\n"))))
+        return f"{head}\n{rows}"
 
     def record(self) -> GameRecord | Reject:
         """The game read by its game's parser, as :func:`read_csv` gives it."""
@@ -475,12 +481,13 @@ class PlainRows(Protocol):
 
     def games(
         self, data: bytes, at_eof: bool, line: int, head: Callable[[str], tuple[str, int] | None]
-    ) -> tuple[int, int, str, list[tuple[str, int, bytes, bytes]]]:
+    ) -> tuple[int, int, str, list[tuple[str, int, bytes, bytes, bool]]]:
         """The games of ``data`` (whole lines from a game's first row, ``line`` the first's
         number), each game's JSON object without its closing brace and the optional columns it
         may fill (a bit each) from ``head`` (None: the Python reader's): (bytes read, the line
         after them, ``"end"``, ``"more"`` or ``"python"``, the games read as ``(game_id, line,
-        text, rows)``)."""
+        text, rows, quoted)``: the rows as they stand, ``quoted`` when a cell of them is in
+        quotes)."""
         ...
 
 
@@ -1125,13 +1132,16 @@ class _CsvReader:
             src.last = src.pos
             handed = 0
             held = self.games.held
-            for (game_id, first, text, rows), (upto, game_row) in zip(games, met, strict=False):
+            for (game_id, first, text, rows, quoted), (upto, game_row) in zip(
+                games, met, strict=False
+            ):
                 del held[game_id]  # taken: head() found it
                 self._see(game_id)
                 if upto > handed:  # the rejects met finding its row, as _finish hands them
                     yield from self.games.handed(upto - handed)
                     handed = upto
-                yield CsvGame(Source(self.name, first), game_id, text, header_raw, rows, game_row)
+                source = Source(self.name, first)
+                yield CsvGame(source, game_id, text, header_raw, rows, game_row, quoted)
             if stop != "more" or len(src.buf) - src.pos > _PLAIN_BLOCK + self.cap:
                 break  # the end, a game the core leaves, or a game or line too long to wait for
             src.more()
