@@ -206,7 +206,7 @@ fn cells<'a>(
             return None;
         }
         buf.clear();
-        quoted_cells(text, buf)?;
+        quoted_short(text, buf)?;
         return (buf.len() == width).then_some((text, true));
     }
     (buf.len() == width).then_some((text, false))
@@ -280,6 +280,55 @@ fn cut(text: &str, from: usize, to: usize) -> &str {
     debug_assert!(text.is_char_boundary(from) && text.is_char_boundary(to) && from <= to);
     // SAFETY: `from <= to <= text.len()`, both character boundaries (see above).
     unsafe { text.get_unchecked(from..to) }
+}
+
+/// [`quoted_cells`] of a line of at most 64 bytes (most rows) from the bits of its commas and
+/// quotes ([`commas16`] on the line padded with letters), with no search a cell; a longer
+/// line by [`quoted_cells`]. The line has no carriage return and no NUL ([`cells`] checked).
+#[inline(never)]
+fn quoted_short<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> Option<()> {
+    let n = text.len();
+    if n > 64 || !cfg!(target_arch = "x86_64") {
+        return quoted_cells(text, buf);
+    }
+    let mut line = [b'a'; 64];
+    line[..n].copy_from_slice(text.as_bytes());
+    let (mut commas, mut quotes) = (0u64, 0u64);
+    #[cfg(target_arch = "x86_64")]
+    for (k, block) in line.chunks_exact(16).enumerate() {
+        let (c, q) = commas16(block.try_into().expect("sixteen bytes"));
+        commas |= u64::from(c) << (16 * k);
+        quotes |= u64::from(q) << (16 * k); // quotes only: no CR or NUL, letters after
+    }
+    let from = |at: usize| u64::MAX.checked_shl(at as u32).unwrap_or(0); // bits at..64
+    let mut at = 0;
+    loop {
+        if quotes & from(at) & !from(at + 1) != 0 {
+            // a cell in quotes: to the next quote, then a comma or the line's end
+            let close = (quotes & from(at + 1)).trailing_zeros() as usize;
+            if close >= n {
+                return None;
+            }
+            buf.push(cut(text, at + 1, close));
+            if close + 1 == n {
+                return Some(());
+            }
+            if commas & from(close + 1) & !from(close + 2) == 0 {
+                return None;
+            }
+            at = close + 2;
+        } else {
+            let end = ((commas & from(at)).trailing_zeros() as usize).min(n);
+            if quotes & from(at) & !from(end) != 0 {
+                return None; // a quote inside a cell
+            }
+            buf.push(cut(text, at, end));
+            if end == n {
+                return Some(());
+            }
+            at = end + 1;
+        }
+    }
 }
 
 /// The cells of a line with a quote into `buf`, as `csv.reader` reads them, when each cell is
@@ -1126,6 +1175,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Lines of cells in quotes or not (texts of letters, digits, spaces, commas inside
+    /// quotes, a two-byte character), some spoilt (a quote inside a cell, a letter after a
+    /// closing quote, a quote not closed), from empty to past 64 bytes: [`quoted_short`]
+    /// reads the cells [`quoted_cells`] reads, or none when it reads none.
+    #[test]
+    fn quoted_short_as_quoted_cells() {
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        let letters: [&str; 6] = ["a", "7", " ", "\u{e9}", "pl", "3d"];
+        let mut lengths = std::collections::BTreeSet::new();
+        for _ in 0..60_000 {
+            let mut line = String::new();
+            for c in 0..1 + next() % 9 {
+                if c > 0 {
+                    line.push(',');
+                }
+                let quoted = next().is_multiple_of(2);
+                if quoted {
+                    line.push('"');
+                }
+                for _ in 0..next() % 8 {
+                    line.push_str(letters[(next() % 6) as usize]);
+                    if quoted && next().is_multiple_of(6) {
+                        line.push(',');
+                    }
+                }
+                if quoted {
+                    line.push('"');
+                }
+            }
+            match next() % 12 {
+                0 => {
+                    let mut k = next() as usize % (line.len() + 1);
+                    while !line.is_char_boundary(k) {
+                        k -= 1;
+                    }
+                    line.insert(k, '"');
+                }
+                1 => line.push('x'),
+                2 => line.push('"'),
+                _ => {}
+            }
+            let line = line.as_str();
+            lengths.insert(line.len());
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            let want = quoted_cells(line, &mut want).map(|()| want);
+            let got = quoted_short(line, &mut got).map(|()| got);
+            assert_eq!(got, want, "{line:?}");
+        }
+        assert!(
+            (0..=70).all(|n| lengths.contains(&n)),
+            "every length to past 64"
+        );
     }
 
     fn layout() -> Layout {
