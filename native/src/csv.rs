@@ -366,7 +366,7 @@ fn quoted_cells<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> Option<()> {
 /// The part of `data` that is UTF-8, checked at once (most data is all of it): a row within it
 /// is sliced from it, not checked alone.
 fn utf8_part(data: &[u8]) -> &str {
-    match std::str::from_utf8(data) {
+    match simdutf8::compat::from_utf8(data) {
         Ok(text) => text,
         Err(err) => std::str::from_utf8(&data[..err.valid_up_to()]).unwrap_or_default(),
     }

@@ -34,7 +34,10 @@ fn is_py_space(b: u8) -> bool {
 
 /// The line starting at `pos` of `data`: the position of the next one (past its newline) and
 /// the line. `first`: whether it is line 1 of its file (where the reader drops a BOM);
-/// `max_line_bytes`: the reader's cap (a line longer without its newline is rejected).
+/// `max_line_bytes`: the reader's cap (a line longer without its newline is rejected). The
+/// line's UTF-8 is checked by `simdutf8` (the same answer as `std::str::from_utf8`, a block
+/// of bytes at a time: a line of card symbols, `3♦`, is mostly not ASCII, where std's check
+/// goes a character at a time).
 pub fn cut(data: &[u8], pos: usize, first: bool, max_line_bytes: usize) -> (usize, Line<'_>) {
     let rest = &data[pos..];
     let (end, next) = match memchr::memchr(b'\n', rest) {
@@ -45,7 +48,7 @@ pub fn cut(data: &[u8], pos: usize, first: bool, max_line_bytes: usize) -> (usiz
     if content.len() > max_line_bytes {
         return (next, Line::Raw);
     }
-    let Ok(text) = std::str::from_utf8(content) else {
+    let Ok(text) = simdutf8::basic::from_utf8(content) else {
         return (next, Line::Raw);
     };
     if first && text.starts_with('\u{feff}') {
