@@ -17,6 +17,8 @@ use std::collections::HashSet;
 
 use memchr::{memchr, memchr2, memchr3};
 
+use crate::parse::tree::cut;
+
 /// Where an actions CSV's columns are, as the Python reader finds them from its header.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -271,15 +273,6 @@ fn split_plain<'a>(text: &'a str, buf: &mut Vec<&'a str>) -> bool {
     }
     buf.push(cut(text, at, b.len()));
     true
-}
-
-/// `text[from..to]` where both ends are character boundaries: each the position of a comma
-/// (ASCII, never part of a longer UTF-8 sequence), the one after it, or an end.
-#[inline(always)]
-fn cut(text: &str, from: usize, to: usize) -> &str {
-    debug_assert!(text.is_char_boundary(from) && text.is_char_boundary(to) && from <= to);
-    // SAFETY: `from <= to <= text.len()`, both character boundaries (see above).
-    unsafe { text.get_unchecked(from..to) }
 }
 
 /// [`quoted_cells`] of a line of at most 64 bytes (most rows) from the bits of its commas and

@@ -148,10 +148,10 @@ fn digits(b: &[u8], i: usize) -> usize {
 }
 
 /// `text[from..to]` where both ends are known to be character boundaries: each is the
-/// position of an ASCII byte or the one after an ASCII byte (a quote, a digit, a sign), or
-/// the end. `&text[from..to]` would check both again: 7 % of the scan.
+/// position of an ASCII byte or the one after an ASCII byte (a quote, a digit, a sign, a
+/// comma), or the end. `&text[from..to]` would check both again: 7 % of the scan.
 #[inline(always)]
-fn cut(text: &str, from: usize, to: usize) -> &str {
+pub(crate) fn cut(text: &str, from: usize, to: usize) -> &str {
     debug_assert!(text.is_char_boundary(from) && text.is_char_boundary(to) && from <= to);
     // SAFETY: `from <= to <= text.len()` and both are character boundaries (the callers'
     // positions: next to an ASCII byte, which is never part of a longer UTF-8 sequence).
