@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2};
 
 use crate::parse::tree::cut;
 
@@ -201,10 +201,9 @@ fn cells<'a>(
     };
     buf.clear();
     if !split_plain(text, buf) {
-        // a quote, a carriage return or a NUL: quoted cells when no carriage return or NUL
-        // comes from the first quote on
-        let k = memchr3(b'"', b'\r', 0, line)?;
-        if line[k] != b'"' || memchr2(b'\r', 0, &line[k..]).is_some() {
+        // a quote, a carriage return or a NUL: quoted cells when there is no carriage return
+        // and no NUL (then there is a quote)
+        if memchr2(b'\r', 0, line).is_some() {
             return None;
         }
         buf.clear();
@@ -939,6 +938,7 @@ pub fn game_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use memchr::memchr3;
 
     /// A games header's columns by name, each at its place.
     fn columns_of(names: &[&str]) -> Vec<(String, usize)> {
