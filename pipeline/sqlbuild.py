@@ -161,19 +161,45 @@ def _write_rulesets(con: duckdb.DuckDBPyConnection) -> None:
                 con.executemany(f"insert into {name} values ({marks})", rows)
 
 
+def build_step(con: duckdb.DuckDBPyConnection, name: str, sql: str, memory: str) -> None:
+    """Run one statement of the build (``name``: the file it comes from). A failure is
+    ``E_SQL_BUILD`` naming the file, unless DuckDB ran out of the memory it may use
+    (``memory``: its ``memory_limit`` when the build began): that is ``E_SQL_MEMORY``, the
+    file being fine (the build's memory grows with the games: docs/sql.md).
+
+    >>> con = duckdb.connect()
+    >>> build_step(con, "x.sql", "select 1", "1 GiB")
+    >>> build_step(con, "y.sql", "select nothing", "1 GiB")
+    Traceback (most recent call last):
+    pipeline.sqlbuild.SqlError: E_SQL_BUILD: y.sql: Binder Error: ...
+    """
+    try:
+        con.execute(sql)
+    except duckdb.OutOfMemoryException as err:
+        first = str(err).split("\n", 1)[0]
+        raise SqlError(
+            "E_SQL_MEMORY",
+            f"{name}: DuckDB ran out of the memory it may use (memory_limit {memory}; by default"
+            f" 80 % of the machine's), so the build stopped and the old warehouse.duckdb stays."
+            f" The build's memory grows with the games (1M games need more than 4 GB;"
+            f" docs/sql.md, Build time). DuckDB: {first}",
+            object=name,
+        ) from err
+    except duckdb.Error as err:
+        raise SqlError("E_SQL_BUILD", f"{name}: {err}", object=name) from err
+
+
 def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = None) -> BuildSummary:
     """Create or replace every SQL object on a writable connection (one transaction)."""
     summary = summary or BuildSummary()
     started = time.perf_counter()
     macros = sql_files("macros")
     marts = sql_files("marts")
+    (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
 
     def step(name: str, sql: str) -> None:
         t0 = time.perf_counter()
-        try:
-            con.execute(sql)
-        except duckdb.Error as err:
-            raise SqlError("E_SQL_BUILD", f"{name}: {err}", object=name) from err
+        build_step(con, name, sql, memory)
         summary.timings[name] = time.perf_counter() - t0
 
     con.execute("begin transaction")

@@ -1,0 +1,49 @@
+"""A build step that fails says why: a file of ``sql/`` that does not build (``E_SQL_BUILD``), or
+DuckDB out of the memory it may use (``E_SQL_MEMORY``, the file being fine)."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from pipeline.sqlbuild import SqlError, build_step
+
+#: A statement that needs far more than 32 MB: a list of 20M numbers kept per group.
+HUNGRY = (
+    "create table t as select range % 1000 as g, list(range) as l from range(20000000) group by 1"
+)
+
+
+def test_out_of_memory_is_its_own_code() -> None:
+    con = duckdb.connect()
+    con.execute("set memory_limit = '32MB'")
+    con.execute("set threads = 1")
+    (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
+    with pytest.raises(SqlError) as caught:
+        build_step(con, "stats_player_games", HUNGRY, memory)
+    err = caught.value
+    assert err.code == "E_SQL_MEMORY"
+    assert err.context == {"object": "stats_player_games"}
+    assert err.message.startswith("stats_player_games: DuckDB ran out of the memory it may use")
+    assert (
+        f"memory_limit {memory}" in err.message and "the old warehouse.duckdb stays" in err.message
+    )
+    assert "DuckDB: Out of Memory Error:" in err.message
+    # DuckDB's advice names settings big2 has no option for: left out
+    assert "Possible solutions" not in err.message
+    assert isinstance(err.__cause__, duckdb.OutOfMemoryException)
+
+
+def test_the_same_statement_with_room_builds() -> None:
+    con = duckdb.connect()
+    con.execute("set memory_limit = '4GB'")
+    build_step(con, "stats_player_games", HUNGRY.replace("20000000", "20000"), "4GB")
+    assert con.execute("select count(*) from t").fetchone() == (1000,)
+
+
+def test_a_broken_file_is_a_build_error() -> None:
+    con = duckdb.connect()
+    with pytest.raises(SqlError) as caught:
+        build_step(con, "mart_x", "create table x as select no_such_column from range(3)", "1GB")
+    assert caught.value.code == "E_SQL_BUILD"
+    assert caught.value.message.startswith("mart_x: Binder Error")
