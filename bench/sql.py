@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -125,3 +127,40 @@ def sql_build() -> list[Figure]:
         for n in sizes:
             figures.extend(time_build(n, base, tmp))
         return figures
+
+
+#: ``sql.build_memory``'s limits: DuckDB's default (80 % of the machine's memory), then lower.
+BUILD_LIMITS = ("", "2GB", "1GB", "512MB", "256MB")
+
+
+@benchmark("sql.build_memory")
+def sql_build_memory() -> list[Figure]:
+    """``big2 build`` on a real warehouse of N simulated games (``BIG2_BENCH_BUILD_GAMES``,
+    comma-separated; default 100000) under each memory limit of :data:`BUILD_LIMITS`: its
+    seconds and peak RSS, each build a fresh child process. Past the limit DuckDB spills to
+    disk beside the new file, so a lower limit costs time, not the build."""
+    from bench.reliability import BIG2, peak_and_seconds
+
+    sizes = [int(n) for n in os.environ.get("BIG2_BENCH_BUILD_GAMES", "100000").split(",")]
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        for n in sizes:
+            log, wh = tmp / f"g{n}.jsonl", tmp / f"wh{n}"
+            for cmd in (
+                ["simulate", "-n", str(n), "--seed", "5", "--out", str(log)],
+                ["ingest", str(log), "-w", str(wh), "--no-build"],
+            ):
+                subprocess.run([*BIG2, *cmd], capture_output=True, check=True)
+            log.unlink()
+            for limit in BUILD_LIMITS:
+                args = ["--memory-limit", limit] if limit else []
+                peak, seconds, code = peak_and_seconds([*BIG2, "build", "-w", str(wh), *args])
+                label = f"{n:,} games, memory limit {limit or 'default (80 % of RAM)'}"
+                if code != 0:
+                    figures.append((f"{label}: exit code (the build failed)", code, ""))
+                    continue
+                figures.append((f"{label}: build", seconds, "s"))
+                figures.append((f"{label}: peak RSS", peak, "MiB"))
+            shutil.rmtree(wh)
+    return figures

@@ -14,7 +14,10 @@ The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
 3. the marts (``sql/marts/*.sql``) as tables, each after the marts it reads; then the
    macros that read marts (``rescore_players`` …).
 
-Everything is ``create or replace`` in one transaction: a build is idempotent.
+Everything is ``create or replace``: a build is idempotent. Each statement commits on its own
+(not one transaction, which would hold every new table in memory until its end); the build is
+atomic all the same, as :func:`build` writes a new file that replaces the old one only when
+every step passed.
 
 >>> json.loads(ruleset_json("mainland", {"settlement": "winner_takes_all"}))["settlement"]
 'winner_takes_all'
@@ -54,6 +57,16 @@ SCALAR_MACROS = (
     "ddz_score",
     "ddz_hand",
 )
+#: DuckDB settings a mart is built under (reset after it). ``stats_player_games``: DuckDB
+#: estimates the staging views' Big Two games at about a quarter of their number (their
+#: ``game_kind`` filter), and its ``build_side_probe_side`` optimizer then turns the mart's left
+#: joins around, building their hash tables on the seats' side; under a memory limit of ~0.4-0.5
+#: GB at 100,000 games, or 2-3 GB at 1M, that ran out of memory where a smaller or a larger
+#: limit passed. With the joins as written it spills and passes at every limit tried, in the
+#: same time (docs/sql.md, Build time).
+MART_SETTINGS: dict[str, dict[str, str]] = {
+    "stats_player_games": {"disabled_optimizers": "build_side_probe_side"},
+}
 
 
 class SqlError(Big2Error):
@@ -176,81 +189,142 @@ def build_step(con: duckdb.DuckDBPyConnection, name: str, sql: str, memory: str)
     try:
         con.execute(sql)
     except duckdb.OutOfMemoryException as err:
-        first = str(err).split("\n", 1)[0]
-        raise SqlError(
-            "E_SQL_MEMORY",
-            f"{name}: DuckDB ran out of the memory it may use (memory_limit {memory}; by default"
-            f" 80 % of the machine's), so the build stopped and the old warehouse.duckdb stays."
-            f" The build's memory grows with the games (1M games need more than 4 GB;"
-            f" docs/sql.md, Build time). DuckDB: {first}",
-            object=name,
-        ) from err
+        raise _out_of_memory(name, memory, err) from err
     except duckdb.Error as err:
         raise SqlError("E_SQL_BUILD", f"{name}: {err}", object=name) from err
 
 
+def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:
+    """``E_SQL_MEMORY`` for the build's step ``name`` (DuckDB's own advice left out: it names
+    settings as SQL, where big2 has options)."""
+    first = str(err).split("\n", 1)[0]
+    return SqlError(
+        "E_SQL_MEMORY",
+        f"{name}: DuckDB ran out of the memory it may use (memory_limit {memory}; by default"
+        f" 80 % of the machine's; --memory-limit or BIG2_BUILD_MEMORY sets it), so the build"
+        f" stopped and the old warehouse.duckdb stays. Past the limit the build spills to"
+        f" disk, and 1M games build in 512 MB (docs/sql.md, Build time). DuckDB: {first}",
+        object=name,
+    )
+
+
 def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = None) -> BuildSummary:
-    """Create or replace every SQL object on a writable connection (one transaction)."""
+    """Create or replace every SQL object on a writable connection, each statement committed
+    on its own (:func:`build` publishes them as one new file)."""
     summary = summary or BuildSummary()
     started = time.perf_counter()
-    macros = sql_files("macros")
-    marts = sql_files("marts")
-    (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
+    memory = "?"
+    # the step running (DuckDB may run out of memory outside a statement's too)
+    where = ["rulesets"]
 
     def step(name: str, sql: str) -> None:
+        where[0] = name
         t0 = time.perf_counter()
         build_step(con, name, sql, memory)
         summary.timings[name] = time.perf_counter() - t0
 
-    con.execute("begin transaction")
     try:
-        t0 = time.perf_counter()
-        _write_rulesets(con)
-        summary.timings["rulesets"] = time.perf_counter() - t0
-        for name, text in sql_files("seeds").items():  # small constant tables (seed 002)
-            step(name, f"create or replace table {name} as\n{text}")
-        for name in SCALAR_MACROS:
-            step(name, macros[name])
-        for name, text in sql_files("staging").items():
-            step(name, f"create or replace view {name} as\n{text}")
-        after = {
-            name
-            for name, text in macros.items()
-            if any(re.search(rf"\b{m}\b", _strip_comments(text)) for m in marts)
-        }
-        for name, text in macros.items():
-            if name not in SCALAR_MACROS and name not in after:
-                step(name, text)
-        for name in order_marts(marts):
-            step(name, f"create or replace table {name} as\n{marts[name]}")
-            (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
-            summary.rows[name] = int(n)
-        for name in sorted(after):  # macros over the marts (what-if side-by-sides)
-            step(name, macros[name])
-        t0 = time.perf_counter()
-        write_comments(con)
-        summary.timings["comments"] = time.perf_counter() - t0
-        con.execute("commit")
-    except BaseException:
-        con.execute("rollback")
-        raise
+        (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
+        _build_steps(con, summary, step, where)
+    except duckdb.OutOfMemoryException as err:
+        raise _out_of_memory(where[0], memory, err) from err
     summary.seconds = time.perf_counter() - started
     return summary
 
 
+def _build_steps(
+    con: duckdb.DuckDBPyConnection,
+    summary: BuildSummary,
+    step: Callable[[str, str], None],
+    where: list[str],
+) -> None:
+    """The steps of :func:`build_sql`, each statement through ``step`` (name, SQL); ``where``
+    names the part running that is no statement of a file."""
+    macros = sql_files("macros")
+    marts = sql_files("marts")
+    # each statement commits on its own: a build publishes a new file
+    # (:meth:`Warehouse.publish`), which replaces the old one only when every step passed, so
+    # one transaction would add nothing but memory: DuckDB holds a transaction's new tables
+    # until it commits (1M games: a build under a 2 GB limit fails in one transaction and
+    # passes in 1 GB this way; docs/sql.md, Build time)
+    t0 = time.perf_counter()
+    _write_rulesets(con)
+    summary.timings["rulesets"] = time.perf_counter() - t0
+    for name, text in sql_files("seeds").items():  # small constant tables (seed 002)
+        step(name, f"create or replace table {name} as\n{text}")
+    for name in SCALAR_MACROS:
+        step(name, macros[name])
+    for name, text in sql_files("staging").items():
+        step(name, f"create or replace view {name} as\n{text}")
+    after = {
+        name
+        for name, text in macros.items()
+        if any(re.search(rf"\b{m}\b", _strip_comments(text)) for m in marts)
+    }
+    for name, text in macros.items():
+        if name not in SCALAR_MACROS and name not in after:
+            step(name, text)
+    for name in order_marts(marts):
+        settings = MART_SETTINGS.get(name, {})
+        for key, value in settings.items():  # keys are this module's own: not user text
+            con.execute(f"set {key} = ?", [value])
+        step(name, f"create or replace table {name} as\n{marts[name]}")
+        for key in settings:
+            con.execute(f"reset {key}")
+        (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
+        summary.rows[name] = int(n)
+    for name in sorted(after):  # macros over the marts (what-if side-by-sides)
+        step(name, macros[name])
+    t0 = time.perf_counter()
+    where[0] = "comments"
+    write_comments(con)
+    summary.timings["comments"] = time.perf_counter() - t0
+
+
+def memory_limit(text: str) -> str:
+    """``text`` as DuckDB reads a ``memory_limit`` (``2GB``, ``1.5GiB``, ``50%``), in its
+    words; ``E_SQL_USAGE`` if it reads none.
+
+    >>> memory_limit("1.5GiB")
+    '1.5 GiB'
+    >>> memory_limit("lots")
+    Traceback (most recent call last):
+    pipeline.sqlbuild.SqlError: E_SQL_USAGE: memory limit 'lots': ...
+    """
+    con = duckdb.connect()
+    try:
+        con.execute("set memory_limit = ?", [text])
+        (read,) = con.execute("select current_setting('memory_limit')").fetchone() or ("",)
+    except duckdb.Error as err:
+        message = str(err).removeprefix("Parser Error: ")
+        raise SqlError("E_SQL_USAGE", f"memory limit {text!r}: {message}") from None
+    finally:
+        con.close()
+    return str(read)
+
+
 def build(
-    wh: Warehouse, *, threads: int | None = None, on_wait: Callable[[], None] | None = None
+    wh: Warehouse,
+    *,
+    threads: int | None = None,
+    memory: str | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> BuildSummary:
     """Build the SQL layers into a new ``warehouse.duckdb`` that replaces the old one
     atomically (:meth:`Warehouse.publish`): readers are never blocked and never block it;
     the file is stamped with the batches its marts cover. Another build (or an import with
     its build) running: waits for it, calling ``on_wait`` first. ``timings["publish"]`` is
-    what writing a new file costs beyond the SQL (views, stamp, checkpoint, fsync, rename)."""
+    what writing a new file costs beyond the SQL (views, stamp, checkpoint, fsync, rename).
+    ``threads``, ``memory``: DuckDB's for the build (default: DuckDB's, one thread a core and
+    80 % of the machine's memory); past ``memory`` it spills to a temporary folder beside the
+    new file (:func:`memory_limit` reads it)."""
     summary = BuildSummary()
 
     def fill(con: duckdb.DuckDBPyConnection) -> None:
         if threads:
-            con.execute(f"set threads = {int(threads)}")
+            con.execute("set threads = ?", [int(threads)])
+        if memory:
+            con.execute("set memory_limit = ?", [memory])
         build_sql(con, summary)
 
     started = time.perf_counter()

@@ -33,10 +33,11 @@ if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command needs 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2
-#: A run that could not finish (disk full, a worker died, marts not rebuilt after a commit).
+#: A run that could not finish (disk full, a worker died, out of memory, marts not rebuilt after
+#: a commit).
 EXIT_FAILED = 3
 #: The codes that exit with EXIT_FAILED: the environment failed, not the input.
-FAILURE_CODES = frozenset({"E_DISK_FULL", "E_WORKER_DIED", "E_BUILD_FAILED"})
+FAILURE_CODES = frozenset({"E_DISK_FULL", "E_WORKER_DIED", "E_BUILD_FAILED", "E_SQL_MEMORY"})
 
 #: ``big2 --help`` lists the commands in the order of a first session: try the demo, import
 #: logs and check them, build and query the marts, report and export, what-if, the house
@@ -220,6 +221,18 @@ WarehouseOption = Annotated[
         "-w",
         envvar="BIG2_WAREHOUSE",
         help="Warehouse folder (default data/warehouse/; env BIG2_WAREHOUSE).",
+    ),
+]
+
+BuildMemoryOption = Annotated[
+    str | None,
+    typer.Option(
+        "--memory-limit",
+        envvar="BIG2_BUILD_MEMORY",
+        metavar="SIZE",
+        help="DuckDB's memory limit for the mart build, e.g. 2GB, 1.5GiB or 50% (default: "
+        "80 % of the machine's; env BIG2_BUILD_MEMORY). Past it the build spills to disk "
+        "beside the warehouse.duckdb: slower, not failing (1M games build in 1GB).",
     ),
 ]
 

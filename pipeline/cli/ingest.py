@@ -17,6 +17,7 @@ from rich.table import Table
 from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
 from pipeline.cli.app import (
     EXIT_CHECK_FAILED,
+    BuildMemoryOption,
     WarehouseOption,
     command,
     console,
@@ -90,6 +91,7 @@ def ingest(
             "`big2 verify` says so).",
         ),
     ] = False,
+    memory_limit: BuildMemoryOption = None,
     max_rejects_per_file: Annotated[
         int,
         typer.Option(
@@ -126,6 +128,7 @@ def ingest(
 
     with domain_errors(), writer_errors():
         rules = sheet_rules(log_format, ruleset, overrides)
+        memory = build_memory(memory_limit, no_build)
         wh = Warehouse(warehouse)
         with wh.building(on_wait=lambda: say_waiting(wh)):  # import + build: one writer
             summary = ingest_with_progress(
@@ -138,7 +141,7 @@ def ingest(
             )
             print_ingest_summary(summary, wh, top=top, paths=paths, files=files)
             if not no_build:
-                build_after_ingest(wh, summary)
+                build_after_ingest(wh, summary, memory=memory)
         if strict and summary.total().rejected:
             raise typer.Exit(code=EXIT_CHECK_FAILED)
 
@@ -303,14 +306,28 @@ def reject_examples(wh: Warehouse, batch_id: str) -> dict[str, str]:
     }
 
 
-def build_after_ingest(wh: Warehouse, summary: IngestSummary | None = None) -> None:
-    """Rebuild the SQL layers after an import. A failing build is ``E_BUILD_FAILED`` (exit 3):
-    the import stays committed, the marts stay as they were (stale: ``big2 verify`` says so)
-    until ``big2 build`` succeeds."""
+def build_memory(memory_limit: str | None, no_build: bool = False) -> str | None:
+    """``--memory-limit`` as DuckDB reads it, checked before an import starts (``E_SQL_USAGE``,
+    exit 2, rather than a failed build after the import committed); None when unset or when
+    there is no build."""
+    if memory_limit is None or no_build:
+        return None
+    from pipeline import sqlbuild
+
+    return sqlbuild.memory_limit(memory_limit)
+
+
+def build_after_ingest(
+    wh: Warehouse, summary: IngestSummary | None = None, *, memory: str | None = None
+) -> None:
+    """Rebuild the SQL layers after an import (``memory``: DuckDB's memory limit for it,
+    :func:`build_memory`). A failing build is ``E_BUILD_FAILED`` (exit 3): the import stays
+    committed, the marts stay as they were (stale: ``big2 verify`` says so) until ``big2
+    build`` succeeds."""
     from pipeline import sqlbuild
 
     try:
-        done = sqlbuild.build(wh)
+        done = sqlbuild.build(wh, memory=memory)
     except Big2Error as err:
         what = f"batch {summary.batch_id}" if summary is not None else "the import"
         raise Big2Error(

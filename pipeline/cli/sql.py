@@ -11,6 +11,7 @@ import typer
 
 from pipeline.cli.app import (
     EXIT_CHECK_FAILED,
+    BuildMemoryOption,
     OverridesOption,
     WarehouseOption,
     command,
@@ -21,6 +22,7 @@ from pipeline.cli.app import (
     say_waiting,
     writer_errors,
 )
+from pipeline.cli.ingest import build_memory
 from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
 from pipeline.games import preset_game
@@ -39,6 +41,11 @@ def build_command(
     test: Annotated[
         bool, flag("--test", help="Then run sql/tests (exit 1 if any returns rows).")
     ] = False,
+    memory_limit: BuildMemoryOption = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(min=1, help="DuckDB's threads for the build (default: one a core)."),
+    ] = None,
 ) -> None:
     """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
     replaces the old one atomically (readers keep reading the old one meanwhile)."""
@@ -46,8 +53,9 @@ def build_command(
     from pipeline.warehouse import Warehouse
 
     with domain_errors(), writer_errors():
+        memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
-        done = sqlbuild.build(wh, on_wait=lambda: say_waiting(wh))
+        done = sqlbuild.build(wh, threads=threads, memory=memory, on_wait=lambda: say_waiting(wh))
         typer.echo(f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})")
         if timings:
             for name, seconds in done.timings.items():

@@ -57,6 +57,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 import threading
 import time
 from collections import Counter
@@ -945,7 +946,10 @@ class Warehouse:
                 return False
             entries = self.entries()
             for stale in self.root.glob(f"{DB_FILE}.new-*"):  # left by a killed build
-                stale.unlink(missing_ok=True)
+                if stale.is_dir():  # DuckDB's temporary folder: what a build spilled
+                    shutil.rmtree(stale, ignore_errors=True)
+                else:
+                    stale.unlink(missing_ok=True)
             tmp = self.root / f"{DB_FILE}.new-{os.getpid()}-{secrets.token_hex(3)}"
             try:
                 with self._usable("write the DuckDB database of"):
@@ -968,6 +972,7 @@ class Warehouse:
             except BaseException as err:
                 tmp.unlink(missing_ok=True)
                 Path(f"{tmp}.wal").unlink(missing_ok=True)
+                shutil.rmtree(f"{tmp}.tmp", ignore_errors=True)  # DuckDB's, if it left it
                 cause = err.__cause__
                 full = cause is not None and is_disk_full(cause)  # e.g. a mart's SqlError
                 if isinstance(err, Big2Error) and err.code != "E_DISK_FULL" and full:
