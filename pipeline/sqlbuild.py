@@ -57,13 +57,14 @@ SCALAR_MACROS = (
     "ddz_score",
     "ddz_hand",
 )
-#: DuckDB settings a mart is built under (reset after it). ``stats_player_games``: DuckDB
+#: DuckDB settings a mart is built under first (reset after it; out of memory, it is built
+#: again under DuckDB's own: :func:`_step_with_settings`). ``stats_player_games``: DuckDB
 #: estimates the staging views' Big Two games at about a quarter of their number (their
 #: ``game_kind`` filter), and its ``build_side_probe_side`` optimizer then turns the mart's left
 #: joins around, building their hash tables on the seats' side; under a memory limit of ~0.4-0.5
-#: GB at 100,000 games, or 2-3 GB at 1M, that ran out of memory where a smaller or a larger
-#: limit passed. With the joins as written it spills and passes at every limit tried, in the
-#: same time (docs/sql.md, Build time).
+#: GB at 100,000 games, or 2-4 GB at 1M, that ran out of memory where a smaller or a larger
+#: limit passed. With the joins as written it spills, in the same time, and passes there, but
+#: not at 256 MB for 1M games, where DuckDB's own plan passes (docs/sql.md, Build time).
 MART_SETTINGS: dict[str, dict[str, str]] = {
     "stats_player_games": {"disabled_optimizers": "build_side_probe_side"},
 }
@@ -265,12 +266,11 @@ def _build_steps(
         if name not in SCALAR_MACROS and name not in after:
             step(name, text)
     for name in order_marts(marts):
-        settings = MART_SETTINGS.get(name, {})
-        for key, value in settings.items():  # keys are this module's own: not user text
-            con.execute(f"set {key} = ?", [value])
-        step(name, f"create or replace table {name} as\n{marts[name]}")
-        for key in settings:
-            con.execute(f"reset {key}")
+        sql = f"create or replace table {name} as\n{marts[name]}"
+        if name in MART_SETTINGS:
+            _step_with_settings(con, step, name, sql, MART_SETTINGS[name])
+        else:
+            step(name, sql)
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
         summary.rows[name] = int(n)
     for name in sorted(after):  # macros over the marts (what-if side-by-sides)
@@ -279,6 +279,30 @@ def _build_steps(
     where[0] = "comments"
     write_comments(con)
     summary.timings["comments"] = time.perf_counter() - t0
+
+
+def _step_with_settings(
+    con: duckdb.DuckDBPyConnection,
+    step: Callable[[str, str], None],
+    name: str,
+    sql: str,
+    settings: Mapping[str, str],
+) -> None:
+    """``step`` under ``settings`` (:data:`MART_SETTINGS`), reset after it; out of memory
+    there, once more under DuckDB's own settings, whose plan may fit where that one did not."""
+    for key, value in settings.items():  # keys are this module's own: not user text
+        con.execute(f"set {key} = ?", [value])
+    try:
+        step(name, sql)
+    except SqlError as err:
+        if err.code != "E_SQL_MEMORY":
+            raise
+    else:
+        return
+    finally:
+        for key in settings:
+            con.execute(f"reset {key}")
+    step(name, sql)
 
 
 def memory_limit(text: str) -> str:

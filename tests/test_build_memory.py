@@ -98,18 +98,23 @@ def test_the_environment_sets_the_limit(warehouse: Path) -> None:
     assert result.exit_code == 3 and "E_SQL_MEMORY" in result.output
 
 
-@pytest.mark.parametrize("command", ["build", "ingest"])
+@pytest.mark.parametrize("command", ["build", "ingest", "simulate"])
 def test_a_limit_duckdb_cannot_read_is_refused_before_anything_runs(
     tmp_path: Path, warehouse: Path, command: str
 ) -> None:
     batches = len(Warehouse(warehouse).entries())
     log = tmp_path / "one.jsonl"
     log.write_text(dumps(sample_game(seed=99, game_id="new")) + "\n", encoding="utf-8")
-    args = ["build"] if command == "build" else ["ingest", str(log)]
+    args = {
+        "build": ["build"],
+        "ingest": ["ingest", str(log)],
+        "simulate": ["simulate", "-n", "3", "--out", str(tmp_path / "sim.jsonl"), "--ingest"],
+    }[command]
     result = runner.invoke(app, [*args, "-w", str(warehouse), "--memory-limit", "lots"])
     assert result.exit_code == 2, result.output
     assert "E_SQL_USAGE: memory limit 'lots': Memory must have a number" in result.output
     assert len(Warehouse(warehouse).entries()) == batches  # the import did not run
+    assert not (tmp_path / "sim.jsonl").exists()  # nor the simulation
 
 
 def test_what_a_killed_build_spilled_is_cleared_by_the_next(warehouse: Path) -> None:
@@ -137,3 +142,40 @@ def test_stats_player_games_spills_rather_than_failing(tmp_path: Path) -> None:
     with Warehouse(wh).connect() as con:
         (seats,) = con.execute("select count(*) from stats_player_games").fetchone() or (0,)
     assert seats > 60_000  # 20,000 games of 3-4 seats, redeals left out
+
+
+def test_a_mart_out_of_memory_under_its_settings_is_built_again_under_duckdbs(
+    warehouse: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MART_SETTINGS`` helps under some limits and not under others (1M games at 256 MB): a
+    mart that runs out of memory under them is built once more under DuckDB's own settings.
+    Here a mart of one 3M-element list (no spilling it) under an 8 MB limit of its own."""
+    files = sqlbuild.sql_files
+
+    def with_a_hungry_mart(folder: str) -> dict[str, str]:
+        found = files(folder)
+        if folder == "marts":
+            found = {**found, "zz_hungry": "select list(range) as l from range(3000000)"}
+        return found
+
+    monkeypatch.setattr(sqlbuild, "sql_files", with_a_hungry_mart)
+    monkeypatch.setattr(sqlbuild, "MART_SETTINGS", {"zz_hungry": {"memory_limit": "8MB"}})
+    with duckdb.connect() as con:
+        con.execute("set memory_limit = '8MB'")
+        with pytest.raises(duckdb.OutOfMemoryException):  # it does run out under them
+            con.execute("select list(range) as l from range(3000000)").fetchall()
+    summary = sqlbuild.build(Warehouse(warehouse))
+    assert summary.rows["zz_hungry"] == 1
+    with Warehouse(warehouse).connect() as con:
+        (n,) = con.execute("select len(l) from zz_hungry").fetchone() or (0,)
+    assert n == 3_000_000
+
+
+def test_a_mart_that_fails_otherwise_is_not_built_again(
+    warehouse: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        sqlbuild, "MART_SETTINGS", {"stats_player_games": {"disabled_optimizers": "no_such"}}
+    )
+    with pytest.raises(Exception, match="no_such"):
+        sqlbuild.build(Warehouse(warehouse))

@@ -16,6 +16,7 @@ from rich.progress import Progress as RichProgress
 
 from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
 from pipeline.cli.app import (
+    BuildMemoryOption,
     OverridesOption,
     WarehouseOption,
     command,
@@ -25,7 +26,12 @@ from pipeline.cli.app import (
     parse_overrides,
     plural,
 )
-from pipeline.cli.ingest import build_after_ingest, ingest_with_progress, print_ingest_summary
+from pipeline.cli.ingest import (
+    build_after_ingest,
+    build_memory,
+    ingest_with_progress,
+    print_ingest_summary,
+)
 from pipeline.doudizhu import rules as ddz_rules
 from pipeline.errors import Big2Error
 from pipeline.sim import config
@@ -133,6 +139,7 @@ def simulate_command(
         bool, flag("--ingest", help="Import the file into the warehouse afterwards.")
     ] = False,
     warehouse: WarehouseOption = None,
+    memory_limit: BuildMemoryOption = None,
 ) -> None:
     """Play seeded matches with bots and write them as logs (full information, with the planted
     ground truth in each game's `truth`); optionally import them.
@@ -142,6 +149,7 @@ def simulate_command(
     from pipeline.sim.simulate import SimConfig
 
     with domain_errors():
+        memory = build_memory(memory_limit, not ingest_after)
         check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)
         if players is not None:
@@ -200,7 +208,7 @@ def simulate_command(
 
             wh = Warehouse(warehouse)
             print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
-            build_after_ingest(wh)
+            build_after_ingest(wh, memory=memory)
 
 
 #: Which game each plant option belongs to (``check_options_of`` refuses it with the other).
