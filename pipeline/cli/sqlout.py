@@ -8,6 +8,7 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import sys
@@ -235,37 +236,76 @@ def write_json(
     *,
     final_newline: bool,
 ) -> None:
-    """The rows as one JSON array of objects, as ``json.dumps(rows, indent=1)``."""
+    """The rows as one JSON array of objects, as ``json.dumps(rows, indent=1)`` writes them
+    (nested values in its indented layout too), a chunk at a time.
+
+    >>> parts: list[str] = []
+    >>> rows = iter([[(1, [2, "x"])], [(None, {"k": 1.5})]])
+    >>> write_json(["a", "b%"], rows, parts.append, final_newline=True)
+    >>> print("".join(parts), end="")
+    [
+     {
+      "a": 1,
+      "b%": [
+       2,
+       "x"
+      ]
+     },
+     {
+      "a": null,
+      "b%": {
+       "k": 1.5
+      }
+     }
+    ]
+    """
     keys = [json.dumps(c, ensure_ascii=False) for c in columns]
+    # one row's text with a %s for each value (a % in a column's name doubled)
+    template = " {\n" + ",\n".join(f"  {k.replace('%', '%%')}: %s" for k in keys) + "\n }"
     first = True
     for chunk in chunks:
-        items = [_json_row(keys, r) for r in chunk]
+        if not keys:
+            items = [" {}"] * len(chunk)
+        else:
+            columns_text = (_json_column(values) for values in zip(*chunk, strict=True))
+            texts = zip(*columns_text, strict=True)
+            items = [template % row for row in texts]
         if items:
             write(("[\n" if first else ",\n") + ",\n".join(items))
             first = False
     write(("[]" if first else "\n]") + ("\n" if final_newline else ""))
 
 
+def _json_column(values: Sequence[Any]) -> list[str]:
+    """One column's values of a chunk as :func:`_json_value` writes them: a column of whole
+    numbers, of floats or of texts (and NULLs) by its type's own encoder, without a
+    ``json.dumps`` call a value (8x the time of the rest).
+
+    >>> _json_column([1, None, -7]), _json_column(["a", 'q"é', None]), _json_column([0.5, 1e16])
+    (['1', 'null', '-7'], ['"a"', '"q\\\\"é"', 'null'], ['0.5', '1e+16'])
+    """
+    kinds = {type(v) for v in values}
+    kinds.discard(type(None))
+    if kinds == {int}:  # bool is a type of its own
+        return ["null" if v is None else int.__repr__(v) for v in values]
+    if kinds == {str}:
+        return ["null" if v is None else _encode_text(v) for v in values]
+    if kinds == {float}:
+        return ["null" if v is None else _encode_float(v) for v in values]
+    return [_json_value(v) for v in values]
+
+
+#: ``json.dumps``' encoders of a text (``ensure_ascii=False``) and of a float.
+_encode_text = json.encoder.encode_basestring
+
+
+def _encode_float(value: float) -> str:
+    if math.isfinite(value):
+        return float.__repr__(value)
+    return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+
+
 def _json_value(value: Any) -> str:
     if isinstance(value, dict | list | tuple):  # nested: json's indented layout, one level in
         return json.dumps(value, ensure_ascii=False, default=str, indent=1).replace("\n", "\n  ")
     return json.dumps(value, ensure_ascii=False, default=str)
-
-
-def _json_row(keys: Sequence[str], row: Sequence[Any]) -> str:
-    """One row as ``json.dumps(dict(row), indent=1)`` nested one level in, but with the C
-    encoder for scalars (the indented encoder is pure Python: 5x slower).
-
-    >>> print(_json_row(['"a"', '"b"'], (1, [2, "x"])))
-     {
-      "a": 1,
-      "b": [
-       2,
-       "x"
-      ]
-     }
-    """
-    if not keys:
-        return " {}"
-    fields = ",\n".join(f"  {k}: {_json_value(v)}" for k, v in zip(keys, row, strict=True))
-    return " {\n" + fields + "\n }"
