@@ -98,7 +98,27 @@ def test_the_environment_sets_the_limit(warehouse: Path) -> None:
     assert result.exit_code == 3 and "E_SQL_MEMORY" in result.output
 
 
-@pytest.mark.parametrize("command", ["build", "ingest", "simulate"])
+@pytest.mark.parametrize("command", ["demo", "simulate"])
+def test_the_commands_that_import_build_under_the_limit(tmp_path: Path, command: str) -> None:
+    """``big2 demo`` and ``big2 simulate --ingest`` take the limit too (``BIG2_BUILD_MEMORY``
+    here): the import stays, the build fails out of memory, ``E_BUILD_FAILED`` and exit 3 as
+    for ``big2 ingest``; under a limit with room both build."""
+    log = str(tmp_path / "sim.jsonl")
+    args = {
+        "demo": ["demo", "-n", "3", "--log", log, "--no-dashboard"],
+        "simulate": ["simulate", "-n", "3", "--out", log, "--ingest"],
+    }[command]
+    wh = tmp_path / "wh"
+    result = runner.invoke(app, [*args, "-w", str(wh)], env={"BIG2_BUILD_MEMORY": "1MB"})
+    assert result.exit_code == 3, result.output
+    assert "E_BUILD_FAILED" in result.output and "memory_limit 976.5 KiB" in result.output
+    assert Warehouse(wh).entries()  # the import committed
+    passed = runner.invoke(app, [*args, "-w", str(tmp_path / "wh2"), "--memory-limit", "256MB"])
+    assert passed.exit_code == 0, passed.output
+    assert "SQL marts built in" in passed.output
+
+
+@pytest.mark.parametrize("command", ["build", "ingest", "simulate", "demo"])
 def test_a_limit_duckdb_cannot_read_is_refused_before_anything_runs(
     tmp_path: Path, warehouse: Path, command: str
 ) -> None:
@@ -109,6 +129,7 @@ def test_a_limit_duckdb_cannot_read_is_refused_before_anything_runs(
         "build": ["build"],
         "ingest": ["ingest", str(log)],
         "simulate": ["simulate", "-n", "3", "--out", str(tmp_path / "sim.jsonl"), "--ingest"],
+        "demo": ["demo", "-n", "3", "--log", str(tmp_path / "sim.jsonl"), "--no-dashboard"],
     }[command]
     result = runner.invoke(app, [*args, "-w", str(warehouse), "--memory-limit", "lots"])
     assert result.exit_code == 2, result.output

@@ -13,9 +13,23 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pipeline import shipped
-from pipeline.cli.app import WarehouseOption, command, domain_errors, flag, plural, runnable_big2
+from pipeline.cli.app import (
+    BuildMemoryOption,
+    WarehouseOption,
+    command,
+    domain_errors,
+    flag,
+    plural,
+    runnable_big2,
+    writer_errors,
+)
 from pipeline.cli.dashboard import DASHBOARD_PORT, dashboard_command
-from pipeline.cli.ingest import build_after_ingest, ingest_with_progress, print_ingest_summary
+from pipeline.cli.ingest import (
+    build_after_ingest,
+    build_memory,
+    ingest_with_progress,
+    print_ingest_summary,
+)
 from pipeline.errors import Big2Error
 from pipeline.sim import config
 
@@ -40,6 +54,7 @@ def demo_command(
     ] = True,
     port: Annotated[int, typer.Option(min=1, max=65535, help="Dashboard port.")] = DASHBOARD_PORT,
     log: Annotated[Path, typer.Option(help="Where the simulated log is written.")] = DEMO_LOG,
+    memory_limit: BuildMemoryOption = None,
 ) -> None:
     """The whole pipeline on the embedded default: simulate → ingest → build → verify →
     dashboards (http://127.0.0.1:8501, Ctrl-C to stop).
@@ -51,8 +66,9 @@ def demo_command(
     """
     from pipeline.warehouse import Warehouse
 
-    with domain_errors():
-        wh = run_demo(Warehouse(warehouse), games=games, seed=seed, log=log)
+    with domain_errors(), writer_errors():
+        memory = build_memory(memory_limit)
+        wh = run_demo(Warehouse(warehouse), games=games, seed=seed, log=log, memory=memory)
         typer.echo(f'Try: {runnable_big2()} sql "from mart_player_standings" -w {wh.root}')
         typer.echo("     (or `source .venv/bin/activate` once, then just `big2 …`)")
         if dashboard_after:
@@ -63,9 +79,12 @@ def demo_command(
         os.execve(argv[0], argv, env)
 
 
-def run_demo(wh: Warehouse, *, games: int, seed: int, log: Path) -> Warehouse:
+def run_demo(
+    wh: Warehouse, *, games: int, seed: int, log: Path, memory: str | None = None
+) -> Warehouse:
     """Steps 1-4 of the demo, each announced: simulate ``games`` games with the demo's
-    lineup and planted behaviour into ``log``, import it with the sample logs, build, verify."""
+    lineup and planted behaviour into ``log``, import it with the sample logs, build (under
+    DuckDB's memory limit ``memory``: :func:`~pipeline.cli.ingest.build_memory`), verify."""
     from pipeline.sim.simulate import SimConfig, simulate_to_file
 
     if not SAMPLES.is_dir():
@@ -87,7 +106,7 @@ def run_demo(wh: Warehouse, *, games: int, seed: int, log: Path) -> Warehouse:
     paths = [str(log), str(ddz_log), str(SAMPLES)]
     print_ingest_summary(ingest_with_progress(paths, wh), wh, paths=paths)
     typer.echo("3/4 build the SQL marts")
-    build_after_ingest(wh)
+    build_after_ingest(wh, memory=memory)
     problems = wh.verify()
     typer.echo(f"4/4 big2 verify: {plural(len(problems), 'problem') if problems else 'OK'}")
     return wh

@@ -25,6 +25,7 @@ from pipeline.cli.app import (
     flag,
     parse_overrides,
     plural,
+    writer_errors,
 )
 from pipeline.cli.ingest import (
     build_after_ingest,
@@ -148,7 +149,7 @@ def simulate_command(
     void deal is a log line of its own (outcome redeal) and the game is dealt again."""
     from pipeline.sim.simulate import SimConfig
 
-    with domain_errors():
+    with domain_errors(), writer_errors():
         memory = build_memory(memory_limit, not ingest_after)
         check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)
