@@ -78,11 +78,14 @@ class SqlError(Big2Error):
 
 @dataclass
 class BuildSummary:
-    """What a build created, and how long each step took (seconds)."""
+    """What a build created, and how long each step took (seconds); ``retried``: the marts
+    that ran out of memory under their :data:`MART_SETTINGS` and were built again, with the
+    seconds the first try took."""
 
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
+    retried: dict[str, float] = field(default_factory=dict)
 
 
 def ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
@@ -268,7 +271,9 @@ def _build_steps(
     for name in order_marts(marts):
         sql = f"create or replace table {name} as\n{marts[name]}"
         if name in MART_SETTINGS:
-            _step_with_settings(con, step, name, sql, MART_SETTINGS[name])
+            lost = _step_with_settings(con, step, name, sql, MART_SETTINGS[name])
+            if lost is not None:
+                summary.retried[name] = lost
         else:
             step(name, sql)
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
@@ -287,22 +292,26 @@ def _step_with_settings(
     name: str,
     sql: str,
     settings: Mapping[str, str],
-) -> None:
+) -> float | None:
     """``step`` under ``settings`` (:data:`MART_SETTINGS`), reset after it; out of memory
-    there, once more under DuckDB's own settings, whose plan may fit where that one did not."""
+    there, once more under DuckDB's own settings, whose plan may fit where that one did not:
+    then the seconds the first try took, else None."""
     for key, value in settings.items():  # keys are this module's own: not user text
         con.execute(f"set {key} = ?", [value])
+    t0 = time.perf_counter()
     try:
         step(name, sql)
     except SqlError as err:
         if err.code != "E_SQL_MEMORY":
             raise
     else:
-        return
+        return None
     finally:
         for key in settings:
             con.execute(f"reset {key}")
+    lost = time.perf_counter() - t0
     step(name, sql)
+    return lost
 
 
 def memory_limit(text: str) -> str:

@@ -187,9 +187,16 @@ def test_a_mart_out_of_memory_under_its_settings_is_built_again_under_duckdbs(
             con.execute("select list(range) as l from range(3000000)").fetchall()
     summary = sqlbuild.build(Warehouse(warehouse))
     assert summary.rows["zz_hungry"] == 1
+    assert list(summary.retried) == ["zz_hungry"]
     with Warehouse(warehouse).connect() as con:
         (n,) = con.execute("select len(l) from zz_hungry").fetchone() or (0,)
     assert n == 3_000_000
+    result = runner.invoke(app, ["build", "-w", str(warehouse)])  # says so
+    assert result.exit_code == 0, result.output
+    assert "zz_hungry ran out of memory under its own settings (" in result.output
+    monkeypatch.setattr(sqlbuild, "MART_SETTINGS", {"zz_hungry": {"memory_limit": "1GB"}})
+    result = runner.invoke(app, ["build", "-w", str(warehouse)])  # room: no second try
+    assert result.exit_code == 0 and "ran out of memory" not in result.output
 
 
 def test_a_mart_that_fails_otherwise_is_not_built_again(

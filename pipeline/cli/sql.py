@@ -57,6 +57,11 @@ def build_command(
         wh = Warehouse.existing(warehouse)
         done = sqlbuild.build(wh, threads=threads, memory=memory, on_wait=lambda: say_waiting(wh))
         typer.echo(f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})")
+        for name, lost in done.retried.items():
+            typer.echo(
+                f"  {name} ran out of memory under its own settings ({lost:.2f} s) and was "
+                "built again under DuckDB's (sqlbuild.MART_SETTINGS)"
+            )
         if timings:
             for name, seconds in done.timings.items():
                 rows = done.rows.get(name)
