@@ -98,16 +98,20 @@ def test_the_environment_sets_the_limit(warehouse: Path) -> None:
     assert result.exit_code == 3 and "E_SQL_MEMORY" in result.output
 
 
+def _simulating(command: str, log: Path) -> list[str]:
+    """``big2 demo`` or ``big2 simulate --ingest`` of 3 games, the log written to ``log``."""
+    return {
+        "demo": ["demo", "-n", "3", "--log", str(log), "--no-dashboard"],
+        "simulate": ["simulate", "-n", "3", "--out", str(log), "--ingest"],
+    }[command]
+
+
 @pytest.mark.parametrize("command", ["demo", "simulate"])
 def test_the_commands_that_import_build_under_the_limit(tmp_path: Path, command: str) -> None:
     """``big2 demo`` and ``big2 simulate --ingest`` take the limit too (``BIG2_BUILD_MEMORY``
     here): the import stays, the build fails out of memory, ``E_BUILD_FAILED`` and exit 3 as
     for ``big2 ingest``; under a limit with room both build."""
-    log = str(tmp_path / "sim.jsonl")
-    args = {
-        "demo": ["demo", "-n", "3", "--log", log, "--no-dashboard"],
-        "simulate": ["simulate", "-n", "3", "--out", log, "--ingest"],
-    }[command]
+    args = _simulating(command, tmp_path / "sim.jsonl")
     wh = tmp_path / "wh"
     result = runner.invoke(app, [*args, "-w", str(wh)], env={"BIG2_BUILD_MEMORY": "1MB"})
     assert result.exit_code == 3, result.output
@@ -125,12 +129,10 @@ def test_a_limit_duckdb_cannot_read_is_refused_before_anything_runs(
     batches = len(Warehouse(warehouse).entries())
     log = tmp_path / "one.jsonl"
     log.write_text(dumps(sample_game(seed=99, game_id="new")) + "\n", encoding="utf-8")
-    args = {
-        "build": ["build"],
-        "ingest": ["ingest", str(log)],
-        "simulate": ["simulate", "-n", "3", "--out", str(tmp_path / "sim.jsonl"), "--ingest"],
-        "demo": ["demo", "-n", "3", "--log", str(tmp_path / "sim.jsonl"), "--no-dashboard"],
-    }[command]
+    if command in ("build", "ingest"):
+        args = ["build"] if command == "build" else ["ingest", str(log)]
+    else:
+        args = _simulating(command, tmp_path / "sim.jsonl")
     result = runner.invoke(app, [*args, "-w", str(warehouse), "--memory-limit", "lots"])
     assert result.exit_code == 2, result.output
     assert "E_SQL_USAGE: memory limit 'lots': Memory must have a number" in result.output

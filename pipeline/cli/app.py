@@ -169,8 +169,9 @@ def domain_errors() -> Iterator[None]:
 def writer_errors() -> Iterator[None]:
     """For the commands that write (ingest, build, simulate, demo), inside
     :func:`domain_errors`: a run that could not finish (:data:`FAILURE_CODES`, or an OS error
-    no layer named) is one line on stderr and exit 3; SIGINT / SIGTERM is ``E_INTERRUPTED`` and exit 128 + the signal. No
-    traceback; the layers below have left the warehouse consistent."""
+    no layer named) is one line on stderr and exit 3; SIGINT / SIGTERM is ``E_INTERRUPTED``
+    and exit 128 + the signal. No traceback; the layers below have left the warehouse
+    consistent."""
     from pipeline.ingest import pool_was_stopped
 
     pool_was_stopped(reset=True)
