@@ -15,6 +15,9 @@ NATIVE_SRC   := native/Cargo.toml native/Cargo.lock native/pyproject.toml native
 # maturin and cargo find rustc and each other on PATH; pyo3 builds against the venv's Python;
 # no MAKEFLAGS: under `make test`'s -j2 cargo would try make's jobserver (not passed to it) and warn
 RUST_ENV = MAKEFLAGS= PATH="$(dir $(CARGO)):$$PATH" PYO3_PYTHON="$(abspath $(BIN)/python)"
+# what `native` and `native-test` say without cargo, and after their build
+NO_CARGO    = echo "native core: no Rust toolchain (cargo) found; running as pure Python (install rustup for the fast path)"
+CORE_STATUS = $(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
 
 # The packages are installed by uv (itself installed by pip): the same versions pip picks, in
 # ~25 s where pip takes ~65 s (docs/benchmarks.md, "A slower machine, and `make test`'s set-up").
@@ -34,11 +37,11 @@ $(STAMP): pyproject.toml
 native: $(NATIVE_STAMP)
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	@if [ -z "$(CARGO)" ]; then \
-	  echo "native core: no Rust toolchain (cargo) found; running as pure Python (install rustup for the fast path)"; \
+	  $(NO_CARGO); \
 	else \
 	  $(RUST_ENV) native/build.sh $(VENV) && touch $(NATIVE_STAMP) $(NATIVE_ANY); \
 	fi
-	@$(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
+	@$(CORE_STATUS)
 
 ## native-test: a build of the core of these sources, which is all the tests need: the one
 ## `make native` left when it is current, else the plain release build (BIG2_PGO=0), one build
@@ -50,14 +53,14 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 native-test: $(NATIVE_ANY)
 $(NATIVE_ANY): $(STAMP) $(NATIVE_SRC)
 	@if [ -z "$(CARGO)" ]; then \
-	  echo "native core: no Rust toolchain (cargo) found; running as pure Python (install rustup for the fast path)"; \
+	  $(NO_CARGO); \
 	elif [ -f $(NATIVE_STAMP) ] && [ -z "$$(find $(STAMP) $(NATIVE_SRC) -newer $(NATIVE_STAMP))" ]; then \
 	  echo "native core: the profile-guided build of these sources is installed (make native)"; \
 	  touch $(NATIVE_ANY); \
 	else \
 	  rm -f $(NATIVE_STAMP) && BIG2_PGO=0 $(RUST_ENV) native/build.sh $(VENV) && touch $(NATIVE_ANY); \
 	fi
-	@$(BIN)/python -c 'from pipeline import native; print("replay and simulation core:", native.status())'
+	@$(CORE_STATUS)
 
 ## native-check: cargo fmt --check, cargo clippy -D warnings, cargo test (skipped without cargo),
 ## in a target folder of their own (native/target/check), so that cargo's lock on a target folder
@@ -80,8 +83,8 @@ lint: $(STAMP)
 
 ## test: set up; then lint (ruff, mypy), native-check and a release build of the native core
 ## (native-test), two at a time (`make -j2`: the CI machine has 2 CPUs; the release build's
-## link-time optimisation runs on one core, cargo test's run of the Rust tests mostly on one); then the whole test suite on the
-## native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
+## link-time optimisation runs on one core, cargo test's run of the Rust tests mostly on one);
+## then the whole test suite on the native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
 ## on one process, so its module fixtures are built once), then the doctests on the pure Python
 ## path. docs/benchmarks.md: "Test suite wall time". `--durations` prints the slowest tests, so a
 ## CI log shows what to trim when the suite nears its 15 minutes. compileall first: the suite
