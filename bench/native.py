@@ -29,10 +29,11 @@ games (default 20,000; the file of ``bench.ingest``), once on the core and once 
 games/s of each and the load average around the runs.
 
 ``native.simulate_file``: what ``big2 simulate --games N -o f.jsonl.gz`` (and ``-o f.jsonl``)
-end to end (the command itself, its default workers, bots and seed; the games/s it prints), each
-in a fresh process, on the core (``BIG2_BENCH_SIM_FILE_GAMES`` games, default 20,000) and
-with ``BIG2_PURE_PYTHON=1`` (a tenth of them), alternating, three times: the median games/s of
-each, how much of the plain file's rate the gzip file keeps, and the load average around the runs.
+end to end (the command itself, one worker per core, its default bots and seed; the games/s it
+prints), and ``-o f.jsonl --workers 1``, each in a fresh process, on the core
+(``BIG2_BENCH_SIM_FILE_GAMES`` games, default 20,000) and with ``BIG2_PURE_PYTHON=1`` (a tenth of
+them), alternating, three times: the median games/s of each, how much of the plain file's rate
+the gzip file keeps, what the workers gain over one, and the load average around the runs.
 """
 
 from __future__ import annotations
@@ -305,13 +306,15 @@ def sim_rate() -> list[Figure]:
     )
 
 
-def _simulate_rate(out: Path, n: int, *, pure: bool) -> float:
-    """``big2 simulate --games n -o out`` in a fresh process: the games/s it reports."""
+def _simulate_rate(out: Path, n: int, *, pure: bool, workers: int) -> float:
+    """``big2 simulate --games n --workers W -o out`` in a fresh process: the games/s it
+    reports."""
     env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
     if pure:
         env[native.PURE_ENV] = "1"
     cli = "from pipeline.cli import app; app()"
     cmd = [sys.executable, "-c", cli, "simulate", "--games", str(n), "-o", str(out)]
+    cmd += ["--workers", str(workers)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     match = re.search(r"\(([0-9,]+) games/s", done.stdout)
     assert match is not None, done.stdout
@@ -320,29 +323,33 @@ def _simulate_rate(out: Path, n: int, *, pure: bool) -> float:
 
 @benchmark("native.simulate_file")
 def simulate_file_rate() -> list[Figure]:
-    """`big2 simulate` end to end, games/s, into .jsonl.gz and .jsonl: native and Python."""
+    """`big2 simulate` end to end, games/s, into .jsonl.gz and .jsonl with one worker per core,
+    and into .jsonl with one worker: native and Python, alternating, median of 3."""
     n = int(os.environ.get("BIG2_BENCH_SIM_FILE_GAMES", "20000"))
+    cores = os.cpu_count() or 1
     paths = [("Python", True, max(1, n // 10))]
     if native.load_module() is not None:
         paths.insert(0, ("native", False, n))
-    rates: dict[tuple[str, str], list[float]] = {}
+    runs = [("jsonl.gz", cores), ("jsonl", cores), ("jsonl", 1)]
+    rates: dict[tuple[str, str, int], list[float]] = {}
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(3):
             for name, pure, games in paths:
-                for ext in ("jsonl.gz", "jsonl"):
-                    rate = _simulate_rate(Path(tmp) / f"f.{ext}", games, pure=pure)
-                    rates.setdefault((name, ext), []).append(rate)
+                for ext, workers in runs:
+                    rate = _simulate_rate(Path(tmp) / f"f.{ext}", games, pure=pure, workers=workers)
+                    rates.setdefault((name, ext, workers), []).append(rate)
     figures: list[Figure] = []
     for name, _, games in paths:
-        gz, plain = (statistics.median(rates[name, ext]) for ext in ("jsonl.gz", "jsonl"))
-        figures.append(
-            (f"{name}: simulate -o .jsonl.gz, {games:,} games (median of 3)", gz, "games/s")
-        )
-        figures.append(
-            (f"{name}: simulate -o .jsonl, {games:,} games (median of 3)", plain, "games/s")
-        )
+        gz, plain, one = (statistics.median(rates[name, ext, w]) for ext, w in runs)
+        each = f"{games:,} games, {cores} workers (median of 3)"
+        figures.append((f"{name}: simulate -o .jsonl.gz, {each}", gz, "games/s"))
+        figures.append((f"{name}: simulate -o .jsonl, {each}", plain, "games/s"))
         figures.append((f"{name}: .jsonl.gz rate ÷ .jsonl rate", gz / plain, "×"))
+        figures.append(
+            (f"{name}: simulate -o .jsonl, {games:,} games, 1 worker (median of 3)", one, "games/s")
+        )
+        figures.append((f"{name}: .jsonl, {cores} workers ÷ 1 worker", plain / one, "×"))
     figures.append(("load average (1 min) before the runs", load_before, ""))
     figures.append(("load average (1 min) after the runs", os.getloadavg()[0], ""))
     return figures

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from isal import igzip
 from typer.testing import CliRunner
 
@@ -23,11 +25,11 @@ from pipeline.cli import app
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
 from pipeline.logs.records import content_hash
-from pipeline.logs.writer import GZIP_LEVEL
+from pipeline.logs.writer import GZIP_LEVEL, LogWriter
 from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.bots import BotName, Turn, make_bot
 from pipeline.sim.ladder import place_scores
-from pipeline.sim.simulate import SimConfig, simulate, simulate_to_file
+from pipeline.sim.simulate import SPAN, SimConfig, blocks_in_order, simulate, simulate_to_file
 
 MIXED = ("heuristic", "greedy", "random", "heuristic")
 
@@ -166,6 +168,57 @@ def test_the_gzip_log_is_written_at_the_fast_level(tmp_path: Path) -> None:
     level_2, level_3 = (len(igzip.compress(text, compresslevel=k, mtime=0)) for k in (2, 3))
     # 6,865 bytes here; ISA-L's level 2 in one call 6,853, its level 3 6,761, zlib's 2 6,929
     assert level_3 < len(gz) <= level_2 * 1.005
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 40_000), max_size=40),
+    seed=st.integers(0, 2**32),
+    cuts=st.lists(st.integers(1, 6), max_size=30),
+)
+def test_the_gzip_file_does_not_depend_on_how_its_writes_were_cut(
+    tmp_path_factory: pytest.TempPathFactory, sizes: list[int], seed: int, cuts: list[int]
+) -> None:
+    """Deflate's output depends on its input's cuts: the same lines written one by one, or in
+    blocks of any sizes (a worker's matches), must give the same file, byte for byte."""
+    rng = random.Random(seed)
+    lines = ["".join(rng.choices('{}[]:, "0123456789abcdefgs♠', k=size)) for size in sizes]
+    folder = tmp_path_factory.mktemp("cuts")
+    with LogWriter(folder / "one.jsonl.gz") as out:
+        for line in lines:
+            out.write_line(line)
+    with LogWriter(folder / "blocks.jsonl.gz") as out:
+        rest, sizes = list(lines), itertools.cycle(cuts or [1])
+        while rest:
+            size = next(sizes)
+            block, rest = rest[:size], rest[size:]
+            out.write_block("".join(f"{line}\n" for line in block).encode(), len(block))
+    one, blocks = (folder / name for name in ("one.jsonl.gz", "blocks.jsonl.gz"))
+    assert one.read_bytes() == blocks.read_bytes()
+    assert gzip.decompress(one.read_bytes()).decode().split("\n") == [*lines, ""]
+    assert out.count == len(lines)
+
+
+def _match_number(cfg: SimConfig, k: int) -> list[str]:
+    return [f"{k}:{i}" for i in range(k % 3)]  # 0-2 lines a match, as Dou Dizhu's void deals
+
+
+@pytest.mark.parametrize("threads", [True, False])
+@pytest.mark.parametrize(("games", "workers"), [(1, 2), (24, 2), (400, 2), (3000, 3), (57, 1)])
+def test_blocks_cover_every_match_in_order(games: int, workers: int, threads: bool) -> None:
+    """A run's blocks: every match once, in order, none longer than SPAN matches, and at least
+    four a worker when the run has that many matches (so a short run spreads too)."""
+    cfg = SimConfig(games=games, seed=1, bots=MIXED, match_games=2)
+    blocks = list(blocks_in_order(cfg, _match_number, workers, threads=threads))
+    assert [b.first for b in blocks] == [0] + [b.last for b in blocks[:-1]]
+    assert blocks[-1].last == cfg.n_matches
+    assert all(0 < b.last - b.first <= SPAN for b in blocks)
+    assert len(blocks) >= min(cfg.n_matches, 4 * workers) or workers == 1
+    text = b"".join(b.data for b in blocks).decode()
+    assert text.splitlines() == [
+        line for k in range(cfg.n_matches) for line in _match_number(cfg, k)
+    ]
+    assert sum(b.lines for b in blocks) == text.count("\n")
 
 
 def violations(done: ReplayedGame) -> set[int]:

@@ -134,7 +134,12 @@ def simulate_command(
         ),
     ] = "sim",
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes (default: one per core).")
+        int | None,
+        typer.Option(
+            min=1,
+            help="Workers (default: one per core): threads of this process on the native core, "
+            "processes in pure Python. The file is the same whatever their number.",
+        ),
     ] = None,
     ingest_after: Annotated[
         bool, flag("--ingest", help="Import the file into the warehouse afterwards.")

@@ -10,8 +10,8 @@ generator of their own, so they never change the play) and the ground truth in `
 bots per seat, the planted feeding farmer (``feeder``, ``feed_rate``, every
 ``feed_opportunities`` entry) and ``seed`` / ``game_index`` / ``deal_number``.
 
-A match is always played whole by one process and the matches are written in order: the file is
-the same, byte for byte, whatever the number of worker processes.
+A match is always played whole by one worker and the matches are written in order: the file is
+the same, byte for byte, whatever the number of workers.
 
 >>> cfg = DdzSimConfig(games=2, seed=7, bots=("heuristic", "greedy", "random"))
 >>> lines = [line for match in simulate_lines(cfg) for line in match]
@@ -43,7 +43,7 @@ from pipeline.sim.bots import SimError
 from pipeline.sim.ddz_bots import make_ddz_bot
 from pipeline.sim.ddz_play import GENERATOR, log_line, play_game
 from pipeline.sim.play import BASE_TIMESTAMP
-from pipeline.sim.simulate import in_match_order
+from pipeline.sim.simulate import blocks_in_order, in_match_order
 
 YEAR_SECONDS = 365 * 86_400
 
@@ -152,13 +152,13 @@ def _seats(cfg: DdzSimConfig) -> list[dict[str, Any]]:
     return seats_of(_player_ids(cfg), [f"{name} {s}" for s, name in enumerate(cfg.bots)])
 
 
-def match_lines_native(
-    cfg: DdzSimConfig, match: int, module: ModuleType | None = None
-) -> list[str] | None:
-    """The match played on the native core (:func:`pipeline.native.ddz_simulator`;
-    ``module``: the extension, by default this process's path), or None when the core does not
-    play it (then :func:`match_lines_python` does, with the same bytes)."""
-    sim = native.ddz_simulator(
+def native_simulator(
+    cfg: DdzSimConfig, module: ModuleType | None = None
+) -> native.NativeSimulator | None:
+    """The run's simulator on the core (:func:`pipeline.native.ddz_simulator`; ``module``:
+    the extension, by default this process's path), or None when the core does not take the
+    run."""
+    return native.ddz_simulator(
         preset=cfg.preset,
         overrides=dict(cfg.overrides),
         seed=cfg.seed,
@@ -170,6 +170,14 @@ def match_lines_native(
         generator=GENERATOR,
         module=module,
     )
+
+
+def match_lines_native(
+    cfg: DdzSimConfig, match: int, module: ModuleType | None = None
+) -> list[str] | None:
+    """The match played on the native core (:func:`native_simulator`), or None when the core
+    does not play it (then :func:`match_lines_python` does, with the same bytes)."""
+    sim = native_simulator(cfg, module)
     if sim is None:
         return None
     return sim.match_lines(match, list(cfg.bots), _seats(cfg))
@@ -181,7 +189,7 @@ def match_lines_python(cfg: DdzSimConfig, match: int) -> list[str]:
 
 
 def match_lines(cfg: DdzSimConfig, match: int) -> list[str]:
-    """One whole match as JSON lines (what worker processes send back): on the native core
+    """One whole match as JSON lines (what the workers hand back): on the native core
     when it is built and plays the match, else in Python; the same bytes either way.
 
     >>> cfg = DdzSimConfig(games=3, seed=5, bots=("random", "greedy"), preset="ddz-2p")
@@ -229,11 +237,11 @@ def simulate_to_file(
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)
     games = 0
+    threads = native_simulator(cfg) is not None
     with LogWriter(path) as out:
-        for k, lines in enumerate(in_match_order(cfg, match_lines, workers)):
-            for line in lines:
-                out.write_line(line)
-            games = min(cfg.games, (k + 1) * cfg.match_games)
+        for block in blocks_in_order(cfg, match_lines, workers, threads=threads):
+            out.write_block(block.data, block.lines)
+            games = min(cfg.games, block.last * cfg.match_games)
             if on_progress is not None:
                 on_progress(games)
         count = out.count

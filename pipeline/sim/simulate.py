@@ -3,8 +3,8 @@
 A run of ``games`` games is cut into matches of ``match_games`` games at one table (the
 same seats; the previous winner leads when the ruleset says so; ``alternate`` direction
 follows the game number). Every game draws from its own generator, seeded from the run's
-seed and the game's index, and a match is always played whole by one process: the output
-is the same, byte for byte, whatever the number of worker processes.
+seed and the game's index, and a match is always played whole by one worker: the output
+is the same, byte for byte, whatever the number of workers.
 
 Each log holds the full deal, timestamps modelling think time, and a ``truth`` object the
 analytics must not read: the bots per seat, ``must_block_discipline``, the colluders and
@@ -26,7 +26,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -171,12 +171,12 @@ def play_match(cfg: SimConfig, match: int) -> list[dict[str, Any]]:
     return out
 
 
-def match_lines_native(
-    cfg: SimConfig, match: int, module: ModuleType | None = None
-) -> list[str] | None:
-    """The match played on the native core (:func:`pipeline.native.simulator`; ``module``:
-    the extension, by default this process's path), or None when the core does not play it."""
-    sim = native.simulator(
+def native_simulator(
+    cfg: SimConfig, module: ModuleType | None = None
+) -> native.NativeSimulator | None:
+    """The run's simulator on the core (:func:`pipeline.native.simulator`; ``module``: the
+    extension, by default this process's path), or None when the core does not take the run."""
+    return native.simulator(
         preset=cfg.preset,
         overrides=dict(cfg.overrides),
         seed=cfg.seed,
@@ -188,6 +188,14 @@ def match_lines_native(
         id_prefix=cfg.id_prefix,
         module=module,
     )
+
+
+def match_lines_native(
+    cfg: SimConfig, match: int, module: ModuleType | None = None
+) -> list[str] | None:
+    """The match played on the native core (:func:`native_simulator`), or None when the core
+    does not play it."""
+    sim = native_simulator(cfg, module)
     if sim is None:
         return None
     lineup = cfg.lineup(match)
@@ -204,7 +212,7 @@ def match_lines_python(cfg: SimConfig, match: int) -> list[str]:
 
 
 def match_lines(cfg: SimConfig, match: int) -> list[str]:
-    """One whole match as JSON lines (what worker processes send back): on the native core
+    """One whole match as JSON lines (what the workers hand back): on the native core
     when it is built and takes the run, else in Python; the same bytes either way."""
     lines = match_lines_native(cfg, match)
     return match_lines_python(cfg, match) if lines is None else lines
@@ -216,6 +224,24 @@ class _Matches(Protocol):
 
 
 C = TypeVar("C", bound=_Matches)
+T = TypeVar("T")
+
+#: Matches in one task of a run on several workers, at most (~130 games: a few milliseconds of
+#: the core's play), so that handing a task over and its lines back costs little beside it;
+#: fewer in a short run, which still gives each worker four tasks.
+SPAN = 16
+
+
+def _in_order(futures: Iterator[Future[T]], ahead: int) -> Iterator[T]:
+    """The results of ``futures`` in their order, at most ``ahead`` of them submitted and not
+    yet taken (``futures`` submits each as it is drawn)."""
+    pending: deque[Future[T]] = deque()
+    for future in futures:
+        pending.append(future)
+        if len(pending) >= ahead:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 def in_match_order(
@@ -228,13 +254,55 @@ def in_match_order(
             yield work(cfg, k)
         return
     with worker_pool(workers, preload=["pipeline.sim.simulate"]) as pool:
-        pending: deque[Future[list[Any]]] = deque()
-        for k in range(cfg.n_matches):
-            pending.append(pool.submit(work, cfg, k))
-            while len(pending) >= 4 * workers:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        yield from _in_order((pool.submit(work, cfg, k) for k in range(cfg.n_matches)), 4 * workers)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Matches ``first`` to ``last`` (excluded) of a run: ``lines`` log lines as UTF-8 bytes,
+    each ended by a newline (what :meth:`LogWriter.write_block` writes)."""
+
+    first: int
+    last: int
+    data: bytes
+    lines: int
+
+
+def match_block(cfg: C, lines_of: Callable[[C, int], list[str]], first: int, last: int) -> Block:
+    """Matches ``first`` to ``last`` (excluded) of a run, their lines from ``lines_of(cfg, k)``.
+
+    >>> cfg = SimConfig(games=3, seed=7, bots=("random",) * 4, match_games=2)
+    >>> b = match_block(cfg, match_lines, 0, 2)
+    >>> b.lines, b.data.count(b"\\n"), b.data.decode().splitlines() == match_lines(cfg, 0) + match_lines(cfg, 1)
+    (3, 3, True)
+    """
+    lines = [line for k in range(first, last) for line in lines_of(cfg, k)]
+    lines.append("")  # the last line's newline
+    return Block(first, last, "\n".join(lines).encode(), len(lines) - 1)
+
+
+def blocks_in_order(
+    cfg: C, lines_of: Callable[[C, int], list[str]], workers: int, *, threads: bool
+) -> Iterator[Block]:
+    """A run's lines in blocks of up to :data:`SPAN` matches, in match order: in this thread (one
+    worker), else in ``workers`` threads when ``threads`` (the core plays a match with the GIL
+    let go: threads then play side by side, with nothing pickled or piped back), else in
+    ``workers`` processes (the Python simulator holds the GIL)."""
+    n = cfg.n_matches
+    span = max(1, min(SPAN, n // (4 * workers)))
+    spans = [(a, min(a + span, n)) for a in range(0, n, span)]
+    if workers <= 1 or len(spans) <= 1:
+        for first, last in spans:
+            yield match_block(cfg, lines_of, first, last)
+        return
+    executor: Executor = (
+        ThreadPoolExecutor(workers, thread_name_prefix="big2-sim")
+        if threads
+        else worker_pool(workers, preload=["pipeline.sim.simulate"])
+    )
+    with executor as pool:
+        tasks = (pool.submit(match_block, cfg, lines_of, a, b) for a, b in spans)
+        yield from _in_order(tasks, 4 * workers)
 
 
 def simulate(cfg: SimConfig, *, workers: int = 1) -> Iterator[dict[str, Any]]:
@@ -276,10 +344,10 @@ def simulate_to_file(
     workers = default_workers() if workers is None else max(1, workers)
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)
+    threads = native_simulator(cfg) is not None
     with LogWriter(path) as out:
-        for lines in simulate_lines(cfg, workers=workers):
-            for line in lines:
-                out.write_line(line)
+        for block in blocks_in_order(cfg, match_lines, workers, threads=threads):
+            out.write_block(block.data, block.lines)
             if on_progress is not None:
                 on_progress(out.count)
         count = out.count
