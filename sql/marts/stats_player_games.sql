@@ -55,10 +55,14 @@ actions as (
     from stg_actions as a
     union all by name
     -- the think time of unstored_think, as extra rows that only carry it (every flag NULL: they
-    -- count in no other column); in the same aggregate, so no extra join per seat
+    -- count in no other column); in the same aggregate, so no extra join per seat. The hash
+    -- table is built on unstored_think's side (the right one: pipeline.sqlbuild.MART_SETTINGS
+    -- keeps the joins as written), which is empty when every batch stores think_seconds, and
+    -- DuckDB then skips the probe's scan of every action (built on stg_actions' side it cost
+    -- ~6 CPU-s at 1M games for no row)
     select u.game_id, u.seat, u.t - epoch(p.ts) as think
-    from unstored_think as u
-    join stg_actions as p on p.game_id = u.game_id and p.action_index = u.action_index - 1
+    from stg_actions as p
+    join unstored_think as u on p.game_id = u.game_id and p.action_index = u.action_index - 1
 ),
 
 per_seat_actions as (
