@@ -22,9 +22,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import fmean, stdev
+from typing import Any
+
+import orjson
 
 from pipeline.big2.rules import TIER_TABLES
-from pipeline.sim.simulate import SimConfig, in_match_order, play_match
+from pipeline.sim.simulate import SimConfig, blocks_in_order, match_lines, native_simulator
 
 TIERS = TIER_TABLES["hk_8_10_13"]
 DEFAULT_LINEUP = ("heuristic", "greedy", "random", "greedy")
@@ -61,35 +64,39 @@ class BotScore:
     win_rate: float
 
 
-def match_scores(cfg: SimConfig, match: int) -> list[tuple[dict[str, float], list[str]]]:
-    """Per game of a match: each bot's mean score over its seats, and the winners' bots."""
-    out: list[tuple[dict[str, float], list[str]]] = []
-    for game in play_match(cfg, match):
-        winner = game["result"]["winner"]
-        if winner is None:  # a redeal: nothing to settle
-            continue
-        bots: list[str] = game["truth"]["bots"]
-        scores = place_scores(game["result"]["cards_left"])
-        by_bot: dict[str, list[int]] = {}
-        for bot, score in zip(bots, scores, strict=True):
-            by_bot.setdefault(bot, []).append(score)
-        out.append(({b: fmean(v) for b, v in by_bot.items()}, [bots[winner]]))
-    return out
+def game_scores(game: dict[str, Any]) -> tuple[dict[str, float], str] | None:
+    """A game's mean score per bot over its seats, and the winner's bot; None for a redeal
+    (nothing to settle)."""
+    winner = game["result"]["winner"]
+    if winner is None:
+        return None
+    bots: list[str] = game["truth"]["bots"]
+    scores = place_scores(game["result"]["cards_left"])
+    by_bot: dict[str, list[int]] = {}
+    for bot, score in zip(bots, scores, strict=True):
+        by_bot.setdefault(bot, []).append(score)
+    return {b: fmean(v) for b, v in by_bot.items()}, bots[winner]
 
 
 def measure(cfg: SimConfig, *, workers: int = 1) -> list[BotScore]:
-    """Play the run (seats rotated) and score every bot, best first."""
+    """Play the run (seats rotated) and score every bot, best first: the games are the run's
+    log lines (on the core when it takes the run, in worker threads; else the Python
+    simulator's, in worker processes), read back."""
     samples: dict[str, list[float]] = {}
     wins: dict[str, int] = {}
     seats: dict[str, int] = {b: cfg.bots.count(b) for b in cfg.bots}
     n_games = 0
-    for match in in_match_order(cfg, match_scores, workers):
-        for scores, winners in match:
+    threads = native_simulator(cfg) is not None
+    for block in blocks_in_order(cfg, match_lines, workers, threads=threads):
+        for line in block.data.splitlines():
+            scored = game_scores(orjson.loads(line))
+            if scored is None:
+                continue
+            scores, winner = scored
             n_games += 1
             for bot, score in scores.items():
                 samples.setdefault(bot, []).append(score)
-            for bot in winners:
-                wins[bot] = wins.get(bot, 0) + 1
+            wins[winner] = wins.get(winner, 0) + 1
     out = []
     for bot, values in samples.items():
         half = 1.96 * stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
@@ -140,4 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run through the module's own name: a worker process pickles its task by that name (a
+    # worker does not run this process's main)
+    from pipeline.sim import ladder
+
+    sys.exit(ladder.main())

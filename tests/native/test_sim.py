@@ -103,3 +103,23 @@ def test_big2_simulate_writes_the_same_file_native_or_python(tmp_path: Path) -> 
     python = _simulate(tmp_path / "c.jsonl", 2, BIG2_PURE_PYTHON="1")
     assert core_one == core_two == python
     assert core_one.count(b"\n") == 40
+
+
+def _ladder(workers: int, **env: str) -> str:
+    """``python -m pipeline.sim.ladder`` as docs/bots.md runs it: its table (not the timing)."""
+    cli = [sys.executable, "-m", "pipeline.sim.ladder", "--games", "48", "--seed", "3"]
+    cli += ["--workers", str(workers), "--match-games", "4"]
+    done = subprocess.run(
+        cli, env={**os.environ, **env}, cwd=ROOT, check=True, capture_output=True, text=True
+    )
+    return done.stdout.split("\n\n")[0]
+
+
+@built
+def test_the_ladder_runs_as_documented_and_the_same_on_the_core_or_in_python() -> None:
+    """The ladder reads the run's log lines: the core's (worker threads) or the Python
+    simulator's (worker processes, which pickle the task by the module's own name: run as
+    ``__main__`` it failed with two workers), the same table either way."""
+    core = _ladder(2, BIG2_PURE_PYTHON="")
+    assert core == _ladder(2, BIG2_PURE_PYTHON="1") == _ladder(1, BIG2_PURE_PYTHON="")
+    assert core.count("| 48 |") == 3  # heuristic, greedy, random: a sample per game each
