@@ -199,6 +199,33 @@ def test_the_gzip_file_does_not_depend_on_how_its_writes_were_cut(
     assert out.count == len(lines)
 
 
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.jsonl.gz"])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_interrupted_simulation_leaves_the_old_file_and_nothing_else(
+    tmp_path: Path, name: str, workers: int
+) -> None:
+    """The output is written beside the file and renamed over it when whole: a run stopped
+    part-way (Ctrl-C, a full disk) leaves the file as it was and no temporary file."""
+    out = tmp_path / name
+    out.write_bytes(b"the previous run\n")
+    cfg = SimConfig(games=400, seed=4, bots=MIXED, match_games=2)
+
+    def stop_after_some(games: int) -> None:
+        if games >= 50:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        simulate_to_file(cfg, out, workers=workers, on_progress=stop_after_some)
+    assert out.read_bytes() == b"the previous run\n"
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    done = simulate_to_file(cfg, out, workers=workers)
+    assert done.games == 400 and [p.name for p in tmp_path.iterdir()] == [name]
+
+
 def _match_number(cfg: SimConfig, k: int) -> list[str]:
     return [f"{k}:{i}" for i in range(k % 3)]  # 0-2 lines a match, as Dou Dizhu's void deals
 

@@ -11,8 +11,10 @@ object itself (Big Two: :func:`pipeline.big2.logwriter.game_log`).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,6 +68,10 @@ class LogWriter:
     the text in pieces of :data:`GZIP_PIECE` bytes whatever the writes were (a line at a time,
     or a simulation worker's block of matches): the same lines give the same file.
 
+    The file appears whole or not at all: the lines go to a hidden file beside it
+    (``.<name>.<pid>.tmp``), renamed over ``path`` when the writer closes; a writer left by an
+    exception (an interrupted simulation) removes it, and ``path`` keeps what it held.
+
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "x.jsonl.gz"
     >>> with LogWriter(path) as out:
@@ -77,7 +83,8 @@ class LogWriter:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.count = 0
-        self._raw: IO[bytes] = self.path.open("wb")
+        self._tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self._raw: IO[bytes] = self._tmp.open("wb")
         self._gz: gzip.GzipFile | None = None
         self._pending = bytearray()  # the text not yet handed to the gzip layer
         if self.path.name.endswith(".gz"):
@@ -122,10 +129,20 @@ class LogWriter:
             del pending[:whole]
 
     def close(self) -> None:
+        """Finish the file and put it in place (over what ``path`` held)."""
         if self._gz is not None:
             self._gz.write(self._pending)
             self._gz.close()
         self._raw.close()
+        os.replace(self._tmp, self.path)
+
+    def abort(self) -> None:
+        """Drop what was written: ``path`` keeps what it held."""
+        with contextlib.suppress(OSError, ValueError):  # the file goes anyway (a full disk)
+            if self._gz is not None:
+                self._gz.close()
+        self._raw.close()
+        self._tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> LogWriter:
         return self
@@ -136,4 +153,7 @@ class LogWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
