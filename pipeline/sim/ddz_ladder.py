@@ -21,12 +21,17 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from statistics import fmean, stdev
+from typing import Any
 
+import orjson
+
+from pipeline import native
 from pipeline.doudizhu.rules import load_ruleset
-from pipeline.sim.ddz_play import play_game
+from pipeline.logs.writer import seats_of
+from pipeline.sim.ddz_play import GENERATOR, play_game
 
 #: The pairings of the ladder, weaker bot first.
 PAIRINGS = (("random", "greedy"), ("greedy", "heuristic"), ("random", "heuristic"))
@@ -64,18 +69,41 @@ class Pairing:
         return self.edge + self.ci95
 
 
+def results(
+    preset: str, a: str, b: str, *, games: int, seed: int
+) -> Iterator[tuple[list[str], dict[str, Any]]]:
+    """Each game's bots per seat and the result of its deal played out: on the core when it
+    takes the run (each game a match of one, so the game's generator is ``ddz:{seed}:{i}`` as
+    in :func:`play_game`), else played by the Python simulator; the same results either way."""
+    rs = load_ruleset(preset)
+    sim = native.ddz_simulator(
+        preset=preset,
+        overrides={},
+        seed=seed,
+        games=games,
+        match_games=1,
+        feeder=None,
+        feed_rate=0.0,
+        id_prefix="ladder",
+        generator=GENERATOR,
+    )
+    seats = seats_of([f"ladder-{s}" for s in range(rs.players)])
+    for i in range(games):
+        bots = lineup(a, b, rs.players, i)
+        lines = None if sim is None else sim.match_lines(i, bots, seats)
+        if lines is None:
+            yield bots, play_game(rs, bots, seed=seed, index=i)[-1]["result"]
+        else:
+            yield bots, orjson.loads(lines[-1])["result"]
+
+
 def measure(preset: str, a: str, b: str, *, games: int, seed: int) -> Pairing:
     """Play the pairing and measure ``b``'s edge over ``a``."""
-    rs = load_ruleset(preset)
-    n = rs.players
     diffs: list[float] = []
     seat_games = {a: 0, b: 0}
     wins = {a: 0, b: 0}
     landlord_b = 0
-    for i in range(games):
-        bots = lineup(a, b, n, i)
-        played = play_game(rs, bots, seed=seed, index=i)[-1]
-        result = played["result"]
+    for bots, result in results(preset, a, b, games=games, seed=seed):
         scores = result["scores"]
         landlord = result["landlord"]
         mean = {

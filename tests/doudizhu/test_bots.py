@@ -12,7 +12,7 @@ from pipeline.doudizhu.rules import load_ruleset
 from pipeline.doudizhu.state import ActionType, Game, Outcome, Phase, deal
 from pipeline.sim.bots import SimError
 from pipeline.sim.ddz_bots import DdzTurn, hand_strength, legal_bids, make_ddz_bot
-from pipeline.sim.ddz_ladder import lineup, measure
+from pipeline.sim.ddz_ladder import lineup, measure, results
 from pipeline.sim.ddz_play import play_game, replay, result_dict, simulate
 
 PRESETS = {"ddz": 3, "ddz-2p": 2}
@@ -193,6 +193,18 @@ def test_the_ladder_order_random_greedy_heuristic(preset: str, games: int) -> No
         # the stronger bot's edge in score per seat-game: the CI clear of zero, the mean > 0.5
         assert p.low > 0 and p.edge > 0.5, p
         assert p.win_rate_b > p.win_rate_a, p
+
+
+@pytest.mark.parametrize("preset", ["ddz", "ddz-2p"])
+def test_the_ladder_reads_the_same_results_as_the_python_simulator_plays(preset: str) -> None:
+    """The ladder's games come from the core when it takes the run (a match of one game):
+    each result is the one the Python simulator's ``play_game`` gives for that lineup and
+    index (the last deal: void deals are redealt)."""
+    rs = load_ruleset(preset)
+    got = list(results(preset, "random", "heuristic", games=24, seed=5))
+    for i, (bots, result) in enumerate(got):
+        assert bots == lineup("random", "heuristic", rs.players, i)
+        assert result == play_game(rs, bots, seed=5, index=i)[-1]["result"]
 
 
 def test_bad_options_are_named() -> None:
