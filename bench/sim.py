@@ -2,9 +2,10 @@
 
 Each figure plays complete 4-player ``hk`` matches (8 games each) with four bots of one kind,
 builds every log object and serialises it as a JSON line (what ``big2 simulate`` writes, minus
-the disk). "one core" runs in this process; "2 workers" cuts the same run into whole matches
-over two worker processes (process start-up included). Where one core's time goes is in
-docs/bots.md (profile).
+the disk): on the native core when it is built, else in Python. "one core" runs in this
+process; "2 workers" cuts the same run into blocks of whole matches as ``big2 simulate`` does
+(:func:`pipeline.sim.simulate.blocks_in_order`: worker threads on the core, processes in
+Python, their start-up included). Where one core's time goes is in docs/bots.md (profile).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import time
 
 from bench import Figure, benchmark
-from pipeline.sim.simulate import SimConfig, simulate_lines
+from pipeline.sim.simulate import SimConfig, blocks_in_order, match_lines, native_simulator
 
 GAMES = {"random": 1600, "heuristic": 1600}
 
@@ -23,14 +24,15 @@ def games_per_second(bot: str, games: int, workers: int, seed: int) -> tuple[flo
     count time the machine gave to other programs). Each measurement takes its own seed: the
     engine caches recent hands' plays, and a forked worker inherits that cache."""
     cfg = SimConfig(games=games, seed=seed, bots=(bot,) * 4)
+    threads = native_simulator(cfg) is not None
     wall, cpu = time.perf_counter(), time.process_time()
-    n = sum(len(lines) for lines in simulate_lines(cfg, workers=workers))
+    n = sum(b.lines for b in blocks_in_order(cfg, match_lines, workers, threads=threads))
     return n / (time.perf_counter() - wall), n / (time.process_time() - cpu)
 
 
 @benchmark("sim.games")
 def sim_rate() -> list[Figure]:
-    """Simulated games per second, per bot, on one core and on two worker processes."""
+    """Simulated games per second, per bot, on one core and on two workers."""
     figures: list[Figure] = []
     for bot, games in GAMES.items():
         games_per_second(bot, 16, 1, seed=0)  # build the play tables

@@ -311,11 +311,6 @@ def simulate(cfg: SimConfig, *, workers: int = 1) -> Iterator[dict[str, Any]]:
         yield from match
 
 
-def simulate_lines(cfg: SimConfig, *, workers: int = 1) -> Iterator[list[str]]:
-    """The run as JSON lines, one list per match, in order."""
-    return in_match_order(cfg, match_lines, workers)
-
-
 @dataclass(frozen=True)
 class SimSummary:
     """What a run wrote."""
