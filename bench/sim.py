@@ -4,7 +4,7 @@ Each figure plays complete 4-player ``hk`` matches (8 games each) with four bots
 builds every log object and serialises it as a JSON line (what ``big2 simulate`` writes, minus
 the disk): on the native core when it is built, else in Python. "one core" runs in this
 process; "2 workers" cuts the same run into blocks of whole matches as ``big2 simulate`` does
-(:func:`pipeline.sim.simulate.blocks_in_order`: worker threads on the core, processes in
+(:func:`pipeline.sim.simulate.run_blocks`: worker threads on the core, processes in
 Python, their start-up included). Where one core's time goes is in docs/bots.md (profile).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from bench import Figure, benchmark
-from pipeline.sim.simulate import SimConfig, blocks_in_order, match_lines, native_simulator
+from pipeline.sim.simulate import SimConfig, run_blocks
 
 GAMES = {"random": 1600, "heuristic": 1600}
 
@@ -24,9 +24,8 @@ def games_per_second(bot: str, games: int, workers: int, seed: int) -> tuple[flo
     count time the machine gave to other programs). Each measurement takes its own seed: the
     engine caches recent hands' plays, and a forked worker inherits that cache."""
     cfg = SimConfig(games=games, seed=seed, bots=(bot,) * 4)
-    threads = native_simulator(cfg) is not None
     wall, cpu = time.perf_counter(), time.process_time()
-    n = sum(b.lines for b in blocks_in_order(cfg, match_lines, workers, threads=threads))
+    n = sum(b.lines for b in run_blocks(cfg, workers))
     return n / (time.perf_counter() - wall), n / (time.process_time() - cpu)
 
 

@@ -85,6 +85,7 @@ from pipeline.warehouse.core_rows import core_tables, merged
 from pipeline.warehouse.known import game_keys
 from pipeline.warehouse.store import Part, PartSpec, ReadBack, write_part
 from pipeline.warehouse.tables import not_stored, rows_for
+from pipeline.workers import in_order
 from pipeline.workers import pool as worker_pool
 from pipeline.workers import warm as warm_workers
 
@@ -227,27 +228,6 @@ def _on_threads(files: Sequence[Path], log_format: str | None, workers: int) -> 
     return workers > 1 or any(
         _is_gzip_jsonl(f, log_format) or _is_csv(f, log_format) for f in files
     )
-
-
-def _threaded(
-    pool: ThreadPoolExecutor,
-    tasks: Iterable[tuple[Callable[..., T], tuple[Any, ...]]],
-    workers: int,
-) -> Iterator[T]:
-    """Run ``tasks`` on worker threads, at most ``2 × workers`` queued, and yield their
-    results in the tasks' order.
-
-    >>> with ThreadPoolExecutor(2) as pool:
-    ...     list(_threaded(pool, [(pow, (2, k)) for k in range(6)], 2))
-    [1, 2, 4, 8, 16, 32]
-    """
-    pending: deque[Future[T]] = deque()
-    for task, args in tasks:
-        pending.append(pool.submit(task, *args))
-        if len(pending) >= 2 * workers:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
 
 
 class _Signals:
@@ -2073,7 +2053,7 @@ def ingest(
         if on_threads:
             signals.threads = True
             with _threads(workers) as threads:
-                for result in _threaded(threads, tasks(), workers):
+                for result in in_order(threads, tasks(), 2 * workers):
                     signals.check()
                     absorb(result)
         elif workers <= 1:

@@ -29,12 +29,15 @@ import select
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from multiprocessing import popen_forkserver
 from multiprocessing.context import BaseContext, ForkServerContext, ForkServerProcess
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: What a worker's start sees as the parent's ``__main__``: a module with no file to run.
 _NO_MAIN = ModuleType("__main__")
@@ -167,3 +170,23 @@ def pool(
         initializer=_start_worker,
         initargs=(os.getpid(), initializer, initargs),
     )
+
+
+def in_order(
+    pool: Executor, tasks: Iterable[tuple[Callable[..., T], tuple[Any, ...]]], ahead: int
+) -> Iterator[T]:
+    """Run ``tasks`` on ``pool`` (threads or processes), at most ``ahead`` submitted and not yet
+    taken, and yield their results in the tasks' order.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as threads:
+    ...     list(in_order(threads, [(pow, (2, k)) for k in range(6)], 4))
+    [1, 2, 4, 8, 16, 32]
+    """
+    pending: deque[Future[T]] = deque()
+    for task, args in tasks:
+        pending.append(pool.submit(task, *args))
+        if len(pending) >= ahead:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()

@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 
 from pipeline.big2.rules import TIER_TABLES
-from pipeline.sim.simulate import SimConfig, blocks_in_order, match_lines, native_simulator
+from pipeline.sim.simulate import SimConfig, run_blocks
 
 TIERS = TIER_TABLES["hk_8_10_13"]
 DEFAULT_LINEUP = ("heuristic", "greedy", "random", "greedy")
@@ -86,8 +86,7 @@ def measure(cfg: SimConfig, *, workers: int = 1) -> list[BotScore]:
     wins: dict[str, int] = {}
     seats: dict[str, int] = {b: cfg.bots.count(b) for b in cfg.bots}
     n_games = 0
-    threads = native_simulator(cfg) is not None
-    for block in blocks_in_order(cfg, match_lines, workers, threads=threads):
+    for block in run_blocks(cfg, workers):
         for line in block.data.splitlines():
             scored = game_scores(orjson.loads(line))
             if scored is None:

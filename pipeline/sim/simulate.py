@@ -24,9 +24,8 @@ import math
 import os
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -42,6 +41,7 @@ from pipeline.sim.bots import (
     make_bot,
 )
 from pipeline.sim.play import BASE_TIMESTAMP, PlayedGame, Reason, play_game
+from pipeline.workers import in_order
 from pipeline.workers import pool as worker_pool
 
 YEAR_SECONDS = 365 * 86_400
@@ -224,24 +224,11 @@ class _Matches(Protocol):
 
 
 C = TypeVar("C", bound=_Matches)
-T = TypeVar("T")
 
 #: Matches in one task of a run on several workers, at most (~130 games: a few milliseconds of
 #: the core's play), so that handing a task over and its lines back costs little beside it;
 #: fewer in a short run, which still gives each worker four tasks.
 SPAN = 16
-
-
-def _in_order(futures: Iterator[Future[T]], ahead: int) -> Iterator[T]:
-    """The results of ``futures`` in their order, at most ``ahead`` of them submitted and not
-    yet taken (``futures`` submits each as it is drawn)."""
-    pending: deque[Future[T]] = deque()
-    for future in futures:
-        pending.append(future)
-        if len(pending) >= ahead:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
 
 
 def in_match_order(
@@ -254,7 +241,7 @@ def in_match_order(
             yield work(cfg, k)
         return
     with worker_pool(workers, preload=["pipeline.sim.simulate"]) as pool:
-        yield from _in_order((pool.submit(work, cfg, k) for k in range(cfg.n_matches)), 4 * workers)
+        yield from in_order(pool, ((work, (cfg, k)) for k in range(cfg.n_matches)), 4 * workers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,8 +288,15 @@ def blocks_in_order(
         else worker_pool(workers, preload=["pipeline.sim.simulate"])
     )
     with executor as pool:
-        tasks = (pool.submit(match_block, cfg, lines_of, a, b) for a, b in spans)
-        yield from _in_order(tasks, 4 * workers)
+        tasks = ((match_block, (cfg, lines_of, a, b)) for a, b in spans)
+        yield from in_order(pool, tasks, 4 * workers)
+
+
+def run_blocks(cfg: SimConfig, workers: int) -> Iterator[Block]:
+    """The run's lines in blocks (:func:`blocks_in_order`), on worker threads when the core
+    takes the run, else in processes: what ``big2 simulate`` writes."""
+    threads = native_simulator(cfg) is not None
+    return blocks_in_order(cfg, match_lines, workers, threads=threads)
 
 
 def simulate(cfg: SimConfig, *, workers: int = 1) -> Iterator[dict[str, Any]]:
@@ -339,9 +333,8 @@ def simulate_to_file(
     workers = default_workers() if workers is None else max(1, workers)
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)
-    threads = native_simulator(cfg) is not None
     with LogWriter(path) as out:
-        for block in blocks_in_order(cfg, match_lines, workers, threads=threads):
+        for block in run_blocks(cfg, workers):
             out.write_block(block.data, block.lines)
             if on_progress is not None:
                 on_progress(out.count)
