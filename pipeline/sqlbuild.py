@@ -76,6 +76,31 @@ class SqlError(Big2Error):
     default_code = "E_SQL"
 
 
+#: What a build calls as each step starts (:func:`build`'s ``on_step``): the step's name (a
+#: file of ``sql/``, or ``rulesets`` / ``comments``), the steps done before it, and all of them.
+OnStep = Callable[[str, int, int], None]
+
+
+@dataclass
+class _Steps:
+    """A build's steps as they start: the one running (DuckDB may run out of memory outside a
+    statement's too), how many are done, and whom to tell (``on_step``)."""
+
+    total: int
+    on_step: OnStep | None = None
+    running: str = ""
+    done: int = 0
+
+    def start(self, name: str) -> None:
+        if name == self.running:  # built again (_step_with_settings): the same step
+            return
+        if self.running:
+            self.done += 1
+        self.running = name
+        if self.on_step is not None:
+            self.on_step(name, self.done, self.total)
+
+
 @dataclass
 class BuildSummary:
     """What a build created, and how long each step took (seconds); ``retried``: the marts
@@ -212,38 +237,52 @@ def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:
     )
 
 
-def build_sql(con: duckdb.DuckDBPyConnection, summary: BuildSummary | None = None) -> BuildSummary:
+def build_sql(
+    con: duckdb.DuckDBPyConnection,
+    summary: BuildSummary | None = None,
+    on_step: OnStep | None = None,
+) -> BuildSummary:
     """Create or replace every SQL object on a writable connection, each statement committed
-    on its own (:func:`build` publishes them as one new file)."""
+    on its own (:func:`build` publishes them as one new file); ``on_step`` as each starts."""
     summary = summary or BuildSummary()
     started = time.perf_counter()
     memory = "?"
-    # the step running (DuckDB may run out of memory outside a statement's too)
-    where = ["rulesets"]
+    steps = _Steps(build_steps(), on_step)
 
     def step(name: str, sql: str) -> None:
-        where[0] = name
+        steps.start(name)
         t0 = time.perf_counter()
         build_step(con, name, sql, memory)
         summary.timings[name] = time.perf_counter() - t0
 
     try:
         (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
-        _build_steps(con, summary, step, where)
+        _build_steps(con, summary, step, steps)
     except duckdb.OutOfMemoryException as err:
-        raise _out_of_memory(where[0], memory, err) from err
+        raise _out_of_memory(steps.running, memory, err) from err
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def build_steps() -> int:
+    """The steps of a build, as :func:`build`'s ``on_step`` counts them: the rulesets, each
+    file of ``sql/`` built (seeds, macros, staging views, marts), the column comments.
+
+    >>> build_steps() == 2 + sum(len(sql_files(f)) for f in ("seeds", "macros", "staging", "marts"))
+    True
+    """
+    files = sum(len(sql_files(folder)) for folder in ("seeds", "macros", "staging", "marts"))
+    return files + 2  # the rulesets first, the comments last
 
 
 def _build_steps(
     con: duckdb.DuckDBPyConnection,
     summary: BuildSummary,
     step: Callable[[str, str], None],
-    where: list[str],
+    steps: _Steps,
 ) -> None:
-    """The steps of :func:`build_sql`, each statement through ``step`` (name, SQL); ``where``
-    names the part running that is no statement of a file."""
+    """The steps of :func:`build_sql`, each statement through ``step`` (name, SQL); the parts
+    that are no statement of a file start through ``steps``."""
     macros = sql_files("macros")
     marts = sql_files("marts")
     # each statement commits on its own: a build publishes a new file
@@ -252,6 +291,7 @@ def _build_steps(
     # until it commits (1M games: a build under a 2 GB limit fails in one transaction and
     # passes in 1 GB this way; docs/sql.md, Build time)
     t0 = time.perf_counter()
+    steps.start("rulesets")
     _write_rulesets(con)
     summary.timings["rulesets"] = time.perf_counter() - t0
     for name, text in sql_files("seeds").items():  # small constant tables (seed 002)
@@ -281,7 +321,7 @@ def _build_steps(
     for name in sorted(after):  # macros over the marts (what-if side-by-sides)
         step(name, macros[name])
     t0 = time.perf_counter()
-    where[0] = "comments"
+    steps.start("comments")
     write_comments(con)
     summary.timings["comments"] = time.perf_counter() - t0
 
@@ -342,6 +382,7 @@ def build(
     threads: int | None = None,
     memory: str | None = None,
     on_wait: Callable[[], None] | None = None,
+    on_step: OnStep | None = None,
 ) -> BuildSummary:
     """Build the SQL layers into a new ``warehouse.duckdb`` that replaces the old one
     atomically (:meth:`Warehouse.publish`): readers are never blocked and never block it;
@@ -350,7 +391,8 @@ def build(
     what writing a new file costs beyond the SQL (views, stamp, checkpoint, fsync, rename).
     ``threads``, ``memory``: DuckDB's for the build (default: DuckDB's, one thread a core and
     80 % of the machine's memory); past ``memory`` it spills to a temporary folder beside the
-    new file (:func:`memory_limit` reads it)."""
+    new file (:func:`memory_limit` reads it). ``on_step(name, done, total)``: as each step
+    starts (a command's progress bar; :func:`build_steps` counts them)."""
     summary = BuildSummary()
 
     def fill(con: duckdb.DuckDBPyConnection) -> None:
@@ -358,7 +400,7 @@ def build(
             con.execute("set threads = ?", [int(threads)])
         if memory:
             con.execute("set memory_limit = ?", [memory])
-        build_sql(con, summary)
+        build_sql(con, summary, on_step)
 
     started = time.perf_counter()
     wh.publish(fill, on_wait=on_wait)

@@ -38,6 +38,7 @@ from pipeline.logs.scoresheet import SheetRules
 if TYPE_CHECKING:  # the import and the warehouse (pyarrow, duckdb) load when a command runs
     from pipeline.ingest import FileSummary, IngestSummary
     from pipeline.ingest import Progress as IngestProgress
+    from pipeline.sqlbuild import BuildSummary
     from pipeline.warehouse import Warehouse
 
 
@@ -317,17 +318,45 @@ def build_memory(memory_limit: str | None, no_build: bool = False) -> str | None
     return sqlbuild.memory_limit(memory_limit)
 
 
+def build_with_progress(
+    wh: Warehouse,
+    *,
+    threads: int | None = None,
+    memory: str | None = None,
+) -> BuildSummary:
+    """:func:`pipeline.sqlbuild.build` with a progress bar on stderr (steps done of all, the
+    one running, the time so far; gone when the build ends); a build running elsewhere is
+    waited for, and said."""
+    from pipeline import sqlbuild
+
+    with RichProgress(
+        TextColumn("[bold]build"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} steps"),
+        TextColumn("{task.fields[step]}"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("build", total=sqlbuild.build_steps(), step="")
+
+        def show(step: str, done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, step=escape(step))
+
+        return sqlbuild.build(
+            wh, threads=threads, memory=memory, on_wait=lambda: say_waiting(wh), on_step=show
+        )
+
+
 def build_after_ingest(
     wh: Warehouse, summary: IngestSummary | None = None, *, memory: str | None = None
 ) -> None:
     """Rebuild the SQL layers after an import (``memory``: DuckDB's memory limit for it,
-    :func:`build_memory`). A failing build is ``E_BUILD_FAILED`` (exit 3): the import stays
-    committed, the marts stay as they were (stale: ``big2 verify`` says so) until ``big2
-    build`` succeeds."""
-    from pipeline import sqlbuild
-
+    :func:`build_memory`), with its progress bar. A failing build is ``E_BUILD_FAILED`` (exit
+    3): the import stays committed, the marts stay as they were (stale: ``big2 verify`` says
+    so) until ``big2 build`` succeeds."""
     try:
-        done = sqlbuild.build(wh, memory=memory)
+        done = build_with_progress(wh, memory=memory)
     except Big2Error as err:
         what = f"batch {summary.batch_id}" if summary is not None else "the import"
         raise Big2Error(

@@ -19,10 +19,9 @@ from pipeline.cli.app import (
     flag,
     parse_overrides,
     plural,
-    say_waiting,
     writer_errors,
 )
-from pipeline.cli.ingest import build_memory
+from pipeline.cli.ingest import build_memory, build_with_progress
 from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
 from pipeline.games import preset_game
@@ -49,13 +48,12 @@ def build_command(
 ) -> None:
     """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
     replaces the old one atomically (readers keep reading the old one meanwhile)."""
-    from pipeline import sqlbuild
     from pipeline.warehouse import Warehouse
 
     with domain_errors(), writer_errors():
         memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
-        done = sqlbuild.build(wh, threads=threads, memory=memory, on_wait=lambda: say_waiting(wh))
+        done = build_with_progress(wh, threads=threads, memory=memory)
         typer.echo(f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})")
         for name, lost in done.retried.items():
             typer.echo(
