@@ -6,7 +6,10 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,7 @@ from pipeline.cli import app
 from pipeline.errors import Big2Error
 from pipeline.logs.model import Source
 from pipeline.logs.records import content_hash
-from pipeline.logs.writer import GZIP_LEVEL, LogWriter
+from pipeline.logs.writer import GZIP_LEVEL, LogWriter, stale_files
 from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.bots import BotName, Turn, make_bot
 from pipeline.sim.ladder import place_scores
@@ -446,3 +449,26 @@ def test_cli_id_prefix_lets_runs_of_one_seed_under_other_rules_import_together(
         app, ["simulate", "-n", "1", "--out", str(tmp_path / "x.jsonl"), "--id-prefix", "a b"]
     )
     assert bad.exit_code == 2 and "E_SIM_OPTION" in bad.output and "--id-prefix" in bad.output
+
+
+def test_a_killed_writers_file_is_removed_by_the_next(tmp_path: Path) -> None:
+    """A simulation killed outright (SIGKILL) leaves its hidden file: the next run into the same
+    path removes it, and leaves the file of a writer still running."""
+    out = tmp_path / "out.jsonl"
+    killed = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], stdout=subprocess.DEVNULL
+    )
+    killed.kill()
+    killed.wait()
+    left = tmp_path / f".out.jsonl.{killed.pid}.tmp"
+    left.write_bytes(b'{"half": ')
+    running = tmp_path / f".out.jsonl.{os.getppid()}.tmp"  # pytest's parent: alive
+    running.write_bytes(b"")
+    other = tmp_path / f".other.jsonl.{killed.pid}.tmp"  # another path's: not this writer's
+    other.write_bytes(b"")
+    assert stale_files(out) == [left]
+    done = simulate_to_file(SimConfig(games=8, seed=1, bots=MIXED, match_games=2), out, workers=1)
+    assert done.games == 8
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [out.name, running.name, other.name]
+    )

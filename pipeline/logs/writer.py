@@ -12,6 +12,7 @@ object itself (Big Two: :func:`pipeline.big2.logwriter.game_log`).
 from __future__ import annotations
 
 import contextlib
+import glob
 import gzip
 import json
 import os
@@ -61,6 +62,37 @@ def dumps(game: Mapping[str, Any]) -> str:
     return json.dumps(game, ensure_ascii=False, separators=(", ", ": "))
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process of this id runs (one of another user's too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stale_files(path: Path) -> list[Path]:
+    """The hidden files :class:`LogWriter` writes ``path`` into (``.<name>.<pid>.tmp``) whose
+    writer's process is gone: left by a writer killed before it could rename or remove it. The
+    file of a writer still running (another simulation into the same path) is not one.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / f".x.jsonl.{os.getpid()}.tmp").write_bytes(b"")  # this process: alive
+    >>> stale_files(folder / "x.jsonl")
+    []
+    """
+    prefix, suffix = f".{path.name}.", ".tmp"
+    found = []
+    for candidate in path.parent.glob(f"{glob.escape(prefix)}*{suffix}"):
+        pid = candidate.name[len(prefix) : -len(suffix)]
+        if pid.isdigit() and not _alive(int(pid)):
+            found.append(candidate)
+    return sorted(found)
+
+
 class LogWriter:
     """Stream JSON lines into ``.jsonl`` or ``.jsonl.gz`` (fixed gzip header: same input, same bytes).
 
@@ -70,7 +102,9 @@ class LogWriter:
 
     The file appears whole or not at all: the lines go to a hidden file beside it
     (``.<name>.<pid>.tmp``), renamed over ``path`` when the writer closes; a writer left by an
-    exception (an interrupted simulation) removes it, and ``path`` keeps what it held.
+    exception (an interrupted simulation) removes it, and ``path`` keeps what it held. A writer
+    killed outright (SIGKILL, a power cut) cannot: the next writer of ``path`` removes the hidden
+    files of writers whose process is gone (:func:`stale_files`).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "x.jsonl.gz"
@@ -83,6 +117,8 @@ class LogWriter:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.count = 0
+        for stale in stale_files(self.path):
+            stale.unlink(missing_ok=True)
         self._tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         self._raw: IO[bytes] = self._tmp.open("wb")
         self._gz: gzip.GzipFile | None = None
