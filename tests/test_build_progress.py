@@ -44,6 +44,7 @@ def test_each_step_is_told_once_in_order(warehouse: Path) -> None:
     assert names == [name for name in summary.timings if name != "publish"]
     assert set(summary.rows) <= set(names)
     assert names.index("stats_player_games") > names.index("mart_game_scores")
+    assert max(map(len, names)) < cli_ingest.STEP_WIDTH  # the bar keeps its place
 
 
 def test_a_mart_built_again_is_one_step(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:

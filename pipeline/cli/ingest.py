@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
-from rich.table import Table
+from rich.table import Column, Table
 
 from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
 from pipeline.cli.app import (
@@ -44,6 +44,9 @@ if TYPE_CHECKING:  # the import and the warehouse (pyarrow, duckdb) load when a 
 
 #: How many files an import's summary lists by default (``--files``).
 FILES_SHOWN = 20
+#: The width of the build's progress bar's step name (the longest file of ``sql/``, 25): the
+#: bar keeps its place from step to step.
+STEP_WIDTH = 26
 
 
 def sheet_rules(log_format: str | None, ruleset: str, overrides: list[str] | None) -> SheetRules:
@@ -333,7 +336,7 @@ def build_with_progress(
         TextColumn("[bold]build"),
         BarColumn(),
         TextColumn("{task.completed}/{task.total} steps"),
-        TextColumn("{task.fields[step]}"),
+        TextColumn("{task.fields[step]}", table_column=Column(width=STEP_WIDTH, no_wrap=True)),
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
