@@ -595,9 +595,9 @@ def test_verify_finds_a_game_stored_twice(
     two_batches: Warehouse, games: list[ReplayedGame], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     wh = two_batches
-    monkeypatch.setattr(
-        Warehouse, "known_index", lambda self: KnownGames()
-    )  # no duplicate detection
+    # no duplicate detection: no index saved, none read
+    monkeypatch.setattr(Warehouse, "saved_known", lambda self: None)
+    monkeypatch.setattr(Warehouse, "read_known", lambda self: KnownGames())
     with wh.batch() as batch:
         batch.add_game(games[1])
     problems = wh.verify()

@@ -173,7 +173,7 @@ class _Buckets:
             self.parts[b].find(hi[rows], lo[rows], part_out, part_found)
             out[rows], found[rows] = part_out, part_found
 
-    def write(self, fh: BinaryIO) -> None:
+    def write(self, fh: _Digesting) -> None:
         """The keys as one sorted ``(3, n)`` ``uint64`` array in NumPy's ``.npy`` format,
         written a bucket at a time (no copy of the index)."""
         header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint64))}
@@ -239,12 +239,15 @@ class KnownGames:
         empty = np.empty(0, np.uint64)
         self._small = _Level(empty, empty, empty)
 
-    def save(self, path: Path) -> None:
+    def save(self, path: Path) -> str:
         """Write the index to ``path`` (one sorted ``(3, n)`` array, NumPy's ``.npy``): what
-        :meth:`load` maps read-only in another process. Not fsynced: a batch's scratch file."""
+        :meth:`load` maps read-only in another process; the BLAKE2b of the file's bytes
+        (:func:`file_digest` of it). Not fsynced: the caller's to do when it is to last."""
         self._merge()
-        with path.open("wb") as fh:
+        with path.open("wb") as raw:
+            fh = _Digesting(raw)
             self._large.write(fh)
+        return fh.digest.hexdigest()
 
     @classmethod
     def load(cls, path: Path) -> KnownGames:
@@ -252,7 +255,7 @@ class KnownGames:
 
         >>> import tempfile
         >>> path = Path(tempfile.mkdtemp()) / "known.npy"
-        >>> KnownGames(["g1"], ["ab" * 32]).save(path)
+        >>> _ = KnownGames(["g1"], ["ab" * 32]).save(path)
         >>> KnownGames.load(path).lookup(["g1", "g2"])
         ['abababababababab', None]
         """
@@ -260,6 +263,30 @@ class KnownGames:
         out = cls()
         out._large = _Buckets(_Level(data[0], data[1], data[2], ordered=True))
         return out
+
+
+class _Digesting:
+    """A file written through, its bytes digested on the way (BLAKE2b)."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.digest = hashlib.blake2b()
+
+    def write(self, data: bytes | memoryview) -> int:
+        self.digest.update(data)
+        return self.fh.write(data)
+
+
+def file_digest(path: Path) -> str:
+    """The BLAKE2b of a file's bytes, as :meth:`KnownGames.save` answers it.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "known.npy"
+    >>> KnownGames(["g1"], ["ab" * 32]).save(path) == file_digest(path)
+    True
+    """
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, hashlib.blake2b).hexdigest()
 
 
 def reject_key(file: str | None, line: int | None, code: str, message: str) -> bytes:

@@ -86,6 +86,7 @@ from pipeline.warehouse.known import (
     U64,
     KnownGames,
     KnownRejects,
+    file_digest,
     game_keys,
     hex_prefix,
     reject_key,
@@ -108,6 +109,12 @@ LEDGER = "ledger.jsonl"
 QUARANTINE = "quarantine"
 DB_FILE = "warehouse.duckdb"
 LOCK_FILE = ".lock"
+#: The games index an import leaves at its commit for the next one (:class:`KnownGames`,
+#: NumPy's ``.npy``), and what it is the index of (``KNOWN_STAMP``, JSON: a digest of the
+#: committed games files, their games, the index file's BLAKE2b): the next import maps it
+#: instead of reading every games file's ids and hashes (:meth:`Warehouse.known_index`).
+KNOWN_FILE = "known-games.npy"
+KNOWN_STAMP = "known-games.json"
 #: How long taking the import lock retries before E_WAREHOUSE_BUSY (see _flock_soon).
 LOCK_PATIENCE_S = 1.0
 #: Held by the one process writing ``warehouse.duckdb`` (a build, or an import and its build).
@@ -613,7 +620,15 @@ class Warehouse:
     def known_index(self) -> KnownGames:
         """Every stored game id with its content hash's first 64 bits, 24 bytes a game: what
         an import checks for duplicates and conflicts (:class:`KnownGames`), read at each
-        import's start (the keys made on the core when it is built: :func:`_keys`)."""
+        import's start: the index the last import left (:meth:`save_known`) when it is that
+        of the games committed now, else from every games file (the keys made on the core
+        when it is built: :func:`_keys`)."""
+        saved = self.saved_known()
+        return saved if saved is not None else self.read_known()
+
+    def read_known(self) -> KnownGames:
+        """:meth:`known_index` read from every committed games file (O(games): 1.5 s at 1M
+        games on the Intel machine, against 0.06 s for the saved index)."""
         known = KnownGames()
         for path in self.files(Table.GAMES):
             for part in pq.ParquetFile(path).iter_batches(
@@ -621,6 +636,55 @@ class Warehouse:
             ):
                 known.add_keys(_keys(pa.Table.from_batches([part])))
         return known
+
+    def _games_stamp(self) -> dict[str, Any]:
+        """What the games index of the committed games is the index of: a digest of the
+        games files (path, sha256, rows, in the manifest's order) and their games."""
+        digest = hashlib.sha256()
+        games = 0
+        for f in (f for e in self.entries() for f in e.files if f.table == Table.GAMES.value):
+            digest.update(f"{f.path}\n{f.sha256}\n{f.rows}\n".encode())
+            games += f.rows
+        return {"games_files": digest.hexdigest(), "games": games}
+
+    def saved_known(self) -> KnownGames | None:
+        """The index :meth:`save_known` left, memory-mapped, when its stamp is that of the
+        games committed now and its file's bytes are the ones saved; else None."""
+        try:
+            stamp = json.loads((self.root / KNOWN_STAMP).read_text(encoding="utf-8"))
+            path = self.root / KNOWN_FILE
+            if {k: stamp.get(k) for k in ("games_files", "games")} != self._games_stamp():
+                return None
+            if file_digest(path) != stamp.get("blake2b"):
+                return None
+            known = KnownGames.load(path)
+        except (OSError, ValueError, AttributeError):
+            return None  # none left, or not readable as saved: read the games files
+        return known if len(known) == stamp["games"] else None
+
+    def save_known(self, known: KnownGames) -> bool:
+        """Leave ``known``, the index of every committed game, for the next import: the
+        array written beside the manifest and fsynced, then its stamp, each renamed into
+        place. Best effort (whether it was saved): without it the next import reads the
+        games files, as before. Only while holding the import lock."""
+        stamp = self._games_stamp()
+        if len(known) != stamp["games"]:  # not the index of what is committed: not saved
+            return False
+        path, stamp_path = self.root / KNOWN_FILE, self.root / KNOWN_STAMP
+        try:
+            stamp_path.unlink(missing_ok=True)  # no stamp names a file being rewritten
+            tmp = path.with_name(KNOWN_FILE + ".tmp")
+            stamp["blake2b"] = known.save(tmp)
+            _fsync(tmp)
+            os.replace(tmp, path)
+            tmp = stamp_path.with_name(KNOWN_STAMP + ".tmp")
+            tmp.write_text(json.dumps(stamp), encoding="utf-8")
+            _fsync(tmp)
+            os.replace(tmp, stamp_path)
+            _fsync(self.root)
+        except (OSError, MemoryError):  # a full disk, no room for the merge: read next time
+            return False
+        return True
 
     def known_rejects(
         self, files: Collection[str | None] | None = None, *, into: KnownRejects | None = None
@@ -1529,7 +1593,9 @@ class Batch:
             if problems:
                 raise damaged_error(warehouse, problems)
             warehouse.clean_orphans()
-            self._known = warehouse.known_index()
+            saved = warehouse.saved_known()
+            self._known = saved if saved is not None else warehouse.read_known()
+            self._save_known = saved is None  # at the commit, even with no game stored
             # the stored rejects of the files being imported; those of any other file are
             # read the first time one of its rejects comes (see _load_rejects)
             self._reject_files: set[str | None] = set(reject_files or ())
@@ -1962,7 +2028,11 @@ class Batch:
         except BaseException:
             self.abort()
             raise
-        self._release()
+        try:
+            if self.stored or self._save_known:  # the next import's start
+                wh.save_known(self._known)
+        finally:
+            self._release()
         self._drop_known()
         # the batch's indexes (24 bytes a game, a reject) are not needed past the commit:
         # freed before the views are published, so that the commit's peak does not add them
