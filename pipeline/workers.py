@@ -129,14 +129,15 @@ def die_with(main: int) -> None:
         if fd is not None:
             select.select([fd], [], [])  # readable once the process has ended
         else:
-            while _alive(main):
+            while alive(main):
                 time.sleep(0.5)
         os._exit(1)
 
     threading.Thread(target=watch, name=f"die-with-{main}", daemon=True).start()
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process of this id runs (one of another user's too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -24,6 +24,8 @@ from typing import IO, Any
 
 from isal import igzip
 
+from pipeline.workers import alive
+
 #: ISA-L's deflate level of :class:`LogWriter` (0-3; 2, its default: 4.3x zlib's level 2 on a
 #: log here, 0.17 against 0.72 CPU-s for 80 MB, and 1.5 % smaller; zlib's level 9 cost ~4x the
 #: native simulator's own time)
@@ -62,17 +64,6 @@ def dumps(game: Mapping[str, Any]) -> str:
     return json.dumps(game, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _alive(pid: int) -> bool:
-    """Whether a process of this id runs (one of another user's too)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def stale_files(path: Path) -> list[Path]:
     """The hidden files :class:`LogWriter` writes ``path`` into (``.<name>.<pid>.tmp``) whose
     writer's process is gone: left by a writer killed before it could rename or remove it. The
@@ -88,7 +79,7 @@ def stale_files(path: Path) -> list[Path]:
     found = []
     for candidate in path.parent.glob(f"{glob.escape(prefix)}*{suffix}"):
         pid = candidate.name[len(prefix) : -len(suffix)]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             found.append(candidate)
     return sorted(found)
 
