@@ -5,11 +5,16 @@ committed without it, a failed save) and the import reads the games files as bef
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pipeline.cli import app
@@ -132,3 +137,50 @@ def test_an_index_of_other_games_is_not_saved(tmp_path: Path) -> None:
     other.add_keys(game_keys(["x1", "x2"], ["ab" * 32, "cd" * 32]))
     assert not wh.save_known(other)  # 2 games where 3 are committed
     assert len(wh.known_index()) == 3
+
+
+#: Games to import in random sequences: each one as logged, or with another start time (its
+#: content hash differs: a conflict when its id is stored already).
+POOL = [sample_game(seed=s, game_id=f"p{s}") for s in range(8)]
+
+
+def _edited(game: dict[str, Any]) -> dict[str, Any]:
+    return {**game, "started_at": "2020-01-01T00:00:00+00:00"}
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    imports=st.lists(
+        st.lists(st.tuples(st.integers(0, len(POOL) - 1), st.booleans()), min_size=1, max_size=6),
+        min_size=2,
+        max_size=4,
+    )
+)
+def test_imports_judge_alike_with_and_without_the_saved_index(
+    tmp_path_factory: pytest.TempPathFactory, imports: list[list[tuple[int, bool]]]
+) -> None:
+    """Any sequence of imports of repeated and edited games: the same counts, rejects and stored
+    games whether each import maps the index the one before saved or reads the games files."""
+    root = tmp_path_factory.mktemp("seq")
+    outcomes = []
+    for saved in (True, False):
+        wh = Warehouse(root / f"wh-{saved}")
+        seen = []
+        for k, games in enumerate(imports):
+            log = root / f"{saved}-{k}.jsonl"
+            lines = (dumps(_edited(POOL[i]) if edit else POOL[i]) for i, edit in games)
+            log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            with (
+                mock.patch.object(Warehouse, "saved_known", lambda self: None)
+                if not saved
+                else (contextlib.nullcontext())
+            ):
+                total = ingest([str(log)], wh)
+            t = total.total()
+            seen.append((t.stored, t.duplicate, t.rejected, sorted(total.reasons.items())))
+        with wh.connect() as con:
+            stored = con.execute("select game_id, content_hash from games order by all").fetchall()
+        outcomes.append((seen, stored))
+        if saved:  # the index saved by the last import is that of what is stored
+            assert wh.saved_known() is not None or not stored
+    assert outcomes[0] == outcomes[1]
