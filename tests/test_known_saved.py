@@ -82,6 +82,31 @@ def test_the_next_import_reads_no_games_file(
         assert con.execute("select count(*) from games").fetchone() == (8,)
 
 
+def test_the_workers_read_the_saved_index_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the batch's index is the saved one, the chunks judge against that file: no copy
+    of it is written for them; the commit's save is the one write, and the next import (in
+    the same process, the file replaced) judges against the new one."""
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(_log(tmp_path / "a.jsonl", range(5)))], wh)
+    written: list[str] = []
+    save = KnownGames.save
+
+    def spy(self: KnownGames, path: Path) -> str:
+        written.append(path.name)
+        return save(self, path)
+
+    monkeypatch.setattr(KnownGames, "save", spy)
+    for workers in (1, 2):
+        log = _log(tmp_path / f"b{workers}.jsonl", range(10 * workers, 10 * workers + 4))
+        first = ingest([str(log)], wh, workers=workers).total()
+        again = ingest([str(log)], wh, workers=workers).total()
+        assert (first.stored, again.stored, again.duplicate) == (4, 0, 4)
+    assert written == [KNOWN_FILE + ".tmp"] * 2  # the commits that stored games
+    assert not list((wh.root / "games").glob("*.known.tmp"))
+
+
 def test_a_damaged_or_stale_index_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1443,8 +1443,10 @@ class Part:
 #: The tables of a part file (the rejects stay with the batch: they are deduplicated there).
 PART_TABLES = (Table.GAMES, Table.SEATS, Table.ACTIONS, Table.TRICKS)
 
-#: The games index a worker process read last (path → index): read once per batch.
-_WORKER_KNOWN: dict[str, KnownGames] = {}
+#: The games index a worker process read last (path → the file's inode and change time, and the
+#: index): read once per batch, again when the file at that path is another (the saved index,
+#: :data:`KNOWN_FILE`, is replaced at each commit).
+_WORKER_KNOWN: dict[str, tuple[tuple[int, int], KnownGames]] = {}
 _KNOWN_LOCK = threading.Lock()
 
 
@@ -1493,10 +1495,14 @@ def _spec_known(spec: PartSpec) -> KnownGames | None:
     if not spec.known:
         return None
     with _KNOWN_LOCK:  # read once, whichever of an import's threads asks first
-        known = _WORKER_KNOWN.get(spec.known)
-        if known is None:
-            _WORKER_KNOWN.clear()
-            known = _WORKER_KNOWN[spec.known] = KnownGames.load(Path(spec.known))
+        st = os.stat(spec.known)
+        which = (st.st_ino, st.st_ctime_ns)
+        held = _WORKER_KNOWN.get(spec.known)
+        if held is not None and held[0] == which:
+            return held[1]
+        _WORKER_KNOWN.clear()
+        known = KnownGames.load(Path(spec.known))
+        _WORKER_KNOWN[spec.known] = (which, known)
     return known
 
 
@@ -1596,6 +1602,9 @@ class Batch:
             saved = warehouse.saved_known()
             self._known = saved if saved is not None else warehouse.read_known()
             self._save_known = saved is None  # at the commit, even with no game stored
+            # the saved index's file, while the batch's index is that file's (nothing added):
+            # the workers' copy (part_spec) is that file itself, not a new one
+            self._saved_file = None if saved is None else (warehouse.root / KNOWN_FILE, len(saved))
             # the stored rejects of the files being imported; those of any other file are
             # read the first time one of its rejects comes (see _load_rejects)
             self._reject_files: set[str | None] = set(reject_files or ())
@@ -1800,12 +1809,16 @@ class Batch:
     # ----- part files written by workers --------------------------------------------------
     def part_spec(self) -> PartSpec:
         """What a worker needs to write this batch's part files (:func:`write_part`); the
-        first call saves the warehouse's games index where the workers read it (a ``.tmp``
-        file in ``games/``, deleted by the commit, or as an orphan by the next import)."""
+        first call names the warehouse's games index where the workers read it: the saved
+        index (:meth:`Warehouse.save_known`) when the batch mapped it and has added nothing to
+        it yet, else a copy it saves (a ``.tmp`` file in ``games/``, deleted by the commit, or
+        as an orphan by the next import)."""
         self._check_open()
         if self._spec is None:
             known = ""
-            if len(self._known):
+            if self._saved_file is not None and self._saved_file[1] == len(self._known):
+                known = self._saved_file[0].as_posix()  # the saved index, as the batch mapped it
+            elif len(self._known):
                 path = self.warehouse.root / f"{Table.GAMES.value}/batch-{self.batch_id}.known.tmp"
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._known.save(path)
@@ -2079,7 +2092,8 @@ class Batch:
     def _drop_known(self) -> None:
         if self._spec is not None and self._spec.known:
             _WORKER_KNOWN.pop(self._spec.known, None)  # with one worker, this process read it
-            Path(self._spec.known).unlink(missing_ok=True)
+            if Path(self._spec.known).name != KNOWN_FILE:  # the batch's copy, not the saved one
+                Path(self._spec.known).unlink(missing_ok=True)
 
     def abort(self) -> None:
         """Drop what this batch wrote; the warehouse is as before.
