@@ -1816,8 +1816,9 @@ class Batch:
         self._check_open()
         if self._spec is None:
             known = ""
-            if self._saved_file is not None and self._saved_file[1] == len(self._known):
-                known = self._saved_file[0].as_posix()  # the saved index, as the batch mapped it
+            saved = self._saved_file
+            if len(self._known) and saved is not None and saved[1] == len(self._known):
+                known = saved[0].as_posix()  # the saved index, as the batch mapped it
             elif len(self._known):
                 path = self.warehouse.root / f"{Table.GAMES.value}/batch-{self.batch_id}.known.tmp"
                 path.parent.mkdir(parents=True, exist_ok=True)
