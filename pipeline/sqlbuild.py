@@ -259,7 +259,7 @@ def build_sql(
         (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
         _build_steps(con, summary, step, steps)
     except duckdb.OutOfMemoryException as err:
-        raise _out_of_memory(steps.running, memory, err) from err
+        raise _out_of_memory(steps.running or "rulesets", memory, err) from err
     summary.seconds = time.perf_counter() - started
     return summary
 
