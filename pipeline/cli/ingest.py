@@ -341,7 +341,7 @@ def build_with_progress(
         console=err_console,
         transient=True,
     ) as bar:
-        task = bar.add_task("build", total=sqlbuild.build_steps(), step="")
+        task = bar.add_task("build", total=None, step="")  # the first step tells the total
 
         def show(step: str, done: int, total: int) -> None:
             bar.update(task, completed=done, total=total, step=escape(step))

@@ -1601,10 +1601,10 @@ class Batch:
             warehouse.clean_orphans()
             saved = warehouse.saved_known()
             self._known = saved if saved is not None else warehouse.read_known()
-            self._save_known = saved is None  # at the commit, even with no game stored
-            # the saved index's file, while the batch's index is that file's (nothing added):
-            # the workers' copy (part_spec) is that file itself, not a new one
-            self._saved_file = None if saved is None else (warehouse.root / KNOWN_FILE, len(saved))
+            # the games of the saved index the batch started from (None: read from the files,
+            # saved at the commit even with no game stored); while the batch's index holds no
+            # more, the workers read that file itself (part_spec), not a copy
+            self._saved_games = None if saved is None else len(saved)
             # the stored rejects of the files being imported; those of any other file are
             # read the first time one of its rejects comes (see _load_rejects)
             self._reject_files: set[str | None] = set(reject_files or ())
@@ -1816,9 +1816,8 @@ class Batch:
         self._check_open()
         if self._spec is None:
             known = ""
-            saved = self._saved_file
-            if len(self._known) and saved is not None and saved[1] == len(self._known):
-                known = saved[0].as_posix()  # the saved index, as the batch mapped it
+            if len(self._known) and self._saved_games == len(self._known):
+                known = (self.warehouse.root / KNOWN_FILE).as_posix()  # as the batch mapped it
             elif len(self._known):
                 path = self.warehouse.root / f"{Table.GAMES.value}/batch-{self.batch_id}.known.tmp"
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -2043,7 +2042,7 @@ class Batch:
             self.abort()
             raise
         try:
-            if self.stored or self._save_known:  # the next import's start
+            if self.stored or self._saved_games is None:  # the next import's start
                 wh.save_known(self._known)
         finally:
             self._release()
