@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards import adhoc, data, terms, ui
+from pipeline import sqlbuild
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import SQL_DIR, build
 from pipeline.warehouse import Warehouse, reading
@@ -394,6 +395,30 @@ def test_run_sql_time_limit(fixture_wh: Warehouse, use: Use) -> None:
         adhoc.run_sql(slow, timeout_s=0.2)
     with pytest.raises(data.QueryError, match="exactly one"):
         adhoc.run_sql("select 1; select 2")
+
+
+def test_run_sql_memory_limit(
+    fixture_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The explorer's queries run in at most $BIG2_SQL_MEMORY (default a quarter of the
+    machine's): past it a query stops with its own code; the page says the limit."""
+    use(fixture_wh.root)
+    big = "select count(*) from (select distinct range % 3000000 from range(6000000))"
+    assert adhoc.query_memory() == sqlbuild.memory_limit(adhoc.MEMORY)
+    assert adhoc.run_sql(big).frame.iloc[0, 0] == 3_000_000
+    monkeypatch.setenv("BIG2_SQL_MEMORY", "48MB")
+    with pytest.raises(data.QueryError, match="E_SQL_MEMORY_LIMIT: stopped at the memory limit"):
+        adhoc.run_sql(big)
+    assert adhoc.run_sql("select count(*) from games").frame.iloc[0, 0] > 0
+    at = app("views/sql_explorer.py")
+    assert any(re.search(r"45\.\d MiB of memory", str(c.value)) for c in at.caption), at.caption
+    monkeypatch.setenv("BIG2_SQL_MEMORY", "lots")
+    with pytest.raises(
+        data.QueryError, match=r"E_SQL_USAGE: \$BIG2_SQL_MEMORY: memory limit 'lots'"
+    ):
+        adhoc.run_sql("select 1")
+    at = app("views/sql_explorer.py")
+    assert not at.exception and any("'lots'" in str(e.value) for e in at.error)
 
 
 def test_marts_missing_are_announced(no_marts_wh: Warehouse, use: Use) -> None:

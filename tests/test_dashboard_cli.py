@@ -50,3 +50,20 @@ def test_big2_dashboard_execs_streamlit(tmp_path: Path, monkeypatch: pytest.Monk
 def test_big2_dashboard_refuses_a_bad_port() -> None:
     result = CliRunner().invoke(cli.app, ["dashboard", "--port", "70000"])
     assert result.exit_code == 2
+
+
+def test_big2_dashboard_passes_the_sql_memory_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--sql-memory-limit` reaches the SQL explorer as $BIG2_SQL_MEMORY in DuckDB's words; one
+    DuckDB cannot read stops the command before streamlit starts."""
+    calls: list[dict[str, str]] = []
+    monkeypatch.setattr(os, "execve", lambda path, argv, env: calls.append(env))
+    monkeypatch.delenv("BIG2_SQL_MEMORY", raising=False)
+    argv = ["dashboard", "--warehouse", str(tmp_path)]
+    assert CliRunner().invoke(cli.app, [*argv, "--sql-memory-limit", "512MiB"]).exit_code == 0
+    assert CliRunner().invoke(cli.app, argv).exit_code == 0
+    assert calls[0]["BIG2_SQL_MEMORY"] == "512.0 MiB" and "BIG2_SQL_MEMORY" not in calls[1]
+    bad = CliRunner().invoke(cli.app, [*argv, "--sql-memory-limit", "lots"])
+    assert bad.exit_code == 2 and "E_SQL_USAGE: memory limit 'lots'" in bad.output
+    assert len(calls) == 2

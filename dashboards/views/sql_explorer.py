@@ -44,9 +44,14 @@ with query_col:
     max_rows = c1.number_input("Row limit", 1, adhoc.MAX_ROWS, 1000, step=100, key="sql_rows")
     timeout = c2.number_input("Time limit (s)", 1.0, adhoc.TIMEOUT_S, 5.0, key="sql_timeout")
     run = c3.button("Run ▶", type="primary", key="sql_run", shortcut="Ctrl+Enter")
+    try:
+        memory = f", {adhoc.query_memory()} of memory"
+    except data.QueryError as err:
+        memory = ""
+        st.session_state["sql_error"] = str(err)
     st.caption(
         "Read-only: one SELECT (or EXPLAIN [ANALYZE] of one) on the warehouse's tables, no other "
-        f"file, as `big2 sql`; at most {adhoc.MAX_ROWS:,} rows and {adhoc.TIMEOUT_S:g} s."
+        f"file, as `big2 sql`; at most {adhoc.MAX_ROWS:,} rows, {adhoc.TIMEOUT_S:g} s{memory}."
     )
     if run or "sql_result" in st.session_state:
         if run:

@@ -237,6 +237,18 @@ BuildMemoryOption = Annotated[
     ),
 ]
 
+SqlMemoryOption = Annotated[
+    str | None,
+    typer.Option(
+        "--memory-limit",
+        envvar="BIG2_SQL_MEMORY",
+        metavar="SIZE",
+        help="DuckDB's memory limit for this read, e.g. 2GB or 25% (default: 80 % of the "
+        "machine's; env BIG2_SQL_MEMORY). A read never spills to disk: past it the query stops "
+        "with E_SQL_MEMORY_LIMIT.",
+    ),
+]
+
 OverridesOption = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override a rule; repeatable."),

@@ -65,17 +65,22 @@ def is_loopback(host: str) -> bool:
 
 
 def dashboard_command(
-    warehouse: Path | None, *, port: int = DASHBOARD_PORT, host: str = DASHBOARD_HOST
+    warehouse: Path | None,
+    *,
+    port: int = DASHBOARD_PORT,
+    host: str = DASHBOARD_HOST,
+    sql_memory: str | None = None,
 ) -> tuple[list[str], dict[str, str]]:
     """The ``streamlit run dashboards/server.py`` command line and its environment (the warehouse
     reaches the app as ``$BIG2_WAREHOUSE``, an absolute path; the host names the server
-    answers to as ``$BIG2_DASHBOARD_HOSTS``).
+    answers to as ``$BIG2_DASHBOARD_HOSTS``; the SQL explorer's memory limit, when given, as
+    ``$BIG2_SQL_MEMORY``).
 
-    >>> argv, env = dashboard_command(Path("/tmp/wh"), port=8600)
+    >>> argv, env = dashboard_command(Path("/tmp/wh"), port=8600, sql_memory="2GB")
     >>> argv[1:4], argv[argv.index("--server.port") + 1], env["BIG2_WAREHOUSE"]
     (['-m', 'streamlit', 'run'], '8600', '/tmp/wh')
-    >>> env["BIG2_DASHBOARD_HOSTS"]
-    '127.0.0.1,::1,localhost'
+    >>> env["BIG2_DASHBOARD_HOSTS"], env["BIG2_SQL_MEMORY"]
+    ('127.0.0.1,::1,localhost', '1.8 GiB')
     """
     server_file = ROOT / "dashboards" / "server.py"
     if not server_file.is_file():
@@ -97,6 +102,10 @@ def dashboard_command(
         "BIG2_WAREHOUSE": resolve_dir(warehouse).resolve().as_posix(),
         "BIG2_DASHBOARD_HOSTS": ",".join(dashboard_hosts(host)),
     }
+    if sql_memory is not None:
+        from pipeline import sqlbuild
+
+        env["BIG2_SQL_MEMORY"] = sqlbuild.memory_limit(sql_memory)
     return argv, env
 
 
@@ -108,10 +117,20 @@ def dashboard(
         str,
         typer.Option(help="Address to bind (default: this machine only; others get a warning)."),
     ] = DASHBOARD_HOST,
+    sql_memory: Annotated[
+        str | None,
+        typer.Option(
+            "--sql-memory-limit",
+            envvar="BIG2_SQL_MEMORY",
+            metavar="SIZE",
+            help="The SQL explorer's memory limit a query, e.g. 2GB or 10% (default 25% of the "
+            "machine's; env BIG2_SQL_MEMORY). A query past it stops (E_SQL_MEMORY_LIMIT).",
+        ),
+    ] = None,
 ) -> None:
     """Open the Streamlit dashboards on the warehouse (read-only), at http://HOST:PORT/."""
     with domain_errors():
-        argv, env = dashboard_command(warehouse, port=port, host=host)
+        argv, env = dashboard_command(warehouse, port=port, host=host, sql_memory=sql_memory)
     if not is_loopback(host):
         typer.echo(
             f"big2: warning: --host {host} is not loopback: anyone who can reach this machine "

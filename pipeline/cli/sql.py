@@ -13,6 +13,7 @@ from pipeline.cli.app import (
     EXIT_CHECK_FAILED,
     BuildMemoryOption,
     OverridesOption,
+    SqlMemoryOption,
     WarehouseOption,
     command,
     domain_errors,
@@ -106,6 +107,7 @@ def sql_command(
         float,
         typer.Option("--timeout", min=0, help="Stop after this many seconds (0: no limit)."),
     ] = DEFAULT_TIMEOUT_S,
+    memory_limit: SqlMemoryOption = None,
     warehouse: WarehouseOption = None,
 ) -> None:
     """Run one read-only query on the warehouse's tables (SELECT, EXPLAIN [ANALYZE] SELECT; no
@@ -114,6 +116,7 @@ def sql_command(
     from pipeline.warehouse import Warehouse
 
     with domain_errors():
+        memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
         if out is not None and out.resolve().is_relative_to(wh.root):
             raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
@@ -125,7 +128,7 @@ def sql_command(
             raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file or --tables")
         if fmt is SqlFormat.PARQUET and out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
-        run_sandboxed(wh, text, fmt, out, timeout=timeout)
+        run_sandboxed(wh, text, fmt, out, timeout=timeout, memory=memory)
 
 
 class RescoreBy(StrEnum):
@@ -141,23 +144,36 @@ RESCORE_QUERIES = {RescoreBy.PLAYER: "rescore_players", RescoreBy.MATCH: "rescor
 
 
 def rescore_rows(
-    wh: Warehouse, whatif: str, by: RescoreBy, limit: int, *, prefix: str = ""
+    wh: Warehouse,
+    whatif: str,
+    by: RescoreBy,
+    limit: int,
+    *,
+    prefix: str = "",
+    memory: str | None = None,
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The columns and the first ``limit`` rows of the side-by-side of ``by`` under the
     what-if ruleset ``whatif`` (JSON), over the games of the game whose SQL objects have this
-    ``prefix`` (``Game.sql_prefix``); ``E_SQL_NOT_BUILT`` before ``big2 build``."""
+    ``prefix`` (``Game.sql_prefix``), in at most ``memory``, spilling past it to a temporary
+    folder (``$TMPDIR``; the query is big2's own, not a user's); ``E_SQL_NOT_BUILT`` before
+    ``big2 build``."""
+    import tempfile
+
     from pipeline import sqlbuild
     from pipeline.warehouse import reading
 
-    con = reading.open_readonly(wh)
+    spill = tempfile.TemporaryDirectory(prefix="big2-rescore-")
+    con = reading.open_readonly(wh, memory=memory, spill=Path(spill.name))
     try:
         if not sqlbuild.is_built(con):
             raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
         query = prefix + RESCORE_QUERIES[by]
-        rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
-        return [d[0] for d in rel.description or []], rel.fetchall()
+        with reading.memory_bound(con):
+            rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
+            return [d[0] for d in rel.description or []], rel.fetchall()
     finally:
         con.close()
+        spill.cleanup()
 
 
 @command("rescore")
@@ -179,6 +195,7 @@ def rescore_command(
             "--out", "-o", metavar="FILE", help="Write to this file (required for parquet)."
         ),
     ] = None,
+    memory_limit: SqlMemoryOption = None,
     warehouse: WarehouseOption = None,
 ) -> None:
     """What-if: standings under the games' own rules beside standings under another ruleset
@@ -191,10 +208,11 @@ def rescore_command(
     with domain_errors():
         if fmt is SqlFormat.PARQUET and out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
+        memory = build_memory(memory_limit)
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
         prefix = preset_game(as_preset).sql_prefix
         columns, rows = rescore_rows(
-            Warehouse.existing(warehouse), whatif, by, limit, prefix=prefix
+            Warehouse.existing(warehouse), whatif, by, limit, prefix=prefix, memory=memory
         )
         if fmt is SqlFormat.TABLE and out is None:
             typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")

@@ -57,22 +57,29 @@ def list_tables(wh: Warehouse, fmt: SqlFormat, out: Path | None) -> None:
 
 
 def run_sandboxed(
-    wh: Warehouse, text: str, fmt: SqlFormat, out: Path | None, *, timeout: float
+    wh: Warehouse,
+    text: str,
+    fmt: SqlFormat,
+    out: Path | None,
+    *,
+    timeout: float,
+    memory: str | None = None,
 ) -> None:
     """Check ``text`` is one read-only statement, run it in the sandbox of ``wh`` within
-    ``timeout`` seconds and write its result; a reader of stdout that leaves (``| head``)
-    stops it quietly."""
+    ``timeout`` seconds and ``memory`` (DuckDB's ``memory_limit``) and write its result; a
+    reader of stdout that leaves (``| head``) stops it quietly."""
     import duckdb
 
     from pipeline import sqlbuild
     from pipeline.warehouse import reading
 
     reading.check_query(text)
-    con = reading.open_readonly(wh)
+    con = reading.open_readonly(wh, memory=memory)
     try:
         with reading.time_limit(con, timeout):
             try:
-                emit_result(con, text, fmt, out)
+                with reading.memory_bound(con):
+                    emit_result(con, text, fmt, out)
             except BrokenPipeError:  # the reader of stdout left (`| head`): stop quietly
                 with contextlib.suppress(OSError, ValueError):
                     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -92,6 +92,17 @@ class SqlTimeout(Big2Error):
     default_code = "E_SQL_TIMEOUT"
 
 
+class SqlMemoryLimit(Big2Error):
+    """An ad-hoc query stopped at its memory limit (the sandbox never spills to disk)."""
+
+    default_code = "E_SQL_MEMORY_LIMIT"
+
+
+#: The environment variable with the memory limit of ad-hoc reads (``big2 sql``, ``big2
+#: rescore``, the SQL explorer), as DuckDB reads a ``memory_limit``: ``2GB``, ``25%``.
+MEMORY_ENV = "BIG2_SQL_MEMORY"
+
+
 def _skip(text: str, pos: int) -> int:
     """The position after the whitespace and comments at ``pos``."""
     match = _SKIP.match(text, pos)
@@ -192,13 +203,24 @@ def committed_paths(wh: Warehouse) -> list[str]:
     ]
 
 
-def sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[str]) -> duckdb.DuckDBPyConnection:
+def sandbox(
+    con: duckdb.DuckDBPyConnection,
+    paths: Sequence[str],
+    *,
+    memory: str | None = None,
+    spill: Path | None = None,
+) -> duckdb.DuckDBPyConnection:
     """Lock a *private* connection down: only ``paths`` can be read (or written: the statement
-    check refuses every statement that writes), no other file, no extension, no spilling, and
-    the configuration locked. Never call it on a connection to a shared database instance."""
+    check refuses every statement that writes), no other file, no extension, at most
+    ``memory`` (DuckDB's ``memory_limit``; None: its default, 80 % of the machine's), no
+    spilling past it unless to the folder ``spill`` (for big2's own queries, never a user's),
+    and the configuration locked. Never call it on a connection to a shared database
+    instance."""
+    if memory:
+        con.execute("set memory_limit = ?", [memory])
     con.execute("set allowed_directories = []")
     con.execute("set allowed_paths = ?", [list(paths)])
-    con.execute("set temp_directory = ''")
+    con.execute("set temp_directory = ?", [spill.as_posix() if spill else ""])
     con.execute("set autoinstall_known_extensions = false")
     con.execute("set autoload_known_extensions = false")
     con.execute("set enable_external_access = false")
@@ -209,16 +231,19 @@ def sandbox(con: duckdb.DuckDBPyConnection, paths: Sequence[str]) -> duckdb.Duck
     return con
 
 
-def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
+def open_readonly(
+    wh: Warehouse, *, memory: str | None = None, spill: Path | None = None
+) -> duckdb.DuckDBPyConnection:
     """A private sandboxed connection with the warehouse's tables, views and macros (catalog
-    ``warehouse``, the default one) for ad-hoc SQL; **close it** after use.
+    ``warehouse``, the default one) for ad-hoc SQL, using at most ``memory`` (spilling past it
+    to the folder ``spill`` only when given: :func:`sandbox`); **close it** after use.
 
     It is :meth:`Warehouse.connect`'s private read-only connection (the base views current
     even when the marts are not, nothing written), then locked down by :func:`sandbox`.
     """
     con = wh.connect(read_only=True)
     try:
-        sandbox(con, committed_paths(wh))
+        sandbox(con, committed_paths(wh), memory=memory, spill=spill)
     except duckdb.Error as err:
         con.close()
         raise WarehouseError("E_WAREHOUSE", f"cannot open {wh.db_path} to read: {err}") from err
@@ -229,22 +254,23 @@ def open_readonly(wh: Warehouse) -> duckdb.DuckDBPyConnection:
 
 
 def run_adhoc(
-    wh: Warehouse, sql: str, *, max_rows: int, timeout_s: float | None
+    wh: Warehouse, sql: str, *, max_rows: int, timeout_s: float | None, memory: str | None = None
 ) -> tuple[list[str], list[tuple[Any, ...]], bool]:
     """One checked ad-hoc query (:func:`check_query`) on the sandbox (:func:`open_readonly`)
-    with a row limit and a time limit: the column names, the first ``max_rows`` rows, and
-    whether there were more. Refused: :class:`SqlRefused`; too long: :class:`SqlTimeout`; a
-    writer holding the file: :class:`WarehouseBusy`; DuckDB's errors as they come."""
+    with a row limit, a time limit and a memory limit: the column names, the first
+    ``max_rows`` rows, and whether there were more. Refused: :class:`SqlRefused`; too long:
+    :class:`SqlTimeout`; too big: :class:`SqlMemoryLimit`; a writer holding the file:
+    :class:`WarehouseBusy`; DuckDB's errors as they come."""
     check_query(sql)
     connect_waiting(wh).close()  # the views are fresh (or busy while a writer holds the file)
     try:
-        cur = open_readonly(wh)
+        cur = open_readonly(wh, memory=memory)
     except WarehouseError as err:
         if is_lock_error(err):
             raise WarehouseBusy("E_WAREHOUSE_BUSY", f"{err.message}; retry shortly") from err
         raise
     try:
-        with time_limit(cur, timeout_s):
+        with time_limit(cur, timeout_s), memory_bound(cur):
             names = [d[0] for d in cur.execute(sql).description or []]
             rows = cur.fetchmany(max_rows + 1)
     finally:
@@ -286,6 +312,36 @@ def time_limit(con: duckdb.DuckDBPyConnection, seconds: float | None) -> Iterato
         raise
     finally:
         timer.cancel()
+
+
+@contextlib.contextmanager
+def memory_bound(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Raise :class:`SqlMemoryLimit` when what ``con`` runs inside the block runs out of the
+    memory it may use (its ``memory_limit``; the sandbox has nowhere to spill).
+
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("set memory_limit = '32MB'; set temp_directory = ''")
+    >>> with memory_bound(con):  # doctest: +ELLIPSIS
+    ...     con.execute("select list(range) from range(10000000)").fetchall()
+    Traceback (most recent call last):
+    ...
+    pipeline.warehouse.reading.SqlMemoryLimit: E_SQL_MEMORY_LIMIT: stopped at the memory limit of 30.5 MiB: an ad-hoc query never spills to disk; ...
+    """
+    ((limit, spills),) = con.execute(  # fetched whole: a result left open blocks the next
+        "select current_setting('memory_limit'), current_setting('temp_directory') <> ''"
+    ).fetchall()
+    try:
+        yield
+    except Exception as err:  # DuckDB's own, or wrapped by an Arrow stream
+        if not isinstance(err, duckdb.OutOfMemoryException) and "Out of Memory" not in str(err):
+            raise
+        first = str(err).split("\n", 1)[0]
+        where = "" if spills else ": an ad-hoc query never spills to disk"
+        raise SqlMemoryLimit(
+            "E_SQL_MEMORY_LIMIT",
+            f"stopped at the memory limit of {limit}{where}; a higher --memory-limit (or"
+            f" ${MEMORY_ENV}) lets it use more. DuckDB: {first}",
+        ) from err
 
 
 # ----- named queries (sql/queries/) ---------------------------------------------------------

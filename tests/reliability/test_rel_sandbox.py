@@ -366,6 +366,59 @@ def test_the_time_limit_covers_streaming(wh: Warehouse, tmp_path: Path) -> None:
     assert not out.exists() and not list(tmp_path.glob(".*.part"))  # nothing half-written
 
 
+#: A query that needs more than 48 MB of DuckDB's memory (a hash table of 3M keys), fast.
+BIG = "select count(*) as n from (select distinct range % 3000000 from range(6000000))"
+
+
+def test_the_memory_limit_stops_a_big_query(wh: Warehouse, before: dict[str, str]) -> None:
+    root = str(wh.root)
+    result = runner.invoke(app, ["sql", BIG, "-w", root, "--memory-limit", "48MB"])
+    assert result.exit_code == 2, result.output
+    assert re.search(
+        r"E_SQL_MEMORY_LIMIT: stopped at the memory limit of 45\.\d MiB: an ad-hoc query never "
+        r"spills to disk; a higher --memory-limit",
+        result.output,
+    ), result.output
+    by_env = runner.invoke(app, ["sql", BIG, "-w", root], env={"BIG2_SQL_MEMORY": "48MB"})
+    assert by_env.exit_code == 2 and "E_SQL_MEMORY_LIMIT" in by_env.output, by_env.output
+    for more in (["--memory-limit", "1GB"], []):
+        done = runner.invoke(app, ["sql", BIG, "-w", root, "--format", "csv", *more])
+        assert done.exit_code == 0 and done.output == "n\n3000000\n", done.output
+    bad = runner.invoke(app, ["sql", "select 1", "-w", root, "--memory-limit", "lots"])
+    assert bad.exit_code == 2 and "E_SQL_USAGE: memory limit 'lots'" in bad.output
+    assert digests(wh.root) == before
+
+
+def test_only_big2s_own_queries_spill(wh: Warehouse, tmp_path: Path) -> None:
+    """The sandbox spills past its memory limit only to a folder it is given (rescore's), and
+    never into the warehouse."""
+    with reading.open_readonly(wh, memory="48MB", spill=tmp_path) as con:
+        assert con.execute(BIG).fetchall() == [(3_000_000,)]
+    con = reading.open_readonly(wh, memory="48MB")
+    stops = pytest.raises(reading.SqlMemoryLimit, match="never spills")
+    with con, stops, reading.memory_bound(con):
+        con.execute(BIG).fetchall()
+
+
+def test_rescore_spills_past_its_memory_limit(
+    wh: Warehouse, before: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`big2 rescore --memory-limit` gives the same table under a small limit, spilling to a
+    temporary folder it removes (at 1M games: 4.7 GB by default, or 720 MB under 512MB)."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    argv = ["rescore", "--as", "mainland", "-w", str(wh.root), "--format", "csv"]
+    free = runner.invoke(app, argv)
+    small = runner.invoke(app, [*argv, "--memory-limit", "48MB"])
+    assert free.exit_code == 0 and small.exit_code == 0, small.output
+    assert small.output == free.output and free.output.count("\n") > 2
+    tiny = runner.invoke(app, [*argv, "--memory-limit", "1MB"])
+    assert tiny.exit_code == 2 and "E_SQL_MEMORY_LIMIT" in tiny.output, tiny.output
+    assert "never spills" not in tiny.output
+    assert list(tmp_path.iterdir()) == [] and digests(wh.root) == before
+
+
 def peak_rss_mb(argv: list[str], out: Path) -> float:
     """The peak RSS (MB) of ``argv`` run in a fresh intermediate process (its only child)."""
     probe = (
