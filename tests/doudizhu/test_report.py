@@ -132,6 +132,7 @@ def test_dou_dizhu_payments_sum_to_each_players_score(con: duckdb.DuckDBPyConnec
         r[0] for r in con.execute("select distinct match_key from ddz_game_scores").fetchall()
     ]
     assert len(matches) >= 4
+    bombs = 0
     for match in matches:
         rows = report.fetch_report(con, Selection(match_key=match))
         assert rows["report_summary"] == [] and len(rows["report_ddz_summary"]) == 1
@@ -152,6 +153,8 @@ def test_dou_dizhu_payments_sum_to_each_players_score(con: duckdb.DuckDBPyConnec
             assert p["n_landlord_wins"] + p["n_farmer_wins"] == p["n_wins"]
         s = rows["report_ddz_summary"][0]
         assert sum(p["n_bombs"] for p in players) == s["n_bombs"] + s["n_rockets"]
+        bombs += s["n_bombs"] + s["n_rockets"]
+    assert bombs > 0  # the bombs' count is tested on games that have some
 
 
 def test_the_worked_example_reports_24_per_farmer(con: duckdb.DuckDBPyConnection) -> None:
