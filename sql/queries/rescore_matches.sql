@@ -3,5 +3,5 @@
 -- Parameters: $whatif (the what-if ruleset as JSON, pipeline.sqlbuild.ruleset_json), $n (rows).
 select *
 from rescore_matches($whatif)
-order by match_key, whatif_standing, own_standing
+order by match_key, whatif_standing, own_standing, player_id
 limit $n

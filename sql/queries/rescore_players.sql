@@ -3,5 +3,5 @@
 -- Parameters: $whatif (the what-if ruleset as JSON, pipeline.sqlbuild.ruleset_json), $n (rows).
 select *
 from rescore_players($whatif)
-order by whatif_rank, own_rank
+order by whatif_rank, own_rank, player_id
 limit $n

@@ -404,7 +404,7 @@ def test_rescore_spills_past_its_memory_limit(
     wh: Warehouse, before: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`big2 rescore --memory-limit` gives the same table under a small limit, spilling to a
-    temporary folder it removes (at 1M games: 4.7 GB by default, or 720 MB under 512MB)."""
+    temporary folder it removes (at 1M games: 3.0 GB by default, or 0.7 GB under 512MB)."""
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
