@@ -34,9 +34,9 @@ def query_memory() -> str:
 
 @functools.cache
 def _memory_limit(text: str) -> str:
-    from pipeline import sqlbuild
+    from pipeline.sqlbuild import memory_limit
 
-    return sqlbuild.memory_limit(text)
+    return memory_limit(text)
 
 
 def run_sql(sql: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S) -> SqlResult:
