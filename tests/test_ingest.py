@@ -1103,3 +1103,33 @@ def test_a_shared_games_csv_is_read_once_and_imports_as_whole_pairs_do(
             repeats += bool(ids & played & with_row)
             played |= ids
         assert opened_shared.count("games.csv") == 1 + repeats
+
+
+def test_an_import_that_stores_nothing_new_does_not_rebuild_current_marts(tmp_path: Path) -> None:
+    """A re-import whose games and rejects are all in the warehouse commits no file: the marts
+    stay as built (the same warehouse.duckdb, byte for byte) and `big2 verify` passes; an
+    import that stores a reject, or marts already stale, still build."""
+    import hashlib
+
+    wh = Warehouse(tmp_path / "wh")
+
+    def run(*args: str) -> str:
+        result = runner.invoke(app, ["ingest", *args, "-w", str(wh.root)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def db_digest() -> str:
+        return hashlib.sha256(wh.db_path.read_bytes()).hexdigest()
+
+    games, bad, partial = (str(SAMPLES / n) for n in ("games.jsonl", "bad.jsonl", "partial.jsonl"))
+    assert "SQL marts built in" in run(games)
+    built = db_digest()
+    again = run(games)
+    assert "SQL marts not rebuilt: this import stored nothing new" in again
+    assert "SQL marts built in" not in again and db_digest() == built
+    assert runner.invoke(app, ["verify", "-w", str(wh.root)]).exit_code == 0
+    assert "SQL marts built in" in run(bad)  # its rejects are new: a batch with files
+    assert "SQL marts not rebuilt" in run(bad)  # the same rejects again: none new
+    run(partial, "--no-build")  # new games, no build: the marts are stale
+    assert "SQL marts built in" in run(games)  # nothing new, but the marts were stale
+    assert runner.invoke(app, ["verify", "-w", str(wh.root)]).exit_code == 0

@@ -355,9 +355,17 @@ def build_after_ingest(
     wh: Warehouse, summary: IngestSummary | None = None, *, memory: str | None = None
 ) -> None:
     """Rebuild the SQL layers after an import (``memory``: DuckDB's memory limit for it,
-    :func:`build_memory`), with its progress bar. A failing build is ``E_BUILD_FAILED`` (exit
-    3): the import stays committed, the marts stay as they were (stale: ``big2 verify`` says
-    so) until ``big2 build`` succeeds."""
+    :func:`build_memory`), with its progress bar; not when the import ``summary`` committed
+    no file and the marts were current (:func:`marts_still_current`). A failing build is
+    ``E_BUILD_FAILED`` (exit 3): the import stays committed, the marts stay as they were
+    (stale: ``big2 verify`` says so) until ``big2 build`` succeeds."""
+    if summary is not None and (built := marts_still_current(wh, summary.batch_id)):
+        typer.echo(
+            "SQL marts not rebuilt: this import stored nothing new (its games and rejects were"
+            f" in the warehouse already), and the marts built {built} cover every stored game"
+            " (`big2 build` rebuilds them anyway)"
+        )
+        return
     try:
         done = build_with_progress(wh, memory=memory)
     except Big2Error as err:
@@ -368,6 +376,22 @@ def build_after_ingest(
             "stale until `big2 build` succeeds",
         ) from err
     typer.echo(f"SQL marts built in {done.seconds:.2f} s ({plural(len(done.rows), 'mart')})")
+
+
+def marts_still_current(wh: Warehouse, batch_id: str) -> str | None:
+    """When the import batch ``batch_id`` committed no file (every game a duplicate, nothing
+    rejected) and the marts of ``warehouse.duckdb`` cover every batch that did, as ``big2
+    verify`` judges them (:meth:`Warehouse.marts_problem`): the time they were built, for the
+    message; else None (a build is due). At 1M games that build is ~70 s of work that would
+    change no row."""
+    stamp = wh.file_stamp()
+    if stamp is None or not stamp.marts:
+        return None
+    entries = wh.entries()
+    batch = next((e for e in entries if e.batch_id == batch_id), None)
+    if batch is None or batch.files or wh.marts_problem(entries) is not None:
+        return None
+    return stamp.built_at
 
 
 @command()
