@@ -77,28 +77,22 @@ payments as (
 
 ordered as (
     -- the cap's order of receivers: winner first, then fewest cards left, then seat
-    select
-        p.*,
-        row_number() over (
-            partition by p.game_id, p.payer_seat
-            order by r.is_winner desc, r.cards_left, r.seat
-        ) as priority
+    select p.*, r.is_winner, r.cards_left, r.seat
     from payments as p
     join money as r on r.game_id = p.game_id and r.seat = p.receiver_seat
     where p.amount > 0
 )
 
+-- priority and cum_before over one window (the seat makes the order total, so ordering by
+-- priority is ordering by these keys): one partitioning and sort of the payments instead of
+-- a second one by priority (mart_payments at 1M games 6.1-6.7 -> 5.5-5.9 s, the same rows)
 select
     game_id,
     payer_seat,
     receiver_seat,
     amount,
-    priority,
-    coalesce(
-        sum(amount) over (
-            partition by game_id, payer_seat order by priority
-            rows between unbounded preceding and 1 preceding
-        ),
-        0
-    ) as cum_before
+    row_number() over w as priority,
+    coalesce(sum(amount) over (w rows between unbounded preceding and 1 preceding), 0)
+        as cum_before
 from ordered
+window w as (partition by game_id, payer_seat order by is_winner desc, cards_left, seat)
