@@ -281,3 +281,25 @@ def test_report_page_shows_the_dou_dizhu_sections(
     players = next(d.value for d in at.dataframe if "l. wins" in d.value.columns)
     assert list(players["net"]) == ["+48", "-24", "-24"]
     assert any("landlord net" in d.value.columns for d in at.dataframe)
+
+
+def test_a_part_without_games_runs_no_other_query_and_loses_no_row(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    """fetch_report skips a part's queries when its summary is empty: on every match and day
+    of the mixed warehouse, the same rows as running every query."""
+    keys = con.execute(
+        "select distinct match_key, started_ts::date from stg_games where started_ts is not null"
+        " union select distinct match_key, started_ts::date from stg_ddz_games"
+        " where started_ts is not null"
+    ).fetchall()
+    selections = {Selection(match_key=m) for m, _ in keys} | {Selection(day=d) for _, d in keys}
+    skipped = 0
+    for sel in selections:
+        every = {
+            name: report.run_query(con, name, **sel.params())
+            for name in (*report.REPORT_QUERIES, *report.DDZ_REPORT_QUERIES)
+        }
+        assert report.fetch_report(con, sel) == every, sel
+        skipped += not every["report_summary"] or not every["report_ddz_summary"]
+    assert skipped and len(selections) > skipped  # both cases seen
