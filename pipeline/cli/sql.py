@@ -162,18 +162,17 @@ def rescore_rows(
     from pipeline import sqlbuild
     from pipeline.warehouse import reading
 
-    spill = tempfile.TemporaryDirectory(prefix="big2-rescore-")
-    con = reading.open_readonly(wh, memory=memory, spill=Path(spill.name))
-    try:
-        if not sqlbuild.is_built(con):
-            raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
-        query = prefix + RESCORE_QUERIES[by]
-        with reading.memory_bound(con):
-            rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
-            return [d[0] for d in rel.description or []], rel.fetchall()
-    finally:
-        con.close()
-        spill.cleanup()
+    with tempfile.TemporaryDirectory(prefix="big2-rescore-") as spill:
+        con = reading.open_readonly(wh, memory=memory, spill=Path(spill))
+        try:
+            if not sqlbuild.is_built(con):
+                raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
+            query = prefix + RESCORE_QUERIES[by]
+            with reading.memory_bound(con):
+                rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
+                return [d[0] for d in rel.description or []], rel.fetchall()
+        finally:
+            con.close()
 
 
 @command("rescore")
