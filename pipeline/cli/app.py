@@ -244,8 +244,8 @@ SqlMemoryOption = Annotated[
         envvar="BIG2_SQL_MEMORY",
         metavar="SIZE",
         help="DuckDB's memory limit for this read, e.g. 2GB or 25% (default: 80 % of the "
-        "machine's; env BIG2_SQL_MEMORY). A read never spills to disk: past it the query stops "
-        "with E_SQL_MEMORY_LIMIT.",
+        "machine's; env BIG2_SQL_MEMORY). Past it `big2 sql` stops (E_SQL_MEMORY_LIMIT: an "
+        "ad-hoc query never spills to disk); `big2 rescore` spills to $TMPDIR.",
     ),
 ]
 

@@ -123,7 +123,7 @@ def dashboard(
             "--sql-memory-limit",
             envvar="BIG2_SQL_MEMORY",
             metavar="SIZE",
-            help="The SQL explorer's memory limit a query, e.g. 2GB or 10% (default 25% of the "
+            help="The SQL explorer's memory limit per query, e.g. 2GB or 10% (default 25% of the "
             "machine's; env BIG2_SQL_MEMORY). A query past it stops (E_SQL_MEMORY_LIMIT).",
         ),
     ] = None,

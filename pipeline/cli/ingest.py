@@ -311,9 +311,9 @@ def reject_examples(wh: Warehouse, batch_id: str) -> dict[str, str]:
 
 
 def build_memory(memory_limit: str | None, no_build: bool = False) -> str | None:
-    """``--memory-limit`` as DuckDB reads it, checked before an import starts (``E_SQL_USAGE``,
-    exit 2, rather than a failed build after the import committed); None when unset or when
-    there is no build."""
+    """``--memory-limit`` as DuckDB reads it, checked before any work starts (``E_SQL_USAGE``,
+    exit 2: for an import, rather than a failed build after it committed); None when unset or
+    when there is no build."""
     if memory_limit is None or no_build:
         return None
     from pipeline import sqlbuild
