@@ -93,7 +93,8 @@ class SqlTimeout(Big2Error):
 
 
 class SqlMemoryLimit(Big2Error):
-    """An ad-hoc query stopped at its memory limit (the sandbox never spills to disk)."""
+    """A query of the sandbox stopped at its memory limit (a user's never spills to disk;
+    ``big2 rescore``'s only to the folder it was given, :func:`sandbox`)."""
 
     default_code = "E_SQL_MEMORY_LIMIT"
 
@@ -317,7 +318,8 @@ def time_limit(con: duckdb.DuckDBPyConnection, seconds: float | None) -> Iterato
 @contextlib.contextmanager
 def memory_bound(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """Raise :class:`SqlMemoryLimit` when what ``con`` runs inside the block runs out of the
-    memory it may use (its ``memory_limit``; the sandbox has nowhere to spill).
+    memory it may use (its ``memory_limit``, past which it spills only when it has a
+    ``temp_directory``: the message says which).
 
     >>> con = duckdb.connect()
     >>> _ = con.execute("set memory_limit = '32MB'; set temp_directory = ''")
