@@ -195,6 +195,29 @@ def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, us
     assert "whatif_score" not in frame_with(at, "player_id", "landlord_win_pct").columns
 
 
+def test_whatif_of_some_games_scores_them_as_scoring_all_does(mixed_wh: Warehouse) -> None:
+    # ddz_score_seats(games := …), the filtered what-if leaderboard's: each game of the subset
+    # gets the very rows that scoring every game gives it, under its own rules and a what-if
+    con = mixed_wh.connect()
+    for w in (None, ddz_data.whatif_json("ddz", 1)):
+        only_alone, only_of_all, n_chosen, n_all = con.execute(
+            """
+            with chosen as (select * from stg_ddz_games where hash(game_id) % 3 = 0),
+            alone as (select * from ddz_score_seats(whatif := $w, games := 'chosen')),
+            of_all as (select * from ddz_score_seats(whatif := $w) semi join chosen using (game_id))
+            select
+                (select count(*) from (from alone except all from of_all)),
+                (select count(*) from (from of_all except all from alone)),
+                (select count(*) from alone),
+                (select count(*) from ddz_score_seats(whatif := $w))
+            """,
+            {"w": w},
+        ).fetchone() or (1, 1, 0, 0)
+        assert (only_alone, only_of_all) == (0, 0), w
+        assert 0 < n_chosen < n_all
+    con.close()
+
+
 def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:
     use(mixed_wh.root)
     at = ddz_app("views/ddz_player.py")

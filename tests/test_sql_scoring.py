@@ -189,6 +189,53 @@ def test_whatif_under_own_rules_equals_the_mart(con: duckdb.DuckDBPyConnection) 
     assert diff == 0
 
 
+SOME_GAMES = """
+    with chosen as (
+        select * from stg_games
+        where hash(game_id) % 3 = 0
+           or game_id in (select game_id from mart_game_scores where huanle_multiplier > 1)
+    ),
+    alone as (select * from score_seats(whatif := $w, games := 'chosen')),
+    of_all as (select * from score_seats(whatif := $w) semi join chosen using (game_id))
+    select
+        (select count(*) from (from alone except all from of_all)),
+        (select count(*) from (from of_all except all from alone)),
+        (select count(*) from alone),
+        (select count(*) from alone where huanle_multiplier > 1),
+        (select count(*) from score_seats(whatif := $w))
+"""
+
+
+@pytest.mark.parametrize(
+    "whatif",
+    [
+        None,
+        {"preset": "hk", "bonus_multipliers": "huanle"},
+        {"preset": "mainland", "settlement": "winner_takes_all"},
+    ],
+    ids=["own-rules", "hk-huanle", "mainland-wta"],
+)
+def test_score_seats_of_some_games_scores_them_as_scoring_all_does(
+    con: duckdb.DuckDBPyConnection, whatif: dict[str, str] | None
+) -> None:
+    # score_seats(games := …), the dashboards' filtered what-ifs: each game of the subset gets
+    # the very rows that scoring every game gives it (a game's score reads no other game's
+    # rows), a third of the games and those with a 歡樂 multiplier
+    w = None
+    if whatif is not None:
+        w = sqlbuild.ruleset_json(
+            whatif["preset"], {k: v for k, v in whatif.items() if k != "preset"}
+        )
+    row = con.execute(SOME_GAMES, {"w": w}).fetchone()
+    assert row is not None
+    only_alone, only_of_all, n_some, n_huanle, n_all = row
+    assert (only_alone, only_of_all) == (0, 0)
+    assert 0 < n_some < n_all
+    assert (n_huanle > 0) == (
+        whatif is None or "bonus_multipliers" in whatif
+    )  # 歡樂炸藥 (m2's own)
+
+
 def test_rescore_winner_takes_all_sums_to_zero(con: duckdb.DuckDBPyConnection) -> None:
     whatif = sqlbuild.ruleset_json("mainland", {"settlement": "winner_takes_all"})
     rows = con.execute(

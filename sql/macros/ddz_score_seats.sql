@@ -1,11 +1,14 @@
--- ddz_score_seats(whatif := null): Dou Dizhu scoring (spec 2.5), one row per seat per game.
+-- ddz_score_seats(whatif := null, games := 'stg_ddz_games'): Dou Dizhu scoring (spec 2.5), one
+-- row per seat per game.
 -- whatif: NULL scores every game by its own ruleset (stg_ddz_rulesets via
 -- stg_ddz_games.ruleset_id); a Dou Dizhu ruleset as JSON (pipeline.sqlbuild.ddz_ruleset_json)
 -- scores every game as if played under that ruleset's stake, spring_doubles and
 -- multiplier_cap instead (what-if rescoring, no re-import; the facts bid, bombs, rockets,
 -- spring, landlord_won stay those played). The arithmetic is the ddz_score() macro.
 -- score is money (bid × stake × multiplier, per farmer; the landlord ±2× or ±1×), zero-sum.
-create or replace macro ddz_score_seats(whatif := null) as table
+-- games: the name of the table, view or CTE whose games are scored, with stg_ddz_games'
+-- columns (as score_seats' games: a filter's games, scored alone).
+create or replace macro ddz_score_seats(whatif := null, games := 'stg_ddz_games') as table
 with whatif_rules as (
     select '(what-if)' as ruleset_id, unnest(ddz_ruleset_fields(whatif::json))
     where whatif is not null
@@ -18,7 +21,7 @@ rules as (
     select * from whatif_rules
 ),
 
-games as (
+scored_games as (
     select
         g.*,
         g.ruleset_id as own_ruleset_id,
@@ -29,7 +32,7 @@ games as (
             g.bid, g.bombs, g.rockets, g.spring, g.landlord_won, g.players,
             r.stake, r.spring_doubles, r.multiplier_cap
         ) as s
-    from stg_ddz_games as g
+    from query_table(games) as g
     join rules as r
         on r.ruleset_id = case when whatif is null then g.ruleset_id else '(what-if)' end
 )
@@ -65,4 +68,4 @@ select
     g.s.amount,
     case when s.seat = g.landlord then g.s.landlord_score else g.s.farmer_score end as score
 from stg_ddz_seats as s
-join games as g on g.game_id = s.game_id
+join scored_games as g on g.game_id = s.game_id

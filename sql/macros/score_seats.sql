@@ -1,11 +1,16 @@
--- score_seats(whatif := null): the scoring of spec 1.7, one row per seat per game.
+-- score_seats(whatif := null, games := 'stg_games'): the scoring of spec 1.7, one row per seat
+-- per game.
 -- whatif: NULL scores every game by its own ruleset (stg_rulesets via stg_games.ruleset_id);
 -- a ruleset as JSON (Ruleset.to_dict() plus the engine tables, see pipeline.sqlbuild.ruleset_params)
 -- scores every game as if played under that ruleset instead (what-if rescoring, no re-import).
+-- games: the name of the table, view or CTE whose games are scored, with stg_games' columns
+-- (a game's score reads no other game: a subset scores as the whole does, game by game).
+-- The dashboards' what-ifs name their filtered games; `where game_id in (…)` on the result
+-- instead still scores every game first (~4 s at 1M games).
 -- Units: net is money (penalty × stake × 歡樂 multiplier) under winner_takes_all and place;
 -- points is the penalty-point total under penalty_points; score is higher-is-better in both
 -- (net, or −points). The bankroll cap (spec 1.8) is applied later, in fct_bankroll.
-create or replace macro score_seats(whatif := null) as table
+create or replace macro score_seats(whatif := null, games := 'stg_games') as table
 with whatif_rules as (
     -- the what-if ruleset, one row, when given
     select '(what-if)' as ruleset_id, unnest(ruleset_fields(whatif::json))
@@ -35,7 +40,7 @@ game_facts as (
         bao_seat as logged_bao_seat,
         ruleset_id as own_ruleset_id,
         case when whatif is null then ruleset_id else '(what-if)' end as ruleset_id
-    from stg_games
+    from query_table(games)
 ),
 
 huanle_games as (
@@ -88,6 +93,20 @@ missed_calls as (
     having count(*) filter (where a.last_call = 'made') = 0
 ),
 
+game_extras as materialized (
+    -- each game's facts with its 歡樂 multiplier and whether its winner missed the call, joined
+    -- a game at a time, not a seat: on a filter's games (games := …) the optimizer misjudges
+    -- their number and built these joins' hash tables on the seats' side (at 1M games 2 × 3 s)
+    select
+        g.*,
+        coalesce(h.huanle_multiplier, 1) as huanle_multiplier,
+        coalesce(h.huanle_kinds, []) as huanle_kinds,
+        mc.game_id is not null as is_winner_call_missed
+    from game_facts as g
+    left join huanle as h on h.game_id = g.game_id
+    left join missed_calls as mc on mc.game_id = g.game_id
+),
+
 seat_rules as (
     -- each seat with its game's facts and ruleset (the small rulesets table joined last); the
     -- seat that takes on every loss: the winner who missed its call, else the 包牌 violator
@@ -95,7 +114,7 @@ seat_rules as (
         g.*,
         r.* exclude (ruleset_id),
         case
-            when mc.game_id is not null then g.winner
+            when g.is_winner_call_missed then g.winner
             when r.must_block = 'liability' then g.logged_bao_seat
         end as bao_seat,
         s.seat,
@@ -106,14 +125,10 @@ seat_rules as (
         s.final_hand_mask,
         s.is_holding_spade_two,
         g.outcome <> 'redeal' as is_scored,
-        g.outcome <> 'redeal' and s.seat <> g.winner as is_loser,
-        coalesce(h.huanle_multiplier, 1) as huanle_multiplier,
-        coalesce(h.huanle_kinds, []) as huanle_kinds
+        g.outcome <> 'redeal' and s.seat <> g.winner as is_loser
     from stg_seats as s
-    join game_facts as g on g.game_id = s.game_id
+    join game_extras as g on g.game_id = s.game_id
     join rules as r on r.ruleset_id = g.ruleset_id
-    left join huanle as h on h.game_id = s.game_id
-    left join missed_calls as mc on mc.game_id = s.game_id
 ),
 
 multipliers as (

@@ -20,8 +20,7 @@ totals as (
 ),
 whatif as (
     select w.player_id, sum(w.score) as whatif_score
-    from ddz_score_seats(whatif := $whatif) w
-    semi join fg using (game_id)
+    from ddz_score_seats(whatif := $whatif, games := 'fg') w
     group by w.player_id
 ),
 ranked as (

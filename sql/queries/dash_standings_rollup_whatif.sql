@@ -15,9 +15,13 @@ own as (
         and ($date_to is null or r.day <= $date_to::date)
     group by 1 having sum(r.n_standings) > 0
 ),
+fg_games as (
+    -- the filtered games with stg_games' columns: only they are rescored
+    select * from stg_games semi join fg using (game_id)
+),
 wi as (
     select m.player_id, sum(m.score) as whatif_score
-    from score_seats(whatif := $whatif) m where m.game_id in (select game_id from fg) group by 1
+    from score_seats(whatif := $whatif, games := 'fg_games') m group by 1
 )
 select * from dash_board(own, wi)
 where $player is null or player = $player

@@ -7,10 +7,14 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 top as (select s.player_id from fg join seats s using (game_id) group by 1 order by (s.player_id = $player_id) desc nulls last, count(*) desc, 1 limit $max_players),
+fg_games as (
+    -- the filtered games with stg_games' columns: only they are rescored
+    select * from stg_games semi join fg using (game_id)
+),
 per_game as (
     select m.player_id, fg.started_at, m.match_key, m.game_id, m.score as result,
         coalesce(l.cards_vs_expected, 0) as luck
-    from score_seats(whatif := $whatif) m join fg using (game_id)
+    from score_seats(whatif := $whatif, games := 'fg_games') m join fg using (game_id)
     left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
     where m.player_id in (select player_id from top)
 )
