@@ -582,6 +582,24 @@ def test_verify_finds_a_deleted_file(two_batches: Warehouse) -> None:
     assert "actions/batch-" in str(problems[0]) and "'g2'" in problems[1].message
 
 
+def test_verify_finds_rows_of_no_game(two_batches: Warehouse) -> None:
+    # the second batch's games file lost: its game's seats, actions and tricks rows are orphans
+    # (counted per game), and no count check speaks of a game it cannot see
+    wh = two_batches
+    with wh.connect() as con:
+        n = dict(con.execute("select 'seats', count(*) from seats where game_id = 'g2' union all "
+                             "select 'actions', count(*) from actions where game_id = 'g2' union all "
+                             "select 'tricks', count(*) from tricks where game_id = 'g2'").fetchall())  # fmt: skip
+    assert min(n.values()) > 0
+    wh.files(Table.GAMES)[1].unlink()
+    problems = wh.verify()
+    assert [p.code for p in problems] == ["E_FILE_MISSING"] + ["E_ORPHAN_ROWS"] * 3
+    assert [p.message for p in problems[1:]] == [
+        f"game 'g2' has {n[child]} {child} rows but no games row"
+        for child in ("seats", "actions", "tricks")
+    ]
+
+
 def test_verify_finds_a_corrupted_file(two_batches: Warehouse) -> None:
     path = two_batches.files(Table.SEATS)[0]
     data = bytearray(path.read_bytes())

@@ -1247,41 +1247,37 @@ class Warehouse:
                     src = f"_empty_{table.value}"
                     con.register(src, empty(table))
                 con.execute(f"create view {table.value} as select * from {src}")
-            problems: list[Problem] = []
-            checks = [
-                (
-                    "E_DUPLICATE_GAME",
-                    "select game_id, count(*) from games group by game_id having count(*) > 1 order by 1",
-                    "game {0!r} is stored {1} times",
-                ),
-                (
-                    "E_ACTION_ROWS",
-                    _count_check("actions", "n_actions"),
-                    "game {0!r} has {2} actions rows, games.n_actions says {1}",
-                ),
-                (
-                    "E_SEAT_ROWS",
-                    _count_check("seats", "players"),
-                    "game {0!r} has {2} seats rows, games.players says {1}",
-                ),
-                (
-                    "E_TRICK_ROWS",
-                    _count_check("tricks", "n_tricks"),
-                    "game {0!r} has {2} tricks rows, games.n_tricks says {1}",
-                ),
-            ]
-            for code, sql, text in checks:
-                problems.extend(_examples(con, code, sql, text))
-            for child in ("seats", "actions", "tricks"):
-                sql = (
-                    f"select game_id, count(*) from {child} "
-                    "where game_id not in (select game_id from games) group by game_id order by 1"
+            problems = _examples(
+                con,
+                "E_DUPLICATE_GAME",
+                "select game_id, count(*) from games group by game_id having count(*) > 1 order by 1",
+                "game {0!r} is stored {1} times",
+            )
+            # each child table counted per game once, for both its checks (at 1M games 3.5 →
+            # 2.1 s against a count and an orphan scan apiece)
+            children = {
+                "actions": ("n_actions", "E_ACTION_ROWS"),
+                "seats": ("players", "E_SEAT_ROWS"),
+                "tricks": ("n_tricks", "E_TRICK_ROWS"),
+            }
+            for child, (column, _) in children.items():
+                con.execute(f"create temp table {child}_problems as {_rows_check(child, column)}")
+            for child, (column, code) in children.items():
+                problems.extend(
+                    _examples(
+                        con,
+                        code,
+                        f"select game_id, want, n from {child}_problems where not is_orphan "
+                        "order by game_id",
+                        f"game {{0!r}} has {{2}} {child} rows, games.{column} says {{1}}",
+                    )
                 )
+            for child in ("seats", "actions", "tricks"):
                 problems.extend(
                     _examples(
                         con,
                         "E_ORPHAN_ROWS",
-                        sql,
+                        f"select game_id, n from {child}_problems where is_orphan order by 1",
                         f"game {{0!r}} has {{1}} {child} rows but no games row",
                     )
                 )
@@ -1310,12 +1306,19 @@ def damaged_error(warehouse: Warehouse, problems: list[Problem]) -> WarehouseErr
     )
 
 
-def _count_check(child: str, column: str) -> str:
+def _rows_check(child: str, column: str) -> str:
+    """The games whose ``child`` rows are not as many as ``games.column`` says (``want``, summed
+    over a game's ``games`` rows), and the games of ``child`` rows that no ``games`` row has
+    (``is_orphan``); ``n`` the ``child`` rows of each."""
     return (
-        f"with g as (select game_id, sum({column}) as want from games group by game_id), "
-        f"c as (select game_id, count(*) as n from {child} group by game_id) "
-        "select g.game_id, g.want, coalesce(c.n, 0) from g "
-        "left join c using (game_id) where coalesce(c.n, 0) <> g.want order by g.game_id"
+        f"with g as (select game_id, sum({column}) as want, true as known from games "
+        "group by game_id), "
+        f"c as (select game_id, count(*) as n from {child} where game_id is not null "
+        "group by game_id) "
+        "select coalesce(g.game_id, c.game_id) as game_id, g.known is null as is_orphan, "
+        "g.want, coalesce(c.n, 0) as n "
+        "from g full join c on c.game_id = g.game_id "
+        "where g.known is null or coalesce(c.n, 0) <> g.want"
     )
 
 
