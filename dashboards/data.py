@@ -47,6 +47,10 @@ ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
 #: Options in a selection list; rows in a per-player table.
 OPTION_LIMIT = 1000
 TABLE_ROWS = 1000
+#: Rows in a list of games or events (a player's games, 炒 losses, 包牌 payments, 頂大
+#: obligations, rejected records): the first ones (newest games); the page says when there
+#: are more (``ui.first_rows``; a player of 1M games sent the browser 1M rows: 20 s a render).
+LIST_ROWS = 5000
 #: Rate figures: a game's time is the time to the player's next game when that starts at most
 #: this many minutes later, else the typical game (``dash_player_rates``).
 GAP_MINUTES = 30

@@ -109,6 +109,17 @@ def text(value: object) -> str:
 # ----- links to the replayer ------------------------------------------------------------------
 
 
+def first_rows(frame: pd.DataFrame, what: str) -> pd.DataFrame:
+    """The first :data:`data.LIST_ROWS` rows of ``frame``, a list of ``what`` queried with
+    ``limit = data.LIST_ROWS + 1``; says so on the page when it had more."""
+    if len(frame) > data.LIST_ROWS:
+        st.caption(
+            f"The first {data.LIST_ROWS:,} {what}; there are more: narrow them with the filters, "
+            "or query them all in the SQL explorer."
+        )
+    return frame.head(data.LIST_ROWS)
+
+
 def with_replay_links(
     frame: pd.DataFrame, column: str = "game_id", *, step: str | None = None
 ) -> pd.DataFrame:

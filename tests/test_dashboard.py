@@ -560,8 +560,8 @@ def test_leaderboard_filter_reaches_the_marts(fixture_wh: Warehouse, use: Use) -
         data.standings(hostile, data.whatif_json("taiwan", None)),
         data.winnings(hostile),
         data.audit_by_player(hostile),
-        data.query("dash_obligations", hostile, player=None, next=None, only_failed=True),
-        data.query("dash_bao_games", hostile),
+        data.query("dash_obligations", hostile, player=None, next=None, only_failed=True, limit=9),
+        data.query("dash_bao_games", hostile, limit=9),
         data.leaks(hostile, "p5"),
     ):
         assert frame.empty
@@ -1040,6 +1040,39 @@ def test_player_games_list_has_the_ruleset(fixture_wh: Warehouse, use: Use) -> N
         rulesets[g] == r for g, r in zip(games["game_id"], games["ruleset"], strict=True)
     )
     assert player
+
+
+def test_long_lists_show_their_first_rows_and_say_so(
+    fixture_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a list of games or events holds its first data.LIST_ROWS rows and says it is cut (a
+    # player of 1M games sent the browser 1M rows); a shorter list says nothing
+    use(fixture_wh.root)
+    monkeypatch.setattr(data, "LIST_ROWS", 2)
+    at = app("views/player.py")
+    player = at.selectbox(key="pl_player").value
+    con = fixture_wh.connect()
+    played = [
+        g
+        for (g,) in con.execute(
+            "select s.game_id from seats s join games g using (game_id) where s.player_id = ? "
+            "order by g.started_at desc nulls last, g.game_id",
+            [player],
+        ).fetchall()
+    ]
+    (n_rejects,) = con.execute("select count(*) from rejects").fetchone() or (0,)
+    con.close()
+    assert len(played) > 2 and n_rejects > 2
+    games = frame_with(at, "game_id", "ruleset", "is_winner", "cards_left", last=True)
+    assert games["game_id"].tolist() == played[:2]  # the newest two
+    assert "The first 2 games, newest first; there are more" in texts(at)
+    at = app("views/import_health.py")
+    assert frame_with(at, "reject_no", "code", "message")["reject_no"].tolist() == [1, 2]
+    assert "The first 2 rejected records, in import order; there are more" in texts(at)
+    monkeypatch.setattr(data, "LIST_ROWS", len(played))
+    at = app("views/player.py")
+    games = frame_with(at, "game_id", "ruleset", "is_winner", "cards_left", last=True)
+    assert games["game_id"].tolist() == played and "there are more" not in texts(at)
 
 
 # ----- issue 13: key columns in the table's viewport at 1400 px (the browser test measures) ---

@@ -65,19 +65,20 @@ def from_marts() -> None:
     )
 
     st.subheader("Violations and unknowns")
-    v = data.query("dash_obligations", f, player=None, next=None, only_failed=True)
+    v = data.query("dash_obligations", f, player=None, next=None, only_failed=True,
+                   limit=data.LIST_ROWS + 1)  # fmt: skip
     if v.empty:
         st.success("Every 頂大 obligation in these games was met.", icon="✅")
     else:
-        replay_table(v, "mb_violations")
+        replay_table(ui.first_rows(v, "violations and unknowns, newest first"), "mb_violations")
 
     st.subheader(ui.term("包牌 paid"))
-    bao = data.query("dash_bao_games", f)
+    bao = data.query("dash_bao_games", f, limit=data.LIST_ROWS + 1)
     if bao.empty:
         st.write(ui.term("Nobody paid 包牌 in these games."))
     else:
         ui.table(
-            ui.with_replay_links(bao),
+            ui.with_replay_links(ui.first_rows(bao, ui.term("包牌 payments, newest first"))),
             column_config={"replay": ui.REPLAY_LINK, "bao_paid": "包牌 paid"},
         )
 
@@ -101,11 +102,12 @@ def from_marts() -> None:
     st.markdown(f"#### Evidence: {a} → {b}")
     ui.table(data.query("dash_evidence", a=a, b=b), first=EVIDENCE)
     st.markdown(f"#### The games: {a} obliged to block {b}")
-    drill = data.query("dash_obligations", f, player=a, next=b, only_failed=False)
+    drill = data.query("dash_obligations", f, player=a, next=b, only_failed=False,
+                       limit=data.LIST_ROWS + 1)  # fmt: skip
     if drill.empty:
         st.write("No obligation of this pair in the filtered games.")
     else:
-        replay_table(drill, "mb_drill")
+        replay_table(ui.first_rows(drill, "obligations, newest first"), "mb_drill")
 
 
 if ui.marts_ready(*data.SCORING_MARTS, *data.AUDIT_MARTS):  # else: run `big2 build`

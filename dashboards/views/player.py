@@ -150,14 +150,14 @@ def from_marts() -> None:
 
     st.subheader(ui.term("炒 history"))
     tiers = data.query("dash_chao_tiers", f, player=player)
-    hist = data.query("dash_chao_history", f, player=player)
+    hist = data.query("dash_chao_history", f, player=player, limit=data.LIST_ROWS + 1)
     st.caption(ui.term("Losses by 炒 tier (×1 = no 炒)."))
     ui.table(tiers)
     if hist.empty:
         st.write(ui.term("Never caught 炒 (×2 or more) in these games."))
     else:
         ui.table(
-            ui.with_replay_links(hist),
+            ui.with_replay_links(ui.first_rows(hist, ui.term("炒 losses, newest first"))),
             column_config={"replay": ui.REPLAY_LINK, "tier_name": "炒"},
             first=["replay", "game_id", "tier_name", "multiplier", "cards_left", "net"],
         )
@@ -171,9 +171,11 @@ def from_marts() -> None:
             record,
             column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
         )
-        failed = data.query("dash_obligations", f, player=player, next=None, only_failed=True)
+        failed = data.query("dash_obligations", f, player=player, next=None, only_failed=True,
+                            limit=data.LIST_ROWS + 1)  # fmt: skip
         if not failed.empty:
             st.caption("Violated (or unknown) obligations:")
+            failed = ui.first_rows(failed, "violated or unknown obligations, newest first")
             ui.table(
                 ui.with_replay_links(failed.assign(step=failed["action_index"] + 1), step="step"),
                 column_config={"replay": ui.REPLAY_LINK},
@@ -192,7 +194,6 @@ if ui.marts_ready(*MARTS):  # else: run `big2 build`
     from_marts()
 
 st.subheader("Games")
-ui.table(
-    ui.with_replay_links(data.query("dash_player_games", f, player=player)),
-    column_config={"replay": ui.REPLAY_LINK},
-)
+games = data.query("dash_player_games", f, player=player, limit=data.LIST_ROWS + 1)
+games = ui.first_rows(games, "games, newest first")
+ui.table(ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK})

@@ -1,8 +1,8 @@
 -- Grain: one row per 頂大 obligation (audit_obligations) of the filtered games, optionally only
--- failed ones, of one obliged player, toward one next player; newest first, at most 5000.
+-- failed ones, of one obliged player, toward one next player; newest first, the newest $limit.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
 -- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
--- all; a period's days are UTC days), $player, $next (null = all), $only_failed.
+-- all; a period's days are UTC days), $player, $next (null = all), $only_failed, $limit.
 select m.game_id, m.action_index, m.started_at, m.ruleset, m.trick, m.player_id as player,
     m.next_player_id as next_player, m.obligation, m.required, m.played, m.block,
     m.block_reason, m.is_next_out as next_went_out, m.is_bao as bao
@@ -19,4 +19,4 @@ where
     and ($next is null or m.next_player_id = $next)
     and (not $only_failed or m.block in ('violated', 'unknown'))
 order by m.started_at desc nulls last, m.game_id, m.action_index
-limit 5000
+limit $limit

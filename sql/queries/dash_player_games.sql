@@ -1,7 +1,7 @@
--- Grain: one row per filtered game $player sat in, newest first.
+-- Grain: one row per filtered game $player sat in, newest first, the newest $limit.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
 -- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
--- all; a period's days are UTC days), $player.
+-- all; a period's days are UTC days), $player, $limit.
 with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 )
@@ -10,3 +10,4 @@ select fg.game_id, fg.match_id, fg.ruleset, fg.started_at, s.seat, s.is_winner, 
 from fg join seats s using (game_id)
 where s.player_id = $player
 order by fg.started_at desc nulls last, fg.game_id
+limit $limit

@@ -12,12 +12,16 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 played as (
-    select m.player_id, m.game_id, m.result, try_cast(fg.started_at as timestamptz) as t
+    select m.player_id, m.result, try_cast(fg.started_at as timestamptz) as t
     from mart_match_standings m join fg using (game_id)
     where fg.outcome <> 'redeal'
 ),
 gaps as (
-    select *, epoch(lead(t) over (partition by player_id order by t, game_id) - t) / 60.0 as gap
+    -- ordered by the start time alone: the games of a player that start at the same time get
+    -- the same times whatever their order (all but the last a gap of 0, so the typical game;
+    -- the last the gap to the next start), and a tie-break on game_id made the sort 1.7× as
+    -- slow (at 1M games the query took 3.9 s, 2.3 s without it)
+    select *, epoch(lead(t) over (partition by player_id order by t) - t) / 60.0 as gap
     from played
 ),
 typical as (
