@@ -38,6 +38,7 @@ from tests.test_dashboard import (
     texts,
 )
 from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
+from tests.test_sql_scoring import scored_alone_and_of_all
 
 DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
              "views/ddz_coop.py"]  # fmt: skip
@@ -200,19 +201,16 @@ def test_whatif_of_some_games_scores_them_as_scoring_all_does(mixed_wh: Warehous
     # gets the very rows that scoring every game gives it, under its own rules and a what-if
     con = mixed_wh.connect()
     for w in (None, ddz_data.whatif_json("ddz", 1)):
-        only_alone, only_of_all, n_chosen, n_all = con.execute(
-            """
-            with chosen as (select * from stg_ddz_games where hash(game_id) % 3 = 0),
-            alone as (select * from ddz_score_seats(whatif := $w, games := 'chosen')),
-            of_all as (select * from ddz_score_seats(whatif := $w) semi join chosen using (game_id))
-            select
-                (select count(*) from (from alone except all from of_all)),
-                (select count(*) from (from of_all except all from alone)),
-                (select count(*) from alone),
-                (select count(*) from ddz_score_seats(whatif := $w))
-            """,
-            {"w": w},
-        ).fetchone() or (1, 1, 0, 0)
+        query = scored_alone_and_of_all(
+            "ddz_score_seats", "select * from stg_ddz_games where hash(game_id) % 3 = 0"
+        )
+        only_alone, only_of_all, n_chosen, _, n_all = con.execute(query, {"w": w}).fetchone() or (
+            1,
+            1,
+            0,
+            0,
+            0,
+        )
         assert (only_alone, only_of_all) == (0, 0), w
         assert 0 < n_chosen < n_all
     con.close()

@@ -189,21 +189,30 @@ def test_whatif_under_own_rules_equals_the_mart(con: duckdb.DuckDBPyConnection) 
     assert diff == 0
 
 
-SOME_GAMES = """
-    with chosen as (
-        select * from stg_games
-        where hash(game_id) % 3 = 0
-           or game_id in (select game_id from mart_game_scores where huanle_multiplier > 1)
-    ),
-    alone as (select * from score_seats(whatif := $w, games := 'chosen')),
-    of_all as (select * from score_seats(whatif := $w) semi join chosen using (game_id))
-    select
-        (select count(*) from (from alone except all from of_all)),
-        (select count(*) from (from of_all except all from alone)),
-        (select count(*) from alone),
-        (select count(*) from alone where huanle_multiplier > 1),
-        (select count(*) from score_seats(whatif := $w))
-"""
+def scored_alone_and_of_all(macro: str, chosen: str, also: str = "count(*)") -> str:
+    """A query comparing ``macro(whatif := $w, games := 'chosen')`` (the games of the select
+    ``chosen``, scored alone) with ``macro(whatif := $w)``'s rows of those games: the rows only
+    one side has (both ways), the rows scored alone, the aggregate ``also`` over them, and all
+    the rows."""
+    return f"""
+        with chosen as ({chosen}),
+        alone as (select * from {macro}(whatif := $w, games := 'chosen')),
+        of_all as (select * from {macro}(whatif := $w) semi join chosen using (game_id))
+        select
+            (select count(*) from (from alone except all from of_all)),
+            (select count(*) from (from of_all except all from alone)),
+            (select count(*) from alone),
+            (select {also} from alone),
+            (select count(*) from {macro}(whatif := $w))
+    """
+
+
+SOME_GAMES = scored_alone_and_of_all(
+    "score_seats",
+    "select * from stg_games where hash(game_id) % 3 = 0 "
+    "or game_id in (select game_id from mart_game_scores where huanle_multiplier > 1)",
+    also="count(*) filter (where huanle_multiplier > 1)",
+)
 
 
 @pytest.mark.parametrize(
