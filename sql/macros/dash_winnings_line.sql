@@ -1,8 +1,9 @@
 -- dash_winnings_line(per_game, max_points): the winnings chart's rows from `per_game`, the name
 -- of a CTE of the caller with one row per player and game (player_id, started_at, match_key,
--- game_id, result, luck): per player, the game number in start order, the cumulative score and
--- the cumulative luck (cards vs expected), thinned to about max_points points a player (the
--- first and last game kept). The one tail of the five sql/queries/dash_winnings*.sql queries.
+-- game_id, result, luck): per player, the game number in start order (started_at as a time, so
+-- logs with other UTC offsets count in order), the cumulative score and the cumulative luck
+-- (cards vs expected), thinned to about max_points points a player (the first and last game
+-- kept). The one tail of the five sql/queries/dash_winnings*.sql queries.
 create or replace macro dash_winnings_line(per_game, max_points) as table
     with cum as (
         select player_id, started_at, match_key,
@@ -11,7 +12,9 @@ create or replace macro dash_winnings_line(per_game, max_points) as table
             sum(result) over w as cumulative_score,
             sum(luck) over w as cumulative_cards_vs_expected
         from query_table(per_game)
-        window w as (partition by player_id order by started_at nulls last, game_id)
+        window w as (
+            partition by player_id order by try_cast(started_at as timestamptz) nulls last, game_id
+        )
     )
     select player_id as player, game_no, started_at, match_key as match, cumulative_score,
         round(cumulative_cards_vs_expected, 2) as cumulative_cards_vs_expected

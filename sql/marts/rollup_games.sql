@@ -28,8 +28,9 @@ select
     count(*) filter (where bao_seat is not null) as n_bao,
     min(started_ts) as first_ts,
     max(started_ts) as last_ts,
-    min(started_at) as first_started_at,
-    max(started_at) as last_started_at,
+    -- the first and last start as logged, chosen by the time (not the text: other UTC offsets)
+    arg_min(started_at, started_ts) as first_started_at,
+    arg_max(started_at, started_ts) as last_started_at,
     arg_max(game_id, game_number) as last_game_id,
     max(game_number) as last_game_number
 from games_dated

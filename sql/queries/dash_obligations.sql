@@ -18,5 +18,5 @@ where
     and ($player is null or m.player_id = $player)
     and ($next is null or m.next_player_id = $next)
     and (not $only_failed or m.block in ('violated', 'unknown'))
-order by m.started_at desc nulls last, m.game_id, m.action_index
+order by try_cast(m.started_at as timestamptz) desc nulls last, m.game_id, m.action_index
 limit $limit

@@ -9,10 +9,14 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
 keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
 recent as (
     select match, any_value(ruleset) as ruleset, count(*) as games,
-        min(started_at) as started, max(started_at) as ended,
+        -- the first and last start as logged, chosen by the time (not the text: logs with
+        -- other UTC offsets)
+        arg_min(started_at, started_ts) as started, arg_max(started_at, started_ts) as ended,
+        max(started_ts) as ended_ts,
         arg_max(game_id, game_number) as last_game
-    from keyed group by 1
-    order by max(started_at) desc nulls last, 1
+    from (select *, try_cast(started_at as timestamptz) as started_ts from keyed)
+    group by 1
+    order by ended_ts desc nulls last, 1
     limit $limit
 ),
 who as (
@@ -24,4 +28,4 @@ who as (
 select r.match, r.ruleset, r.games, r.started as started_at, r.ended as ended_at, w.players,
     r.last_game
 from recent r left join who w using (match)
-order by r.ended desc nulls last, r.match
+order by r.ended_ts desc nulls last, r.match

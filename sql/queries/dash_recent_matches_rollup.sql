@@ -8,8 +8,8 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
 keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
 summed as (
     select r.match_id as match, any_value(r.ruleset) as ruleset,
-        sum(r.n_games)::bigint as games, min(r.first_started_at) as started,
-        max(r.last_started_at) as ended,
+        sum(r.n_games)::bigint as games, arg_min(r.first_started_at, r.first_ts) as started,
+        arg_max(r.last_started_at, r.last_ts) as ended, max(r.last_ts) as ended_ts,
         arg_max(r.last_game_id, r.last_game_number) as last_game
     from rollup_games r
     where r.match_id is not null and
@@ -19,10 +19,11 @@ summed as (
     group by 1
     union all
     select match, ruleset, 1::bigint, started_at, started_at,
+        try_cast(started_at as timestamptz),
         case when game_number is not null then game_id end
     from keyed where match_id is null
 ),
-recent as (select * from summed order by ended desc nulls last, match limit $limit),
+recent as (select * from summed order by ended_ts desc nulls last, match limit $limit),
 who as (
     select k.match, string_agg(distinct s.player_id, ', ' order by s.player_id) as players
     from keyed k join seats s using (game_id)
@@ -32,4 +33,4 @@ who as (
 select r.match, r.ruleset, r.games, r.started as started_at, r.ended as ended_at, w.players,
     r.last_game
 from recent r left join who w using (match)
-order by r.ended desc nulls last, r.match
+order by r.ended_ts desc nulls last, r.match
