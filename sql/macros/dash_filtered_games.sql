@@ -1,6 +1,7 @@
 -- dash_filtered_games(p_ruleset, p_match, p_player, p_from, p_to, p_seat, p_opponent, p_players,
 -- p_outcome, p_tier): one row per Big Two game of the warehouse (key game_id, every column of
--- `games`; game_kind 'big2', or NULL from batches written before Dou Dizhu)
+-- `games` and started_ts, the start as a time as in stg_games: order by it, not by the text of
+-- started_at; game_kind 'big2', or NULL from batches written before Dou Dizhu)
 -- that the dashboards' sidebar filters select, for the dash_*.sql queries (sql/queries), which
 -- bind the filters to it as parameters. A NULL argument selects everything.
 -- p_ruleset: the games' ruleset; p_match: the log's match_id; p_from, p_to: the first and last
@@ -12,7 +13,7 @@
 -- 4 四炒 or more).
 create or replace macro dash_filtered_games(p_ruleset, p_match, p_player, p_from, p_to, p_seat,
     p_opponent, p_players, p_outcome, p_tier) as table
-select g.*
+select g.*, try_cast(g.started_at as timestamptz) as started_ts
 from games as g
 where coalesce(g.game_kind, 'big2') = 'big2'
   and (p_ruleset is null or g.ruleset = p_ruleset)

@@ -10,5 +10,5 @@ select m.game_id, fg.started_at, m.own_ruleset_id as ruleset, m.player_id as pay
     m.bao_paid, m.settlement
 from mart_game_scores m join fg using (game_id)
 where m.is_bao_payer
-order by try_cast(fg.started_at as timestamptz) desc nulls last, m.game_id
+order by fg.started_ts desc nulls last, m.game_id
 limit $limit

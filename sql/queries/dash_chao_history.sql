@@ -10,5 +10,5 @@ select m.game_id, fg.started_at, m.own_ruleset_id as ruleset, m.cards_left, m.ti
     m.multiplier, m.penalty, m.net, m.points
 from mart_game_scores m join fg using (game_id)
 where m.player_id = $player and m.is_loser and m.multiplier >= 2
-order by try_cast(fg.started_at as timestamptz) desc nulls last, m.game_id
+order by fg.started_ts desc nulls last, m.game_id
 limit $limit

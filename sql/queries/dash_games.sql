@@ -5,11 +5,7 @@
 with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
--- newest by the start time (started_at as a time: logs with other UTC offsets sort right)
-newest as (
-    select *, try_cast(started_at as timestamptz) as started_ts from fg
-    order by started_ts desc nulls last, game_id limit $limit
-)
+newest as (select * from fg order by started_ts desc nulls last, game_id limit $limit)
 select g.game_id, g.match_id, g.game_number, g.ruleset, g.started_at, g.players,
     g.outcome, w.player_id as winner, g.n_tricks, g.n_actions, g.full_info
 from newest g left join seats w on w.game_id = g.game_id and w.seat = g.winner

@@ -9,5 +9,5 @@ select fg.game_id, fg.match_id, fg.ruleset, fg.started_at, s.seat, s.is_winner, 
     coalesce(fg.bao_seat = s.seat, false) as paid_bao
 from fg join seats s using (game_id)
 where s.player_id = $player
-order by try_cast(fg.started_at as timestamptz) desc nulls last, fg.game_id
+order by fg.started_ts desc nulls last, fg.game_id
 limit $limit

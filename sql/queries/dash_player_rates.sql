@@ -12,7 +12,7 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 ),
 played as (
-    select m.player_id, m.result, try_cast(fg.started_at as timestamptz) as t
+    select m.player_id, m.result, fg.started_ts as t
     from mart_match_standings m join fg using (game_id)
     where fg.outcome <> 'redeal'
 ),

@@ -14,8 +14,7 @@ recent as (
         arg_min(started_at, started_ts) as started, arg_max(started_at, started_ts) as ended,
         max(started_ts) as ended_ts,
         arg_max(game_id, game_number) as last_game
-    from (select *, try_cast(started_at as timestamptz) as started_ts from keyed)
-    group by 1
+    from keyed group by 1
     order by ended_ts desc nulls last, 1
     limit $limit
 ),

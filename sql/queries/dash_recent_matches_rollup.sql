@@ -18,8 +18,7 @@ summed as (
         and ($date_to is null or r.day <= $date_to::date)
     group by 1
     union all
-    select match, ruleset, 1::bigint, started_at, started_at,
-        try_cast(started_at as timestamptz),
+    select match, ruleset, 1::bigint, started_at, started_at, started_ts,
         case when game_number is not null then game_id end
     from keyed where match_id is null
 ),
