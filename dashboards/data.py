@@ -133,6 +133,12 @@ def query(name: str, /, f: Filters | None = None, **params: Any) -> pd.DataFrame
     return frame(name, **(f.params() if f else {}) | params)
 
 
+def listing(name: str, /, f: Filters | None = None, **params: Any) -> pd.DataFrame:
+    """The named list query (``$limit``) with one row more than :data:`LIST_ROWS`, for
+    :func:`dashboards.ui.first_rows` to show its first rows and say whether there are more."""
+    return query(name, f, limit=LIST_ROWS + 1, **params)
+
+
 @cached
 def count_games() -> int:
     return int(row("dash_count_games")["n"])

@@ -110,8 +110,8 @@ def text(value: object) -> str:
 
 
 def first_rows(frame: pd.DataFrame, what: str) -> pd.DataFrame:
-    """The first :data:`data.LIST_ROWS` rows of ``frame``, a list of ``what`` queried with
-    ``limit = data.LIST_ROWS + 1``; says so on the page when it had more."""
+    """The first :data:`data.LIST_ROWS` rows of ``frame``, a list of ``what`` from
+    :func:`data.listing`; says so on the page when it had more."""
     if len(frame) > data.LIST_ROWS:
         st.caption(
             f"The first {data.LIST_ROWS:,} {what}; there are more: narrow them with the filters, "

@@ -39,7 +39,7 @@ c1, c2 = st.columns(2)
 code = c1.selectbox("Error code", [None, *by_code["code"]], format_func=ui.all_label, key="ih_code")
 files = data.query("dash_rejects_by_file")["file"].tolist()
 file = c2.selectbox("File", [None, *files], format_func=ui.all_label, key="ih_file")
-rows = data.query("dash_rejects", code=code, file=file, limit=data.LIST_ROWS + 1)
+rows = data.listing("dash_rejects", code=code, file=file)
 rows = ui.first_rows(rows, "rejected records, in import order")
 ui.table(
     rows,

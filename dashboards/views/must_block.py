@@ -65,15 +65,14 @@ def from_marts() -> None:
     )
 
     st.subheader("Violations and unknowns")
-    v = data.query("dash_obligations", f, player=None, next=None, only_failed=True,
-                   limit=data.LIST_ROWS + 1)  # fmt: skip
+    v = data.listing("dash_obligations", f, player=None, next=None, only_failed=True)
     if v.empty:
         st.success("Every 頂大 obligation in these games was met.", icon="✅")
     else:
         replay_table(ui.first_rows(v, "violations and unknowns, newest first"), "mb_violations")
 
     st.subheader(ui.term("包牌 paid"))
-    bao = data.query("dash_bao_games", f, limit=data.LIST_ROWS + 1)
+    bao = data.listing("dash_bao_games", f)
     if bao.empty:
         st.write(ui.term("Nobody paid 包牌 in these games."))
     else:
@@ -102,8 +101,7 @@ def from_marts() -> None:
     st.markdown(f"#### Evidence: {a} → {b}")
     ui.table(data.query("dash_evidence", a=a, b=b), first=EVIDENCE)
     st.markdown(f"#### The games: {a} obliged to block {b}")
-    drill = data.query("dash_obligations", f, player=a, next=b, only_failed=False,
-                       limit=data.LIST_ROWS + 1)  # fmt: skip
+    drill = data.listing("dash_obligations", f, player=a, next=b, only_failed=False)
     if drill.empty:
         st.write("No obligation of this pair in the filtered games.")
     else:

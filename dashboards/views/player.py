@@ -150,7 +150,7 @@ def from_marts() -> None:
 
     st.subheader(ui.term("炒 history"))
     tiers = data.query("dash_chao_tiers", f, player=player)
-    hist = data.query("dash_chao_history", f, player=player, limit=data.LIST_ROWS + 1)
+    hist = data.listing("dash_chao_history", f, player=player)
     st.caption(ui.term("Losses by 炒 tier (×1 = no 炒)."))
     ui.table(tiers)
     if hist.empty:
@@ -171,8 +171,7 @@ def from_marts() -> None:
             record,
             column_config={"violation_pct": "violation %", "bao": "包牌", "bao_paid": "包牌 paid"},
         )
-        failed = data.query("dash_obligations", f, player=player, next=None, only_failed=True,
-                            limit=data.LIST_ROWS + 1)  # fmt: skip
+        failed = data.listing("dash_obligations", f, player=player, next=None, only_failed=True)
         if not failed.empty:
             st.caption("Violated (or unknown) obligations:")
             failed = ui.first_rows(failed, "violated or unknown obligations, newest first")
@@ -194,6 +193,6 @@ if ui.marts_ready(*MARTS):  # else: run `big2 build`
     from_marts()
 
 st.subheader("Games")
-games = data.query("dash_player_games", f, player=player, limit=data.LIST_ROWS + 1)
+games = data.listing("dash_player_games", f, player=player)
 games = ui.first_rows(games, "games, newest first")
 ui.table(ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK})
