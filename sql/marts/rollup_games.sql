@@ -28,10 +28,15 @@ select
     count(*) filter (where bao_seat is not null) as n_bao,
     min(started_ts) as first_ts,
     max(started_ts) as last_ts,
-    -- the first and last start as logged, chosen by the time (not the text: other UTC offsets)
-    arg_min(started_at, started_ts) as first_started_at,
-    arg_max(started_at, started_ts) as last_started_at,
-    arg_max(game_id, game_number) as last_game_id,
+    -- the first and last start as logged, chosen by the time (not the text: other UTC offsets);
+    -- ties (the same instant, the same game number) broken by the text and the id, so that
+    -- every build of the same games writes the same row
+    arg_min(started_at, (started_ts, started_at)) filter (where started_ts is not null)
+        as first_started_at,
+    arg_max(started_at, (started_ts, started_at)) filter (where started_ts is not null)
+        as last_started_at,
+    arg_max(game_id, (game_number, game_id)) filter (where game_number is not null)
+        as last_game_id,
     max(game_number) as last_game_number
 from games_dated
 group by all

@@ -10,10 +10,14 @@ keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from f
 recent as (
     select match, any_value(ruleset) as ruleset, count(*) as games,
         -- the first and last start as logged, chosen by the time (not the text: logs with
-        -- other UTC offsets)
-        arg_min(started_at, started_ts) as started, arg_max(started_at, started_ts) as ended,
+        -- other UTC offsets); ties broken by the text and the id, as rollup_games does
+        arg_min(started_at, (started_ts, started_at)) filter (where started_ts is not null)
+            as started,
+        arg_max(started_at, (started_ts, started_at)) filter (where started_ts is not null)
+            as ended,
         max(started_ts) as ended_ts,
-        arg_max(game_id, game_number) as last_game
+        arg_max(game_id, (game_number, game_id)) filter (where game_number is not null)
+            as last_game
     from keyed group by 1
     order by ended_ts desc nulls last, 1
     limit $limit

@@ -8,9 +8,14 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
 keyed as (select coalesce(match_id, '(no match) ' || game_id) as match, * from fg),
 summed as (
     select r.match_id as match, any_value(r.ruleset) as ruleset,
-        sum(r.n_games)::bigint as games, arg_min(r.first_started_at, r.first_ts) as started,
-        arg_max(r.last_started_at, r.last_ts) as ended, max(r.last_ts) as ended_ts,
-        arg_max(r.last_game_id, r.last_game_number) as last_game
+        sum(r.n_games)::bigint as games,
+        arg_min(r.first_started_at, (r.first_ts, r.first_started_at))
+            filter (where r.first_ts is not null) as started,
+        arg_max(r.last_started_at, (r.last_ts, r.last_started_at))
+            filter (where r.last_ts is not null) as ended,
+        max(r.last_ts) as ended_ts,
+        arg_max(r.last_game_id, (r.last_game_number, r.last_game_id))
+            filter (where r.last_game_number is not null) as last_game
     from rollup_games r
     where r.match_id is not null and
         ($ruleset is null or r.ruleset = $ruleset)
