@@ -29,7 +29,7 @@ def time_marts(wh: Warehouse, threads: int = 2) -> tuple[list[tuple[str, float, 
 
     Every mart is a table, so a mart's seconds are its own work, not its upstream's.
     """
-    summary = build(wh, threads=threads)
+    summary = build(wh, threads=threads, full=True)
     mine = [
         (name, seconds, summary.rows.get(name, 0))
         for name, seconds in summary.timings.items()

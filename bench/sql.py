@@ -153,8 +153,8 @@ def sql_build_memory() -> list[Figure]:
             ):
                 subprocess.run([*BIG2, *cmd], capture_output=True, check=True)
             log.unlink()
-            for limit in BUILD_LIMITS:
-                args = ["--memory-limit", limit] if limit else []
+            for limit in BUILD_LIMITS:  # each a full build (the next would add nothing)
+                args = ["--full", "--memory-limit", limit] if limit else ["--full"]
                 peak, seconds, code = peak_and_seconds([*BIG2, "build", "-w", str(wh), *args])
                 label = f"{n:,} games, memory limit {limit or 'default (80 % of RAM)'}"
                 if code != 0:
@@ -162,5 +162,57 @@ def sql_build_memory() -> list[Figure]:
                     continue
                 figures.append((f"{label}: build", seconds, "s"))
                 figures.append((f"{label}: peak RSS", peak, "MiB"))
+            shutil.rmtree(wh)
+    return figures
+
+
+@benchmark("sql.build_incremental")
+def sql_build_incremental() -> list[Figure]:
+    """``big2 build`` after importing 1 % more games into a built warehouse of N simulated games
+    (``BIG2_BENCH_BUILD_GAMES``, comma-separated; default 100000): incremental (the per-game
+    marts add the new games, the rest rebuilt) against ``--full``, alternated from the same
+    built file, ``BIG2_BENCH_INCREMENTAL_ROUNDS`` rounds (default 3): medians, their ratio and
+    peak RSS, each build a fresh child process."""
+    import statistics
+
+    from bench.reliability import BIG2, peak_and_seconds
+
+    sizes = [int(n) for n in os.environ.get("BIG2_BENCH_BUILD_GAMES", "100000").split(",")]
+    rounds = int(os.environ.get("BIG2_BENCH_INCREMENTAL_ROUNDS", "3"))
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        for n in sizes:
+            log, more, wh = tmp / f"g{n}.jsonl", tmp / f"more{n}.jsonl", tmp / f"wh{n}"
+            added = max(n // 100, 1)
+            for cmd in (
+                ["simulate", "-n", str(n), "--seed", "5", "--out", str(log)],
+                ["ingest", str(log), "-w", str(wh)],  # and the build
+                ["simulate", "-n", str(added), "--seed", "6", "--id-prefix", "more",
+                 "--out", str(more)],
+                ["ingest", str(more), "-w", str(wh), "--no-build"],
+            ):  # fmt: skip
+                subprocess.run([*BIG2, *cmd], capture_output=True, check=True)
+            built = tmp / "built.duckdb"
+            shutil.copyfile(wh / "warehouse.duckdb", built)
+            seconds: dict[str, list[float]] = {"incremental": [], "full": []}
+            peaks: dict[str, list[float]] = {"incremental": [], "full": []}
+            for _ in range(rounds):
+                for kind, args in (("incremental", []), ("full", ["--full"])):
+                    shutil.copyfile(built, wh / "warehouse.duckdb")
+                    peak, secs, code = peak_and_seconds([*BIG2, "build", "-w", str(wh), *args])
+                    if code != 0:
+                        raise RuntimeError(f"big2 build {' '.join(args)} exited {code}")
+                    seconds[kind].append(secs)
+                    peaks[kind].append(peak)
+            label = f"{n:,} games + {added:,} new"
+            inc, full = (statistics.median(seconds[k]) for k in ("incremental", "full"))
+            figures += [
+                (f"{label}: incremental build (median of {rounds})", inc, "s"),
+                (f"{label}: --full build (median of {rounds})", full, "s"),
+                (f"{label}: incremental ÷ full", inc / full, "×"),
+                (f"{label}: incremental peak RSS (max)", max(peaks["incremental"]), "MiB"),
+                (f"{label}: --full peak RSS (max)", max(peaks["full"]), "MiB"),
+            ]
             shutil.rmtree(wh)
     return figures

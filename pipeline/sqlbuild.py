@@ -27,11 +27,12 @@ every step passed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,27 @@ SCALAR_MACROS = (
 MART_SETTINGS: dict[str, dict[str, str]] = {
     "stats_player_games": {"disabled_optimizers": "build_side_probe_side"},
 }
+#: Marts whose rows of a game come from that game's rows alone (and the build's constant
+#: tables: rulesets, seeds): one row per seat, action or payment of a game, with no aggregate,
+#: window or fit across games, reading only staging views and marts of this set. A build
+#: over marts already built by the same SQL (:func:`build_key`) computes these for the new
+#: batches' games only and adds them (docs/sql.md, "Incremental builds"); every other mart is
+#: rebuilt whole, from them.
+GAME_LOCAL_MARTS = frozenset(
+    {
+        "mart_game_scores",
+        "mart_payments",
+        "stats_player_games",
+        "audit_obligations",
+        "luck_hands",
+        "ddz_game_scores",
+        "ddz_coop_actions",
+        "ddz_stats_player_games",
+    }
+)
+#: Raised to :data:`build_key` by hand when a change outside ``sql/`` alters what a
+#: game-local mart holds for the games already built (the rulesets and seeds are compared).
+INCREMENTAL_FORMAT = "1"
 
 
 class SqlError(Big2Error):
@@ -111,6 +133,14 @@ class BuildSummary:
     timings: dict[str, float] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
     retried: dict[str, float] = field(default_factory=dict)
+    #: An incremental build: the games its game-local marts added (None: a full build).
+    added_games: int | None = None
+    #: Why a build that could have been incremental was built whole ('' when it was not).
+    full_because: str = ""
+
+
+class _NotIncremental(Exception):
+    """The stored marts cannot be added to (a constant table they read changed)."""
 
 
 def ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
@@ -237,13 +267,35 @@ def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:
     )
 
 
+def build_key() -> str:
+    """What a build's marts hold besides the stored games: the SQL of ``sql/`` (seeds, macros,
+    staging, marts), :data:`GAME_LOCAL_MARTS`, :data:`INCREMENTAL_FORMAT` and DuckDB's
+    version, as a digest; stamped in the file (:attr:`FileStamp.build_key`), an incremental
+    build needs the same.
+
+    >>> build_key() == build_key() and len(build_key())
+    16
+    """
+    digest = hashlib.sha256()
+    for folder in ("seeds", "macros", "staging", "marts"):
+        for name, text in sql_files(folder).items():
+            digest.update(f"{folder}/{name}\0{text}\0".encode())
+    digest.update(",".join(sorted(GAME_LOCAL_MARTS)).encode())
+    digest.update(f"\0{INCREMENTAL_FORMAT}\0{duckdb.__version__}".encode())
+    return digest.hexdigest()[:16]
+
+
 def build_sql(
     con: duckdb.DuckDBPyConnection,
     summary: BuildSummary | None = None,
     on_step: OnStep | None = None,
+    overlay: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
 ) -> BuildSummary:
     """Create or replace every SQL object on a writable connection, each statement committed
-    on its own (:func:`build` publishes them as one new file); ``on_step`` as each starts."""
+    on its own (:func:`build` publishes them as one new file); ``on_step`` as each starts.
+    ``overlay``: the connection holds marts built before, and ``overlay(con)`` makes TEMP base
+    views over the games to add (:meth:`Warehouse.overlay_views`): the game-local marts get
+    those games' rows added, the others are rebuilt whole."""
     summary = summary or BuildSummary()
     started = time.perf_counter()
     memory = "?"
@@ -257,7 +309,7 @@ def build_sql(
 
     try:
         (memory,) = con.execute("select current_setting('memory_limit')").fetchone() or ("?",)
-        _build_steps(con, summary, step, steps)
+        _build_steps(con, summary, step, steps, overlay)
     except duckdb.OutOfMemoryException as err:
         raise _out_of_memory(steps.running or "rulesets", memory, err) from err
     summary.seconds = time.perf_counter() - started
@@ -280,6 +332,7 @@ def _build_steps(
     summary: BuildSummary,
     step: Callable[[str, str], None],
     steps: _Steps,
+    overlay: Callable[[duckdb.DuckDBPyConnection], None] | None,
 ) -> None:
     """The steps of :func:`build_sql`, each statement through ``step`` (name, SQL); the parts
     that are no statement of a file start through ``steps``."""
@@ -290,12 +343,17 @@ def _build_steps(
     # one transaction would add nothing but memory: DuckDB holds a transaction's new tables
     # until it commits (1M games: a build under a 2 GB limit fails in one transaction and
     # passes in 1 GB this way; docs/sql.md, Build time)
+    constants = _constant_tables()
+    if overlay is not None:  # what the stored marts were built with, to compare
+        _keep_constants(con, constants)
     t0 = time.perf_counter()
     steps.start("rulesets")
     _write_rulesets(con)
     summary.timings["rulesets"] = time.perf_counter() - t0
     for name, text in sql_files("seeds").items():  # small constant tables (seed 002)
         step(name, f"create or replace table {name} as\n{text}")
+    if overlay is not None:
+        _same_constants(con, constants)
     for name in SCALAR_MACROS:
         step(name, macros[name])
     for name, text in sql_files("staging").items():
@@ -308,14 +366,35 @@ def _build_steps(
     for name, text in macros.items():
         if name not in SCALAR_MACROS and name not in after:
             step(name, text)
-    for name in order_marts(marts):
-        sql = f"create or replace table {name} as\n{marts[name]}"
-        if name in MART_SETTINGS:
-            lost = _step_with_settings(con, step, name, sql, MART_SETTINGS[name])
-            if lost is not None:
-                summary.retried[name] = lost
-        else:
-            step(name, sql)
+    order = order_marts(marts)
+    if overlay is not None:
+        # the new games' rows of each game-local mart, as a TEMP table that the next ones read
+        # (as they read the staging views over the TEMP base views), added to the stored one
+        overlay(con)
+        (database,) = con.execute("select current_database()").fetchone() or ("",)
+        stored = '"' + str(database).replace('"', '""') + '".main'  # not TEMP's main schema
+        for name in (n for n in order if n in GAME_LOCAL_MARTS):
+            _mart_step(
+                con,
+                summary,
+                step,
+                name,
+                f"create or replace temp table {name} as\n{marts[name]};\n"
+                f"insert into {stored}.{name} by name select * from temp.{name}",
+            )
+        _drop_temp(con)
+        # the marts rebuilt whole: dropped first, their blocks freed by a checkpoint for the
+        # new ones to reuse (else the file keeps both, ~1.4× a full build's size at 1M games)
+        for name in order:
+            if name not in GAME_LOCAL_MARTS:
+                con.execute(f"drop table if exists {name}")
+        con.execute("checkpoint")
+    for name in order:
+        if overlay is None or name not in GAME_LOCAL_MARTS:
+            _mart_step(
+                con, summary, step, name, f"create or replace table {name} as\n{marts[name]}"
+            )
+    for name in order:
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
         summary.rows[name] = int(n)
     for name in sorted(after):  # macros over the marts (what-if side-by-sides)
@@ -324,6 +403,64 @@ def _build_steps(
     steps.start("comments")
     write_comments(con)
     summary.timings["comments"] = time.perf_counter() - t0
+
+
+def _mart_step(
+    con: duckdb.DuckDBPyConnection,
+    summary: BuildSummary,
+    step: Callable[[str, str], None],
+    name: str,
+    sql: str,
+) -> None:
+    """Build one mart through ``step``, under its :data:`MART_SETTINGS` if it has some."""
+    if name in MART_SETTINGS:
+        lost = _step_with_settings(con, step, name, sql, MART_SETTINGS[name])
+        if lost is not None:
+            summary.retried[name] = lost
+    else:
+        step(name, sql)
+
+
+def _constant_tables() -> list[str]:
+    """The tables a build writes before its marts, from the presets and ``sql/seeds``."""
+    names = []
+    for kind in kinds():
+        game = game_for(kind)
+        names.append(f"{game.sql_prefix}rulesets")
+        names.extend(game.sql_seeds())
+    return names + list(sql_files("seeds"))
+
+
+def _keep_constants(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> None:
+    """Copy the stored constant tables aside (TEMP ``_built_<name>``) before the build
+    rewrites them."""
+    for name in names:
+        try:
+            con.execute(f"create temp table _built_{name} as from {name}")
+        except duckdb.CatalogException:
+            raise _NotIncremental(f"the built file has no table {name}") from None
+
+
+def _same_constants(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> None:
+    """``_NotIncremental`` unless every row the stored marts were built with is still in its
+    constant table (new rulesets may be added: new games' own), then drop the copies."""
+    for name in names:
+        (gone,) = con.execute(
+            f"select count(*) from (from temp._built_{name} except all from {name})"
+        ).fetchone() or (0,)
+        if gone:
+            raise _NotIncremental(f"{name} changed since the marts were built")
+        con.execute(f"drop table temp._built_{name}")
+
+
+def _drop_temp(con: duckdb.DuckDBPyConnection) -> None:
+    """Drop this connection's TEMP views and tables (an incremental build's overlay)."""
+    for (name,) in con.execute(
+        "select view_name from duckdb_views() where temporary and not internal"
+    ).fetchall():
+        con.execute(f"drop view temp.main.{name}")
+    for (name,) in con.execute("select table_name from duckdb_tables() where temporary").fetchall():
+        con.execute(f"drop table temp.main.{name}")
 
 
 def _step_with_settings(
@@ -383,6 +520,7 @@ def build(
     memory: str | None = None,
     on_wait: Callable[[], None] | None = None,
     on_step: OnStep | None = None,
+    full: bool = False,
 ) -> BuildSummary:
     """Build the SQL layers into a new ``warehouse.duckdb`` that replaces the old one
     atomically (:meth:`Warehouse.publish`): readers are never blocked and never block it;
@@ -392,20 +530,70 @@ def build(
     ``threads``, ``memory``: DuckDB's for the build (default: DuckDB's, one thread a core and
     80 % of the machine's memory); past ``memory`` it spills to a temporary folder beside the
     new file (:func:`memory_limit` reads it). ``on_step(name, done, total)``: as each step
-    starts (a command's progress bar; :func:`build_steps` counts them)."""
-    summary = BuildSummary()
+    starts (a command's progress bar; :func:`build_steps` counts them).
 
-    def fill(con: duckdb.DuckDBPyConnection) -> None:
-        if threads:
-            con.execute("set threads = ?", [int(threads)])
-        if memory:
-            con.execute("set memory_limit = ?", [memory])
-        build_sql(con, summary, on_step)
+    Incremental unless ``full``: when the current file's marts were built by the same
+    :func:`build_key` over batches that are all still committed, the new file starts as its
+    copy, the :data:`GAME_LOCAL_MARTS` get the rows of the games of the other batches added,
+    and the other marts are rebuilt whole (``added_games`` says how many games were added). A
+    constant table those marts read that changed (a preset's rules) makes it a full build
+    (``full_because`` says why)."""
+    key = build_key()
+
+    def fill(
+        summary: BuildSummary, covered: Collection[str] | None
+    ) -> Callable[[duckdb.DuckDBPyConnection], None]:
+        def overlay(con: duckdb.DuckDBPyConnection) -> None:
+            # the batches the new file's views name (``batches``: the manifest as the publish
+            # read it, an import may have committed one since) that the marts do not cover
+            rows = con.execute("select batch_id, counts from batches").fetchall()
+            added = {b for b, _ in rows if b not in (covered or ())}
+            wh.overlay_views(con, added)
+            summary.added_games = sum(
+                int(json.loads(c).get("stored", 0)) for b, c in rows if b in added
+            )
+
+        def run(con: duckdb.DuckDBPyConnection) -> None:
+            if threads:
+                con.execute("set threads = ?", [int(threads)])
+            if memory:
+                con.execute("set memory_limit = ?", [memory])
+            build_sql(con, summary, on_step, None if covered is None else overlay)
+
+        return run
 
     started = time.perf_counter()
-    wh.publish(fill, on_wait=on_wait)
+    with wh.building(on_wait=on_wait):
+        summary = BuildSummary()
+        covered, why = (None, "") if full else _covered_batches(wh, key)
+        if covered is not None:
+            try:
+                wh.publish(fill(summary, covered), from_current=True, build_key=key)
+            except _NotIncremental as err:
+                covered, why = None, str(err)
+                summary = BuildSummary()
+                started = time.perf_counter()
+        if covered is None:
+            summary.full_because = why
+            wh.publish(fill(summary, None), build_key=key)
     summary.timings["publish"] = time.perf_counter() - started - summary.seconds
     return summary
+
+
+def _covered_batches(wh: Warehouse, key: str) -> tuple[set[str] | None, str]:
+    """The batches ``warehouse.duckdb``'s marts cover, when an incremental build can add the
+    others to them; else None and why not ('' without marts to add to)."""
+    stamp = wh.file_stamp()
+    if stamp is None or not stamp.marts:
+        return None, ""
+    if not stamp.build_key:
+        return None, "the marts were built before builds could add games to them"
+    if stamp.build_key != key:
+        return None, "the marts were built by other SQL (or another DuckDB)"
+    covered = set(stamp.batch_ids)
+    if not covered <= {e.batch_id for e in wh.entries()}:
+        return None, "a batch the marts cover is no longer committed"
+    return covered, ""
 
 
 def is_built(con: duckdb.DuckDBPyConnection) -> bool:

@@ -326,6 +326,7 @@ def build_with_progress(
     *,
     threads: int | None = None,
     memory: str | None = None,
+    full: bool = False,
 ) -> BuildSummary:
     """:func:`pipeline.sqlbuild.build` with a progress bar on stderr (steps done of all, the
     one running, the time so far; gone when the build ends); a build running elsewhere is
@@ -347,8 +348,32 @@ def build_with_progress(
             bar.update(task, completed=done, total=total, step=escape(step))
 
         return sqlbuild.build(
-            wh, threads=threads, memory=memory, on_wait=lambda: say_waiting(wh), on_step=show
+            wh,
+            threads=threads,
+            memory=memory,
+            on_wait=lambda: say_waiting(wh),
+            on_step=show,
+            full=full,
         )
+
+
+def build_kind(done: BuildSummary) -> str:
+    """How a build went, for its line: games added to the per-game marts, or why it rebuilt
+    them whole when it could have added.
+
+    >>> from pipeline.sqlbuild import BuildSummary
+    >>> build_kind(BuildSummary(added_games=1200))
+    '; the per-game marts added 1,200 new games'
+    >>> build_kind(BuildSummary(full_because="the marts were built by other SQL"))
+    '; every mart rebuilt: the marts were built by other SQL'
+    >>> build_kind(BuildSummary())
+    ''
+    """
+    if done.added_games is not None:
+        return f"; the per-game marts added {plural(done.added_games, 'new game')}"
+    if done.full_because:
+        return f"; every mart rebuilt: {done.full_because}"
+    return ""
 
 
 def build_after_ingest(
@@ -375,7 +400,10 @@ def build_after_ingest(
             f"{what} is committed, but the SQL marts were not rebuilt ({err}); they are "
             "stale until `big2 build` succeeds",
         ) from err
-    typer.echo(f"SQL marts built in {done.seconds:.2f} s ({plural(len(done.rows), 'mart')})")
+    typer.echo(
+        f"SQL marts built in {done.seconds:.2f} s ({plural(len(done.rows), 'mart')})"
+        f"{build_kind(done)}"
+    )
 
 
 def marts_still_current(wh: Warehouse, batch_id: str) -> str | None:

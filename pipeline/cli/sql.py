@@ -22,7 +22,7 @@ from pipeline.cli.app import (
     plural,
     writer_errors,
 )
-from pipeline.cli.ingest import build_memory, build_with_progress
+from pipeline.cli.ingest import build_kind, build_memory, build_with_progress
 from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
 from pipeline.games import preset_game
@@ -46,16 +46,29 @@ def build_command(
         int | None,
         typer.Option(min=1, help="DuckDB's threads for the build (default: one a core)."),
     ] = None,
+    full: Annotated[
+        bool,
+        flag(
+            "--full",
+            help="Rebuild every mart over every game, even where the per-game marts could "
+            "just add the games imported since the last build.",
+        ),
+    ] = False,
 ) -> None:
     """Create the staging views, scoring macros and marts in a new warehouse.duckdb that
-    replaces the old one atomically (readers keep reading the old one meanwhile)."""
+    replaces the old one atomically (readers keep reading the old one meanwhile). The
+    per-game marts add only the games imported since the last build when it ran the same
+    SQL; the others are rebuilt (docs/sql.md, "Incremental builds")."""
     from pipeline.warehouse import Warehouse
 
     with domain_errors(), writer_errors():
         memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
-        done = build_with_progress(wh, threads=threads, memory=memory)
-        typer.echo(f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})")
+        done = build_with_progress(wh, threads=threads, memory=memory, full=full)
+        typer.echo(
+            f"built {plural(len(done.rows), 'mart')} in {done.seconds:.2f} s ({wh.db_path})"
+            f"{build_kind(done)}"
+        )
         for name, lost in done.retried.items():
             typer.echo(
                 f"  {name} ran out of memory under its own settings ({lost:.2f} s) and was "

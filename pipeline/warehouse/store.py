@@ -421,6 +421,10 @@ class FileStamp:
     games: int
     marts: bool
     built_at: str
+    #: What the marts were built by (:func:`pipeline.sqlbuild.build_key`: the SQL, DuckDB's
+    #: version): a build may add new batches' games to marts of the same key. Empty in files
+    #: stamped before it, or without marts.
+    build_key: str = ""
 
     def views_match(self, root: Path, entries: list[BatchEntry]) -> bool:
         """Whether the file's base views name exactly these batches' files under ``root``."""
@@ -428,14 +432,21 @@ class FileStamp:
         return (self.root, self.n_batches, self.last_batch) == (root.as_posix(), len(entries), last)
 
 
+def _stamp_rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[Any, ...]]:
+    """The stamp's rows, ``build_key`` last ('' in a file stamped before it)."""
+    columns = "root, n_batches, last_batch, batch_ids, games, marts, built_at"
+    try:
+        return con.execute(f"select {columns}, build_key from {table}").fetchall()
+    except duckdb.BinderException:
+        return con.execute(f"select {columns}, '' from {table}").fetchall()
+
+
 def _read_stamp(con: duckdb.DuckDBPyConnection, database: str) -> FileStamp | None:
     """The stamp of an attached database file, None when it has none. A file stamped before
     stamps named their batches counts as marts over no known batch (stale once any exists)."""
     table = f"{database}.main.{META_TABLE}"
     try:
-        rows = con.execute(
-            f"select root, n_batches, last_batch, batch_ids, games, marts, built_at from {table}"
-        ).fetchall()
+        rows = _stamp_rows(con, table)
     except duckdb.Error:
         try:
             old = con.execute(f"select root, n_batches, last_batch from {table}").fetchall()
@@ -452,8 +463,8 @@ def _read_stamp(con: duckdb.DuckDBPyConnection, database: str) -> FileStamp | No
         return FileStamp(root, n, last, (), 0, bool(built[0][0]), "before stamps")
     if not rows:
         return None
-    root, n, last, ids, games, marts, built_at = rows[0]
-    return FileStamp(root, n, last, tuple(ids or ()), int(games), bool(marts), built_at)
+    root, n, last, ids, games, marts, built_at, key = rows[0]
+    return FileStamp(root, n, last, tuple(ids or ()), int(games), bool(marts), built_at, key or "")
 
 
 def _flock_soon(fd: int, seconds: float = LOCK_PATIENCE_S) -> bool:
@@ -936,16 +947,22 @@ class Warehouse:
             con.executemany("insert into batches values (?, ?, ?, ?)", batches)
 
     def _write_stamp(
-        self, con: duckdb.DuckDBPyConnection, entries: list[BatchEntry], *, marts: bool
+        self,
+        con: duckdb.DuckDBPyConnection,
+        entries: list[BatchEntry],
+        *,
+        marts: bool,
+        build_key: str = "",
     ) -> None:
-        """Stamp a database file with the batches its views and marts cover."""
+        """Stamp a database file with the batches its views and marts cover (and what built
+        the marts: :attr:`FileStamp.build_key`)."""
         con.execute(
             f"create or replace table {META_TABLE} (root varchar, n_batches integer, "
             "last_batch varchar, batch_ids varchar[], games bigint, marts boolean, "
-            "built_at varchar)"
+            "built_at varchar, build_key varchar)"
         )
         con.execute(
-            f"insert into {META_TABLE} values (?, ?, ?, ?, ?, ?, ?)",
+            f"insert into {META_TABLE} values (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 self.root.as_posix(),
                 len(entries),
@@ -954,6 +971,7 @@ class Warehouse:
                 sum(int(e.counts.get("stored", 0)) for e in entries),
                 marts,
                 datetime.now(UTC).isoformat(timespec="seconds"),
+                build_key if marts else "",
             ],
         )
 
@@ -1000,12 +1018,16 @@ class Warehouse:
         *,
         wait: bool = True,
         on_wait: Callable[[], None] | None = None,
+        from_current: bool = False,
+        build_key: str = "",
     ) -> bool:
         """Write a new ``warehouse.duckdb`` and atomically put it in place.
 
-        The new file (``warehouse.duckdb.new-…`` beside it) gets the base views over the
+        The new file (``warehouse.duckdb.new-…`` beside it; ``from_current``: a copy of the
+        current file, whose marts ``fill`` then adds to) gets the base views over the
         manifest's files as read now, then ``fill(con)`` (the marts: ``big2 build``), then a
-        stamp naming the batches covered (and whether marts were built); it is checkpointed,
+        stamp naming the batches covered (whether marts were built, and ``build_key``:
+        :attr:`FileStamp.build_key`); it is checkpointed,
         fsynced and renamed over the old file with :func:`os.replace`. A reader that holds the
         old file keeps reading it (its open inode); a reader that opens afterwards gets the new
         one; no reader ever blocks this, nor is blocked. On any failure the new file is deleted
@@ -1025,6 +1047,8 @@ class Warehouse:
             tmp = self.root / f"{DB_FILE}.new-{os.getpid()}-{secrets.token_hex(3)}"
             try:
                 with self._usable("write the DuckDB database of"):
+                    if from_current:
+                        shutil.copyfile(self.db_path, tmp)
                     con = duckdb.connect(str(tmp))
                     try:
                         con.execute("begin transaction")
@@ -1033,7 +1057,7 @@ class Warehouse:
                         if fill is not None:
                             fill(con)
                         con.execute("begin transaction")
-                        self._write_stamp(con, entries, marts=fill is not None)
+                        self._write_stamp(con, entries, marts=fill is not None, build_key=build_key)
                         con.execute("commit")
                         con.execute("checkpoint")
                     finally:
@@ -1054,6 +1078,14 @@ class Warehouse:
                     ) from err
                 raise
             return True
+
+    def overlay_views(self, con: duckdb.DuckDBPyConnection, batch_ids: Collection[str]) -> None:
+        """TEMP base views (and ``batches``) over these committed batches' files only, which
+        shadow the file's on ``con`` (its staging views and macros read them): what an
+        incremental build (:func:`pipeline.sqlbuild.build`) computes the new games' rows of
+        its per-game marts from. Drop them (the TEMP views and tables) to read every batch
+        again."""
+        self._create_views(con, [e for e in self.entries() if e.batch_id in batch_ids], temp=True)
 
     def refresh_views(self) -> None:
         """Publish a views-only ``warehouse.duckdb`` if it is missing or stale and holds no

@@ -1,0 +1,268 @@
+"""Incremental builds (docs/sql.md, "Incremental builds"): a build over marts already built by
+the same SQL adds the new batches' games to the game-local marts and rebuilds the others, and
+every table it publishes holds the very rows a full build of the same batches does; where it
+cannot add (other SQL, a batch no longer committed, a ruleset's rules changed), it builds
+whole and says why."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from marts_helpers import golden_game
+
+from pipeline import sqlbuild
+from pipeline.cli.demo import write_ddz_log
+from pipeline.ingest import ingest
+from pipeline.shipped import samples_dir
+from pipeline.sim.simulate import SimConfig, simulate
+from pipeline.warehouse import Warehouse
+
+BOTS4 = ("random", "greedy", "heuristic", "random")
+#: Big Two runs of each part: (preset, overrides, bots, games). The second part brings
+#: rulesets the first has not (a new ruleset row: allowed), and the 歡樂 / last-call rules.
+CALLS = {"last_card_call": "required", "missed_call_penalty": "takes_all_losses"}
+PARTS: list[list[tuple[str, dict[str, Any], tuple[str, ...], int]]] = [
+    [
+        ("hk", {}, BOTS4, 40),
+        ("mainland", {"bonus_multipliers": "huanle"}, BOTS4, 40),
+        ("taiwan", {"bankroll": True, "bankroll_start": 60}, BOTS4, 24),
+        ("hk", {"players": 3, "three_player_mode": "stock_13"}, BOTS4[:3], 16),
+    ],
+    [
+        ("hk", {}, BOTS4, 40),
+        ("mainland", {"bonus_multipliers": "huanle"}, BOTS4, 24),
+        ("hk-classic", CALLS, BOTS4, 24),
+        ("hk", {"players": 5}, (*BOTS4, "heuristic"), 16),
+    ],
+]
+
+
+def _write_part(directory: Path, part: int) -> list[str]:
+    """One import's logs: simulated Big Two, Dou Dizhu deals, a golden 包牌 game; the first
+    part also the sample logs (partial information, score sheets, CSV, rejects)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    log = directory / f"big2-{part}.jsonl"
+    with log.open("w", encoding="utf-8") as out:
+        for i, (preset, overrides, bots, games) in enumerate(PARTS[part]):
+            cfg = SimConfig(
+                games=games,
+                seed=500 + 10 * part + i,
+                bots=bots,
+                preset=preset,
+                overrides=overrides,
+                must_block_discipline=0.6,
+                match_games=8,
+                id_prefix=f"p{part}r{i}",
+            )
+            for game in simulate(cfg):
+                out.write(json.dumps(game, ensure_ascii=False) + "\n")
+        out.write(json.dumps(golden_game(f"golden-{part}", match_id=f"golden-{part}")) + "\n")
+    ddz = directory / f"ddz-{part}.jsonl"
+    write_ddz_log(ddz, seed=70 + part)
+    return [str(log), str(ddz)] + ([str(samples_dir())] if part == 0 else [])
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> list[list[str]]:
+    root = tmp_path_factory.mktemp("incremental-logs")
+    return [_write_part(root / f"part{p}", p) for p in range(2)]
+
+
+def _import(wh: Warehouse, paths: list[str]) -> int:
+    summary = ingest(paths, wh, workers=1)
+    return summary.total().stored
+
+
+def _tables(path: Path) -> dict[str, int]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = con.execute(
+            "select table_name, estimated_size from duckdb_tables() where schema_name = 'main'"
+        ).fetchall()
+    finally:
+        con.close()
+    return {name: int(n) for name, n in rows if name != "_warehouse_meta"}
+
+
+def _differences(a: Path, b: Path) -> dict[str, tuple[int, int]]:
+    """Per table of either file: rows only in a, rows only in b (as multisets). Floating
+    point to 6 decimals: a parallel sum or fit adds in any order, so two full builds of the
+    same games already differ in the last bits of luck_outcomes' fits."""
+    con = duckdb.connect()
+    try:
+        con.execute(f"attach '{a}' as a (read_only)")
+        con.execute(f"attach '{b}' as b (read_only)")
+        out = {}
+        for name in sorted(set(_tables(a)) | set(_tables(b))):
+            types = con.execute(
+                "select column_name, data_type from duckdb_columns() "
+                "where database_name = 'a' and table_name = ? order by column_index",
+                [name],
+            ).fetchall()
+            columns = ", ".join(
+                f'round("{c}", 6)' if t in ("DOUBLE", "FLOAT") else f'"{c}"' for c, t in types
+            )
+            only_a, only_b = (
+                con.execute(
+                    f"select count(*) from (select {columns} from {x}.main.{name} "
+                    f"except all select {columns} from {y}.main.{name})"
+                ).fetchone()
+                or (0,)
+                for x, y in (("a", "b"), ("b", "a"))
+            )
+            if only_a[0] or only_b[0]:
+                out[name] = (int(only_a[0]), int(only_b[0]))
+        return out
+    finally:
+        con.close()
+
+
+def _full_copy(wh: Warehouse, to: Path) -> Warehouse:
+    """The same committed batches in another folder, without the built file."""
+    shutil.copytree(wh.root, to, ignore=shutil.ignore_patterns("warehouse.duckdb*"))
+    return Warehouse(to)
+
+
+def test_a_build_adds_new_games_and_publishes_what_a_full_build_does(
+    logs: list[list[str]], tmp_path: Path
+) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0])
+    first = sqlbuild.build(wh)
+    assert first.added_games is None and first.full_because == ""  # nothing to add to
+    stored = _import(wh, logs[1])
+    assert stored > 150
+    second = sqlbuild.build(wh)
+    assert second.added_games == stored
+    assert second.full_because == ""
+    full = _full_copy(wh, tmp_path / "full")
+    whole = sqlbuild.build(full, full=True)
+    assert whole.added_games is None
+    # every mart and constant table holds the same rows, and the marts are not empty: the
+    # game-local ones gained the second part's games, the others were rebuilt over both
+    assert second.rows == whole.rows
+    assert all(second.rows[m] > 0 for m in ("mart_game_scores", "stats_player_games"))
+    assert all(second.rows[m] > 0 for m in ("ddz_game_scores", "ddz_stats_player_games"))
+    assert _differences(wh.db_path, full.db_path) == {}
+    assert set(_tables(wh.db_path)) == set(_tables(full.db_path))
+    con = wh.connect()
+    try:
+        assert {n: r for n, r in sqlbuild.run_tests(con).items() if r} == {}
+    finally:
+        con.close()
+    assert wh.marts_problem() is None
+
+
+def test_a_batch_committed_as_the_build_starts_is_added(
+    logs: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import that commits after the build read the stamp, before it wrote the new file's
+    views: its games are in those views, so the per-game marts add them too (the stamp then
+    says they are covered, and they are)."""
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0][:1])
+    sqlbuild.build(wh)
+    covered = sqlbuild._covered_batches
+    stored: list[int] = []
+
+    def then_an_import(w: Warehouse, key: str) -> tuple[set[str] | None, str]:
+        found = covered(w, key)
+        stored.append(_import(w, logs[1][:1]))
+        return found
+
+    monkeypatch.setattr(sqlbuild, "_covered_batches", then_an_import)
+    done = sqlbuild.build(wh)
+    assert done.added_games == stored[0] > 0
+    full = _full_copy(wh, tmp_path / "full")
+    sqlbuild.build(full, full=True)
+    assert _differences(wh.db_path, full.db_path) == {}
+    assert wh.marts_problem() is None
+
+
+def test_a_build_with_nothing_new_changes_no_row(logs: list[list[str]], tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0])
+    sqlbuild.build(wh)
+    before = tmp_path / "before.duckdb"
+    shutil.copyfile(wh.db_path, before)
+    again = sqlbuild.build(wh)
+    assert again.added_games == 0
+    assert _differences(wh.db_path, before) == {}
+
+
+def test_other_sql_builds_whole_and_says_why(
+    logs: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0])
+    sqlbuild.build(wh)
+    monkeypatch.setattr(sqlbuild, "INCREMENTAL_FORMAT", "another")  # as a changed mart would
+    done = sqlbuild.build(wh)
+    assert done.added_games is None
+    assert done.full_because == "the marts were built by other SQL (or another DuckDB)"
+    assert wh.file_stamp() is not None and wh.file_stamp().build_key == sqlbuild.build_key()  # type: ignore[union-attr]
+
+
+def test_full_builds_whole_when_asked(logs: list[list[str]], tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0])
+    sqlbuild.build(wh)
+    done = sqlbuild.build(wh, full=True)
+    assert (done.added_games, done.full_because) == (None, "")
+
+
+def test_changed_rules_of_a_stored_ruleset_build_whole(
+    logs: list[list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A preset whose rules changed since the build (its rulesets row differs): the stored
+    marts scored its games by the old rules, so the build starts over."""
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0])
+    sqlbuild.build(wh)
+    write = sqlbuild._write_rulesets
+
+    def stakes_doubled(con: duckdb.DuckDBPyConnection) -> None:
+        write(con)
+        con.execute("update rulesets set params = json_merge_patch(params, '{\"stake\": 2}')")
+
+    monkeypatch.setattr(sqlbuild, "_write_rulesets", stakes_doubled)
+    done = sqlbuild.build(wh)
+    assert done.added_games is None
+    assert done.full_because == "rulesets changed since the marts were built"
+    (stake,) = wh.connect().execute("select max(stake) from mart_game_scores").fetchone() or (0,)
+    assert stake == 2  # rescored, not added to
+
+
+def test_a_dropped_batch_builds_whole(logs: list[list[str]], tmp_path: Path) -> None:
+    """``verify --repair`` drops a damaged batch: the marts covered its games, so they are
+    rebuilt from the batches still committed."""
+    wh = Warehouse(tmp_path / "wh")
+    _import(wh, logs[0][:1])
+    _import(wh, logs[0][1:2])
+    sqlbuild.build(wh)
+    damaged = wh.entries()[0].files[0]
+    path = wh.root / damaged.path
+    path.write_bytes(path.read_bytes()[:-10] + b"0123456789")
+    wh.repair()
+    assert len(wh.entries()) == 1
+    done = sqlbuild.build(wh)
+    assert done.added_games is None
+    assert done.full_because == "a batch the marts cover is no longer committed"
+    assert wh.marts_problem() is None
+
+
+def test_game_local_marts_read_only_game_local_marts() -> None:
+    """Each mart an incremental build adds to reads no mart it rebuilds (whose rows of the
+    new games it would not see yet), nor a window, fit or cross-game aggregate."""
+    marts = sqlbuild.sql_files("marts")
+    for name in sqlbuild.GAME_LOCAL_MARTS:
+        text = sqlbuild._strip_comments(marts[name])
+        read = {m for m in marts if m != name and re.search(rf"\b{m}\b", text)}
+        assert read <= sqlbuild.GAME_LOCAL_MARTS, (name, read)
+        assert not re.search(r"\bover\s*\(|\bregr_|\bbatches\b", text), name
