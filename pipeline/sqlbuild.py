@@ -81,6 +81,7 @@ GAME_LOCAL_MARTS = frozenset(
         "mart_payments",
         "stats_player_games",
         "audit_obligations",
+        "collusion_seat_games",
         "luck_hands",
         "ddz_game_scores",
         "ddz_coop_actions",

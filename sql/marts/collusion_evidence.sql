@@ -61,66 +61,12 @@ non_block as (
     cross join non_block_all as a
 ),
 
--- soft play: the actor's non-obligation decisions while an opponent is close to going out
-decisions as (
-    select
-        game_id,
-        seat,
-        next_seat,
-        action_type,
-        is_lead,
-        -- a low single: one card of rank 3..10 (card ids 0..31)
-        kind = 'single' and cards_mask < 4294967296 as is_low_single,
-        beating_play_existed,
-        cards_left[next_seat + 1] as next_cards,
-        -- the fewest cards an opponent still in play holds: spelled out for up to 4 seats
-        -- (least() skips NULLs; a lambda per action costs several times more)
-        case
-            when len(cards_left) <= 4 then least(
-                case when seat <> 0 and cards_left[1] > 0 then cards_left[1] end,
-                case when seat <> 1 and cards_left[2] > 0 then cards_left[2] end,
-                case when seat <> 2 and cards_left[3] > 0 then cards_left[3] end,
-                case when seat <> 3 and cards_left[4] > 0 then cards_left[4] end
-            )
-            else list_min(list_filter(cards_left, lambda c, i: i <> seat + 1 and c > 0))
-        end as min_opponent_cards
-    from stg_actions
-    where obligation is null
-      and action_type in ('play', 'pass')
-      and (is_lead or beating_play_existed)
-),
-
--- counted per seat per game first, then named (four rows per game instead of every action);
--- only the decisions that count somewhere (p or f) are grouped: a pair without any has no
--- soft_pass / soft_feed row either way
-per_seat as (
-    select
-        game_id,
-        seat,
-        next_seat,
-        count(*) filter (where p and next_cards <= 2 and action_type = 'pass') as sp_cell_actions,
-        count(*) filter (where p and next_cards <= 2) as sp_cell_opportunities,
-        count(*) filter (where p and next_cards > 2 and action_type = 'pass') as sp_base_actions,
-        count(*) filter (where p and next_cards > 2) as sp_base_opportunities,
-        count(*) filter (where f and next_cards <= 3 and is_low_single) as sf_cell_actions,
-        count(*) filter (where f and next_cards <= 3) as sf_cell_opportunities,
-        count(*) filter (where f and next_cards > 3 and is_low_single) as sf_base_actions,
-        count(*) filter (where f and next_cards > 3) as sf_base_opportunities
-    from (
-        select
-            *,
-            not is_lead and beating_play_existed and min_opponent_cards <= 2 as p,
-            is_lead and min_opponent_cards <= 3 as f
-        from decisions
-    )
-    where p or f
-    group by game_id, seat, next_seat
-),
-
 per_pair as (
+    -- soft play (collusion_seat_games: the actor's non-obligation decisions while an
+    -- opponent is close to going out, counted per game), summed per pair
     select
-        s.player_id,
-        n.player_id as partner_id,
+        player_id,
+        partner_id,
         sum(sp_cell_actions) as sp_cell_actions,
         sum(sp_cell_opportunities) as sp_cell_opportunities,
         sum(sp_base_actions) as sp_base_actions,
@@ -129,9 +75,7 @@ per_pair as (
         sum(sf_cell_opportunities) as sf_cell_opportunities,
         sum(sf_base_actions) as sf_base_actions,
         sum(sf_base_opportunities) as sf_base_opportunities
-    from per_seat as d
-    join stg_seats as s on s.game_id = d.game_id and s.seat = d.seat
-    join stg_seats as n on n.game_id = d.game_id and n.seat = d.next_seat
+    from collusion_seat_games
     group by all
 ),
 
