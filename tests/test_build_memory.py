@@ -73,7 +73,7 @@ def test_limit_and_threads_are_the_builds(warehouse: Path) -> None:
         app, ["build", "-w", str(warehouse), "--memory-limit", "300MB", "--threads", "1"]
     )
     assert result.exit_code == 0, result.output
-    assert "built 36 marts" in result.output
+    assert f"built {len(sqlbuild.sql_files('marts'))} marts" in result.output
     assert _beside(warehouse) == []
 
 

@@ -266,3 +266,28 @@ def test_game_local_marts_read_only_game_local_marts() -> None:
         read = {m for m in marts if m != name and re.search(rf"\b{m}\b", text)}
         assert read <= sqlbuild.GAME_LOCAL_MARTS, (name, read)
         assert not re.search(r"\bover\s*\(|\bregr_|\bbatches\b", text), name
+
+
+def test_the_commands_say_how_they_built(tmp_path: Path) -> None:
+    """``big2 ingest`` and ``big2 build`` say what their build added, or why it was whole."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+    from pipeline.sim.sample import dumps, sample_game
+
+    runner = CliRunner()
+    wh = str(tmp_path / "wh")
+    for part, seeds in (("a", range(4)), ("b", range(4, 7))):
+        log = tmp_path / f"{part}.jsonl"
+        lines = (dumps(sample_game(seed=s, game_id=f"{part}{s}")) + "\n" for s in seeds)
+        log.write_text("".join(lines), encoding="utf-8")
+        result = runner.invoke(app, ["ingest", str(log), "-w", wh])
+        assert result.exit_code == 0, result.output
+        if part == "a":  # nothing built before: a full build, nothing to say
+            assert "SQL marts built in" in result.stdout and "added" not in result.stdout
+        else:
+            assert "the per-game marts added 3 new games" in result.stdout
+    result = runner.invoke(app, ["build", "-w", wh, "--full"])
+    assert result.exit_code == 0 and "added" not in result.stdout, result.output
+    result = runner.invoke(app, ["build", "-w", wh])
+    assert "the per-game marts added 0 new games" in result.stdout, result.output
