@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import duckdb
 
@@ -151,6 +151,30 @@ def simulated(
         assert summary.total().rejected == 0, summary.reasons
         _SIMULATED[key] = (wh, truth)
     return _SIMULATED[key]
+
+
+#: A run of simulated games: (preset, overrides, bots, games).
+Run = tuple[str, dict[str, Any], tuple[str, ...], int]
+
+
+def write_runs(out: TextIO, runs: Sequence[Run], *, seed: int, prefix: str) -> None:
+    """Simulate each run (seed ``seed + i``, ids ``<prefix><i>``; 頂大 discipline 0.6, 8-game
+    matches) and write its games to ``out`` as JSON Lines."""
+    from pipeline.sim.simulate import SimConfig, simulate
+
+    for i, (preset, overrides, bots, games) in enumerate(runs):
+        cfg = SimConfig(
+            games=games,
+            seed=seed + i,
+            bots=bots,
+            preset=preset,
+            overrides=overrides,
+            must_block_discipline=0.6,
+            match_games=8,
+            id_prefix=f"{prefix}{i}",
+        )
+        for game in simulate(cfg):
+            out.write(json.dumps(game, ensure_ascii=False) + "\n")
 
 
 def sql_test_failures(con: duckdb.DuckDBPyConnection, prefixes: Sequence[str]) -> dict[str, Any]:

@@ -10,24 +10,22 @@ import json
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
-from marts_helpers import golden_game
+from marts_helpers import Run, golden_game, write_runs
 
 from pipeline import sqlbuild
 from pipeline.cli.demo import write_ddz_log
 from pipeline.ingest import ingest
 from pipeline.shipped import samples_dir
-from pipeline.sim.simulate import SimConfig, simulate
 from pipeline.warehouse import Warehouse
 
 BOTS4 = ("random", "greedy", "heuristic", "random")
 #: Big Two runs of each part: (preset, overrides, bots, games). The second part brings
 #: rulesets the first has not (a new ruleset row: allowed), and the 歡樂 / last-call rules.
 CALLS = {"last_card_call": "required", "missed_call_penalty": "takes_all_losses"}
-PARTS: list[list[tuple[str, dict[str, Any], tuple[str, ...], int]]] = [
+PARTS: list[list[Run]] = [
     [
         ("hk", {}, BOTS4, 40),
         ("mainland", {"bonus_multipliers": "huanle"}, BOTS4, 40),
@@ -49,19 +47,7 @@ def _write_part(directory: Path, part: int) -> list[str]:
     directory.mkdir(parents=True, exist_ok=True)
     log = directory / f"big2-{part}.jsonl"
     with log.open("w", encoding="utf-8") as out:
-        for i, (preset, overrides, bots, games) in enumerate(PARTS[part]):
-            cfg = SimConfig(
-                games=games,
-                seed=500 + 10 * part + i,
-                bots=bots,
-                preset=preset,
-                overrides=overrides,
-                must_block_discipline=0.6,
-                match_games=8,
-                id_prefix=f"p{part}r{i}",
-            )
-            for game in simulate(cfg):
-                out.write(json.dumps(game, ensure_ascii=False) + "\n")
+        write_runs(out, PARTS[part], seed=500 + 10 * part, prefix=f"p{part}r")
         out.write(json.dumps(golden_game(f"golden-{part}", match_id=f"golden-{part}")) + "\n")
     ddz = directory / f"ddz-{part}.jsonl"
     write_ddz_log(ddz, seed=70 + part)

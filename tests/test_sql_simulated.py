@@ -4,20 +4,17 @@ preset (plus a bankroll and a 3-player variant, and 5 to 8 players), played by t
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import duckdb
 import pytest
+from marts_helpers import Run, write_runs
 
 from pipeline import sqlbuild
 from pipeline.ingest import ingest
-from pipeline.sim.simulate import SimConfig, simulate
 from pipeline.warehouse import Warehouse
 
 BOTS4 = ("random", "greedy", "heuristic", "random")
 #: (preset, overrides, bots, games)
-RUNS: list[tuple[str, dict[str, Any], tuple[str, ...], int]] = [
+RUNS: list[Run] = [
     ("hk", {}, BOTS4, 200),
     ("hk-classic", {}, BOTS4, 200),
     ("mainland", {}, BOTS4, 200),
@@ -37,19 +34,7 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
     root = tmp_path_factory.mktemp("simulated")
     log = root / "sim.jsonl"
     with log.open("w", encoding="utf-8") as out:
-        for i, (preset, overrides, bots, games) in enumerate(RUNS):
-            cfg = SimConfig(
-                games=games,
-                seed=60 + i,
-                bots=bots,
-                preset=preset,
-                overrides=overrides,
-                must_block_discipline=0.6,
-                match_games=8,
-                id_prefix=f"s{i}",
-            )
-            for game in simulate(cfg):
-                out.write(json.dumps(game, ensure_ascii=False) + "\n")
+        write_runs(out, RUNS, seed=60, prefix="s")
     wh = Warehouse(root / "wh")
     summary = ingest([str(log)], wh, workers=1)
     assert summary.total().rejected == 0, summary.reasons
