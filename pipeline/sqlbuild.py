@@ -88,6 +88,12 @@ GAME_LOCAL_MARTS = frozenset(
         "ddz_stats_player_games",
     }
 )
+#: Marts whose rows of a match (their ``match_key``: the match, or the game itself when the
+#: log names none) come from that match's games alone: every window and aggregate partitions
+#: by ``match_key``. An incremental build recomputes only the matches the new games belong
+#: to (a match may go on in a later import): their rows are deleted and computed again, the
+#: filter on ``match_key`` pushed down through the windows (0.1 s against 3.3 s at 1M games).
+MATCH_LOCAL_MARTS = frozenset({"mart_match_standings", "mart_match_results", "ddz_match_standings"})
 #: Raised to :data:`build_key` by hand when a change outside ``sql/`` alters what a
 #: game-local mart holds for the games already built (the rulesets and seeds are compared).
 INCREMENTAL_FORMAT = "1"
@@ -270,7 +276,8 @@ def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:
 
 def build_key() -> str:
     """What a build's marts hold besides the stored games: the SQL of ``sql/`` (seeds, macros,
-    staging, marts), :data:`GAME_LOCAL_MARTS`, :data:`INCREMENTAL_FORMAT` and DuckDB's
+    staging, marts), :data:`GAME_LOCAL_MARTS`, :data:`MATCH_LOCAL_MARTS`,
+    :data:`INCREMENTAL_FORMAT` and DuckDB's
     version, as a digest; stamped in the file (:attr:`FileStamp.build_key`), an incremental
     build needs the same.
 
@@ -282,6 +289,7 @@ def build_key() -> str:
         for name, text in sql_files(folder).items():
             digest.update(f"{folder}/{name}\0{text}\0".encode())
     digest.update(",".join(sorted(GAME_LOCAL_MARTS)).encode())
+    digest.update(("\0" + ",".join(sorted(MATCH_LOCAL_MARTS))).encode())
     digest.update(f"\0{INCREMENTAL_FORMAT}\0{duckdb.__version__}".encode())
     return digest.hexdigest()[:16]
 
@@ -383,18 +391,32 @@ def _build_steps(
                 f"create or replace temp table {name} as\n{marts[name]};\n"
                 f"insert into {stored}.{name} by name select * from temp.{name}",
             )
-        _drop_temp(con)
+        # the matches of the new games, for the match-local marts
+        con.execute(
+            "create temp table _added_matches as select match_key from stg_games "
+            "union select match_key from stg_ddz_games"
+        )
+        _drop_temp(con, keep="_added_matches")
         # the marts rebuilt whole: dropped first, their blocks freed by a checkpoint for the
         # new ones to reuse (else the file keeps both, ~1.4× a full build's size at 1M games)
         for name in order:
-            if name not in GAME_LOCAL_MARTS:
+            if name not in GAME_LOCAL_MARTS | MATCH_LOCAL_MARTS:
                 con.execute(f"drop table if exists {name}")
         con.execute("checkpoint")
     for name in order:
-        if overlay is None or name not in GAME_LOCAL_MARTS:
-            _mart_step(
-                con, summary, step, name, f"create or replace table {name} as\n{marts[name]}"
+        if overlay is not None and name in GAME_LOCAL_MARTS:
+            continue
+        if overlay is not None and name in MATCH_LOCAL_MARTS:
+            added = "match_key in (select match_key from temp._added_matches)"
+            sql = (
+                f"delete from {name} where {added};\n"
+                f"insert into {name} by name select * from (\n{marts[name]}\n) where {added}"
             )
+        else:
+            sql = f"create or replace table {name} as\n{marts[name]}"
+        _mart_step(con, summary, step, name, sql)
+    if overlay is not None:
+        _drop_temp(con)
     for name in order:
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
         summary.rows[name] = int(n)
@@ -454,13 +476,16 @@ def _same_constants(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Non
         con.execute(f"drop table temp._built_{name}")
 
 
-def _drop_temp(con: duckdb.DuckDBPyConnection) -> None:
-    """Drop this connection's TEMP views and tables (an incremental build's overlay)."""
+def _drop_temp(con: duckdb.DuckDBPyConnection, keep: str = "") -> None:
+    """Drop this connection's TEMP views and tables (an incremental build's overlay), but
+    ``keep``."""
     for (name,) in con.execute(
         "select view_name from duckdb_views() where temporary and not internal"
     ).fetchall():
         con.execute(f"drop view temp.main.{name}")
-    for (name,) in con.execute("select table_name from duckdb_tables() where temporary").fetchall():
+    for (name,) in con.execute(
+        "select table_name from duckdb_tables() where temporary and table_name <> ?", [keep]
+    ).fetchall():
         con.execute(f"drop table temp.main.{name}")
 
 
@@ -536,7 +561,8 @@ def build(
     Incremental unless ``full``: when the current file's marts were built by the same
     :func:`build_key` over batches that are all still committed, the new file starts as its
     copy, the :data:`GAME_LOCAL_MARTS` get the rows of the games of the other batches added,
-    and the other marts are rebuilt whole (``added_games`` says how many games were added). A
+    the :data:`MATCH_LOCAL_MARTS` those of their matches computed again, and the other marts
+    are rebuilt whole (``added_games`` says how many games were added). A
     constant table those marts read that changed (a preset's rules) makes it a full build
     (``full_because`` says why)."""
     key = build_key()

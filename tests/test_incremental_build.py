@@ -48,7 +48,9 @@ def _write_part(directory: Path, part: int) -> list[str]:
     log = directory / f"big2-{part}.jsonl"
     with log.open("w", encoding="utf-8") as out:
         write_runs(out, PARTS[part], seed=500 + 10 * part, prefix=f"p{part}r")
-        out.write(json.dumps(golden_game(f"golden-{part}", match_id=f"golden-{part}")) + "\n")
+        # one match over both imports: its standings are computed again with its second game
+        golden = golden_game(f"golden-{part}", match_id="golden", game_number=part + 1)
+        out.write(json.dumps(golden) + "\n")
     ddz = directory / f"ddz-{part}.jsonl"
     write_ddz_log(ddz, seed=70 + part)
     return [str(log), str(ddz)] + ([str(samples_dir())] if part == 0 else [])
@@ -241,6 +243,17 @@ def test_a_dropped_batch_builds_whole(logs: list[list[str]], tmp_path: Path) -> 
     assert done.added_games is None
     assert done.full_because == "a batch the marts cover is no longer committed"
     assert wh.marts_problem() is None
+
+
+def test_match_local_marts_partition_by_the_match() -> None:
+    """Each mart an incremental build computes again for the new games' matches has their
+    key, and groups and partitions by it (a match's rows read that match alone)."""
+    marts = sqlbuild.sql_files("marts")
+    for name in sqlbuild.MATCH_LOCAL_MARTS:
+        text = sqlbuild._strip_comments(marts[name])
+        assert re.search(r"\bmatch_key\b", text), name
+        for clause in re.findall(r"(?:partition|group) by\s+([^)\n]*)", text):
+            assert "match_key" in clause, (name, clause)
 
 
 def test_game_local_marts_read_only_game_local_marts() -> None:
