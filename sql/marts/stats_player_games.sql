@@ -66,37 +66,40 @@ actions as (
 ),
 
 per_seat_actions as (
+    -- count_if, not count(*) filter: the same counts (NULL, not 0, where no row of a seat has
+    -- the flag known: the select below reads them through coalesce), 0.89× the mart's time at
+    -- 1M games (docs/benchmarks.md)
     select
         game_id,
         seat,
         -- leads (opportunity: every trick the seat led)
-        count(*) filter (where is_lead and is_play) as n_leads,
-        count(*) filter (where is_lead and is_single) as n_lead_single,
-        count(*) filter (where is_lead and is_pair) as n_lead_pair,
-        count(*) filter (where is_lead and is_triple) as n_lead_triple,
-        count(*) filter (where is_lead and is_five) as n_lead_five,
-        count(*) filter (where is_lead and is_other_kind and not is_five) as n_lead_other,
+        count_if(is_lead and is_play)::bigint as n_leads,
+        count_if(is_lead and is_single)::bigint as n_lead_single,
+        count_if(is_lead and is_pair)::bigint as n_lead_pair,
+        count_if(is_lead and is_triple)::bigint as n_lead_triple,
+        count_if(is_lead and is_five)::bigint as n_lead_five,
+        count_if(is_lead and is_other_kind and not is_five)::bigint as n_lead_other,
         -- plays (opportunity: the game)
-        count(*) filter (where is_play) as n_plays,
-        count(*) filter (where is_play and is_five) as n_five_card_plays,
+        count_if(is_play)::bigint as n_plays,
+        count_if(is_play and is_five)::bigint as n_five_card_plays,
         -- following turns (opportunity: a turn on a trick someone else led)
-        count(*) filter (where not is_lead and is_decision) as n_follow_turns,
-        count(*) filter (where is_pass) as n_passes,
-        count(*) filter (where is_pass and beating_play_existed) as n_voluntary_passes,
-        count(*) filter (where is_pass and not beating_play_existed) as n_forced_passes,
-        count(*) filter (where not is_lead and is_decision and beating_play_existed) as n_could_beat,
+        count_if(not is_lead and is_decision)::bigint as n_follow_turns,
+        count_if(is_pass)::bigint as n_passes,
+        count_if(is_pass and beating_play_existed)::bigint as n_voluntary_passes,
+        count_if(is_pass and not beating_play_existed)::bigint as n_forced_passes,
+        count_if(not is_lead and is_decision and beating_play_existed)::bigint as n_could_beat,
         -- a single 2 played on a single, not under a 頂大 obligation (which asks for the
         -- highest single), while a card of higher rank than the top but below 2 was in hand
         -- (card ids 4·(top rank + 1) .. 47)
-        count(*) filter (where not is_lead and card_id >= 48 and top_card_id is not null
-                         and obligation is null and hand_before_mask is not null)
+        count_if(not is_lead and card_id >= 48 and top_card_id is not null
+                         and obligation is null and hand_before_mask is not null)::bigint
             as n_two_single_follows,
-        count(*) filter (where not is_lead and card_id >= 48 and top_card_id is not null
-                         and obligation is null and hand_before_mask & ((1::bigint << 48) - (1::bigint << (4 * (top_card_id // 4 + 1)))) <> 0)
+        count_if(not is_lead and card_id >= 48 and top_card_id is not null
+                 and obligation is null and hand_before_mask & ((1::bigint << 48) - (1::bigint << (4 * (top_card_id // 4 + 1)))) <> 0)::bigint
             as n_two_wasted,
         -- the last-card call (docs/stats.md): plays that left the seat one card without the
         -- call after them (recorded only under last_card_call = required)
-        count(*) filter (where is_call_missed) as n_last_call_missed,
+        count_if(is_call_missed)::bigint as n_last_call_missed,
         -- think time (docs/stats.md): decisions with a think time, and their sum
         count(think) as n_timed_decisions,
         sum(think) as sum_decision_seconds
