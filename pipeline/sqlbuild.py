@@ -83,6 +83,7 @@ GAME_LOCAL_MARTS = frozenset(
         "audit_obligations",
         "collusion_seat_games",
         "luck_hands",
+        "mart_game_playtime",
         "ddz_game_scores",
         "ddz_coop_actions",
         "ddz_stats_player_games",
