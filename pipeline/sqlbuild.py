@@ -54,6 +54,7 @@ SCALAR_MACROS = (
     "ruleset_fields",
     "capped_payments",
     "balances_after",
+    "luck_expected",
     "ddz_ruleset_fields",
     "ddz_score",
     "ddz_hand",
@@ -94,7 +95,14 @@ GAME_LOCAL_MARTS = frozenset(
 #: by ``match_key``. An incremental build recomputes only the matches the new games belong
 #: to (a match may go on in a later import): their rows are deleted and computed again, the
 #: filter on ``match_key`` pushed down through the windows (0.1 s against 3.3 s at 1M games).
-MATCH_LOCAL_MARTS = frozenset({"mart_match_standings", "mart_match_results", "ddz_match_standings"})
+MATCH_LOCAL_MARTS = frozenset(
+    {"mart_match_standings", "mart_match_results", "ddz_match_standings", "luck_seats"}
+)
+#: Marts published as views, not tables: computed on each read from small stored marts. A
+#: table of ``luck_outcomes`` (4M rows at 1M games) would be written again whole by every
+#: build, incremental ones too, as its fitted lines change with every game added; the view
+#: reads ``luck_seats`` (match-local) and the few rows of ``luck_fits``.
+VIEW_MARTS = frozenset({"luck_outcomes"})
 #: Raised to :data:`build_key` by hand when a change outside ``sql/`` alters what a
 #: game-local mart holds for the games already built (the rulesets and seeds are compared).
 INCREMENTAL_FORMAT = "1"
@@ -277,10 +285,9 @@ def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:
 
 def build_key() -> str:
     """What a build's marts hold besides the stored games: the SQL of ``sql/`` (seeds, macros,
-    staging, marts), :data:`GAME_LOCAL_MARTS`, :data:`MATCH_LOCAL_MARTS`,
-    :data:`INCREMENTAL_FORMAT` and DuckDB's
-    version, as a digest; stamped in the file (:attr:`FileStamp.build_key`), an incremental
-    build needs the same.
+    staging, marts), :data:`GAME_LOCAL_MARTS`, :data:`MATCH_LOCAL_MARTS`, :data:`VIEW_MARTS`,
+    :data:`INCREMENTAL_FORMAT` and DuckDB's version, as a digest; stamped in the file
+    (:attr:`FileStamp.build_key`), an incremental build needs the same.
 
     >>> build_key() == build_key() and len(build_key())
     16
@@ -291,6 +298,7 @@ def build_key() -> str:
             digest.update(f"{folder}/{name}\0{text}\0".encode())
     digest.update(",".join(sorted(GAME_LOCAL_MARTS)).encode())
     digest.update(("\0" + ",".join(sorted(MATCH_LOCAL_MARTS))).encode())
+    digest.update(("\0" + ",".join(sorted(VIEW_MARTS))).encode())
     digest.update(f"\0{INCREMENTAL_FORMAT}\0{duckdb.__version__}".encode())
     return digest.hexdigest()[:16]
 
@@ -402,7 +410,8 @@ def _build_steps(
         # new ones to reuse (else the file keeps both, ~1.4× a full build's size at 1M games)
         for name in order:
             if name not in GAME_LOCAL_MARTS | MATCH_LOCAL_MARTS:
-                con.execute(f"drop table if exists {name}")
+                kind = "view" if name in VIEW_MARTS else "table"
+                con.execute(f"drop {kind} if exists {name}")
         con.execute("checkpoint")
     for name in order:
         if overlay is not None and name in GAME_LOCAL_MARTS:
@@ -414,7 +423,8 @@ def _build_steps(
                 f"insert into {name} by name select * from (\n{marts[name]}\n) where {added}"
             )
         else:
-            sql = f"create or replace table {name} as\n{marts[name]}"
+            kind = "view" if name in VIEW_MARTS else "table"
+            sql = f"create or replace {kind} {name} as\n{marts[name]}"
         _mart_step(con, summary, step, name, sql)
     if overlay is not None:
         _drop_temp(con)

@@ -6,9 +6,11 @@
 --            (after the bankroll cap) and the ruleset its line is fitted within
 --   expected_score     least-squares line of result on the opening-hand strength, fitted per
 --                      (fit_key, players): what such cards score on average under those rules
+--                      (luck_fit, luck_expected)
 --   score_vs_expected  result - expected_score: positive = won more than the cards promised
--- luck_outcomes runs it over the games' own rules (fit_key = the game's ruleset: preset plus
--- overrides, so one stake and one settlement a line); luck_whatif over a what-if ruleset.
+-- luck_whatif runs it over a what-if ruleset; luck_outcomes has the same line over the games'
+-- own rules (fit_key = the game's ruleset: preset plus overrides, so one stake and one
+-- settlement a line) from luck_fits.
 create or replace macro luck_money(hands, results) as table
 with scored as (
     select h.game_id, h.seat, h.players, h.strength, r.fit_key, r.result as score
@@ -17,15 +19,7 @@ with scored as (
 ),
 
 fits as (
-    select
-        fit_key,
-        players,
-        regr_slope(score, strength) as slope,
-        regr_intercept(score, strength) as intercept,
-        regr_r2(score, strength) as r2,
-        avg(score) as mean_score  -- the line when strength does not vary (no slope)
-    from scored
-    group by fit_key, players
+    select * from luck_fit(scored)
 )
 
 select
@@ -33,8 +27,8 @@ select
     s.seat,
     s.fit_key,
     s.score,
-    coalesce(f.intercept + f.slope * s.strength, f.mean_score) as expected_score,
-    s.score - coalesce(f.intercept + f.slope * s.strength, f.mean_score) as score_vs_expected,
+    luck_expected(f.intercept, f.slope, f.mean_score, s.strength) as expected_score,
+    s.score - luck_expected(f.intercept, f.slope, f.mean_score, s.strength) as score_vs_expected,
     f.slope as score_fit_slope,
     f.intercept as score_fit_intercept,
     f.r2 as score_fit_r2
