@@ -410,8 +410,7 @@ def _build_steps(
         # new ones to reuse (else the file keeps both, ~1.4× a full build's size at 1M games)
         for name in order:
             if name not in GAME_LOCAL_MARTS | MATCH_LOCAL_MARTS:
-                kind = "view" if name in VIEW_MARTS else "table"
-                con.execute(f"drop {kind} if exists {name}")
+                con.execute(f"drop {_kind(name)} if exists {name}")
         con.execute("checkpoint")
     for name in order:
         if overlay is not None and name in GAME_LOCAL_MARTS:
@@ -423,8 +422,7 @@ def _build_steps(
                 f"insert into {name} by name select * from (\n{marts[name]}\n) where {added}"
             )
         else:
-            kind = "view" if name in VIEW_MARTS else "table"
-            sql = f"create or replace {kind} {name} as\n{marts[name]}"
+            sql = f"create or replace {_kind(name)} {name} as\n{marts[name]}"
         _mart_step(con, summary, step, name, sql)
     if overlay is not None:
         _drop_temp(con)
@@ -437,6 +435,15 @@ def _build_steps(
     steps.start("comments")
     write_comments(con)
     summary.timings["comments"] = time.perf_counter() - t0
+
+
+def _kind(mart: str) -> str:
+    """What a mart is published as: ``view`` (:data:`VIEW_MARTS`) or ``table``.
+
+    >>> _kind("luck_outcomes"), _kind("mart_game_scores")
+    ('view', 'table')
+    """
+    return "view" if mart in VIEW_MARTS else "table"
 
 
 def _mart_step(

@@ -151,6 +151,14 @@ def test_a_build_adds_new_games_and_publishes_what_a_full_build_does(
     assert all(second.rows[m] > 0 for m in ("ddz_game_scores", "ddz_stats_player_games"))
     assert _differences(wh.db_path, full.db_path) == {}
     assert _tables(wh.db_path) == _tables(full.db_path)
+    for path in (wh.db_path, full.db_path):  # the marts published as views, not tables
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            views = {v for (v,) in con.execute("select view_name from duckdb_views()").fetchall()}
+            tables = {t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()}
+        finally:
+            con.close()
+        assert views >= sqlbuild.VIEW_MARTS and not sqlbuild.VIEW_MARTS & tables
     con = wh.connect()
     try:
         # the second import's score sheet was added: games known by their result alone
