@@ -155,7 +155,9 @@ def test_a_build_adds_new_games_and_publishes_what_a_full_build_does(
         con = duckdb.connect(str(path), read_only=True)
         try:
             views = {v for (v,) in con.execute("select view_name from duckdb_views()").fetchall()}
-            tables = {t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()}
+            tables = {
+                t for (t,) in con.execute("select table_name from duckdb_tables()").fetchall()
+            }
         finally:
             con.close()
         assert views >= sqlbuild.VIEW_MARTS and not sqlbuild.VIEW_MARTS & tables
