@@ -2,8 +2,9 @@
 -- of the caller with fit_key, players, strength and score: a seat's result in the game's unit,
 -- and the ruleset its line is fitted within): the least-squares line of score on the
 -- opening-hand strength (slope, intercept, r2) and the mean score, which stands for the line
--- when strength does not vary. luck_expected(line, strength) reads it. The one money fit of
--- luck_money (luck_whatif) and luck_fits (luck_outcomes); docs/stats.md.
+-- when strength does not vary; luck_expected(intercept, slope, mean_score, strength) reads
+-- them. The one money fit of luck_money (luck_whatif) and luck_fits (luck_outcomes);
+-- docs/stats.md.
 create or replace macro luck_fit(scored) as table
 select
     fit_key,
