@@ -129,6 +129,20 @@ def sql_build() -> list[Figure]:
         return figures
 
 
+def _build_sizes() -> list[int]:
+    """The warehouse sizes the build benchmarks run at: ``BIG2_BENCH_BUILD_GAMES``,
+    comma-separated (default 100000)."""
+    return [int(n) for n in os.environ.get("BIG2_BENCH_BUILD_GAMES", "100000").split(",")]
+
+
+def _big2(*commands: list[str]) -> None:
+    """Run each ``big2`` command in turn, a child process each; the first that fails raises."""
+    from bench.reliability import BIG2
+
+    for cmd in commands:
+        subprocess.run([*BIG2, *cmd], capture_output=True, check=True)
+
+
 #: ``sql.build_memory``'s limits: DuckDB's default (80 % of the machine's memory), then lower.
 BUILD_LIMITS = ("", "2GB", "1GB", "512MB", "256MB")
 
@@ -141,17 +155,15 @@ def sql_build_memory() -> list[Figure]:
     disk beside the new file, so a lower limit costs time, not the build."""
     from bench.reliability import BIG2, peak_and_seconds
 
-    sizes = [int(n) for n in os.environ.get("BIG2_BENCH_BUILD_GAMES", "100000").split(",")]
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        for n in sizes:
+        for n in _build_sizes():
             log, wh = tmp / f"g{n}.jsonl", tmp / f"wh{n}"
-            for cmd in (
+            _big2(
                 ["simulate", "-n", str(n), "--seed", "5", "--out", str(log)],
                 ["ingest", str(log), "-w", str(wh), "--no-build"],
-            ):
-                subprocess.run([*BIG2, *cmd], capture_output=True, check=True)
+            )
             log.unlink()
             for limit in BUILD_LIMITS:  # each a full build (the next would add nothing)
                 args = ["--full", "--memory-limit", limit] if limit else ["--full"]
@@ -177,22 +189,20 @@ def sql_build_incremental() -> list[Figure]:
 
     from bench.reliability import BIG2, peak_and_seconds
 
-    sizes = [int(n) for n in os.environ.get("BIG2_BENCH_BUILD_GAMES", "100000").split(",")]
     rounds = int(os.environ.get("BIG2_BENCH_INCREMENTAL_ROUNDS", "3"))
     figures: list[Figure] = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        for n in sizes:
+        for n in _build_sizes():
             log, more, wh = tmp / f"g{n}.jsonl", tmp / f"more{n}.jsonl", tmp / f"wh{n}"
             added = max(n // 100, 1)
-            for cmd in (
+            _big2(
                 ["simulate", "-n", str(n), "--seed", "5", "--out", str(log)],
                 ["ingest", str(log), "-w", str(wh)],  # and the build
                 ["simulate", "-n", str(added), "--seed", "6", "--id-prefix", "more",
                  "--out", str(more)],
                 ["ingest", str(more), "-w", str(wh), "--no-build"],
-            ):  # fmt: skip
-                subprocess.run([*BIG2, *cmd], capture_output=True, check=True)
+            )  # fmt: skip
             built = tmp / "built.duckdb"
             shutil.copyfile(wh / "warehouse.duckdb", built)
             seconds: dict[str, list[float]] = {"incremental": [], "full": []}
