@@ -681,7 +681,9 @@ def header_comment(text: str) -> str:
 def write_comments(con: duckdb.DuckDBPyConnection) -> int:
     """``COMMENT ON`` every documented table, view and column (one source of truth: the SQL
     files' header comments and ``sql/columns.toml``, read here at build time so that
-    ``big2 sql --tables`` only reads the catalog). Returns the number of comments written."""
+    ``big2 sql --tables`` only reads the catalog), in one transaction: ~460 comments, each a
+    commit of its own before (0.20-0.27 s of a build against 0.09 s). Returns the number of
+    comments written."""
     docs = column_docs()
     grains = {
         name: header_comment(text)
@@ -698,11 +700,11 @@ def write_comments(con: duckdb.DuckDBPyConnection) -> int:
             """
         ).fetchall()
     )
-    n = 0
-    for name, kind in objects.items():
-        if grains.get(name):
-            con.execute(f"comment on {kind} {name} is {_quote(grains[name])}")
-            n += 1
+    statements = [
+        f"comment on {kind} {name} is {_quote(grains[name])}"
+        for name, kind in objects.items()
+        if grains.get(name)
+    ]
     columns = con.execute(
         "select table_name, column_name from duckdb_columns() where schema_name = 'main'"
     ).fetchall()
@@ -711,9 +713,16 @@ def write_comments(con: duckdb.DuckDBPyConnection) -> int:
             continue
         desc = docs.get((table, column)) or docs.get((_base(table), column))
         if desc:
-            con.execute(f'comment on column {table}."{column}" is {_quote(desc)}')
-            n += 1
-    return n
+            statements.append(f'comment on column {table}."{column}" is {_quote(desc)}')
+    con.execute("begin transaction")
+    try:
+        for statement in statements:
+            con.execute(statement)
+    except BaseException:
+        con.execute("rollback")
+        raise
+    con.execute("commit")
+    return len(statements)
 
 
 def catalogue(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str, str]]:
