@@ -5,16 +5,27 @@
 -- `big2 build` writes from pipeline.big2.rules.RANK_LADDER (主席 at the default ruleset's
 -- rank_ladder_top). Note: scores under different stakes and settlements are simply added.
 with totals as (
-    select
-        s.player_id,
-        count(*) filter (where g.is_scored) as n_games,
-        count(*) filter (where g.is_winner) as n_wins,
-        sum(s.result) as total_score,
-        sum(s.points) as total_points,
-        sum(s.net) as total_net
-    from mart_match_standings as s
-    join mart_game_scores as g on g.game_id = s.game_id and g.seat = s.seat
-    group by s.player_id
+    -- the standings' and the scores' sums per player apart, then joined (a row per player):
+    -- no join of every standing to its score (4M × 4M at 1M games: 0.35-0.40 s, against
+    -- 0.03-0.04 s so); the two marts hold the same seats, one row each
+    select s.player_id, g.n_games, g.n_wins, s.total_score, s.total_points, s.total_net
+    from (
+        select
+            player_id,
+            sum(result) as total_score,
+            sum(points) as total_points,
+            sum(net) as total_net
+        from mart_match_standings
+        group by player_id
+    ) as s
+    join (
+        select
+            player_id,
+            count(*) filter (where is_scored) as n_games,
+            count(*) filter (where is_winner) as n_wins
+        from mart_game_scores
+        group by player_id
+    ) as g on g.player_id is not distinct from s.player_id
 ),
 
 titled as (
