@@ -94,7 +94,8 @@ GAME_LOCAL_MARTS = frozenset(
 #: log names none) come from that match's games alone: every window and aggregate partitions
 #: by ``match_key``. An incremental build recomputes only the matches the new games belong
 #: to (a match may go on in a later import): their rows are deleted and computed again, the
-#: filter on ``match_key`` pushed down through the windows (0.1 s against 3.3 s at 1M games).
+#: filter on ``match_key`` (a list bound as a variable) pushed down through the windows and
+#: aggregates (0.1 s against 3.3 s at 1M games).
 MATCH_LOCAL_MARTS = frozenset(
     {"mart_match_standings", "mart_match_results", "ddz_match_standings", "luck_seats"}
 )
@@ -400,12 +401,15 @@ def _build_steps(
                 f"create or replace temp table {name} as\n{marts[name]};\n"
                 f"insert into {stored}.{name} by name select * from temp.{name}",
             )
-        # the matches of the new games, for the match-local marts
+        # the matches of the new games, for the match-local marts: a variable, which DuckDB
+        # reads as a constant, so the filter on it reaches the marts' scans through their
+        # aggregates too (`match_key in (select …)` stayed a semi-join above
+        # mart_match_results' aggregate: 0.2 s against 0.015 s at 1M games)
         con.execute(
-            "create temp table _added_matches as select match_key from stg_games "
-            "union select match_key from stg_ddz_games"
+            "set variable added_matches = (select list(match_key) from ("
+            "select match_key from stg_games union select match_key from stg_ddz_games))"
         )
-        _drop_temp(con, keep="_added_matches")
+        _drop_temp(con)
         # the marts rebuilt whole: dropped first, their blocks freed by a checkpoint for the
         # new ones to reuse (else the file keeps both, ~1.4× a full build's size at 1M games)
         for name in order:
@@ -416,7 +420,7 @@ def _build_steps(
         if overlay is not None and name in GAME_LOCAL_MARTS:
             continue
         if overlay is not None and name in MATCH_LOCAL_MARTS:
-            added = "match_key in (select match_key from temp._added_matches)"
+            added = "list_contains(getvariable('added_matches'), match_key)"
             sql = (
                 f"delete from {name} where {added};\n"
                 f"insert into {name} by name select * from (\n{marts[name]}\n) where {added}"
@@ -425,7 +429,7 @@ def _build_steps(
             sql = f"create or replace {_kind(name)} {name} as\n{marts[name]}"
         _mart_step(con, summary, step, name, sql)
     if overlay is not None:
-        _drop_temp(con)
+        con.execute("reset variable added_matches")
     for name in order:
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
         summary.rows[name] = int(n)
@@ -494,16 +498,13 @@ def _same_constants(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Non
         con.execute(f"drop table temp._built_{name}")
 
 
-def _drop_temp(con: duckdb.DuckDBPyConnection, keep: str = "") -> None:
-    """Drop this connection's TEMP views and tables (an incremental build's overlay), but
-    ``keep``."""
+def _drop_temp(con: duckdb.DuckDBPyConnection) -> None:
+    """Drop this connection's TEMP views and tables (an incremental build's overlay)."""
     for (name,) in con.execute(
         "select view_name from duckdb_views() where temporary and not internal"
     ).fetchall():
         con.execute(f"drop view temp.main.{name}")
-    for (name,) in con.execute(
-        "select table_name from duckdb_tables() where temporary and table_name <> ?", [keep]
-    ).fetchall():
+    for (name,) in con.execute("select table_name from duckdb_tables() where temporary").fetchall():
         con.execute(f"drop table temp.main.{name}")
 
 
