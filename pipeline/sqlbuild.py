@@ -683,7 +683,7 @@ def write_comments(con: duckdb.DuckDBPyConnection) -> int:
     """``COMMENT ON`` every documented table, view and column (one source of truth: the SQL
     files' header comments and ``sql/columns.toml``, read here at build time so that
     ``big2 sql --tables`` only reads the catalog), in one transaction: ~460 comments, each a
-    commit of its own before (0.20-0.27 s of a build against 0.09 s). Returns the number of
+    commit of its own before (0.20-0.27 s of a build against 0.09-0.12 s). Returns the number of
     comments written."""
     docs = column_docs()
     grains = {
