@@ -27,6 +27,7 @@ every step passed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -600,6 +601,11 @@ def build(
             )
 
         def run(con: duckdb.DuckDBPyConnection) -> None:
+            # the new file is fsynced once, whole, by Warehouse.publish before it replaces the
+            # old one: each step's commit need not wait for the disk (a build of 200 games
+            # 0.70-0.77 s -> 0.61-0.69 s); a DuckDB without the setting (before 2.0) syncs
+            with contextlib.suppress(duckdb.Error):
+                con.execute("set fsync_mode = 'none'")
             if threads:
                 con.execute("set threads = ?", [int(threads)])
             if memory:
