@@ -100,9 +100,9 @@ def test_points_are_games_of_the_unthinned_line(rows: Sequence[Row], max_points:
             assert mine == line  # every game a point
         else:
             assert mine[0] == line[0] and mine[-1] == line[-1]  # the first and the last
-            # a point per slice of time (max_points + 1 of them, the last start its own), the
-            # first game and the games without a start
-            assert len(mine) <= max_points + 3
+            # a point per slice of time (max_points + 1 of them, the last start its own), per
+            # slice of the games without a start (max_points), and the first game
+            assert len(mine) <= 2 * max_points + 2
 
 
 def test_a_thousand_games_thinned_to_about_max_points() -> None:
@@ -113,3 +113,11 @@ def test_a_thousand_games_thinned_to_about_max_points() -> None:
     got = points(rows, 40)
     assert 40 <= len(got) <= 42
     assert got[-1] == ("a", 1000, rows[-1][1], "m124", 1000.0, 250.0)
+
+
+def test_games_without_a_start_thinned_too() -> None:
+    rows: list[Row] = [("a", None, f"m{i // 8}", f"g{i:04d}", 1.0, 0.25) for i in range(1000)]
+    got = points(rows, 40)
+    assert 40 <= len(got) <= 42
+    assert got[0] == ("a", 1, None, "m0", 1.0, 0.25)
+    assert got[-1] == ("a", 1000, None, "m124", 1000.0, 250.0)

@@ -8,15 +8,15 @@
 -- time from their first start to their last cut into max_points slices: a point at each
 -- slice's last game (its game number and totals those of that game, as if every game were
 -- numbered: the games of a slice are summed, the slices run in time order) and at the first
--- game; the games without a start time come last, as one slice. Numbering every game of a
--- player with 1M games was a window over all of them (~3 s at 4 players × 1M games, against
--- ~0.5 s for the slices' sums).
+-- game; the games without a start time come last, in game_id order, cut into max_points
+-- slices of their own. Numbering every game of a player with 1M games was a window over all
+-- of them (~3 s at 4 players × 1M games, against ~0.5 s for the slices' sums).
 create or replace macro dash_winnings_line(per_game, max_points) as table
     with games as (
         select *, try_cast(started_at as timestamptz) as ts from query_table(per_game)
     ),
     players as (
-        select player_id, count(*) as n, min(ts) as t0,
+        select player_id, count(*) as n, count(ts) as n_timed, min(ts) as t0,
             (epoch(max(ts)) - epoch(min(ts))) / max_points as slice
         from games
         group by player_id
@@ -31,13 +31,23 @@ create or replace macro dash_winnings_line(per_game, max_points) as table
         window w as (partition by g.player_id order by g.ts nulls last, g.game_id)
     ),
     many_games as (
+        -- slices 0..max_points by the start time (0 for every game when they all start at once)
         select g.*,
-            -- NULL: no start time, the last slice; 0 for every game when they all start at once
-            case when g.ts is not null then
-                coalesce(floor((epoch(g.ts) - epoch(p.t0)) / nullif(p.slice, 0)), 0)
-            end as slice_no
+            coalesce(floor((epoch(g.ts) - epoch(p.t0)) / nullif(p.slice, 0)), 0) as slice_no
         from games as g
         join players as p on p.player_id = g.player_id and p.n > max_points
+        where g.ts is not null
+        union all by name
+        -- the games without a start time after them, in game_id order, in max_points slices
+        -- (numbered in a window: only these games)
+        select g.*,
+            max_points + 1 + floor(
+                (row_number() over (partition by g.player_id order by g.game_id) - 1)
+                * max_points / (p.n - p.n_timed)
+            ) as slice_no
+        from games as g
+        join players as p on p.player_id = g.player_id and p.n > max_points
+        where g.ts is null
     ),
     slices as (
         select player_id, slice_no, count(*) as n_games, sum(result) as score, sum(luck) as luck,
@@ -53,7 +63,7 @@ create or replace macro dash_winnings_line(per_game, max_points) as table
             sum(luck) over w as cumulative_luck
         from slices
         window w as (
-            partition by player_id order by slice_no nulls last
+            partition by player_id order by slice_no
             rows between unbounded preceding and current row
         )
         union
