@@ -52,7 +52,8 @@ create or replace macro dash_winnings_line(per_game, max_points) as table
     slices as (
         select player_id, slice_no, count(*) as n_games, sum(result) as score, sum(luck) as luck,
             arg_max(started_at, (ts, game_id)) as started_at,
-            arg_max(match_key, (ts, game_id)) as match_key
+            arg_max(match_key, (ts, game_id)) as match_key,
+            arg_min(struct_pack(started_at, match_key, result, luck), (ts, game_id)) as first_game
         from many_games
         group by player_id, slice_no
     ),
@@ -67,14 +68,9 @@ create or replace macro dash_winnings_line(per_game, max_points) as table
             rows between unbounded preceding and current row
         )
         union
+        -- the first game: the first slice's
         select player_id, f.started_at, f.match_key, 1, f.result, f.luck
-        from (
-            select player_id,
-                arg_min(struct_pack(started_at, match_key, result, luck),
-                        (ts is null, ts, game_id)) as f
-            from many_games
-            group by player_id
-        )
+        from (select player_id, arg_min(first_game, slice_no) as f from slices group by player_id)
     )
     select player_id as player, game_no, started_at, match_key as match, cumulative_score,
         round(cumulative_luck, 2) as cumulative_cards_vs_expected
