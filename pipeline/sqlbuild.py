@@ -105,6 +105,13 @@ MATCH_LOCAL_MARTS = frozenset(
 #: build, incremental ones too, as its fitted lines change with every game added; the view
 #: reads ``luck_seats`` (match-local) and the few rows of ``luck_fits``.
 VIEW_MARTS = frozenset({"luck_outcomes"})
+#: Each game's staging view of its games, then every staging view of its rows. The marts are
+#: built with those of a game the warehouse holds no game of shadowed by empty TEMP views
+#: (:func:`_shadow_empty`).
+KIND_VIEWS: dict[str, tuple[str, ...]] = {
+    "stg_games": ("stg_seats", "stg_actions", "stg_tricks"),
+    "stg_ddz_games": ("stg_ddz_seats", "stg_ddz_actions"),
+}
 #: Raised to :data:`build_key` by hand when a change outside ``sql/`` alters what a
 #: game-local mart holds for the games already built (the rulesets and seeds are compared).
 INCREMENTAL_FORMAT = "1"
@@ -338,13 +345,14 @@ def build_sql(
 
 def build_steps() -> int:
     """The steps of a build, as :func:`build`'s ``on_step`` counts them: the rulesets, each
-    file of ``sql/`` built (seeds, macros, staging views, marts), the column comments.
+    file of ``sql/`` built (seeds, macros, staging views, marts; the empty staging views
+    shadowed before the marts: :func:`_shadow_empty`), the column comments.
 
-    >>> build_steps() == 2 + sum(len(sql_files(f)) for f in ("seeds", "macros", "staging", "marts"))
+    >>> build_steps() == 3 + sum(len(sql_files(f)) for f in ("seeds", "macros", "staging", "marts"))
     True
     """
     files = sum(len(sql_files(folder)) for folder in ("seeds", "macros", "staging", "marts"))
-    return files + 2  # the rulesets first, the comments last
+    return files + 3  # the rulesets first, the empty views before the marts, the comments last
 
 
 def _build_steps(
@@ -417,6 +425,10 @@ def _build_steps(
             if name not in GAME_LOCAL_MARTS | MATCH_LOCAL_MARTS:
                 con.execute(f"drop {_kind(name)} if exists {name}")
         con.execute("checkpoint")
+    t0 = time.perf_counter()
+    steps.start("empty_views")
+    _shadow_empty(con)
+    summary.timings["empty_views"] = time.perf_counter() - t0
     for name in order:
         if overlay is not None and name in GAME_LOCAL_MARTS:
             continue
@@ -431,6 +443,7 @@ def _build_steps(
         _mart_step(con, summary, step, name, sql)
     if overlay is not None:
         con.execute("reset variable added_matches")
+    _drop_temp(con)  # the shadows
     for name in order:
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
         summary.rows[name] = int(n)
@@ -499,8 +512,50 @@ def _same_constants(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Non
         con.execute(f"drop table temp._built_{name}")
 
 
+def _shadow_empty(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Shadow each staging view of :data:`KIND_VIEWS` that holds no row, when its game's view
+    of games holds none, by a TEMP view of the same columns with ``where false``; the views
+    shadowed. The marts read the same (no) rows, but DuckDB drops the scans of an empty view,
+    where a view that turns out empty still scans what it filters out: ``stg_actions`` keeps
+    the actions of no Dou Dizhu game by an anti-join over every action, so the Big Two marts of
+    a warehouse of 1M Dou Dizhu games took ~8 s for no row (docs/sql.md, "Build time"). Each
+    view is checked on its own (an action of a game missing from ``games`` is Big Two's), the
+    views of a game with games not at all.
+
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("create view stg_games as select 1 as game_id where false")
+    >>> _ = con.execute("create view stg_seats as select 1 as game_id, 0 as seat")
+    >>> _ = con.execute("create view stg_actions as select * from range(3) where false")
+    >>> _ = con.execute("create view stg_tricks as select 1 as n where false")
+    >>> _ = con.execute("create view stg_ddz_games as select 7 as game_id")
+    >>> _shadow_empty(con)
+    ['stg_games', 'stg_actions', 'stg_tricks']
+    >>> con.execute("select count(*) from stg_actions").fetchall()
+    [(0,)]
+    >>> con.execute("describe stg_actions").fetchall()[0][:2]
+    ('range', 'BIGINT')
+    """
+    (database,) = con.execute("select current_database()").fetchone() or ("",)
+    stored = '"' + str(database).replace('"', '""') + '".main'
+    shadowed: list[str] = []
+    for games, views in KIND_VIEWS.items():
+        if _has_rows(con, games):
+            continue
+        for view in (games, *views):
+            if view == games or not _has_rows(con, view):
+                con.execute(f"create temp view {view} as select * from {stored}.{view} where false")
+                shadowed.append(view)
+    return shadowed
+
+
+def _has_rows(con: duckdb.DuckDBPyConnection, view: str) -> bool:
+    (found,) = con.execute(f"select exists(select 1 from {view})").fetchone() or (False,)
+    return bool(found)
+
+
 def _drop_temp(con: duckdb.DuckDBPyConnection) -> None:
-    """Drop this connection's TEMP views and tables (an incremental build's overlay)."""
+    """Drop this connection's TEMP views and tables (an incremental build's overlay, the
+    empty views' shadows)."""
     for (name,) in con.execute(
         "select view_name from duckdb_views() where temporary and not internal"
     ).fetchall():

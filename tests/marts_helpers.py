@@ -3,6 +3,7 @@
 - :func:`golden_game`: the hand-built 頂大 game (met, then violated → 包牌), in any preset.
 - :func:`warehouse_of`: games or log files → a warehouse through the real ingest.
 - :func:`marts`: a connection with the marts built over a warehouse.
+- :func:`table_differences`: the rows two built files differ by, table by table.
 """
 
 from __future__ import annotations
@@ -186,3 +187,50 @@ def sql_test_failures(con: duckdb.DuckDBPyConnection, prefixes: Sequence[str]) -
             if found:
                 out[path.stem] = found[:5]
     return out
+
+
+def file_tables(path: Path) -> set[str]:
+    """The file's tables and views (the marts published as views, ``sqlbuild.VIEW_MARTS``,
+    and the staging views over the batches' files), but its stamp."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = con.execute(
+            "select table_name from duckdb_tables() where schema_name = 'main' union all "
+            "select view_name from duckdb_views() where schema_name = 'main' and not internal"
+        ).fetchall()
+    finally:
+        con.close()
+    return {name for (name,) in rows if name != "_warehouse_meta"}
+
+
+def table_differences(a: Path, b: Path) -> dict[str, tuple[int, int]]:
+    """Per table of either file: rows only in a, rows only in b (as multisets). Floating
+    point to 6 decimals: a parallel sum or fit adds in any order, so two full builds of the
+    same games already differ in the last bits of luck_outcomes' fits."""
+    con = duckdb.connect()
+    try:
+        con.execute(f"attach '{a}' as a (read_only)")
+        con.execute(f"attach '{b}' as b (read_only)")
+        out = {}
+        for name in sorted(file_tables(a) | file_tables(b)):
+            types = con.execute(
+                "select column_name, data_type from duckdb_columns() "
+                "where database_name = 'a' and table_name = ? order by column_index",
+                [name],
+            ).fetchall()
+            columns = ", ".join(
+                f'round("{c}", 6)' if t in ("DOUBLE", "FLOAT") else f'"{c}"' for c, t in types
+            )
+            only_a, only_b = (
+                con.execute(
+                    f"select count(*) from (select {columns} from {x}.main.{name} "
+                    f"except all select {columns} from {y}.main.{name})"
+                ).fetchone()
+                or (0,)
+                for x, y in (("a", "b"), ("b", "a"))
+            )
+            if only_a[0] or only_b[0]:
+                out[name] = (int(only_a[0]), int(only_b[0]))
+        return out
+    finally:
+        con.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from marts_helpers import Run, golden_game, write_runs
+from marts_helpers import Run, file_tables, golden_game, table_differences, write_runs
 
 from pipeline import sqlbuild
 from pipeline.cli.demo import write_ddz_log
@@ -76,53 +76,6 @@ def _import(wh: Warehouse, paths: list[str]) -> int:
     return summary.total().stored
 
 
-def _tables(path: Path) -> set[str]:
-    """The file's tables and views (the marts published as views, ``sqlbuild.VIEW_MARTS``,
-    and the staging views over the batches' files), but its stamp."""
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        rows = con.execute(
-            "select table_name from duckdb_tables() where schema_name = 'main' union all "
-            "select view_name from duckdb_views() where schema_name = 'main' and not internal"
-        ).fetchall()
-    finally:
-        con.close()
-    return {name for (name,) in rows if name != "_warehouse_meta"}
-
-
-def _differences(a: Path, b: Path) -> dict[str, tuple[int, int]]:
-    """Per table of either file: rows only in a, rows only in b (as multisets). Floating
-    point to 6 decimals: a parallel sum or fit adds in any order, so two full builds of the
-    same games already differ in the last bits of luck_outcomes' fits."""
-    con = duckdb.connect()
-    try:
-        con.execute(f"attach '{a}' as a (read_only)")
-        con.execute(f"attach '{b}' as b (read_only)")
-        out = {}
-        for name in sorted(_tables(a) | _tables(b)):
-            types = con.execute(
-                "select column_name, data_type from duckdb_columns() "
-                "where database_name = 'a' and table_name = ? order by column_index",
-                [name],
-            ).fetchall()
-            columns = ", ".join(
-                f'round("{c}", 6)' if t in ("DOUBLE", "FLOAT") else f'"{c}"' for c, t in types
-            )
-            only_a, only_b = (
-                con.execute(
-                    f"select count(*) from (select {columns} from {x}.main.{name} "
-                    f"except all select {columns} from {y}.main.{name})"
-                ).fetchone()
-                or (0,)
-                for x, y in (("a", "b"), ("b", "a"))
-            )
-            if only_a[0] or only_b[0]:
-                out[name] = (int(only_a[0]), int(only_b[0]))
-        return out
-    finally:
-        con.close()
-
-
 def _full_copy(wh: Warehouse, to: Path) -> Warehouse:
     """The same committed batches in another folder, without the built file."""
     shutil.copytree(wh.root, to, ignore=shutil.ignore_patterns("warehouse.duckdb*"))
@@ -149,8 +102,8 @@ def test_a_build_adds_new_games_and_publishes_what_a_full_build_does(
     assert second.rows == whole.rows
     assert all(second.rows[m] > 0 for m in ("mart_game_scores", "stats_player_games"))
     assert all(second.rows[m] > 0 for m in ("ddz_game_scores", "ddz_stats_player_games"))
-    assert _differences(wh.db_path, full.db_path) == {}
-    assert _tables(wh.db_path) == _tables(full.db_path)
+    assert table_differences(wh.db_path, full.db_path) == {}
+    assert file_tables(wh.db_path) == file_tables(full.db_path)
     for path in (wh.db_path, full.db_path):  # the marts published as views, not tables
         con = duckdb.connect(str(path), read_only=True)
         try:
@@ -197,7 +150,7 @@ def test_a_batch_committed_as_the_build_starts_is_added(
     assert done.added_games == stored[0] > 0
     full = _full_copy(wh, tmp_path / "full")
     sqlbuild.build(full, full=True)
-    assert _differences(wh.db_path, full.db_path) == {}
+    assert table_differences(wh.db_path, full.db_path) == {}
     assert wh.marts_problem() is None
 
 
@@ -209,7 +162,7 @@ def test_a_build_with_nothing_new_changes_no_row(logs: list[list[str]], tmp_path
     shutil.copyfile(wh.db_path, before)
     again = sqlbuild.build(wh)
     assert again.added_games == 0
-    assert _differences(wh.db_path, before) == {}
+    assert table_differences(wh.db_path, before) == {}
 
 
 def test_other_sql_builds_whole_and_says_why(
