@@ -26,7 +26,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from pipeline.errors import ReplayError
+from pipeline.errors import ReplayError, RulesetError
 
 #: ``game_kind`` → ``"module:attribute"`` of the game's :class:`Game` (a registered game).
 GAMES: dict[str, str] = {
@@ -202,6 +202,29 @@ def preset_game(preset: str) -> Game:
         if preset in game.preset_names():
             return game
     return game_for(DEFAULT_KIND)
+
+
+def check_preset(preset: str) -> None:
+    """``E_RULESET_PRESET`` naming every game's presets when no game has ``preset``: a command
+    that takes any game's preset (``big2 simulate -r``, ``big2 rules show``) says them all,
+    where the game it falls back to would name its own only.
+
+    >>> check_preset("ddz-2p")
+    >>> check_preset("nonesuch")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.RulesetError: E_RULESET_PRESET: unknown preset 'nonesuch'; presets: Big Two hk, hk-classic, mainland, taiwan; Dou Dizhu ddz, ddz-2p
+    """
+    games = [game_for(kind) for kind in GAMES]
+    if any(preset in game.preset_names() for game in games):
+        return
+    named = "; ".join(f"{game.csv.title} {', '.join(game.preset_names())}" for game in games)
+    raise RulesetError(
+        "E_RULESET_PRESET",
+        f"unknown preset {preset!r}; presets: {named}",
+        key="preset",
+        value=preset,
+    )
 
 
 def game_for(kind: str) -> Game:

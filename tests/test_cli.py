@@ -98,6 +98,15 @@ def test_bad_input_exits_2_with_the_message_and_no_traceback(args: list[str], co
     assert result.exit_code == EXIT_USAGE
     assert result.stderr.startswith(f"big2: error: {code}: ")
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "args", [["rules", "show", "nope"], ["simulate", "-r", "nope", "-n", "1", "-o", "x.jsonl"]]
+)
+def test_an_unknown_preset_is_told_every_games_presets(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_USAGE
+    assert "Big Two hk, hk-classic, mainland, taiwan; Dou Dizhu ddz, ddz-2p" in result.stderr
     assert "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
 

@@ -53,6 +53,24 @@ def values(wh: Warehouse, query: str) -> list[tuple[object, ...]]:
         con.close()
 
 
+@pytest.mark.parametrize("columns", [60, 80])
+def test_rules_list_cuts_no_description(columns: int) -> None:
+    """Every preset's description and source whole, however narrow (rich cut ``no lock-out,``
+    beside CJK text to ``no lock-out…`` at 80 columns)."""
+    from pipeline.big2 import rules
+    from pipeline.doudizhu import rules as ddz_rules
+
+    done = big2("rules", "list", columns=columns)
+    assert done.returncode == 0, done.stderr
+    assert "…" not in done.stdout
+    text = " ".join(re.sub(r"[│┃]", " ", done.stdout).split())
+    metas = [rules.preset_meta(n) for n in rules.preset_names()]
+    metas += [ddz_rules.preset_meta(n) for n in ddz_rules.preset_names()]
+    for meta in metas:
+        for word in f"{meta['description']} {meta['source']}".split():
+            assert word in text, word
+
+
 @pytest.mark.parametrize("columns", [80, 120])
 def test_sql_never_cuts_a_value_of_a_wide_result(wh: Warehouse, columns: int) -> None:
     query = "from mart_game_scores order by game_id, seat"

@@ -28,6 +28,7 @@ from pipeline.big2.rules import (
 from pipeline.cli.app import Big2Group, app, command, console, domain_errors, parse_overrides
 from pipeline.doudizhu import rules as ddz_rules
 from pipeline.doudizhu.rules import DdzRuleset
+from pipeline.games import check_preset
 
 rules_app = typer.Typer(
     help="House rules: list the presets, show a ruleset with overrides.",
@@ -57,8 +58,8 @@ def presets_table() -> Table:
     """The Big Two presets with their description and seed sources, the default marked."""
     table = Table(title="Big Two presets")
     table.add_column("preset", style="bold")
-    table.add_column("description")
-    table.add_column("source")
+    table.add_column("description", overflow="fold")
+    table.add_column("source", overflow="fold")
     for name in preset_names():
         meta = preset_meta(name)
         label = f"{name} (default)" if name == DEFAULT_PRESET else name
@@ -70,8 +71,8 @@ def ddz_presets_table() -> Table:
     """The Dou Dizhu presets (``game_kind: doudizhu``) with description and source."""
     table = Table(title="Dou Dizhu presets (game_kind doudizhu)")
     table.add_column("preset", style="bold")
-    table.add_column("description")
-    table.add_column("source")
+    table.add_column("description", overflow="fold")
+    table.add_column("source", overflow="fold")
     for name in ddz_rules.preset_names():
         meta = ddz_rules.preset_meta(name)
         table.add_row(name, escape(meta.get("description", "")), escape(meta.get("source", "")))
@@ -87,6 +88,7 @@ def load_any(name: str, overrides: dict[str, Any]) -> AnyRuleset:
     >>> load_any("ddz-2p", {}).players, load_any("hk", {}).players
     (2, 4)
     """
+    check_preset(name)
     if name in ddz_rules.preset_names():
         return ddz_rules.load_ruleset(name, overrides)
     return load_ruleset(name, overrides)
@@ -151,8 +153,8 @@ def render_ruleset(rs: AnyRuleset, fmt: OutputFormat) -> str | Table:
             lines.append(f"{line:<{width}}  # {sources[key].value}")
         return "\n".join(lines)
     table = Table(title=escape(f"ruleset {meta['name']}: {meta['description']}"))
-    table.add_column("parameter")
-    table.add_column("value")
+    table.add_column("parameter", overflow="fold")
+    table.add_column("value", overflow="fold")
     table.add_column("from")
     style = {Source.DEFAULT: "dim", Source.PRESET: "", Source.OVERRIDE: "bold"}
     for key, value in params.items():

@@ -35,6 +35,7 @@ from pipeline.cli.ingest import (
 )
 from pipeline.doudizhu import rules as ddz_rules
 from pipeline.errors import Big2Error
+from pipeline.games import check_preset
 from pipeline.sim import config
 from pipeline.sim.bots import BotName, SimError
 
@@ -160,6 +161,7 @@ def simulate_command(
         settings = parse_overrides(overrides)
         if players is not None:
             settings["players"] = players
+        check_preset(ruleset)
         if ruleset in ddz_rules.preset_names():
             check_options_of(
                 "Dou Dizhu", must_block_discipline=must_block_discipline, colluders=colluders
