@@ -143,7 +143,20 @@ def render(
     columns: Sequence[str], rows: Sequence[Sequence[Any]], width: int | None = None
 ) -> Iterator[str]:
     """The lines of ``rows`` as a table of at most ``width`` screen columns (``None``: no
-    limit), folded into column blocks, or records, when it is wider (module docstring)."""
+    limit), folded into column blocks, or records, when it is wider (module docstring).
+
+    >>> for line in render(["id", "a", "b"], [["g1", "x" * 12, "y" * 12]], 20):
+    ...     print(line)
+    columns 1-2 of 3
+    id  a
+    --  ------------
+    g1  xxxxxxxxxxxx
+    <BLANKLINE>
+    column 3 of 3 (and id)
+    id  b
+    --  ------------
+    g1  yyyyyyyyyyyy
+    """
     cells = [[_lines(v) for v in r] for r in rows]
     right = [
         any(r[i] is not None for r in rows)
@@ -169,7 +182,7 @@ def render(
             own = part[1:] if n and part[0] == 0 else part
             if n:
                 yield ""
-            span = f"{own[0] + 1}" if len(own) == 1 else f"s {own[0] + 1}-{own[-1] + 1}"
+            span = f" {own[0] + 1}" if len(own) == 1 else f"s {own[0] + 1}-{own[-1] + 1}"
             key = f" (and {columns[0]})" if own is not part else ""
             yield f"column{span} of {len(columns)}{key}"
         yield from _grid(
