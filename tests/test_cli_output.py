@@ -126,6 +126,19 @@ def test_sql_prints_a_column_wider_than_the_screen_as_records(wh: Warehouse) -> 
     assert all(len(line) <= 80 for line in done.stdout.splitlines())
 
 
+def test_off_a_terminal_the_commands_write_nothing_on_stderr(wh: Warehouse, tmp_path: Path) -> None:
+    """The progress bars are drawn on a terminal only (off one, rich left a blank line)."""
+    log = tmp_path / "g.jsonl"
+    for args in (
+        ("simulate", "-n", "3", "-o", log),
+        ("ingest", log, "-w", tmp_path / "wh"),
+        ("build", "-w", wh.root),
+    ):
+        done = big2(*args)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == "" and done.stdout, args
+
+
 def test_sql_draws_no_progress_bar_into_the_output(wh: Warehouse) -> None:
     # DuckDB draws its progress bar on stdout for a query over 2 s (5M rows of CSV did, the
     # reliability test saw it): the sandbox turns it off, so a pipe gets only rows.

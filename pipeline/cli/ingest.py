@@ -172,6 +172,7 @@ def ingest_with_progress(
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
+        disable=not err_console.is_terminal,  # off a terminal it left only a blank line
     ) as bar:
         task = bar.add_task("ingest", total=None, games=0, rate=0.0, rejected=0)
         started = time.perf_counter()
@@ -341,6 +342,7 @@ def build_with_progress(
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
+        disable=not err_console.is_terminal,  # off a terminal it left only a blank line
     ) as bar:
         task = bar.add_task("build", total=None, step="")  # the first step tells the total
 

@@ -317,6 +317,7 @@ def _progress_bar() -> RichProgress:
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
+        disable=not err_console.is_terminal,  # off a terminal it left only a blank line
     )
 
 
