@@ -21,9 +21,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from dashboards import ddz_data
+from dashboards import data, ddz_data
+from dashboards.frames import Filters
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
@@ -233,6 +235,52 @@ def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:
     assert bidding["hands"].sum() == n_hands
     games = frame_with(at, "replay", "role", "max_bid")
     assert len(games) == n and games["replay"].str.contains("game=ddz").all()
+
+
+def test_bidding_from_the_mart_is_the_seats_own(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under no filter or a ruleset alone, the bidding table comes from the ddz_bidding mart
+    (``dash_ddz_bidding_mart``): the very rows of the detailed query over the games' seats;
+    under another filter, and with the marts stale, from the seats."""
+    use(mixed_wh.root)
+    st.cache_data.clear()
+    asked: list[str] = []
+    query = data.query
+
+    def spy(name: str, /, f: Filters | None = None, **params: object) -> pd.DataFrame:
+        asked.append(name)
+        return query(name, f, **params)
+
+    monkeypatch.setattr(data, "query", spy)
+    assert ddz_data.marts_fresh()
+    for f in (data.NO_FILTERS, Filters(ruleset="ddz"), Filters(ruleset="ddz-2p")):
+        for player in (FEEDER, "sim-6-p0-heuristic"):
+            asked.clear()
+            got = ddz_data.bidding(f, player)
+            assert asked == ["dash_ddz_bidding_mart"]
+            seats = query("dash_ddz_bidding", f, player=player)
+            pd.testing.assert_frame_equal(got, seats, check_exact=True)
+    assert not ddz_data.bidding(Filters(ruleset="ddz"), FEEDER).empty
+    asked.clear()
+    ddz_data.bidding(Filters(match_id="sim-5-m000000"), FEEDER)
+    assert asked == ["dash_ddz_bidding"]
+
+
+def test_an_import_after_the_build_makes_the_ddz_marts_stale(
+    logs: dict[str, Path], tmp_path: Path, use: Use
+) -> None:
+    wh = Warehouse(tmp_path / "warehouse")
+    ingest([str(logs["ddz"])], wh)
+    build(wh)
+    use(wh.root)
+    st.cache_data.clear()
+    assert ddz_data.marts_fresh()
+    ingest([str(logs["ddz2"])], wh)  # no build
+    st.cache_data.clear()
+    assert not ddz_data.marts_fresh()
+    asked = ddz_data.bidding(data.NO_FILTERS, "sim-6-p0-heuristic")
+    assert asked["hands"].sum() > 0  # the new games, from their seats
 
 
 def test_cooperation_audit_ranks_the_planted_feeder_first(

@@ -98,7 +98,7 @@ st.caption(
     "the top (3 分, or 叫地主), beside everyone's bid rate with such a hand; then its record "
     "as landlord with it. Bidding weak hands and passing strong ones shows here."
 )
-bidding = data.query("dash_ddz_bidding", f, player=player)
+bidding = ddz_data.bidding(f, player)
 if bidding.empty:
     st.write("No auction with a known hand in these games.")
 else:
