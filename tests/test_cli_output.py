@@ -4,6 +4,7 @@ Each test runs the real command in a subprocess with ``COLUMNS`` set and stdout 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -190,6 +191,67 @@ def test_rescore_writes_parquet_to_out_and_refuses_it_without(
     assert done.stdout.endswith(f"→ {out}\n")
     rows = values(wh, f"select player_id, whatif_rank from '{out}'")
     assert rows and all(r[0] for r in rows)
+
+
+def rescore_match_rows(wh: Warehouse, preset: str) -> int:
+    """How many (match, player) rows ``big2 rescore --as preset --by match`` has."""
+    con = wh.connect()
+    try:
+        found = con.execute(
+            "select count(*) from rescore_matches(?)", [sqlbuild.ruleset_json(preset, {})]
+        ).fetchone()
+    finally:
+        con.close()
+    assert found is not None
+    return int(found[0])
+
+
+@pytest.mark.parametrize(
+    ("fmt", "to_file"), [("csv", False), ("csv", True), ("json", False), ("parquet", True)]
+)
+def test_rescore_writes_every_row_whatever_the_limit(
+    wh: Warehouse, tmp_path: Path, fmt: str, to_file: bool
+) -> None:
+    # issue: `--limit` (default 30) cut the csv, json and parquet outputs too, silently
+    n = rescore_match_rows(wh, "mainland")
+    assert n > 5
+    out = tmp_path / f"whatif.{fmt}"
+    args = ["--as", "mainland", "--by", "match", "--format", fmt, "--limit", "5", "-w", wh.root]
+    done = big2("rescore", *args, *(["--out", out] if to_file else []))
+    assert done.returncode == 0, done.stderr
+    if fmt == "parquet":
+        assert values(wh, f"select count(*) from '{out}'") == [(n,)]
+        return
+    text = out.read_text(encoding="utf-8") if to_file else done.stdout
+    rows = json.loads(text) if fmt == "json" else text.splitlines()[1:]
+    assert len(rows) == n
+
+
+def test_rescore_table_stops_at_the_limit_and_says_how_many_it_did_not_show(
+    wh: Warehouse, tmp_path: Path
+) -> None:
+    n = rescore_match_rows(wh, "mainland")
+    args = ["--as", "mainland", "--by", "match", "--limit", "5", "-w", wh.root]
+    done = big2("rescore", *args)
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.splitlines()[-1]
+    assert last == (
+        f"{n - 5} more rows not shown (the table shows 5; --format csv, json or parquet "
+        "writes them all)"
+    )
+    # the table in a file (--out) holds every row
+    out = tmp_path / "whatif.txt"
+    done = big2("rescore", *args, "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert "not shown" not in out.read_text(encoding="utf-8")
+    assert len(out.read_text(encoding="utf-8").splitlines()) == n + 2  # header, rule, rows
+
+
+def test_rescore_help_says_what_limit_cuts() -> None:
+    done = big2("rescore", "--help", columns=200)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if "--limit" in line)
+    assert "table" in line and "every row" in line, line
 
 
 HELP_PAGES = [[], *([c] for c in COMMAND_ORDER), ["rules", "show"], ["rules", "list"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,7 +23,7 @@ from pipeline.cli.app import (
     writer_errors,
 )
 from pipeline.cli.ingest import build_kind, build_memory, build_with_progress
-from pipeline.cli.sqlout import SqlFormat, emit_rows, list_tables, run_sandboxed
+from pipeline.cli.sqlout import SqlFormat, emit_result, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
 from pipeline.games import preset_game
 
@@ -156,17 +156,21 @@ class RescoreBy(StrEnum):
 RESCORE_QUERIES = {RescoreBy.PLAYER: "rescore_players", RescoreBy.MATCH: "rescore_matches"}
 
 
-def rescore_rows(
+def write_rescore(
     wh: Warehouse,
     whatif: str,
     by: RescoreBy,
-    limit: int,
+    fmt: SqlFormat,
+    out: Path | None,
     *,
+    table_rows: int | None,
     prefix: str = "",
     memory: str | None = None,
-) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """The columns and the first ``limit`` rows of the side-by-side of ``by`` under the
-    what-if ruleset ``whatif`` (JSON), over the games of the game whose SQL objects have this
+) -> None:
+    """Write the side-by-side of ``by`` under the what-if ruleset ``whatif`` (JSON) as
+    ``fmt`` to ``out`` (stdout when ``None``; :func:`~pipeline.cli.sqlout.emit_result`: the
+    table shows its first ``table_rows`` rows and says how many it left out, CSV, JSON and
+    Parquet hold every row), over the games of the game whose SQL objects have this
     ``prefix`` (``Game.sql_prefix``), in at most ``memory``, spilling past it to a temporary
     folder (``$TMPDIR``; the query is big2's own, not a user's); ``E_SQL_NOT_BUILT`` before
     ``big2 build``."""
@@ -180,10 +184,9 @@ def rescore_rows(
         try:
             if not sqlbuild.is_built(con):
                 raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
-            query = prefix + RESCORE_QUERIES[by]
+            query = reading.query_text(prefix + RESCORE_QUERIES[by])
             with reading.memory_bound(con):
-                rel = con.execute(reading.query_text(query), {"whatif": whatif, "n": limit})
-                return [d[0] for d in rel.description or []], rel.fetchall()
+                emit_result(con, query, fmt, out, params={"whatif": whatif}, table_rows=table_rows)
         finally:
             con.close()
 
@@ -197,7 +200,14 @@ def rescore_command(
     by: Annotated[RescoreBy, typer.Option(case_sensitive=False, help="Side-by-side of.")] = (
         RescoreBy.PLAYER
     ),
-    limit: Annotated[int, typer.Option(min=1, help="Rows to print.")] = 30,
+    limit: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Rows of the table printed on the screen (then how many more there are); "
+            "--out and --format csv, json or parquet get every row.",
+        ),
+    ] = 30,
     fmt: Annotated[
         SqlFormat, typer.Option("--format", case_sensitive=False, help="Output format.")
     ] = SqlFormat.TABLE,
@@ -223,9 +233,16 @@ def rescore_command(
         memory = build_memory(memory_limit)
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
         prefix = preset_game(as_preset).sql_prefix
-        columns, rows = rescore_rows(
-            Warehouse.existing(warehouse), whatif, by, limit, prefix=prefix, memory=memory
-        )
+        wh = Warehouse.existing(warehouse)
         if fmt is SqlFormat.TABLE and out is None:
             typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")
-        emit_rows(columns, rows, fmt, out)
+        write_rescore(
+            wh,
+            whatif,
+            by,
+            fmt,
+            out,
+            table_rows=limit if out is None else None,
+            prefix=prefix,
+            memory=memory,
+        )

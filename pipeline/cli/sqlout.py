@@ -134,17 +134,28 @@ def _chunks(con: Any) -> Iterator[list[tuple[Any, ...]]]:
         yield rows
 
 
-def emit_result(con: Any, query: str, fmt: SqlFormat, out: Path | None) -> None:
-    """Run ``query`` on ``con`` and write its result, fetched :data:`FETCH_ROWS` rows at a
-    time: memory stays bounded whatever the row count."""
+def emit_result(
+    con: Any,
+    query: str,
+    fmt: SqlFormat,
+    out: Path | None,
+    *,
+    params: dict[str, Any] | None = None,
+    table_rows: int | None = TABLE_MAX_ROWS,
+) -> None:
+    """Run ``query`` on ``con`` with its ``$params`` and write its result, fetched
+    :data:`FETCH_ROWS` rows at a time: memory stays bounded whatever the row count. The
+    table format shows the first ``table_rows`` rows (``None``: all) and says how many it
+    left out; CSV, JSON and Parquet hold every row."""
     if fmt is not SqlFormat.PARQUET:
-        con.execute(query)
-        emit_chunks([d[0] for d in con.description or []], _chunks(con), fmt, out)
+        con.execute(query, params)
+        columns = [d[0] for d in con.description or []]
+        emit_chunks(columns, _chunks(con), fmt, out, table_rows=table_rows)
         return
     import pyarrow.parquet as pq
 
     assert out is not None  # checked before the query ran
-    rel = con.sql(query)
+    rel = con.sql(query, params=params)
     if rel is None:
         raise Big2Error("E_SQL_QUERY", "the statement returns no rows to write")
     reader = rel.to_arrow_reader(FETCH_ROWS)
@@ -183,11 +194,13 @@ def emit_chunks(
     chunks: Iterator[Sequence[tuple[Any, ...]]],
     fmt: SqlFormat,
     out: Path | None,
+    *,
+    table_rows: int | None = TABLE_MAX_ROWS,
 ) -> None:
-    """Write rows arriving in chunks as a table (the first :data:`TABLE_MAX_ROWS`, then how
-    many were left out), CSV or JSON (one array, as ``json.dumps(rows, indent=1)``)."""
+    """Write rows arriving in chunks as a table (the first ``table_rows``, then how many
+    were left out), CSV or JSON (one array, as ``json.dumps(rows, indent=1)``)."""
     if fmt is SqlFormat.TABLE:
-        emit_table(columns, chunks, out)
+        emit_table(columns, chunks, out, max_rows=table_rows)
         return
     with _output(out) as write:
         if fmt is SqlFormat.CSV:
@@ -197,22 +210,33 @@ def emit_chunks(
 
 
 def emit_table(
-    columns: Sequence[str], chunks: Iterator[Sequence[tuple[Any, ...]]], out: Path | None
+    columns: Sequence[str],
+    chunks: Iterator[Sequence[tuple[Any, ...]]],
+    out: Path | None,
+    *,
+    max_rows: int | None = TABLE_MAX_ROWS,
 ) -> None:
-    """The first :data:`TABLE_MAX_ROWS` rows as a text table that never cuts a value
+    """The first ``max_rows`` rows (``None``: all) as a text table that never cuts a value
     (:mod:`pipeline.cli.grid`: folded to the screen's width on stdout, whole rows in a file),
-    then how many were left out."""
+    then how many were left out.
+
+    >>> emit_table(["n"], iter([[(1,), (2,)], [(3,)]]), None, max_rows=1)
+    n
+    -
+    1
+    2 more rows not shown (the table shows 1; --format csv, json or parquet writes them all)
+    """
     rows: list[tuple[Any, ...]] = []
     left_out = 0
     for chunk in chunks:
-        room = max(TABLE_MAX_ROWS - len(rows), 0)
+        room = len(chunk) if max_rows is None else max(max_rows - len(rows), 0)
         rows.extend(chunk[:room])
         left_out += max(len(chunk) - room, 0)
     width = None if out is not None else shutil.get_terminal_size((80, 24)).columns
     lines = list(grid.render(columns, rows, width))
     if left_out:
         lines.append(
-            f"{plural(left_out, 'more row')} not shown (the table shows {TABLE_MAX_ROWS:,}; "
+            f"{plural(left_out, 'more row')} not shown (the table shows {max_rows:,}; "
             "--format csv, json or parquet writes them all)"
         )
     with _output(out) as write:
