@@ -212,3 +212,71 @@ def test_the_cli_starts_without_the_warehouse_libraries(argv: list[str]) -> None
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[-1] == "[]", out.stdout[-500:]
+
+
+@pytest.fixture(scope="module")
+def one_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A built warehouse of one game, ``one`` (its own match)."""
+    root = tmp_path_factory.mktemp("one")
+    log = root / "one.jsonl"
+    log.write_text(dumps(sample_game(seed=1, game_id="one")) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["ingest", str(log), "-w", str(root / "wh")])
+    assert result.exit_code == 0, result.output
+    return root / "wh"
+
+
+#: Each command that writes a file the user names, with its option and the file's suffix.
+OUTPUT_FILES = {
+    "report": (["report", "--match", "one"], "--html", "html"),
+    "export": (["export", "one"], "--out", "txt"),
+    "rescore": (["rescore", "--as", "hk", "--format", "csv"], "--out", "csv"),
+    "sql": (["sql", "select 1 as n", "--format", "csv"], "--out", "csv"),
+    "sql parquet": (["sql", "select 1 as n", "--format", "parquet"], "--out", "parquet"),
+    "simulate": (["simulate", "-n", "1", "--workers", "1"], "--out", "jsonl"),
+}
+
+
+@pytest.mark.parametrize("where", ["no folder", "a folder", "under a file"])
+@pytest.mark.parametrize("command", list(OUTPUT_FILES))
+def test_an_output_file_that_cannot_be_written_is_one_error_line(
+    one_game: Path, tmp_path: Path, command: str, where: str
+) -> None:
+    """A missing folder is refused, not created; a folder is not a file: E_OUTPUT_FILE names
+    the path as given (no temporary name), exit 2, no traceback, nothing written."""
+    args, option, suffix = OUTPUT_FILES[command]
+    if where == "no folder":
+        path = tmp_path / "nodir" / f"out.{suffix}"
+    elif where == "a folder":
+        path = tmp_path / f"out.{suffix}"
+        path.mkdir()
+    else:
+        (tmp_path / "file").write_text("", encoding="utf-8")
+        path = tmp_path / "file" / f"out.{suffix}"
+    warehouse = [] if command == "simulate" else ["-w", str(one_game)]
+    result = CliRunner().invoke(app, [*args, option, str(path), *warehouse])
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert isinstance(result.exception, SystemExit)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"big2: error: E_OUTPUT_FILE: {option} {path}: cannot write it: ")
+    assert ".part" not in line and ".tmp" not in line
+    assert result.stdout == ""
+    assert not (tmp_path / "nodir").exists()
+    left = {"no folder": [], "a folder": [path.name], "under a file": ["file"]}[where]
+    assert sorted(p.name for p in tmp_path.iterdir()) == left
+    if where == "a folder":
+        assert not list(path.iterdir())
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", ["export", "rescore", "sql", "sql parquet"])
+def test_an_error_while_writing_the_output_file_names_it(one_game: Path, command: str) -> None:
+    # /proc exists but no file can be created in it (not even by root): the check passes, the
+    # write fails, and the message names the file as given, not its temporary .part file
+    args, option, suffix = OUTPUT_FILES[command]
+    path = Path("/proc") / f"big2-out.{suffix}"
+    result = CliRunner().invoke(app, [*args, option, str(path), "-w", str(one_game)])
+    assert result.exit_code == EXIT_USAGE, result.output
+    (line,) = result.stderr.splitlines()
+    assert line == f"big2: error: E_OUTPUT_FILE: {option} {path}: cannot write it: " + (
+        "No such file or directory"
+    )

@@ -1,5 +1,6 @@
 """The ``big2`` Typer app and what every command shares: exit codes, errors → exit codes
-(:func:`domain_errors`, :func:`writer_errors`), the shared options (``--warehouse``,
+(:func:`domain_errors`, :func:`writer_errors`), the check of an output file
+(:func:`check_output_file`, :func:`output_file_errors`), the shared options (``--warehouse``,
 ``--set``), :func:`flag`, :func:`plural`; help without type placeholders, the commands listed
 in workflow order (:data:`COMMAND_ORDER`).
 
@@ -211,6 +212,50 @@ def _exit_now_if_a_pool_died(code: int) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+# --- output files --------------------------------------------------------------------------
+
+#: The code of an output file the user named (``--out``, ``--html``) that cannot be written.
+E_OUTPUT_FILE = "E_OUTPUT_FILE"
+
+
+def check_output_file(path: Path, option: str = "--out") -> None:
+    """Refuse, before any work, an output file that cannot be written: its folder does not
+    exist (no command creates the folder of an output file: docs/cli.md), is not a folder, or
+    the path is a folder itself. ``E_OUTPUT_FILE``, naming ``path`` as given.
+
+    >>> check_output_file(Path("/no/such/folder/out.csv"))
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.Big2Error: E_OUTPUT_FILE: --out /no/such/folder/out.csv: cannot write it: the folder /no/such/folder does not exist (big2 creates no folder for an output file)
+    >>> check_output_file(Path("/"), "--html")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.Big2Error: E_OUTPUT_FILE: --html /: cannot write it: it is a folder
+    """
+    folder = path.parent
+    if path.is_dir():
+        why = "it is a folder"
+    elif not folder.exists():
+        why = f"the folder {folder} does not exist (big2 creates no folder for an output file)"
+    elif not folder.is_dir():
+        why = f"{folder} is not a folder"
+    else:
+        return
+    raise Big2Error(E_OUTPUT_FILE, f"{option} {path}: cannot write it: {why}")
+
+
+@contextmanager
+def output_file_errors(path: Path, option: str = "--out") -> Iterator[None]:
+    """An operating-system error while writing the output file ``path`` (or the temporary
+    file renamed over it) as ``E_OUTPUT_FILE``, naming ``path`` as given: what
+    :func:`check_output_file` could not foresee (no permission, the disk full)."""
+    try:
+        yield
+    except OSError as err:  # the system's words for its errno: pyarrow's name the .part file
+        why = os.strerror(err.errno) if err.errno else str(err)
+        raise Big2Error(E_OUTPUT_FILE, f"{option} {path}: cannot write it: {why}") from err
 
 
 # --- shared options ----------------------------------------------------------------------

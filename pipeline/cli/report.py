@@ -11,7 +11,13 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.app import WarehouseOption, command, domain_errors
+from pipeline.cli.app import (
+    WarehouseOption,
+    check_output_file,
+    command,
+    domain_errors,
+    output_file_errors,
+)
 
 
 def _parse_day(text: str) -> date:
@@ -77,6 +83,8 @@ def report_command(
     with domain_errors():
         if (match is None) == (day is None):
             raise report.ReportError("E_REPORT_USAGE", "give --match ID or --day YYYY-MM-DD")
+        if html_out is not None:
+            check_output_file(html_out, "--html")
         sel = report.Selection(
             match_key=match,
             day=None if day is None else _parse_day(day),
@@ -89,7 +97,8 @@ def report_command(
         finally:
             con.close()
         if html_out is not None:
-            html_out.write_text(report.render_html(rep), encoding="utf-8")
+            with output_file_errors(html_out, "--html"):
+                html_out.write_text(report.render_html(rep), encoding="utf-8")
             typer.echo(f"{rep.title}: HTML report written to {html_out}")
             return
         typer.echo(report.render_text(rep, width=_terminal_width()))
@@ -120,6 +129,8 @@ def export_command(
     from pipeline.warehouse import Warehouse
 
     with domain_errors():
+        if out is not None:
+            check_output_file(out)
         con = Warehouse.existing(warehouse).connect()
         try:
             data = report.fetch_game(con, game_id)
@@ -131,7 +142,8 @@ def export_command(
             else dumps(report.log_line(data))
         )
         if out is not None:
-            out.write_text(text + "\n", encoding="utf-8")
+            with output_file_errors(out):
+                out.write_text(text + "\n", encoding="utf-8")
             typer.echo(f"game {game_id} → {out}")
         else:
             typer.echo(text)

@@ -19,6 +19,7 @@ from pipeline.cli.app import (
     BuildMemoryOption,
     OverridesOption,
     WarehouseOption,
+    check_output_file,
     command,
     domain_errors,
     err_console,
@@ -156,6 +157,7 @@ def simulate_command(
     from pipeline.sim.simulate import SimConfig
 
     with domain_errors(), writer_errors():
+        check_output_file(out)
         memory = build_memory(memory_limit, not ingest_after)
         check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)

@@ -15,6 +15,7 @@ from pipeline.cli.app import (
     OverridesOption,
     SqlMemoryOption,
     WarehouseOption,
+    check_output_file,
     command,
     domain_errors,
     flag,
@@ -129,6 +130,8 @@ def sql_command(
     from pipeline.warehouse import Warehouse
 
     with domain_errors():
+        if out is not None:
+            check_output_file(out)
         memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
         if out is not None and out.resolve().is_relative_to(wh.root):
@@ -230,6 +233,8 @@ def rescore_command(
     with domain_errors():
         if fmt is SqlFormat.PARQUET and out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
+        if out is not None:
+            check_output_file(out)
         memory = build_memory(memory_limit)
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
         prefix = preset_game(as_preset).sql_prefix

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from pipeline.cli import grid
-from pipeline.cli.app import plural
+from pipeline.cli.app import output_file_errors, plural
 from pipeline.errors import Big2Error
 
 if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a query runs
@@ -116,15 +116,17 @@ def query_error(message: str) -> str:
 @contextmanager
 def _output(out: Path | None) -> Iterator[Callable[[str], object]]:
     """A text sink: stdout, or ``out`` written whole or not at all (a ``.part`` file renamed
-    at the end, removed on failure)."""
+    at the end, removed on failure; an error writing it is ``E_OUTPUT_FILE``, naming
+    ``out``)."""
     if out is None:
         yield lambda chunk: typer.echo(chunk, nl=False)
         return
     part = out.with_name(f".{out.name}.part")
     try:
-        with part.open("w", encoding="utf-8") as fh:
+        with output_file_errors(out), part.open("w", encoding="utf-8") as fh:
             yield fh.write
-        part.replace(out)
+        with output_file_errors(out):
+            part.replace(out)
     finally:
         part.unlink(missing_ok=True)
 
@@ -162,11 +164,12 @@ def emit_result(
     part = out.with_name(f".{out.name}.part")
     n = 0
     try:
-        with pq.ParquetWriter(part, reader.schema) as writer:
-            for batch in reader:
-                writer.write_batch(batch)
-                n += batch.num_rows
-        part.replace(out)
+        with output_file_errors(out):
+            with pq.ParquetWriter(part, reader.schema) as writer:
+                for batch in reader:
+                    writer.write_batch(batch)
+                    n += batch.num_rows
+            part.replace(out)
     finally:
         part.unlink(missing_ok=True)
     typer.echo(f"{plural(n, 'row')} → {out}")
@@ -183,7 +186,8 @@ def emit_rows(
         import pyarrow.parquet as pq
 
         data = {c: [r[i] for r in rows] for i, c in enumerate(columns)}
-        pq.write_table(pa.table(data), out)
+        with output_file_errors(out):
+            pq.write_table(pa.table(data), out)
         typer.echo(f"{plural(len(rows), 'row')} → {out}")
         return
     emit_chunks(columns, iter([list(rows)]), fmt, out)
