@@ -272,7 +272,9 @@ def write_json(
     final_newline: bool,
 ) -> None:
     """The rows as one JSON array of objects, as ``json.dumps(rows, indent=1)`` writes them
-    (nested values in its indented layout too), a chunk at a time.
+    (nested values in its indented layout too), a chunk at a time; a NaN or infinite float,
+    which JSON has no word for, is ``null`` (nested ones too), so that any JSON parser reads
+    the result.
 
     >>> parts: list[str] = []
     >>> rows = iter([[(1, [2, "x"])], [(None, {"k": 1.5})]])
@@ -335,12 +337,33 @@ _encode_text = json.encoder.encode_basestring
 
 
 def _encode_float(value: float) -> str:
-    if math.isfinite(value):
-        return float.__repr__(value)
-    return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
+    """A float as ``json.dumps`` writes it, but NaN and ±infinity, which JSON has no word
+    for, as ``null``.
+
+    >>> _encode_float(0.1), _encode_float(float("nan")), _encode_float(float("-inf"))
+    ('0.1', 'null', 'null')
+    """
+    return float.__repr__(value) if math.isfinite(value) else "null"
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float in it, nested ones too, as ``None``.
+
+    >>> _finite([1.5, float("nan"), {"k": (float("inf"), "x")}])
+    [1.5, None, {'k': [None, 'x']}]
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
 
 
 def _json_value(value: Any) -> str:
-    if isinstance(value, dict | list | tuple):  # nested: json's indented layout, one level in
-        return json.dumps(value, ensure_ascii=False, default=str, indent=1).replace("\n", "\n  ")
-    return json.dumps(value, ensure_ascii=False, default=str)
+    value = _finite(value)
+    if isinstance(value, dict | list):  # nested: json's indented layout, one level in
+        text = json.dumps(value, ensure_ascii=False, default=str, indent=1, allow_nan=False)
+        return text.replace("\n", "\n  ")
+    return json.dumps(value, ensure_ascii=False, default=str, allow_nan=False)
