@@ -17,6 +17,7 @@ from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
 def test_version() -> None:
@@ -176,6 +177,31 @@ def test_a_path_that_is_no_warehouse_is_refused_and_not_created(
     assert result.exit_code == 2, result.output
     assert f"E_NO_WAREHOUSE: {typo} is not a warehouse" in result.stderr
     assert not typo.exists()
+
+
+@pytest.mark.parametrize(
+    "args", [["--workers", "0"], ["--workers", "-3"], ["--top", "-1"], ["--files", "-1"]]
+)
+def test_ingest_refuses_a_count_below_its_minimum(tmp_path: Path, args: list[str]) -> None:
+    """`--workers` is 1 or more, `--top` and `--files` 0 or more (0: every one), as `big2
+    simulate` checks its own: a usage error before anything is read or created."""
+    log = str(SAMPLES / "bad.jsonl")
+    result = runner.invoke(app, ["ingest", log, "-w", str(tmp_path / "wh"), *args])
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert "Invalid value for" in result.stderr and args[0] in result.stderr
+    assert not (tmp_path / "wh").exists()
+
+
+def test_ingest_top_0_lists_every_reject_code(tmp_path: Path) -> None:
+    log = str(SAMPLES / "bad.jsonl")
+    result = runner.invoke(app, ["ingest", log, "-w", str(tmp_path / "wh"), "--top", "0"])
+    assert result.exit_code == 0, result.output
+    reasons = result.stdout.split("top reject reasons:\n", 1)[1].splitlines()
+    with Warehouse(tmp_path / "wh").connect() as con:
+        codes = {code for (code,) in con.execute("select distinct code from rejects").fetchall()}
+    assert len(codes) > 5  # more than the default --top
+    assert {line.split()[1] for line in reasons[: len(codes)]} == codes
+    assert reasons[len(codes)].startswith("details: ")
 
 
 def test_counts_are_worded_in_the_singular_for_one(tmp_path: Path) -> None:

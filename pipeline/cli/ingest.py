@@ -71,13 +71,16 @@ def ingest(
     workers: Annotated[
         int | None,
         typer.Option(
+            min=1,
             help="Workers (default: one per core on large inputs; score sheets count for "
             "none, they import fastest with one): threads on the native core, else "
-            "processes."
+            "processes.",
         ),
     ] = None,
     strict: Annotated[bool, flag("--strict", help="Exit 1 if any game was rejected.")] = False,
-    top: Annotated[int, typer.Option(help="How many reject reasons to list.")] = 5,
+    top: Annotated[
+        int, typer.Option(min=0, help="How many reject codes to list (0: every code).")
+    ] = 5,
     files: Annotated[
         int,
         typer.Option(
@@ -282,11 +285,12 @@ SKIPPED_SHOWN = 5
 
 
 def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> None:
-    """The ``top`` reject codes with their count and first ``file:line``, how many codes
-    more, and the query that lists every reject of the batch."""
+    """The ``top`` reject codes (0: every code) with their count and first ``file:line``, how
+    many codes more, and the query that lists every reject of the batch."""
     examples = reject_examples(wh, summary.batch_id)
     typer.echo("top reject reasons:")
     codes = summary.reasons.most_common()
+    top = top or len(codes)
     for code, n in codes[:top]:
         typer.echo(f"  {n:>8,}  {code:<22} {examples.get(code, '')}".rstrip())
     if len(codes) > top:
