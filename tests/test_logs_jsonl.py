@@ -184,6 +184,44 @@ def test_not_json_values_and_shapes() -> None:
     ]
 
 
+def test_sample_truncated_line_says_it_ends_early_in_one_phrase() -> None:
+    """bad.jsonl line 2 is cut inside a string: json points at the string's start, not at the
+    end of the line, and its message ends in "at" (once read "starting at at column")."""
+    _, rejects = run(SAMPLES / "bad.jsonl")
+    assert rejects[0].message == (
+        "invalid JSON: the line ends early (Unterminated string starting at column 2869)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"game_id": "cut', "the line ends early (Unterminated string starting at column 13)"),
+        ('{"game_id": "cut\\', "the line ends early (Unterminated string starting at column 13)"),
+        ('{"a": "x\\u00', "the line ends early (Invalid \\uXXXX escape at column 10)"),
+        ('{"a": [1, 2', "the line ends early (Expecting ',' delimiter at column 12)"),
+        ('{"a": tr', "the line ends early (Expecting value at column 7)"),
+        ('{"a": [nul ', "the line ends early (Expecting value at column 8)"),
+        ('{"a": -', "the line ends early (Expecting value at column 7)"),
+        ('{"a": 1.', "the line ends early (Expecting ',' delimiter at column 8)"),
+        ('{"a": 1e+', "the line ends early (Expecting ',' delimiter at column 8)"),
+        ('{"a": "b\tc"}', "Invalid control character at column 9"),
+        ('{"a": "\\q"}', "Invalid \\escape at column 8"),
+        ('{"a": [1 .', "Expecting ',' delimiter at column 10"),
+        ('{"a": tx}', "Expecting value at column 7"),
+        ('{"a": "x"', "the line ends early (Expecting ',' delimiter at column 10)"),
+        ('{"a": 1,}', "Expecting property name enclosed in double quotes at column 9"),
+    ],
+)
+def test_a_line_cut_anywhere_ends_early_and_other_errors_say_where(text: str, message: str) -> None:
+    """A line cut inside a string, an escape, a literal or a number ends early, though json
+    points at the value's start; any other error is not called a cut. Every message says
+    "at column" once."""
+    (reject,) = read_jsonl_stream(io.BytesIO(text.encode() + b"\n"), "mem")
+    assert isinstance(reject, Reject) and reject.code == "E_JSON"
+    assert reject.message == f"invalid JSON: {message}"
+
+
 # ----- lines, bytes, files ----------------------------------------------------------------------
 
 

@@ -51,6 +51,41 @@ def guess_game_id(text: str) -> str | None:
     return escaped(value) if isinstance(value, str) else None
 
 
+#: What is left of a line cut inside a value, from where json's error points to the line's end,
+#: by the error: a string never closed (an escape cut included; json points at its quote), a
+#: ``\u`` escape cut in its digits, ``true`` / ``false`` / ``null`` or a minus sign cut, a
+#: number cut after its ``.`` or exponent mark (a digit before it).
+_CUT_VALUE = {
+    "Unterminated string starting at": re.compile(r'".*', re.DOTALL),
+    "Invalid \\uXXXX escape": re.compile(r"u[0-9a-fA-F]{0,3}"),
+    "Expecting value": re.compile(r"t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-"),
+    "Expecting ',' delimiter": re.compile(r"(?<=\d)(?:\.|[eE][+-]?)"),
+}
+
+
+def json_message(err: json.JSONDecodeError, text: str) -> str:
+    """The reject message of a line json refuses, with the column; ``the line ends early``
+    when the line was cut: the error at its end, or inside a value that runs to its end
+    (``_CUT_VALUE``), where json points at the value's start.
+
+    >>> def message(text):
+    ...     try:
+    ...         json.loads(text)
+    ...     except json.JSONDecodeError as err:
+    ...         return json_message(err, text)
+    >>> message('{"game_id": "m1-g7", "actions": [{"cards": "3d 4')
+    'invalid JSON: the line ends early (Unterminated string starting at column 44)'
+    >>> message('{"game_id": "m1-g7",}')
+    'invalid JSON: Expecting property name enclosed in double quotes at column 21'
+    """
+    where = f"{err.msg.removesuffix(' at')} at column {err.colno}"  # "starting at", "character at"
+    end = len(text.rstrip())
+    cut = _CUT_VALUE.get(err.msg)
+    if err.pos >= end or (cut is not None and cut.fullmatch(text, err.pos, end)):
+        return f"invalid JSON: the line ends early ({where})"
+    return f"invalid JSON: {where}"
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -68,9 +103,7 @@ def parse_line(text: str, source: Source) -> GameRecord | Reject:
             checked = True
     except ValueError as err:
         if isinstance(err, json.JSONDecodeError):
-            message = f"invalid JSON: {err.msg} at column {err.colno}"
-            if err.pos >= len(text.rstrip()):
-                message = f"invalid JSON: the line ends early ({err.msg} at column {err.colno})"
+            message = json_message(err, text)
         else:
             message = f"invalid JSON: {err}"
         return Reject(source, guess_game_id(text), None, "E_JSON", message, text)
