@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -74,6 +75,8 @@ DDZ_REPORT_QUERIES = (
     "report_ddz_payments",
     "report_ddz_game_list",
 )
+#: The ids ``--match`` takes (a game logged with a match id is reported with its match).
+MATCH_IDS = "a log's match_id, or the id of a game logged without one"
 #: How many games "Biggest games" lists.
 BIGGEST = 5
 MONEY = "money"
@@ -160,11 +163,26 @@ def fetch_report(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, li
                 f"player {sel.player_id!r} played no game of {everyone.label()}",
             )
     if sel.day is None:
-        raise ReportError(
-            "E_UNKNOWN_MATCH",
-            f"no match {sel.match_key!r} in the warehouse (a log's match_id, or a game id)",
-        )
+        raise unknown_match(con, str(sel.match_key))
     raise ReportError("E_UNKNOWN_DAY", f"no game started on {sel.day} ({sel.tz})")
+
+
+def unknown_match(con: duckdb.DuckDBPyConnection, match_key: str) -> ReportError:
+    """``E_UNKNOWN_MATCH`` for a ``--match`` that selects no game: when it is the id of a game
+    of a match (named query ``report_match_of_game``), the match to ask for and the command
+    that shows the one game; else which ids ``--match`` takes."""
+    rows = run_query(con, "report_match_of_game", game_id=match_key)
+    if rows:
+        match = str(rows[0]["match_key"])
+        return ReportError(
+            "E_UNKNOWN_MATCH",
+            f"{match_key!r} is a game of match {match!r}: --match {shlex.quote(match)} reports "
+            f"the match, `big2 export {shlex.quote(match_key)}` the game",
+        )
+    return ReportError(
+        "E_UNKNOWN_MATCH",
+        f"no match {match_key!r} in the warehouse ({MATCH_IDS})",
+    )
 
 
 # ----- the report as sections of formatted cells -------------------------------------------

@@ -208,6 +208,28 @@ def test_unknown_ids_exit_2(wh: Warehouse, args: list[str], code: str) -> None:
     assert result.stderr.startswith(f"big2: error: {code}: "), result.stderr
 
 
+def test_a_game_of_a_match_names_its_match(wh: Warehouse) -> None:
+    """`--match` takes a match id, or the id of a game logged without one (its own match); a
+    game of a match is refused with the match to ask for, and the command for the one game."""
+    result = runner.invoke(app, ["report", "--match", "m-hk-1-g2", "-w", str(wh.root)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (
+        "big2: error: E_UNKNOWN_MATCH: 'm-hk-1-g2' is a game of match 'm-hk-1': "
+        "--match m-hk-1 reports the match, `big2 export m-hk-1-g2` the game"
+    )
+    alone = runner.invoke(app, ["report", "--match", "taiwan-1", "-w", str(wh.root)])
+    assert alone.exit_code == 0, alone.output
+    assert "Match taiwan-1" in alone.stdout
+
+
+def test_match_help_and_error_say_which_ids_it_takes(wh: Warehouse) -> None:
+    says = "a log's match_id, or the id of a game logged without one"
+    result = runner.invoke(app, ["report", "--match", "no-such-match", "-w", str(wh.root)])
+    assert f"no match 'no-such-match' in the warehouse ({says})" in result.stderr
+    helped = runner.invoke(app, ["report", "--help"], env={"COLUMNS": "200"})
+    assert says in " ".join(helped.stdout.split())
+
+
 def test_a_path_that_is_no_warehouse_is_refused(tmp_path: Path) -> None:
     for args in (["report", "--match", "x"], ["export", "x"]):
         result = runner.invoke(app, [*args, "-w", str(tmp_path / "none")])

@@ -52,7 +52,13 @@ def _terminal_width() -> int:
 @command("report")
 def report_command(
     match: Annotated[
-        str | None, typer.Option("--match", "-m", metavar="ID", help="The match (or a game id).")
+        str | None,
+        typer.Option(
+            "--match",
+            "-m",
+            metavar="ID",
+            help="The match: a log's match_id, or the id of a game logged without one.",
+        ),
     ] = None,
     day: Annotated[
         str | None,
