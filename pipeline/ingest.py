@@ -333,6 +333,9 @@ class IngestSummary:
     reasons: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     workers: int = 1
+    #: the rejects of ``reasons`` the warehouse held already (stored by an earlier import,
+    #: not again by this one)
+    repeated_rejects: int = 0
 
     def total(self) -> FileSummary:
         return FileSummary.summed("total", self.files.values())
@@ -2070,5 +2073,6 @@ def ingest(
                 batch.add_reject(row)
         signals.check()
         signals.armed = False  # a signal from here on waits for the commit to finish
+    summary.repeated_rejects = batch.duplicate_rejects
     summary.seconds = time.perf_counter() - started
     return summary

@@ -6,6 +6,8 @@ import gc
 import itertools
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -79,6 +81,46 @@ def test_ingest_samples_then_reimport_stores_nothing_twice(tmp_path: Path) -> No
     assert count(wh, "select count(*) - count(distinct game_id) from games") == 0
     ok = runner.invoke(app, ["verify", "--warehouse", str(wh_dir)])
     assert ok.exit_code == 0 and "OK" in ok.output
+
+
+def details_rows(output: str) -> int:
+    """The rows of the query the summary's ``details:`` line gives, run as a shell would split
+    that line (``big2 sql QUERY -w WAREHOUSE``)."""
+    (line,) = [x for x in output.splitlines() if x.startswith("details: ")]
+    words = shlex.split(line.removeprefix("details: "))
+    query, where = words[words.index("sql") + 1], words[words.index("-w") + 1]
+    done = runner.invoke(app, ["sql", query, "-w", where, "--format", "csv"])
+    assert done.exit_code == 0, done.output
+    return len(done.stdout.splitlines()) - 1  # the header
+
+
+def test_a_reimport_shows_where_its_rejects_are_stored(tmp_path: Path) -> None:
+    """Rejects met again are stored once, by the import that met them first: a re-import's
+    summary says so, and its examples and ``details:`` query show those rows."""
+    log = tmp_path / "bad.jsonl"
+    log.write_bytes((SAMPLES / "bad.jsonl").read_bytes())
+    argv = ["ingest", str(log), "-w", str(tmp_path / "wh"), "--no-build", "--top", "0"]
+    first = runner.invoke(app, argv)
+    assert first.exit_code == 0, first.output
+    n = count(Warehouse(tmp_path / "wh"), "select count(*) from rejects")
+    assert n >= 5 and details_rows(first.stdout) == n
+    assert "met before" not in first.stdout
+    second = runner.invoke(app, argv)
+    assert second.exit_code == 0, second.output
+    assert f"{n} rejects met before: stored by an earlier import" in second.stdout
+    reasons = second.stdout.split("top reject reasons:\n", 1)[1].splitlines()
+    assert all(re.search(r"E_\w+ +\S*bad\.jsonl:\d+$", x) for x in reasons[:5]), reasons
+    assert details_rows(second.stdout) == n
+    assert count(Warehouse(tmp_path / "wh"), "select count(*) from rejects") == n
+
+
+def test_the_details_line_quotes_a_warehouse_path_for_the_shell(tmp_path: Path) -> None:
+    where = tmp_path / "sp ace" / "it's $wh"
+    log = tmp_path / "a `b`.jsonl"
+    log.write_bytes((SAMPLES / "bad.jsonl").read_bytes())
+    done = runner.invoke(app, ["ingest", str(log), "-w", str(where), "--no-build"])
+    assert done.exit_code == 0, done.output
+    assert details_rows(done.stdout) == count(Warehouse(where), "select count(*) from rejects")
 
 
 def test_every_bad_line_is_a_reject_and_the_good_games_land(tmp_path: Path) -> None:

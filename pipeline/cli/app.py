@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -134,6 +135,21 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'es' if noun.endswith(('ch', 's')) else 's'}"
 
 
+def shell_word(text: str) -> str:
+    """``text`` as one word for a POSIX shell: as it is when it needs no quoting, in double
+    quotes when nothing in it is special there (a SQL query's single quotes read best so), else
+    in :func:`shlex.quote`'s single quotes.
+
+    >>> print(shell_word("/tmp/wh"), shell_word("select 'b1'"), shell_word("it's $HOME"))
+    /tmp/wh "select 'b1'" 'it'"'"'s $HOME'
+    """
+    if shlex.quote(text) == text:
+        return text
+    if not set(text) & set('$`\\"!'):
+        return f'"{text}"'
+    return shlex.quote(text)
+
+
 def runnable_big2(argv0: str | None = None) -> str:
     """How to type this ``big2`` in the shell that ran it: a bare ``big2`` when that name on
     ``PATH`` is this very script, else its path (relative to the current folder when inside,
@@ -149,8 +165,8 @@ def runnable_big2(argv0: str | None = None) -> str:
     if found is not None and Path(found).absolute() == script:
         return "big2"
     with contextlib.suppress(ValueError):
-        return script.relative_to(Path.cwd()).as_posix()
-    return script.as_posix()
+        return shell_word(script.relative_to(Path.cwd()).as_posix())
+    return shell_word(script.as_posix())
 
 
 # --- errors → exit codes -----------------------------------------------------------------

@@ -21,6 +21,7 @@ from pipeline.cli.app import (
     flag,
     plural,
     runnable_big2,
+    shell_word,
     writer_errors,
 )
 from pipeline.cli.dashboard import DASHBOARD_PORT, dashboard_command
@@ -69,7 +70,8 @@ def demo_command(
     with domain_errors(), writer_errors():
         memory = build_memory(memory_limit)
         wh = run_demo(Warehouse(warehouse), games=games, seed=seed, log=log, memory=memory)
-        typer.echo(f'Try: {runnable_big2()} sql "from mart_player_standings" -w {wh.root}')
+        where = shell_word(str(wh.root))
+        typer.echo(f'Try: {runnable_big2()} sql "from mart_player_standings" -w {where}')
         typer.echo("     (or `source .venv/bin/activate` once, then just `big2 …`)")
         if dashboard_after:
             argv, env = dashboard_command(warehouse, port=port)

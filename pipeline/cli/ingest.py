@@ -28,6 +28,7 @@ from pipeline.cli.app import (
     plural,
     runnable_big2,
     say_waiting,
+    shell_word,
     writer_errors,
 )
 from pipeline.errors import Big2Error
@@ -286,8 +287,12 @@ SKIPPED_SHOWN = 5
 
 def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> None:
     """The ``top`` reject codes (0: every code) with their count and first ``file:line``, how
-    many codes more, and the query that lists every reject of the batch."""
-    examples = reject_examples(wh, summary.batch_id)
+    many codes more, and the query that lists those rejects: the batch's; when some were
+    stored by an earlier import (a reject is stored once), said, and those of the files with
+    rejects, whichever import stored them (:func:`rejects_query`)."""
+    files = [f.file for f in summary.files.values() if f.rejected]
+    files_or_none = files if summary.repeated_rejects else None
+    examples = reject_examples(wh, summary.batch_id, files_or_none)
     typer.echo("top reject reasons:")
     codes = summary.reasons.most_common()
     top = top or len(codes)
@@ -295,18 +300,45 @@ def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> 
         typer.echo(f"  {n:>8,}  {code:<22} {examples.get(code, '')}".rstrip())
     if len(codes) > top:
         typer.echo(f"  and {plural(len(codes) - top, 'more code')}")
-    query = f"select * from rejects where batch_id = '{summary.batch_id}'"
-    typer.echo(f'details: {runnable_big2()} sql "{query}" -w {wh.root}')
+    if summary.repeated_rejects:
+        typer.echo(
+            f"{plural(summary.repeated_rejects, 'reject')} met before: stored by an earlier "
+            "import, not again"
+        )
+    query = rejects_query(summary.batch_id, files_or_none)
+    typer.echo(f"details: {runnable_big2()} sql {shell_word(query)} -w {shell_word(str(wh.root))}")
 
 
-def reject_examples(wh: Warehouse, batch_id: str) -> dict[str, str]:
-    """Reject code → its first ``file:line`` in the batch (named query
-    ``ingest_reject_examples``)."""
+def rejects_query(batch_id: str, files: Sequence[str] | None = None) -> str:
+    """The ``big2 sql`` query of an import's rejects: those the batch stored, or (``files``)
+    those stored for these files by any batch.
+
+    >>> rejects_query("b1")
+    "select * from rejects where batch_id = 'b1'"
+    >>> rejects_query("b2", ["/logs/a.jsonl", "/logs/it's.jsonl"])
+    "select * from rejects where file in ('/logs/a.jsonl', '/logs/it''s.jsonl') order by file, line"
+    """
+    if files is None:
+        return f"select * from rejects where batch_id = '{batch_id}'"
+    names = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+    return f"select * from rejects where file in ({names}) order by file, line"
+
+
+def reject_examples(
+    wh: Warehouse, batch_id: str, files: Sequence[str] | None = None
+) -> dict[str, str]:
+    """Reject code → its first ``file:line`` in the batch, or (``files``) among the rejects
+    stored for these files (named query ``ingest_reject_examples``)."""
     from pipeline.report import run_query
 
     con = wh.connect()
     try:
-        rows = run_query(con, "ingest_reject_examples", batch_id=batch_id)
+        rows = run_query(
+            con,
+            "ingest_reject_examples",
+            batch_id=batch_id,
+            files=None if files is None else list(files),
+        )
     finally:
         con.close()
     return {
