@@ -1808,8 +1808,8 @@ def ingest(
 ) -> IngestSummary:
     """Import every game of the given logs as one batch; return the summary.
 
-    ``workers``: how many chunks run at once (default: one per core when the input other
-    than score sheets is large, else 1: :func:`_parallel_bytes`): threads of this process on
+    ``workers``: how many chunks run at once, 1 or more (default: one per core when the input
+    other than score sheets is large, else 1: :func:`_parallel_bytes`): threads of this process on
     the native core (:func:`_on_threads`), else worker processes, which die with this one. SIGINT / SIGTERM stop the import (:class:`Interrupted`); a dead
     worker process is ``E_WORKER_DIED``, a full disk ``E_DISK_FULL``: in each case nothing of
     the batch is committed.
@@ -1823,6 +1823,8 @@ def ingest(
         raise IngestError(
             "E_INGEST", f"max_rejects_per_file must be 0 or more, got {max_rejects_per_file}"
         )
+    if workers is not None and workers < 1:
+        raise IngestError("E_INGEST", f"workers must be 1 or more, got {workers}")
     files = expand_paths(paths)
     sizes = {f: f.stat().st_size for f in files}
     total_bytes = sum(sizes.values())

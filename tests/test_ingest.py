@@ -123,6 +123,14 @@ def test_the_details_line_quotes_a_warehouse_path_for_the_shell(tmp_path: Path) 
     assert details_rows(done.stdout) == count(Warehouse(where), "select count(*) from rejects")
 
 
+@pytest.mark.parametrize("workers", [0, -3])
+def test_ingest_refuses_fewer_than_one_worker(tmp_path: Path, workers: int) -> None:
+    """As `big2 ingest --workers` does: no summary of "0 workers" from the library either."""
+    with pytest.raises(IngestError, match=f"workers must be 1 or more, got {workers}"):
+        ingest([str(SAMPLES / "games.jsonl")], Warehouse(tmp_path / "wh"), workers=workers)
+    assert not (tmp_path / "wh").exists()
+
+
 def test_every_bad_line_is_a_reject_and_the_good_games_land(tmp_path: Path) -> None:
     log = tmp_path / "mixed.jsonl"
     expected = bad_lines()
