@@ -27,6 +27,9 @@ Before writing anything an import checks the manifest's files (:meth:`Warehouse.
 present, their size, a readable Parquet footer with the manifest's row count, and the sha256
 of the files the duplicate indexes read) and refuses a damaged warehouse with
 ``E_WAREHOUSE_DAMAGED``, as it refuses files the ledger names that the manifest lost.
+:meth:`Warehouse.verify` makes the same check of each file with every file hashed
+(``damage(full=True)``), and :meth:`Warehouse.repair` (``big2 verify --repair``) sets aside
+each batch with a file it finds damaged, of any table.
 
 One writer, many readers (docs/warehouse.md, "Concurrency"): ``warehouse.duckdb`` is never
 written in place. :meth:`Warehouse.publish` (``big2 build``) writes a new file and
@@ -730,52 +733,32 @@ class Warehouse:
             known.add([reject_key(*row) for row in zip(*cols, strict=True)])
         return known
 
-    def damage(self) -> list[Problem]:
+    def damage(self, *, full: bool = False) -> list[Problem]:
         """What would make an import into this warehouse store games or rejects again, or
         build on a broken file; ``[]`` when it may be imported into.
 
-        Per manifest file: present (``E_FILE_MISSING``), of the manifest's size
-        (``E_CHECKSUM``), a readable Parquet footer with the manifest's row count
-        (``E_ROW_COUNT``), and for the tables the duplicate indexes read (games, rejects)
-        the manifest's sha256 (``E_CHECKSUM``); a file the ledger says a batch committed
-        that the manifest no longer names (``E_UNLISTED_FILE``). Cheaper than
-        :meth:`verify`, which hashes every file and checks the rows.
+        Per manifest file (:meth:`_file_problem`): present (``E_FILE_MISSING``), of the
+        manifest's size (``E_CHECKSUM``), the manifest's sha256 (``E_CHECKSUM``), a readable
+        Parquet footer with the manifest's row count (``E_ROW_COUNT``); and a file the ledger
+        says a batch committed that the manifest no longer names (``E_UNLISTED_FILE``).
+        The sha256 of every file when ``full`` (what :meth:`verify` and :meth:`repair`
+        check); else, the check before each import, only of the tables the duplicate
+        indexes read (:data:`HASHED_TABLES`: games, rejects), so a flipped byte in an
+        actions, seats or tricks file of the right size is left to the full check.
         """
         entries = self.entries()
+        digests = _sha256_files(
+            self.root / f.path for e in entries for f in e.files if full or f.table in HASHED_TABLES
+        )
         problems: list[Problem] = []
         for entry in entries:
             for f in entry.files:
-                where = f"{f.path} (batch {entry.batch_id})"
                 path = self.root / f.path
-                try:
-                    size = path.stat().st_size
-                except FileNotFoundError:
-                    problems.append(Problem("E_FILE_MISSING", f"{where} is missing", f.path))
-                    continue
-                except OSError as err:
-                    problems.append(Problem("E_FILE_MISSING", f"{where}: {err}", f.path))
-                    continue
-                if size != f.bytes:
-                    text = f"{where} has {size:,} bytes, the manifest says {f.bytes:,}"
-                    problems.append(Problem("E_CHECKSUM", text, f.path))
-                    continue
-                if f.table in HASHED_TABLES:
-                    digest = sha256_file(path)
-                    if digest != f.sha256:
-                        text = (
-                            f"{where} has sha256 {digest[:16]}…, the manifest says {f.sha256[:16]}…"
-                        )
-                        problems.append(Problem("E_CHECKSUM", text, f.path))
-                        continue
-                try:
-                    rows = pq.read_metadata(path).num_rows
-                except (OSError, pa.ArrowException) as err:
-                    text = f"{where} is not a readable Parquet file ({err})"
-                    problems.append(Problem("E_CHECKSUM", text, f.path))
-                    continue
-                if rows != f.rows:
-                    text = f"{where} holds {rows} rows, the manifest says {f.rows}"
-                    problems.append(Problem("E_ROW_COUNT", text, f.path))
+                problem = self._file_problem(
+                    entry, f, hashed=full or f.table in HASHED_TABLES, digest=digests.get(path)
+                )
+                if problem is not None:
+                    problems.append(problem)
         ledger = self.ledger()
         for path in self.orphans():
             rel = path.relative_to(self.root).as_posix()
@@ -786,6 +769,42 @@ class Warehouse:
                 )
                 problems.append(Problem("E_UNLISTED_FILE", text, rel))
         return problems
+
+    def _file_problem(
+        self, entry: BatchEntry, f: ManifestFile, *, hashed: bool, digest: str | None = None
+    ) -> Problem | None:
+        """What is wrong with one file of the manifest, or None: missing
+        (``E_FILE_MISSING``), of another size than the manifest's or, when ``hashed``,
+        another sha256 (``E_CHECKSUM``; ``digest``: the file's, hashed already by the
+        caller, else it is hashed here), a Parquet footer that does not read
+        (``E_CHECKSUM``) or gives another row count (``E_ROW_COUNT``). The one test of a damaged file, for :meth:`damage` and
+        :meth:`verify` alike; a batch with such a file is what :meth:`repair` sets aside."""
+        where = f"{f.path} (batch {entry.batch_id}, {f.rows:,} {f.table} rows)"
+        path = self.root / f.path
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return Problem("E_FILE_MISSING", f"{where} is missing", f.path)
+        except OSError as err:
+            return Problem("E_FILE_MISSING", f"{where}: {err}", f.path)
+        if size != f.bytes:
+            text = f"{where} has {size:,} bytes, the manifest says {f.bytes:,}"
+            return Problem("E_CHECKSUM", text, f.path)
+        if hashed:
+            digest = digest or sha256_file(path)
+        if digest is not None and digest != f.sha256:
+            text = f"{f.path} has sha256 {digest[:16]}…, the manifest says {f.sha256[:16]}…"
+            return Problem("E_CHECKSUM", text, f.path)
+        try:
+            rows = pq.read_metadata(path).num_rows
+        except (OSError, pa.ArrowException) as err:
+            text = f"{where} is not a readable Parquet file ({err})"
+            return Problem("E_CHECKSUM", text, f.path)
+        if rows != f.rows:
+            return Problem(
+                "E_ROW_COUNT", f"{f.path} holds {rows} rows, the manifest says {f.rows}", f.path
+            )
+        return None
 
     def orphans(self) -> list[Path]:
         """Files in the table folders that no committed batch names (left by a killed import)."""
@@ -820,13 +839,14 @@ class Warehouse:
         return gone
 
     def repair(self) -> Repair:
-        """Set the damage :meth:`damage` finds aside, so that imports work again: every batch
-        with a damaged file leaves the manifest (rewritten atomically) and its files move to
-        ``quarantine/``, as do the files the manifest lost; nothing is deleted. Takes the
-        import lock. The logs of the dropped batches can then be imported again.
+        """Set the damage :meth:`damage` finds with every file hashed (``full``: as
+        :meth:`verify` finds it) aside, so that imports and builds work again: every batch
+        with a damaged file of any table leaves the manifest (rewritten atomically) and its
+        files move to ``quarantine/``, as do the files the manifest lost; nothing is deleted.
+        Takes the import lock. The logs of the dropped batches can then be imported again.
         """
         with self._locked():
-            problems = self.damage()
+            problems = self.damage(full=True)
             by_path = {f.path: e.batch_id for e in self.entries() for f in e.files}
             dropped = sorted({by_path[p.path] for p in problems if p.path in by_path})
             moved: list[Path] = []
@@ -1210,34 +1230,9 @@ class Warehouse:
                         Problem("E_MANIFEST", f"{f.path}: unknown table {f.table!r}", f.path)
                     )
                     continue
-                if not path.is_file():
-                    problems.append(
-                        Problem(
-                            "E_FILE_MISSING",
-                            f"{f.path} (batch {entry.batch_id}, {f.rows} {f.table} rows) is missing",
-                            f.path,
-                        )
-                    )
-                    continue
-                digest = digests.get(path) or sha256_file(path)
-                if digest != f.sha256:
-                    problems.append(
-                        Problem(
-                            "E_CHECKSUM",
-                            f"{f.path} has sha256 {digest[:16]}…, the manifest says {f.sha256[:16]}…",
-                            f.path,
-                        )
-                    )
-                    continue
-                rows = pq.read_metadata(path).num_rows
-                if rows != f.rows:
-                    problems.append(
-                        Problem(
-                            "E_ROW_COUNT",
-                            f"{f.path} holds {rows} rows, the manifest says {f.rows}",
-                            f.path,
-                        )
-                    )
+                problem = self._file_problem(entry, f, hashed=True, digest=digests.get(path))
+                if problem is not None:
+                    problems.append(problem)
                     continue
                 good[f.table].append((path.as_posix(), f.schema))
         problems.extend(self._verify_rows(good))

@@ -428,6 +428,33 @@ def test_verify_repair_sets_the_damaged_batch_aside(filled: tuple[Warehouse, Pat
     assert again.exit_code == 0 and "nothing to repair" in again.output
 
 
+@pytest.mark.parametrize("table", [Table.ACTIONS, Table.SEATS, Table.TRICKS, Table.REJECTS])
+def test_verify_repair_sets_aside_a_damaged_file_of_any_table(
+    filled: tuple[Warehouse, Path], table: Table
+) -> None:
+    """One flipped byte in a file of any table (same size, the footer sound: an import's
+    check does not hash actions, seats or tricks) is what ``verify`` reports, and what
+    ``verify --repair`` sets aside."""
+    wh, log = filled
+    extra = log.with_name("extra.jsonl")
+    write_games(extra, 2, start=50, junk=1)
+    ingest([str(extra)], wh)
+    first = wh.entries()[0]
+    rel = next(f.path for f in first.files if f.table == table.value)
+    data = bytearray((wh.root / rel).read_bytes())
+    data[100] ^= 0xFF
+    (wh.root / rel).write_bytes(bytes(data))
+    found = runner.invoke(app, ["verify", "-w", str(wh.root)])
+    assert found.exit_code == 1 and f"E_CHECKSUM: {rel} has sha256" in found.output
+    result = runner.invoke(app, ["verify", "--repair", "-w", str(wh.root)])
+    assert f"batch {first.batch_id} dropped" in result.output, result.output
+    assert (wh.root / "quarantine" / rel).read_bytes() == bytes(data)
+    assert len(wh.entries()) == 1 and wh.entries()[0].batch_id != first.batch_id
+    assert runner.invoke(app, ["build", "-w", str(wh.root)]).exit_code == 0
+    after = runner.invoke(app, ["verify", "-w", str(wh.root)])
+    assert after.exit_code == 0 and "OK (1 batch)" in after.output, after.output
+
+
 def test_the_cap_keeps_the_same_rejects_with_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
