@@ -187,7 +187,7 @@ def test_write_a_batch_and_read_it_through_duckdb(
     with wh.batch(meta={"files": ["games.jsonl"]}) as batch:
         assert [batch.add_game(g) for g in games] == [Added.STORED] * len(games)
         assert batch.add_reject(bad(99)) == Added.STORED
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     (entry,) = wh.entries()
     assert entry.meta == {"files": ["games.jsonl"]} and entry.counts["stored"] == len(games)
     assert {f.table for f in entry.files} == {t.value for t in Table}
@@ -214,7 +214,7 @@ def test_partial_information_reads_as_nulls(tmp_path: Path) -> None:
     with wh.batch() as batch:
         batch.add_game(random_game(4, partial=True))
         batch.add_game(random_game(5, overrides={"players": 3, "three_player_mode": "stock_13"}))
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     with wh.connect() as con:
         rows = con.execute(
             "select g.game_id, g.players, count(s.deal_mask), count(s.final_hand_text) "
@@ -257,7 +257,7 @@ def test_views_read_one_schema_without_opening_every_footer(
         batch.add_game(games[2])
     new = wh.entries()[1]
     assert {f.schema for f in new.files} == {schema_tag(f.table) for f in new.files}
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     with wh.connect() as con:
         rows = con.execute("select game_id, winner from games order by 1").fetchall()
         assert rows == [("g0", None)] + [(g.record.game_id, g.result.winner) for g in games[1:3]]
@@ -326,7 +326,7 @@ def test_row_groups_flush_and_batches_add_up(tmp_path: Path, games: list[Replaye
         batch.add_game(games[5])
     (games_file,) = wh.files(Table.GAMES)[:1]
     assert pq.ParquetFile(games_file).num_row_groups == 3
-    assert len(wh.known_index()) == 6 and wh.verify() == []
+    assert len(wh.known_index()) == 6 and wh.verify(marts=False) == []
     with wh.connect() as con:
         assert con.execute("select count(distinct batch_id) from games").fetchone() == (2,)
 
@@ -355,7 +355,7 @@ def test_reimport_stores_nothing_new_and_conflicts_are_rejects(
             "select file, line, game_id, raw from rejects where code = ?", [CONFLICT_CODE]
         )
         assert rows.fetchall() == [("games.jsonl", 1, "g0", '{"game_id": "g0"}')]
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
 
 
 def test_rows_built_elsewhere_are_deduplicated(tmp_path: Path, games: list[ReplayedGame]) -> None:
@@ -376,7 +376,7 @@ def test_rows_built_elsewhere_are_deduplicated(tmp_path: Path, games: list[Repla
         summary = batch.commit()
     assert counts == {Added.STORED: 1, Added.DUPLICATE: 1, Added.CONFLICT: 1}
     assert (summary.stored, summary.duplicates, summary.conflicts, summary.rejects) == (1, 1, 1, 2)
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     with wh.connect() as con:
         assert con.execute("select count(*) from games").fetchone() == (3,)
         n_actions = sum(len(g.actions) for g in games[:3])
@@ -418,7 +418,7 @@ def test_part_files_a_worker_wrote_are_deduplicated_then_committed(
     assert (summary.stored, summary.duplicates, summary.conflicts) == (2, 2, 1)
     names = sorted(f.path for f in summary.files)
     assert "games/batch-" + summary.batch_id + ".part-00002.parquet" in names
-    assert not list(tmp_path.glob("*/*.tmp")) and wh.verify() == []
+    assert not list(tmp_path.glob("*/*.tmp")) and wh.verify(marts=False) == []
     with wh.connect() as con:
         assert con.execute("select game_id from games order by 1").fetchall() == [
             ("g0",),
@@ -447,7 +447,7 @@ def test_exception_inside_a_batch_aborts_it(tmp_path: Path, games: list[Replayed
     with pytest.raises(RuntimeError), wh.batch(flush_every=1) as batch:
         batch.add_game(games[0])
         raise RuntimeError("parser blew up")
-    assert wh.entries() == [] and wh.orphans() == [] and wh.verify() == []
+    assert wh.entries() == [] and wh.orphans() == [] and wh.verify(marts=False) == []
     with pytest.raises(WarehouseError, match="E_BATCH_CLOSED"):
         batch.add_game(games[0])
 
@@ -473,10 +473,10 @@ def test_crash_before_the_manifest_commit_leaves_the_previous_batches(
     with wh.connect() as con:
         assert con.execute("select game_id from games").fetchall() == [("g0",)]
         assert con.execute("select count(*) from rejects").fetchone() == (0,)
-    assert {p.code for p in wh.verify()} == {"E_ORPHAN_FILE"}
+    assert {p.code for p in wh.verify(marts=False)} == {"E_ORPHAN_FILE"}
     with wh.batch() as batch:  # the next import deletes the orphans and completes
         assert batch.add_game(games[1]) == Added.STORED
-    assert wh.orphans() == [] and wh.verify() == []
+    assert wh.orphans() == [] and wh.verify(marts=False) == []
     known = wh.known_index()
     assert len(known) == 2 and None not in known.lookup(["g0", "g1"])
 
@@ -500,7 +500,7 @@ with Warehouse({str(tmp_path)!r}).batch() as batch:
     assert len(wh.entries()) == 1 and len(wh.orphans()) == 4  # no rejects file
     with wh.batch() as batch:  # the lock died with the process
         batch.add_game(games[1])
-    assert wh.verify() == [] and len(wh.entries()) == 2
+    assert wh.verify(marts=False) == [] and len(wh.entries()) == 2
 
 
 def test_torn_manifest_line_is_ignored_then_repaired(
@@ -511,7 +511,7 @@ def test_torn_manifest_line_is_ignored_then_repaired(
         batch.add_game(games[0])
     with (tmp_path / MANIFEST).open("ab") as f:
         f.write(b'{"batch_id": "torn", "files": [')
-    assert len(wh.entries()) == 1 and wh.verify() == []
+    assert len(wh.entries()) == 1 and wh.verify(marts=False) == []
     with wh.batch() as batch:
         batch.add_game(games[1])
     lines = (tmp_path / MANIFEST).read_text().splitlines()
@@ -570,14 +570,14 @@ def two_batches(tmp_path: Path, games: list[ReplayedGame]) -> Warehouse:
     with wh.batch() as batch:
         batch.add_game(games[2])
         batch.add_reject(bad(5))
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     return wh
 
 
 def test_verify_finds_a_deleted_file(two_batches: Warehouse) -> None:
     wh = two_batches
     wh.files(Table.ACTIONS)[1].unlink()
-    problems = wh.verify()
+    problems = wh.verify(marts=False)
     assert [p.code for p in problems] == ["E_FILE_MISSING", "E_ACTION_ROWS"]
     assert "actions/batch-" in str(problems[0]) and "'g2'" in problems[1].message
 
@@ -592,7 +592,7 @@ def test_verify_finds_rows_of_no_game(two_batches: Warehouse) -> None:
                              "select 'tricks', count(*) from tricks where game_id = 'g2'").fetchall())  # fmt: skip
     assert min(n.values()) > 0
     wh.files(Table.GAMES)[1].unlink()
-    problems = wh.verify()
+    problems = wh.verify(marts=False)
     assert [p.code for p in problems] == ["E_FILE_MISSING"] + ["E_ORPHAN_ROWS"] * 3
     assert [p.message for p in problems[1:]] == [
         f"game 'g2' has {n[child]} {child} rows but no games row"
@@ -605,7 +605,7 @@ def test_verify_finds_a_corrupted_file(two_batches: Warehouse) -> None:
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
-    codes = [p.code for p in two_batches.verify()]
+    codes = [p.code for p in two_batches.verify(marts=False)]
     assert codes == ["E_CHECKSUM", "E_SEAT_ROWS", "E_SEAT_ROWS"]
 
 
@@ -618,7 +618,7 @@ def test_verify_finds_a_game_stored_twice(
     monkeypatch.setattr(Warehouse, "read_known", lambda self: KnownGames())
     with wh.batch() as batch:
         batch.add_game(games[1])
-    problems = wh.verify()
+    problems = wh.verify(marts=False)
     assert [p.code for p in problems] == ["E_DUPLICATE_GAME"]
     assert problems[0].message == "game 'g1' is stored 2 times"
 
@@ -628,7 +628,7 @@ def test_verify_finds_an_orphan_and_a_bad_manifest_line(two_batches: Warehouse) 
     (wh.root / "games" / "batch-x.parquet.tmp").write_bytes(b"half")
     with wh.manifest_path.open("a") as f:
         f.write("not json\n")
-    assert sorted(p.code for p in wh.verify()) == ["E_MANIFEST", "E_ORPHAN_FILE"]
+    assert sorted(p.code for p in wh.verify(marts=False)) == ["E_MANIFEST", "E_ORPHAN_FILE"]
     with pytest.raises(WarehouseError, match="E_MANIFEST"):
         wh.batch()
 
@@ -650,7 +650,7 @@ def test_sample_games_through_replay_into_the_warehouse(tmp_path: Path) -> None:
             done = replay(record)
             assert isinstance(done, ReplayedGame)
             batch.add_game(done)
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     with wh.connect() as con:
         assert con.execute("select count(*) from games where full_info").fetchone() == (3,)
         assert con.execute("select count(*) from actions where ts is null").fetchone() == (0,)

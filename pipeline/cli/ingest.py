@@ -473,7 +473,7 @@ def verify(
     ] = False,
 ) -> None:
     """Check the warehouse: manifest files present with their checksums, no game twice,
-    row counts consistent. Exit 1 if anything is wrong."""
+    row counts consistent, marts built over every batch. Exit 1 if anything is wrong."""
     from pipeline.warehouse import Warehouse
 
     with domain_errors():

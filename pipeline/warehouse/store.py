@@ -1175,14 +1175,32 @@ class Warehouse:
     def marts_problem(self, entries: list[BatchEntry] | None = None) -> Problem | None:
         """``E_MARTS_STALE`` when ``warehouse.duckdb`` holds marts built over other batches
         than the manifest's (a build failed or was skipped after an import, or a batch was
-        dropped by a repair); else None. A batch that committed no file (a re-import that
-        stored nothing new) changes no mart and is not counted."""
+        dropped by a repair), or holds no marts (none built yet: ``ingest --no-build``) while
+        a batch committed files; else None. A batch that committed no file (a re-import that
+        stored nothing new) changes no mart and is not counted, so a warehouse whose batches
+        stored nothing needs no build.
+
+        >>> import tempfile
+        >>> wh = Warehouse(tempfile.mkdtemp())
+        >>> with wh.batch() as batch:
+        ...     pass
+        >>> wh.marts_problem() is None
+        True
+        """
         entries = self.entries() if entries is None else entries
+        with_files = {e.batch_id for e in entries if e.files}
         stamp = self.file_stamp()
         if stamp is None or not stamp.marts:
-            return None
+            if not with_files:
+                return None
+            total = sum(int(e.counts.get("stored", 0)) for e in entries)
+            return Problem(
+                "E_MARTS_STALE",
+                f"no marts are built in {DB_FILE}: they cover 0 of {total:,} games (0 of "
+                f"{len(entries)} batches): run `big2 build`",
+                DB_FILE,
+            )
         covered = set(stamp.batch_ids)
-        with_files = {e.batch_id for e in entries if e.files}
         if with_files <= covered <= {e.batch_id for e in entries}:
             return None
         total = sum(int(e.counts.get("stored", 0)) for e in entries)
@@ -1196,18 +1214,19 @@ class Warehouse:
         )
 
     # ----- verify -----------------------------------------------------------------------
-    def verify(self) -> list[Problem]:
+    def verify(self, *, marts: bool = True) -> list[Problem]:
         """Check the warehouse; every problem found (an empty list when all is well).
 
         Checks: the manifest reads; every manifest file is present, with its sha256 and row
         count; no game is stored twice; per game, the actions rows match ``n_actions``, the
         seats rows match ``players`` and the tricks rows match ``n_tricks``; no child row
-        without its game; no orphan file (while no import runs); marts built over the
-        manifest's batches (while no build runs). See :meth:`verify_report`.
+        without its game; no orphan file (while no import runs); and unless ``marts`` is
+        False (the stored data only), marts built over the manifest's batches (while no
+        build runs; :meth:`marts_problem`: stale, or none built). See :meth:`verify_report`.
         """
-        return self.verify_report().problems
+        return self.verify_report(marts=marts).problems
 
-    def verify_report(self) -> VerifyReport:
+    def verify_report(self, *, marts: bool = True) -> VerifyReport:
         """:meth:`verify`'s problems, plus what is in progress: while an import holds the lock,
         the files no committed batch names are that import's (not orphans), and while a build
         holds the build lock, stale marts are being rebuilt (not a problem). Reads only."""
@@ -1250,8 +1269,10 @@ class Warehouse:
                 for rel in orphans
             )
         building = False
-        with self._usable("open the DuckDB database of"):
-            stale = self.marts_problem(entries)
+        stale = None
+        if marts:
+            with self._usable("open the DuckDB database of"):
+                stale = self.marts_problem(entries)
         if stale is not None:
             building = self.build_running()
             if not building:

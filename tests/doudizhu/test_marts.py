@@ -447,7 +447,7 @@ def test_a_warehouse_written_before_dou_dizhu_builds(tmp_path: Path) -> None:
     new = scores(warehouse_of(tmp_path / "new", [golden_game("g-1")]))
     old = warehouse_of(tmp_path / "old", [golden_game("g-1")])
     as_written_before_dou_dizhu(old)
-    assert old.verify() == []
+    assert old.verify(marts=False) == []  # the stored data, before its build
     assert scores(old) == new
     c = old.connect()
     try:

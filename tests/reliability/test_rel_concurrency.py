@@ -246,6 +246,27 @@ def test_stale_marts_are_detected_then_rebuilt(built: Warehouse, tmp_path: Path)
     assert fresh.returncode == 0, fresh.stdout
 
 
+def test_marts_never_built_are_reported_then_built(tmp_path: Path) -> None:
+    """``ingest --no-build`` into a new warehouse: ``verify`` says there are no marts and
+    what to run (as ``big2 sql`` and ``big2 report`` find none), until ``big2 build``; a
+    warehouse whose batches stored nothing has nothing to build."""
+    wh_dir = tmp_path / "wh"
+    log = tmp_path / "day.jsonl"
+    log.write_text("")  # a batch that stores nothing: no file to build on
+    assert run("ingest", log, "-w", wh_dir, "--no-build").returncode == 0
+    empty = run("verify", "-w", wh_dir)
+    assert empty.returncode == 0 and "OK (1 batch)" in empty.stdout, empty.stdout
+    write_games(log, 4)
+    assert run("ingest", log, "-w", wh_dir, "--no-build").returncode == 0
+    missing = run("verify", "-w", wh_dir)
+    assert missing.returncode == 1, missing.stdout
+    assert "E_MARTS_STALE: no marts are built" in missing.stdout
+    assert "0 of 4 games" in missing.stdout and "run `big2 build`" in missing.stdout
+    assert run("build", "-w", wh_dir).returncode == 0
+    fresh = run("verify", "-w", wh_dir)
+    assert fresh.returncode == 0 and "OK (2 batches)" in fresh.stdout, fresh.stdout
+
+
 def test_verify_during_an_import_says_it_runs_and_exits_0(built: Warehouse, tmp_path: Path) -> None:
     # The import stops itself (SIGSTOP) at its first fsync: its first part file is written,
     # the batch not committed. verify runs then, whatever the speed of the core, and the import

@@ -335,7 +335,7 @@ def filled(tmp_path: Path) -> tuple[Warehouse, Path]:
     write_games(log, 20, junk=2)
     wh = Warehouse(tmp_path / "wh")
     ingest([str(log)], wh)
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     return wh, log
 
 
@@ -390,7 +390,7 @@ def test_an_emptied_manifest_deletes_nothing(
     kept = tree(wh.root)
     for rel, data in committed.items():
         assert kept.get(f"quarantine/{rel}") == data
-    assert count(wh, "select count(*) from games") == 3 and wh.verify() == []
+    assert count(wh, "select count(*) from games") == 3 and wh.verify(marts=False) == []
 
 
 def test_only_tmp_orphans_are_deleted(filled: tuple[Warehouse, Path]) -> None:
@@ -403,7 +403,7 @@ def test_only_tmp_orphans_are_deleted(filled: tuple[Warehouse, Path]) -> None:
     assert not tmp.exists() and not stray.exists()
     moved = wh.root / "quarantine" / "games" / "batch-y.parquet"
     assert moved.read_bytes() == b"a batch that never committed"
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
 
 
 def test_verify_repair_sets_the_damaged_batch_aside(filled: tuple[Warehouse, Path]) -> None:
@@ -416,14 +416,18 @@ def test_verify_repair_sets_the_damaged_batch_aside(filled: tuple[Warehouse, Pat
     games_file.write_bytes(damaged[:-1] + bytes([damaged[-1] ^ 1]))
     first_batch = wh.entries()[0].batch_id
     result = runner.invoke(app, ["verify", "--repair", "-w", str(wh.root)])
-    assert result.exit_code == 0, result.output
-    assert f"batch {first_batch} dropped" in result.output and "OK (1 batch)" in result.output
+    assert result.exit_code == 1, result.output  # the stored data is sound, no marts built
+    assert f"batch {first_batch} dropped" in result.output
+    assert (
+        "E_MARTS_STALE: no marts are built" in result.output and "E_CHECKSUM" not in result.output
+    )
     assert (wh.root / "quarantine" / games_file.relative_to(wh.root)).read_bytes()[:-1] == (
         damaged[:-1]
     )
     summary = ingest([str(log)], wh)  # the dropped batch's log, imported again
     assert summary.total().stored == 20
-    assert count(wh, "select count(*) from games") == 22 and wh.verify() == []
+    assert count(wh, "select count(*) from games") == 22 and wh.verify(marts=False) == []
+    assert runner.invoke(app, ["build", "-w", str(wh.root)]).exit_code == 0
     again = runner.invoke(app, ["verify", "--repair", "-w", str(wh.root)])
     assert again.exit_code == 0 and "nothing to repair" in again.output
 

@@ -85,7 +85,8 @@ def assert_consistent_then_complete(
     wh_dir: Path, log: Path, before: set[str], added: set[str]
 ) -> None:
     wh = Warehouse(wh_dir)
-    problems = [p for p in wh.verify() if p.code not in LEFT_BY_A_KILL]
+    # the stored data (neither the template's import nor ingest() builds the marts)
+    problems = [p for p in wh.verify(marts=False) if p.code not in LEFT_BY_A_KILL]
     assert problems == [], problems
     ids = stored_ids(wh_dir)
     assert len(ids) == len(set(ids)), "a game is stored twice"
@@ -93,7 +94,7 @@ def assert_consistent_then_complete(
     ingest([str(log)], wh)  # the same import again completes the warehouse
     ids = stored_ids(wh_dir)
     assert sorted(ids) == sorted(before | added)
-    assert wh.verify() == []
+    assert wh.verify(marts=False) == []
     with wh.connect() as con:
         row = con.execute("select count(*) from rejects where code = 'E_JSON'").fetchone()
     assert row == (1,), "the bad line is kept once, whatever the kills"
