@@ -677,18 +677,51 @@ def build(
     with wh.building(on_wait=on_wait):
         summary = BuildSummary()
         covered, why = (None, "") if full else _covered_batches(wh, key)
-        if covered is not None:
-            try:
-                wh.publish(fill(summary, covered), from_current=True, build_key=key)
-            except _NotIncremental as err:
-                covered, why = None, str(err)
-                summary = BuildSummary()
-                started = time.perf_counter()
-        if covered is None:
-            summary.full_because = why
-            wh.publish(fill(summary, None), build_key=key)
+        try:
+            if covered is not None:
+                try:
+                    wh.publish(fill(summary, covered), from_current=True, build_key=key)
+                except _NotIncremental as err:
+                    covered, why = None, str(err)
+                    summary = BuildSummary()
+                    started = time.perf_counter()
+            if covered is None:
+                summary.full_because = why
+                wh.publish(fill(summary, None), build_key=key)
+        except Big2Error as err:
+            named = _naming_damage(wh, err)
+            if named is err:
+                raise
+            raise named from err
     summary.timings["publish"] = time.perf_counter() - started - summary.seconds
     return summary
+
+
+#: The codes of a build that failed on reading a file (DuckDB's error, which may not name it).
+_READ_FAILURES = frozenset({"E_SQL_BUILD", "E_WAREHOUSE"})
+
+
+def _naming_damage(wh: Warehouse, err: Big2Error) -> Big2Error:
+    """``err``, a failed build, naming the damaged files of the warehouse when it has some
+    (:meth:`Warehouse.damage` with every file hashed, as ``big2 verify`` finds them) and the
+    repair; else ``err`` itself. DuckDB's error on a corrupt Parquet page does not always
+    name its file ("Payload value bigger than allowed. Corrupted file?")."""
+    if err.code not in _READ_FAILURES:
+        return err
+    try:
+        problems = wh.damage(full=True)
+    except (Big2Error, OSError):  # the manifest unreadable too: the build's error says enough
+        return err
+    if not problems:
+        return err
+    shown = "; ".join(str(p) for p in problems[:3])
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    return type(err)(
+        err.code,
+        f"{err.message}; the warehouse is damaged: {shown}{more}; `big2 verify` lists every "
+        "problem, `big2 verify --repair` sets the damaged batches aside",
+        **err.context,
+    )
 
 
 def _covered_batches(wh: Warehouse, key: str) -> tuple[set[str] | None, str]:

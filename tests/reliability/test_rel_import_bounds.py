@@ -459,6 +459,22 @@ def test_verify_repair_sets_aside_a_damaged_file_of_any_table(
     assert after.exit_code == 0 and "OK (1 batch)" in after.output, after.output
 
 
+def test_a_build_that_fails_on_a_damaged_file_names_it(filled: tuple[Warehouse, Path]) -> None:
+    """DuckDB's error on a damaged Parquet file does not always name it ("Payload value
+    bigger than allowed. Corrupted file?"): the build's error names the damaged files."""
+    wh, _ = filled
+    (path,) = wh.files(Table.ACTIONS)
+    data = bytearray(path.read_bytes())
+    footer = int.from_bytes(data[-8:-4], "little") + 8  # the footer and its length, kept
+    data[4:-footer] = bytes(len(data) - 4 - footer)  # every page zeroed: unreadable
+    path.write_bytes(bytes(data))
+    result = runner.invoke(app, ["build", "--full", "-w", str(wh.root)])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    rel = path.relative_to(wh.root).as_posix()
+    assert f"the warehouse is damaged: E_CHECKSUM: {rel} has sha256" in result.output
+    assert "big2 verify --repair" in result.output
+
+
 def test_the_cap_keeps_the_same_rejects_with_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
