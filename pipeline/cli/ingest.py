@@ -205,9 +205,9 @@ def ingest_with_progress(
 
 def summary_rows(summary: IngestSummary, files: int = FILES_SHOWN) -> list[FileSummary]:
     """The rows of the summary table: each file, in the import's order; past ``files`` files
-    (0: no limit), the files with rejects or duplicates first (the most rejects first) up to
-    ``files``, the others summed in one row (``… N more files``), so that no count is lost;
-    then the total.
+    (0: no limit), the ``files`` files with the most rejects, then the most duplicates, still
+    in the import's order, the others summed in one row (``… N more files``), so that no count
+    is lost; then the total.
 
     >>> from pipeline.ingest import FileSummary, IngestSummary
     >>> s = IngestSummary(files={f"f{k}": FileSummary(f"f{k}", 2, 2 - k % 2, k % 2) for k in range(5)})
