@@ -248,7 +248,7 @@ def assemble(sel: Selection, data: Mapping[str, Sequence[Row]]) -> Report:
     """The report of ``sel`` from its queries' rows (:func:`fetch_report`): the Big Two games
     as ever, then the Dou Dizhu games (:func:`ddz_part`); when the selection holds both games,
     each line and section names its game."""
-    ddz = ddz_part(data)
+    ddz = ddz_part(data, sel.tz)
     if not data["report_summary"]:
         return Report(title=sel.label(), lines=ddz.lines, sections=ddz.sections)
     big2 = _big2_part(sel, data)
@@ -393,9 +393,10 @@ def _spring(value: Any) -> str:
     return {"spring": "春天", "anti_spring": "反春"}.get(value or "", "")
 
 
-def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
+def ddz_part(data: Mapping[str, Sequence[Row]], tz: str = "UTC") -> Report:
     """The Dou Dizhu part of a report (queries ``report_ddz_*``, none when the selection holds
-    no Dou Dizhu game): a summary line, the players with their landlord and farmer records,
+    no Dou Dizhu game): a summary line (its times in the selection's time zone ``tz``, as the
+    queries give them), the players with their landlord and farmer records,
     who paid whom (each farmer settles with the landlord), the biggest games and every game
     with its landlord, bid, bombs, rockets, spring and multiplier.
 
@@ -427,7 +428,7 @@ def ddz_part(data: Mapping[str, Sequence[Row]]) -> Report:
     matches = f"{s['n_matches']:,} match{'es' if s['n_matches'] != 1 else ''}"
     span = ""
     if s["first_started"] is not None:
-        span = f", {_when(s['first_started'])} → {_when(s['last_started'])}"
+        span = f", {_when(s['first_started'])} → {_when(s['last_started'])} {tz}"
     line = f"Dou Dizhu, {MONEY}: {counted} in {matches}, {s['n_players']:,} players{span}; "
     line += f"rulesets {s['rulesets']}; "
 

@@ -121,6 +121,11 @@ def test_a_mixed_evening_shows_each_game_in_its_section(
     assert titles and all(t in big2_only.splitlines() for t in titles)
     assert re.search(r"^Big Two, money: 4 games", text, re.M)
     assert re.search(r"^Dou Dizhu, money: \d+ games? .* in \d+ matches", text, re.M)
+    # the period in the selection's time zone, named as the Big Two line names it
+    zoned = text_of(mixed, Selection(day=date(2026, 11, 1), tz="Asia/Hong_Kong"))
+    for shown, tz in ((text, "UTC"), (zoned, "Asia/Hong_Kong")):  # the line may wrap
+        span = rf"Dou Dizhu, money: [^;]*\s\d\d:\d\d →\s+\d{{4}}-\d\d-\d\d\s+\d\d:\d\d\s+{tz};"
+        assert re.search(span, shown), shown
     for title in ("players (money)", "who paid whom (money)", "biggest games", "games"):
         assert f"Dou Dizhu: {title}" in text
     assert "landlord" in text and "farmers" in text
