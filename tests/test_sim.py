@@ -362,6 +362,17 @@ def test_cli_simulate_writes_and_ingests(tmp_path: Path) -> None:
         "greedy",
         "random",
     ]
+    assert json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])["ruleset"] == {
+        "preset": "hk",
+        "overrides": {"players": 3},
+    }
+    # the preset's own number stores no override (hk and hk {"players": 4} are the same rules)
+    four = ["simulate", "-n", "2", "--players", "4", "--out", str(tmp_path / "f.jsonl")]
+    assert CliRunner().invoke(app, four).exit_code == 0
+    first = json.loads((tmp_path / "f.jsonl").read_text().splitlines()[0])
+    assert first["ruleset"] == {"preset": "hk", "overrides": {}}
+    both = CliRunner().invoke(app, [*four, "--set", "players=3"])
+    assert both.exit_code == 2 and "E_SIM_OPTION" in both.output
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
@@ -34,6 +34,7 @@ from pipeline.cli.ingest import (
     ingest_with_progress,
     print_ingest_summary,
 )
+from pipeline.cli.rules import load_any
 from pipeline.doudizhu import rules as ddz_rules
 from pipeline.errors import Big2Error
 from pipeline.games import check_preset
@@ -161,9 +162,9 @@ def simulate_command(
         memory = build_memory(memory_limit, not ingest_after)
         check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)
-        if players is not None:
-            settings["players"] = players
         check_preset(ruleset)
+        if players is not None:
+            _add_players(ruleset, settings, players)
         if ruleset in ddz_rules.preset_names():
             check_options_of(
                 "Dou Dizhu", must_block_discipline=must_block_discipline, colluders=colluders
@@ -308,6 +309,30 @@ def check_id_prefix(prefix: str) -> None:
             f"--id-prefix {prefix!r}: 1-40 letters, digits, - _ or ., "
             "starting with a letter or digit",
         )
+
+
+def _add_players(ruleset: str, settings: dict[str, Any], players: int) -> None:
+    """``--players`` into the overrides ``settings``, unless the preset (with the other
+    overrides) seats that many already: an override equal to the rules' own value would make
+    the same rules a second ruleset of the warehouse (``hk`` and ``hk {"players": 4}``).
+    ``E_SIM_OPTION`` when ``--set players=`` says another number.
+
+    >>> settings = {"bombs": True}
+    >>> _add_players("hk", settings, 4), settings
+    (None, {'bombs': True})
+    >>> _add_players("hk", settings, 3), settings
+    (None, {'bombs': True, 'players': 3})
+    >>> _add_players("hk", {"players": 4}, 3)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.Big2Error: E_SIM_OPTION: --players 3 and --set players=4 disagree
+    """
+    given = settings.get("players", players)
+    if given != players:
+        raise Big2Error("E_SIM_OPTION", f"--players {players} and --set players={given} disagree")
+    others = {k: v for k, v in settings.items() if k != "players"}
+    if load_any(ruleset, others).players != players:
+        settings["players"] = players
 
 
 def _progress_bar() -> RichProgress:
