@@ -70,17 +70,26 @@ def _pad(text: str, width: int, right: bool) -> str:
 
 
 def _fold(text: str, width: int) -> list[str]:
-    """``text`` cut into pieces of at most ``width`` screen columns, nothing lost.
+    """``text`` cut into pieces of at most ``width`` screen columns, nothing lost: after a
+    space where the piece has one (a word is not cut to fit the line), else anywhere (a number,
+    a long word).
 
     >>> _fold("abcdefg", 3)
     ['abc', 'def', 'g']
+    >>> _fold("the game is won", 8), _fold("a 123456789", 4)
+    (['the ', 'game is ', 'won'], ['a ', '1234', '5678', '9'])
     """
     out: list[str] = []
     piece = ""
     for ch in text:
         if piece and cell_len(piece + ch) > width:
-            out.append(piece)
-            piece = ""
+            cut = piece.rfind(" ") + 1
+            if 0 < cut < len(piece) and cell_len(piece[cut:] + ch) <= width:
+                out.append(piece[:cut])
+                piece = piece[cut:]
+            else:
+                out.append(piece)
+                piece = ""
         piece += ch
     out.append(piece)
     return out
