@@ -799,6 +799,8 @@ def write_comments(con: duckdb.DuckDBPyConnection) -> int:
             """
         ).fetchall()
     )
+    for name in objects:  # the tables the build writes from Python, the base views
+        grains[name] = grains.get(name) or docs.get((name, "*"), "")
     statements = [
         f"comment on {kind} {name} is {_quote(grains[name])}"
         for name, kind in objects.items()
@@ -870,7 +872,8 @@ def _base(table: str) -> str:
 def column_docs() -> dict[tuple[str, str], str]:
     """Column descriptions, ``{(table, column): text}``, from ``sql/columns.toml`` (read by the
     build, :func:`write_comments`; ``tests/test_column_docs.py`` holds the docs' column
-    tables to the same words).
+    tables to the same words); column ``*``: the table's grain, for the tables no SQL file
+    makes.
 
     >>> column_docs()[("games", "batch_id")]
     'the import batch that stored the game'
