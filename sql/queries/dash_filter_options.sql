@@ -2,11 +2,16 @@
 -- the rulesets, the $limit most recent matches and most active players (lists), how many of
 -- each there are, the first and last UTC day.
 -- Parameters: $limit.
-with gk as (select * from games where coalesce(game_kind, 'big2') = 'big2'),
+with gk as (
+    -- each start parsed once, the period's ends converted once (the earliest instant is the
+    -- earliest UTC time), as dash_ddz_filter_options
+    select game_id, ruleset, match_id, try_cast(started_at as timestamptz) as started_ts
+    from games where coalesce(game_kind, 'big2') = 'big2'
+),
 matches as (
     select match_id, count(*) over () as n from gk
     where match_id is not null
-    group by 1 order by max(try_cast(started_at as timestamptz)) desc nulls last, 1 limit $limit
+    group by 1 order by max(started_ts) desc nulls last, 1 limit $limit
 ),
 players as (
     select player_id, count(*) over () as n from seats semi join gk using (game_id)
@@ -18,5 +23,5 @@ select
     (select max(n) from matches) as n_matches,
     (select list(player_id order by player_id) from players) as players,
     (select max(n) from players) as n_players,
-    (select min(timezone('UTC', try_cast(started_at as timestamptz)))::date from gk) as first,
-    (select max(timezone('UTC', try_cast(started_at as timestamptz)))::date from gk) as last
+    (select timezone('UTC', min(started_ts))::date from gk) as first,
+    (select timezone('UTC', max(started_ts))::date from gk) as last
