@@ -9,7 +9,8 @@ select
     (select count(*) from fg) as n_games,
     (select count(*) from fg where is_scored) as n_played_out,
     (select count(*) from fg where not is_scored) as n_void,
-    (select count(distinct s.player_id) from stg_ddz_seats s join fg using (game_id)) as n_players,
+    -- the seats table: fg holds Dou Dizhu games only (as dash_ddz_players)
+    (select count(distinct s.player_id) from seats s join fg using (game_id)) as n_players,
     (select count(distinct match_key) from fg) as n_matches,
     (select count(*) from fg where spring = 'spring') as n_springs,
     (select count(*) from fg where spring = 'anti_spring') as n_anti_springs,
