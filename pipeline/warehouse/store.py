@@ -777,8 +777,9 @@ class Warehouse:
         (``E_FILE_MISSING``), of another size than the manifest's or, when ``hashed``,
         another sha256 (``E_CHECKSUM``; ``digest``: the file's, hashed already by the
         caller, else it is hashed here), a Parquet footer that does not read
-        (``E_CHECKSUM``) or gives another row count (``E_ROW_COUNT``). The one test of a damaged file, for :meth:`damage` and
-        :meth:`verify` alike; a batch with such a file is what :meth:`repair` sets aside."""
+        (``E_CHECKSUM``) or gives another row count (``E_ROW_COUNT``). The one test of a
+        damaged file, for :meth:`damage` and :meth:`verify` alike; a batch with such a file
+        is what :meth:`repair` sets aside."""
         where = f"{f.path} (batch {entry.batch_id}, {f.rows:,} {f.table} rows)"
         path = self.root / f.path
         try:
@@ -1190,20 +1191,17 @@ class Warehouse:
         entries = self.entries() if entries is None else entries
         with_files = {e.batch_id for e in entries if e.files}
         stamp = self.file_stamp()
+        covered = set(stamp.batch_ids) if stamp is not None and stamp.marts else set()
+        if with_files <= covered <= {e.batch_id for e in entries}:
+            return None
+        total = sum(int(e.counts.get("stored", 0)) for e in entries)
         if stamp is None or not stamp.marts:
-            if not with_files:
-                return None
-            total = sum(int(e.counts.get("stored", 0)) for e in entries)
             return Problem(
                 "E_MARTS_STALE",
                 f"no marts are built in {DB_FILE}: they cover 0 of {total:,} games (0 of "
                 f"{len(entries)} batches): run `big2 build`",
                 DB_FILE,
             )
-        covered = set(stamp.batch_ids)
-        if with_files <= covered <= {e.batch_id for e in entries}:
-            return None
-        total = sum(int(e.counts.get("stored", 0)) for e in entries)
         games = sum(int(e.counts.get("stored", 0)) for e in entries if e.batch_id in covered)
         n_covered = sum(1 for e in entries if e.batch_id in covered)
         return Problem(
