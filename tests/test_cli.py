@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -17,7 +18,8 @@ from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
 runner = CliRunner()
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
 
 
 def test_version() -> None:
@@ -120,6 +122,109 @@ def test_bad_set_message_names_the_key() -> None:
 def test_bad_format_is_a_usage_error() -> None:
     result = runner.invoke(app, ["rules", "show", "hk", "--format", "yaml"])
     assert result.exit_code == EXIT_USAGE
+
+
+#: The parser's own usage errors: arguments, the command whose ``--help`` the line names, what
+#: that help lists, and a piece of click's message.
+USAGE_ERRORS = {
+    "unknown option": (["sql", "--bogus"], "sql", "options", "No such option: --bogus"),
+    "bad choice": (
+        ["rules", "show", "hk", "--format", "yaml"],
+        "rules show",
+        "options",
+        "'yaml' is not one of 'table', 'toml', 'json'",
+    ),
+    "int below min": (
+        ["ingest", "no-such.jsonl", "--workers", "0"],
+        "ingest",
+        "options",
+        "Invalid value for '--workers'",
+    ),
+    "not an int": (["simulate", "-n", "abc"], "simulate", "options", "Invalid value for '--games'"),
+    "unknown command": (["bogus"], "", "commands", "No such command 'bogus'."),
+    "unknown subcommand": (["rules", "bogus"], "rules", "commands", "No such command 'bogus'."),
+    "missing argument": (["ingest"], "ingest", "arguments", "Missing argument 'PATH...'."),
+    "option without its value": (
+        ["sql", "--warehouse"],
+        "sql",
+        "options",
+        "Option '--warehouse' requires an argument.",
+    ),
+    "extra argument": (["rules", "show", "hk", "x"], "rules show", "usage", "extra argument"),
+}
+
+
+def usage_line(prog: str, case: str) -> str:
+    """The ``E_USAGE`` line of ``case`` when the command line starts with ``prog``."""
+    _, command, what, _ = USAGE_ERRORS[case]
+    verb = "shows" if what == "usage" else "lists"
+    return f"{' '.join(filter(None, (prog, command)))} --help {verb} the {what})"
+
+
+@pytest.mark.parametrize("case", list(USAGE_ERRORS))
+def test_a_usage_error_is_one_line_naming_the_commands_help(case: str) -> None:
+    """Not click's usage and boxed panel: ``big2: error: E_USAGE: <click's message> (big2 …
+    --help lists …)``, exit 2, nothing on stdout."""
+    args, _, _, message = USAGE_ERRORS[case]
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("big2: error: E_USAGE: "), line
+    assert message in line and line.endswith(f"({usage_line('big2', case)}"), line
+
+
+def run_big2(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m pipeline.cli ARGS``, the real command in a subprocess (a terminal's width)."""
+    env = {**os.environ, "COLUMNS": "100"}
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "unknown option",
+        "bad choice",
+        "int below min",
+        "unknown command",
+        "missing argument",
+        "option without its value",
+    ],
+)
+def test_a_usage_error_of_the_real_command_is_one_line(case: str) -> None:
+    """In a real run (typer's own ``main``, rich installed): one ``E_USAGE`` line on stderr,
+    naming the command as it was typed (``python -m pipeline.cli sql``), exit 2."""
+    args, _, _, message = USAGE_ERRORS[case]
+    out = run_big2(*args)
+    assert out.returncode == EXIT_USAGE, out.stderr
+    assert out.stdout == ""
+    [line] = out.stderr.splitlines()
+    assert line.startswith("big2: error: E_USAGE: "), out.stderr
+    assert message in line, line
+    assert line.endswith(f" -m {usage_line('pipeline.cli', case)}"), line
+
+
+@pytest.mark.parametrize("args", [["--help"], ["sql", "--help"], ["rules", "--help"]])
+def test_help_is_still_help(args: list[str]) -> None:
+    out = run_big2(*args)
+    assert out.returncode == 0, out.stderr
+    assert "Usage" in out.stdout and out.stderr == ""
+
+
+@pytest.mark.parametrize("args", [[], ["rules"]])
+def test_no_arguments_still_shows_the_help(args: list[str]) -> None:
+    """``no_args_is_help``: the help on stdout, no error line, exit 2 as click has it."""
+    out = run_big2(*args)
+    assert out.returncode == EXIT_USAGE
+    assert "Usage" in out.stdout and "Commands" in out.stdout
+    assert "big2: error" not in out.stderr
 
 
 def test_demo_ingests_the_samples_into_a_consistent_warehouse(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Commands hold no rules and no SQL. A deliberate error (:class:`pipeline.errors.Big2Error`)
 becomes one line on stderr and exit code 2 at this boundary
-(:func:`pipeline.cli.app.domain_errors`). Exit codes: 0 ok, 1 a check failed, 2 bad input or
+(:func:`pipeline.cli.app.domain_errors`), and so does a usage error of the parser (``E_USAGE``:
+:func:`pipeline.cli.app.usage_errors`). Exit codes: 0 ok, 1 a check failed, 2 bad input or
 usage, 3 a writing command could not finish.
 
 - :mod:`pipeline.cli.app`: the Typer app, errors → exit codes, the shared options and helpers;

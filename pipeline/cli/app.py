@@ -1,8 +1,8 @@
 """The ``big2`` Typer app and what every command shares: exit codes, errors → exit codes
-(:func:`domain_errors`, :func:`writer_errors`), the check of an output file
-(:func:`check_output_file`, :func:`output_file_errors`), the shared options (``--warehouse``,
-``--set``), :func:`flag`, :func:`plural`; help without type placeholders, the commands listed
-in workflow order (:data:`COMMAND_ORDER`).
+(:func:`domain_errors`, :func:`writer_errors`, the parser's :func:`usage_errors`), the check
+of an output file (:func:`check_output_file`, :func:`output_file_errors`), the shared options
+(``--warehouse``, ``--set``), :func:`flag`, :func:`plural`; help without type placeholders,
+the commands listed in workflow order (:data:`COMMAND_ORDER`).
 
 >>> plural(2, "mart"), EXIT_USAGE
 ('2 marts', 2)
@@ -82,18 +82,46 @@ def _no_type_placeholders(params: list[Any]) -> list[Any]:
     return params
 
 
+def _path_of(info_name: str | None, parent: Any) -> str:
+    """The command path of a context still being made: its parent's, then its name."""
+    return " ".join(filter(None, (parent.command_path if parent else None, info_name)))
+
+
 class Big2Command(TyperCommand):
-    """A command whose ``--help`` shows no type placeholders (see :func:`_value_label`)."""
+    """A command whose ``--help`` shows no type placeholders (see :func:`_value_label`) and
+    whose usage errors are one ``E_USAGE`` line (:func:`usage_errors`)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _no_type_placeholders(super().get_params(ctx))
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        with usage_errors(_path_of(info_name, parent)):
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        with usage_errors(ctx.command_path):
+            return super().invoke(ctx)
 
 
 class Big2Group(TyperGroup):
-    """The ``big2`` group: its commands in :data:`COMMAND_ORDER`, no type placeholders."""
+    """The ``big2`` group: its commands in :data:`COMMAND_ORDER`, no type placeholders, its
+    usage errors (an unknown command, and those of its commands) one ``E_USAGE`` line
+    (:func:`usage_errors`)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _no_type_placeholders(super().get_params(ctx))
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        with usage_errors(_path_of(info_name, parent)):
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        with usage_errors(ctx.command_path):
+            return super().invoke(ctx)
 
     def list_commands(self, ctx: Any) -> list[str]:
         rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
@@ -180,6 +208,54 @@ def domain_errors() -> Iterator[None]:
     except Big2Error as err:
         typer.echo(f"big2: error: {err}", err=True)
         raise typer.Exit(code=EXIT_USAGE) from None
+
+
+#: The code of a usage error the command line's parser finds (click's, inside typer): an
+#: unknown option or command, a bad or missing value.
+E_USAGE = "E_USAGE"
+
+
+@contextmanager
+def usage_errors(command_path: str) -> Iterator[None]:
+    """The parser's own usage errors as ``E_USAGE`` through :func:`domain_errors`: one line,
+    :func:`usage_message`, and exit 2, not click's usage and boxed panel; ``command_path``
+    names the command when the error does not. The help that ``no_args_is_help`` prints
+    passes through as it is. Around the ``make_context`` and ``invoke`` of :class:`Big2Group`
+    and :class:`Big2Command`, not ``main``: typer's ``main`` (its ``_main``) catches and prints
+    the error itself, so catching it there would mean redoing its standalone mode."""
+    try:
+        yield
+    # typer carries its own copy of click (typer._click, not public API): its usage errors are
+    # the typer exceptions with exit code 2 (UsageError and its kinds; a ClickException's is 1).
+    except typer.TyperException as err:
+        if err.exit_code != EXIT_USAGE or type(err).__name__ == "NoArgsIsHelpError":
+            raise
+        with domain_errors():
+            raise Big2Error(E_USAGE, usage_message(err, command_path)) from None
+
+
+def usage_message(err: typer.TyperException, command_path: str) -> str:
+    """click's message of a usage error on one line, then the ``--help`` that tells more: of
+    the command the error names (``err.ctx``), else of ``command_path``; its options, its
+    arguments or a group's commands.
+
+    >>> err = typer.BadParameter("'yaml' is not\\none of 'table', 'json'.")  # on two lines
+    >>> usage_message(err, "big2 rules show")
+    "Invalid value: 'yaml' is not one of 'table', 'json'. (big2 rules show --help shows the usage)"
+    """
+    ctx = getattr(err, "ctx", None)
+    param = getattr(err, "param", None)
+    if hasattr(err, "option_name") or getattr(param, "param_type_name", None) == "option":
+        what = "lists the options"
+    elif param is not None:
+        what = "lists the arguments"
+    elif ctx is not None and isinstance(ctx.command, TyperGroup):
+        what = "lists the commands"
+    else:
+        what = "shows the usage"
+    path = ctx.command_path if ctx is not None else command_path
+    message = " ".join(line.strip() for line in err.format_message().splitlines() if line.strip())
+    return f"{message} ({path} --help {what})"
 
 
 @contextmanager
