@@ -87,41 +87,32 @@ def _path_of(info_name: str | None, parent: Any) -> str:
     return " ".join(filter(None, (parent.command_path if parent else None, info_name)))
 
 
-class Big2Command(TyperCommand):
-    """A command whose ``--help`` shows no type placeholders (see :func:`_value_label`) and
-    whose usage errors are one ``E_USAGE`` line (:func:`usage_errors`)."""
+class _UsageErrors:
+    """A command or group whose parser's usage errors are one ``E_USAGE`` line
+    (:func:`usage_errors`), and whose ``--help`` shows no type placeholders
+    (:func:`_value_label`); mixed in before typer's class."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        return _no_type_placeholders(super().get_params(ctx))
+        return _no_type_placeholders(super().get_params(ctx))  # type: ignore[misc]
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
     ) -> Any:
         with usage_errors(_path_of(info_name, parent)):
-            return super().make_context(info_name, args, parent, **extra)
+            return super().make_context(info_name, args, parent, **extra)  # type: ignore[misc]
 
     def invoke(self, ctx: Any) -> Any:
         with usage_errors(ctx.command_path):
-            return super().invoke(ctx)
+            return super().invoke(ctx)  # type: ignore[misc]
 
 
-class Big2Group(TyperGroup):
-    """The ``big2`` group: its commands in :data:`COMMAND_ORDER`, no type placeholders, its
-    usage errors (an unknown command, and those of its commands) one ``E_USAGE`` line
-    (:func:`usage_errors`)."""
+class Big2Command(_UsageErrors, TyperCommand):
+    """A ``big2`` command (:class:`_UsageErrors`)."""
 
-    def get_params(self, ctx: Any) -> list[Any]:
-        return _no_type_placeholders(super().get_params(ctx))
 
-    def make_context(
-        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
-    ) -> Any:
-        with usage_errors(_path_of(info_name, parent)):
-            return super().make_context(info_name, args, parent, **extra)
-
-    def invoke(self, ctx: Any) -> Any:
-        with usage_errors(ctx.command_path):
-            return super().invoke(ctx)
+class Big2Group(_UsageErrors, TyperGroup):
+    """The ``big2`` group: its commands in :data:`COMMAND_ORDER` (:class:`_UsageErrors`: an
+    unknown command is an ``E_USAGE`` line too)."""
 
     def list_commands(self, ctx: Any) -> list[str]:
         rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
