@@ -45,7 +45,7 @@ from tests.test_sql_scoring import scored_alone_and_of_all
 DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
              "views/ddz_coop.py"]  # fmt: skip
 BIG2 = str(Path(sys.executable).with_name("big2"))
-FEEDER = "sim-5-p2-random"  # `big2 simulate -r ddz --feeder 2 --seed 5`: seat 2's player
+FEEDER = "sim-ddz-5-p2-random"  # `big2 simulate -r ddz --feeder 2 --seed 5`: seat 2's player
 
 
 def simulate(out: Path, seed: int, *args: str) -> None:
@@ -255,7 +255,7 @@ def test_bidding_from_the_mart_is_the_seats_own(
     monkeypatch.setattr(data, "query", spy)
     assert ddz_data.marts_fresh()
     for f in (data.NO_FILTERS, Filters(ruleset="ddz"), Filters(ruleset="ddz-2p")):
-        for player in (FEEDER, "sim-6-p0-heuristic"):
+        for player in (FEEDER, "sim-ddz-6-p0-heuristic"):
             asked.clear()
             got = ddz_data.bidding(f, player)
             assert asked == ["dash_ddz_bidding_mart"]
@@ -263,7 +263,7 @@ def test_bidding_from_the_mart_is_the_seats_own(
             pd.testing.assert_frame_equal(got, seats, check_exact=True)
     assert not ddz_data.bidding(Filters(ruleset="ddz"), FEEDER).empty
     asked.clear()
-    ddz_data.bidding(Filters(match_id="sim-5-m000000"), FEEDER)
+    ddz_data.bidding(Filters(match_id="sim-ddz-5-m000000"), FEEDER)
     assert asked == ["dash_ddz_bidding"]
 
 
@@ -279,7 +279,7 @@ def test_an_import_after_the_build_makes_the_ddz_marts_stale(
     ingest([str(logs["ddz2"])], wh)  # no build
     st.cache_data.clear()
     assert not ddz_data.marts_fresh()
-    asked = ddz_data.bidding(data.NO_FILTERS, "sim-6-p0-heuristic")
+    asked = ddz_data.bidding(data.NO_FILTERS, "sim-ddz-6-p0-heuristic")
     assert asked["hands"].sum() > 0  # the new games, from their seats
 
 

@@ -462,6 +462,38 @@ def test_cli_id_prefix_lets_runs_of_one_seed_under_other_rules_import_together(
     assert bad.exit_code == 2 and "E_SIM_OPTION" in bad.output and "--id-prefix" in bad.output
 
 
+def test_default_ids_of_the_two_games_never_meet(tmp_path: Path) -> None:
+    # a Big Two run and a Dou Dizhu run of one seed, default prefixes, imported together: no
+    # match, table, player or game id is shared, so `report --match` of the Big Two match names
+    # Big Two games only
+    def ids(path: Path) -> dict[str, set[str]]:
+        seen: dict[str, set[str]] = {"game": set(), "match": set(), "table": set(), "player": set()}
+        for line in path.read_text().splitlines():
+            game = json.loads(line)
+            for key in ("game", "match", "table"):
+                seen[key].add(game[f"{key}_id"])
+            seen["player"].update(seat["player_id"] for seat in game["seats"])
+        return seen
+
+    runs = {"big2": [], "ddz": ["-r", "ddz"]}
+    for name, args in runs.items():
+        out = tmp_path / f"{name}.jsonl"
+        result = CliRunner().invoke(
+            app, ["simulate", "-n", "2", "--seed", "1", *args, "--out", str(out), "--workers", "1"]
+        )
+        assert result.exit_code == 0, result.output
+    big2, ddz = ids(tmp_path / "big2.jsonl"), ids(tmp_path / "ddz.jsonl")
+    assert big2["match"] == {"sim-1-m000000"} and ddz["match"] == {"sim-ddz-1-m000000"}
+    assert all(not big2[key] & ddz[key] for key in big2), (big2, ddz)
+    wh = str(tmp_path / "wh")
+    paths = [str(tmp_path / f"{name}.jsonl") for name in runs]
+    result = CliRunner().invoke(app, ["ingest", *paths, "--warehouse", wh, "--strict"])
+    assert result.exit_code == 0, result.output
+    report = CliRunner().invoke(app, ["report", "--match", "sim-1-m000000", "--warehouse", wh])
+    assert report.exit_code == 0, report.output
+    assert "Dou Dizhu" not in report.output and "sim-1-p0" in report.output
+
+
 def test_a_killed_writers_file_is_removed_by_the_next(tmp_path: Path) -> None:
     """A simulation killed outright (SIGKILL) leaves its hidden file: the next run into the same
     path removes it, and leaves the file of a writer still running."""

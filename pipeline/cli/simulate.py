@@ -129,13 +129,14 @@ def simulate_command(
         int, typer.Option(min=1, help="Games per match (same seats).")
     ] = config.DEFAULT_MATCH_GAMES,
     id_prefix: Annotated[
-        str,
+        str | None,
         typer.Option(
             metavar="TEXT",
-            help="What game, match, table and player ids start with (letters, digits, - _ .): "
-            "runs of the same seed under other rules need their own to be imported together.",
+            help="What game, match, table and player ids start with (letters, digits, - _ .; "
+            "default sim, sim-ddz for Dou Dizhu): runs of the same seed under other rules of "
+            "one game need their own to be imported together.",
         ),
-    ] = "sim",
+    ] = None,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -155,12 +156,14 @@ def simulate_command(
 
     Dou Dizhu (--ruleset ddz or ddz-2p): one bot per seat (3 or 2), the auction included; a
     void deal is a log line of its own (outcome redeal) and the game is dealt again."""
+    from pipeline.sim.simulate import ID_PREFIX as SIM_PREFIX
     from pipeline.sim.simulate import SimConfig
 
     with domain_errors(), writer_errors():
         check_output_file(out)
         memory = build_memory(memory_limit, not ingest_after)
-        check_id_prefix(id_prefix)
+        if id_prefix is not None:
+            check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)
         check_preset(ruleset)
         if players is not None:
@@ -205,7 +208,7 @@ def simulate_command(
                 ),
                 colluders=parse_seats_pair(colluders),
                 match_games=match_games,
-                id_prefix=id_prefix,
+                id_prefix=id_prefix or SIM_PREFIX,
             )
             summary = simulate_with_progress(cfg, out, workers=workers)
             rate = summary.games / summary.seconds if summary.seconds else 0.0
@@ -264,11 +267,11 @@ def ddz_config(
     feeder: int | None,
     feed_rate: float | None,
     match_games: int,
-    id_prefix: str = "sim",
+    id_prefix: str | None = None,
 ) -> DdzSimConfig:
     """The Dou Dizhu run of the options: ``--feed-rate`` needs a ``--feeder``, and without one
     defaults to :data:`pipeline.sim.config.DEFAULT_FEED_RATE`."""
-    from pipeline.sim.ddz_simulate import DdzSimConfig
+    from pipeline.sim.ddz_simulate import ID_PREFIX, DdzSimConfig
 
     if feed_rate is not None and feeder is None:
         raise SimError("E_SIM_OPTION", f"--feed-rate {feed_rate} without --feeder SEAT")
@@ -286,7 +289,7 @@ def ddz_config(
         feeder=plant.feeder,
         feed_rate=plant.feed_rate,
         match_games=match_games,
-        id_prefix=id_prefix,
+        id_prefix=id_prefix or ID_PREFIX,
     )
 
 

@@ -4,7 +4,8 @@ A run of ``games`` games is cut into matches of ``match_games`` games at one tab
 seats and players). Game ``index`` is :func:`pipeline.sim.ddz_play.play_game` (its own generator,
 ``ddz:{seed}:{index}``): its void deals (荒牌, outcome ``redeal``), then the deal played out.
 Every deal is one log line (docs/log-format.md, "Dou Dizhu") with its own ``game_id``
-(``<prefix>-<seed>-<index>-d<deal>``) and ``game_number`` (the deal's place in the match), the
+(``<prefix>-<seed>-<index>-d<deal>``, the prefix :data:`ID_PREFIX` by default, so the match
+and player ids of a Big Two run of the same seed are not this run's) and ``game_number`` (the deal's place in the match), the
 full deal, the auction and the plays, the declared result, timestamps (think time from a
 generator of their own, so they never change the play) and the ground truth in ``truth``: the
 bots per seat, the planted feeding farmer (``feeder``, ``feed_rate``, every
@@ -46,6 +47,9 @@ from pipeline.sim.play import BASE_TIMESTAMP
 from pipeline.sim.simulate import blocks_in_order, in_match_order
 
 YEAR_SECONDS = 365 * 86_400
+#: What a run's ids start with unless told (``--id-prefix``): not Big Two's ``sim``, so a Big Two
+#: run and a Dou Dizhu run of one seed never share a match, table or player id.
+ID_PREFIX = "sim-ddz"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +64,7 @@ class DdzSimConfig:
     feeder: int | None = None
     feed_rate: float = 0.0
     match_games: int = 8
-    id_prefix: str = "sim"
+    id_prefix: str = ID_PREFIX
 
     def __post_init__(self) -> None:
         rs = self.ruleset()

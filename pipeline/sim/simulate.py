@@ -46,6 +46,8 @@ from pipeline.workers import pool as worker_pool
 
 YEAR_SECONDS = 365 * 86_400
 GENERATOR = "pipeline.sim"
+#: What a run's ids start with unless told (``--id-prefix``; Dou Dizhu's differs).
+ID_PREFIX = "sim"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,7 +64,7 @@ class SimConfig:
     match_games: int = 8
     rotate_seats: bool = False  # match k seats the lineup rotated by k (strength ladders)
     notation: Notation = Notation.COMPACT
-    id_prefix: str = "sim"
+    id_prefix: str = ID_PREFIX
 
     def __post_init__(self) -> None:
         rs = self.ruleset()

@@ -20,7 +20,7 @@ from pipeline.warehouse import Warehouse
 from tests.browser.test_browser import SAMPLES, TIMEOUT_MS, _big2, _check, _nav, _step, dashboard
 from tests.browser.test_browser import browser as browser  # the chromium fixture
 
-FEEDER = "sim-5-p2-random"
+FEEDER = "sim-ddz-5-p2-random"
 
 
 @pytest.fixture(scope="module")
