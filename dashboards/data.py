@@ -44,6 +44,9 @@ AUDIT_MARTS = ("audit_obligations", "collusion_ranking", "collusion_evidence")
 ROLLUPS = True
 ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
                 "rollup_leak_winners", "rollup_stats_player_days")  # fmt: skip
+#: Each game's rollups and the query telling whether they count its every game and seat.
+FRESHNESS = {"big2": (ROLLUP_MARTS, "dash_rollups_fresh"),
+             "ddz": (("rollup_ddz_games", "rollup_ddz_player_days"), "dash_ddz_marts_fresh")}  # fmt: skip
 #: Options in a selection list; rows in a per-player table.
 OPTION_LIMIT = 1000
 TABLE_ROWS = 1000
@@ -159,24 +162,25 @@ def mart_exists(role: str) -> bool:
 
 
 @cached
-def rollups_fresh() -> bool:
-    """The rollups are built and count every game and seat (an import since the last build
-    makes them stale: the detailed queries answer then, as they do when the SQL layers are
-    older than this check, E_SQL_NOT_BUILT)."""
-    if not marts_built(*ROLLUP_MARTS):
+def rollups_fresh(game: str = "big2") -> bool:
+    """``game``'s rollups (:data:`FRESHNESS`) are built and count its every game and seat (an
+    import since the last build makes them stale: the detailed queries answer then, as when
+    the SQL layers are older than this check, E_SQL_NOT_BUILT)."""
+    marts, check = FRESHNESS[game]
+    if not marts_built(*marts):
         return False
     try:
-        return bool(row("dash_rollups_fresh")["fresh"])
+        return bool(row(check)["fresh"])
     except QueryError as err:
         if err.code != "E_SQL_NOT_BUILT":
             raise
         return False
 
 
-def rollup(f: Filters) -> bool:
-    """Whether the rollups answer the filters ``f``: a ruleset and a period only."""
+def rollup(f: Filters, game: str = "big2") -> bool:
+    """Whether the rollups of ``game`` answer the filters ``f``: a ruleset and a period only."""
     rest = replace(f, ruleset=None, date_from=None, date_to=None)
-    return ROLLUPS and rest == NO_FILTERS and rollups_fresh()
+    return ROLLUPS and rest == NO_FILTERS and rollups_fresh(game)
 
 
 def ruleset_rollup(f: Filters) -> bool:
@@ -197,8 +201,9 @@ def filter_options() -> FilterOptions:
 
 
 def _by(f: Filters, query: str) -> str:
-    """``query``, or its ``_rollup`` twin when the rollups answer ``f``."""
-    return f"{query}_rollup" if rollup(f) else query
+    """``query``, or its ``_rollup`` twin when the rollups of its game (``dash_ddz_*``: Dou
+    Dizhu) answer ``f``."""
+    return f"{query}_rollup" if rollup(f, "ddz" if "_ddz_" in query else "big2") else query
 
 
 @cached

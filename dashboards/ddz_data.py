@@ -42,8 +42,10 @@ def chosen() -> bool:
 @data.cached
 def filter_options() -> FilterOptions:
     """The sidebar's choices from the Dou Dizhu games (as :func:`dashboards.data.filter_options`
-    does from the Big Two ones)."""
-    r = data.row("dash_ddz_filter_options", limit=data.OPTION_LIMIT)
+    does from the Big Two ones), from the rollups when they are fresh."""
+    fresh = data.rollup(data.NO_FILTERS, "ddz")
+    name = "dash_ddz_filter_options_rollup" if fresh else "dash_ddz_filter_options"
+    r = data.row(name, limit=data.OPTION_LIMIT)
     day = {k: None if r[k] is None else pd.Timestamp(r[k]).date() for k in ("first", "last")}
     return FilterOptions(
         rulesets=list(r["rulesets"] or []), matches=list(r["matches"] or []),
@@ -98,14 +100,11 @@ def win_rates(f: Filters, player: str | None = None) -> pd.DataFrame:
     return data.query("dash_ddz_win_rates", f, player=player)
 
 
-@data.cached
 def marts_fresh() -> bool:
-    """The Dou Dizhu marts are built and count every Dou Dizhu game (an import since the last
-    build makes them stale: the detailed queries answer then, as they do for Big Two's
-    rollups, :func:`dashboards.data.rollups_fresh`)."""
-    if not data.marts_built("ddz_game_scores", "ddz_bidding"):
-        return False
-    return bool(data.row("dash_ddz_marts_fresh")["fresh"])
+    """The Dou Dizhu marts and rollups are built and count every Dou Dizhu game (an import since
+    the last build makes them stale: the detailed queries answer then, as they do for Big Two's
+    rollups): :func:`dashboards.data.rollups_fresh` of ``ddz``."""
+    return data.marts_built("ddz_bidding") and data.rollups_fresh("ddz")
 
 
 def bidding(f: Filters, player: str) -> pd.DataFrame:

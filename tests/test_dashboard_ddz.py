@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -40,6 +41,7 @@ from tests.test_dashboard import (
     texts,
 )
 from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
+from tests.test_dashboard_rollups import both
 from tests.test_sql_scoring import scored_alone_and_of_all
 
 DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
@@ -66,8 +68,19 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) -> Warehouse:
-    wh = Warehouse(tmp_path_factory.mktemp("ddzdash") / "warehouse")
-    ingest([*map(str, logs.values()), *(str(SAMPLES / n) for n in SAMPLE_FILES)], wh)
+    root = tmp_path_factory.mktemp("ddzdash")
+    wh = Warehouse(root / "warehouse")
+    # three games that name no match (each a match of its own), besides the simulated matches
+    solo = root / "solo.jsonl"
+    solo.write_text(
+        "".join(
+            json.dumps(g | {"game_id": f"solo-{g['game_id']}", "match_id": None}) + "\n"
+            for g in lines(logs["ddz2"])[:3]
+        ),
+        encoding="utf-8",
+    )
+    paths = [*map(str, logs.values()), str(solo), *(str(SAMPLES / n) for n in SAMPLE_FILES)]
+    ingest(paths, wh)
     build(wh)
     return wh
 
@@ -281,6 +294,94 @@ def test_an_import_after_the_build_makes_the_ddz_marts_stale(
     assert not ddz_data.marts_fresh()
     asked = ddz_data.bidding(data.NO_FILTERS, "sim-ddz-6-p0-heuristic")
     assert asked["hands"].sum() > 0  # the new games, from their seats
+
+
+def ddz_filters() -> list[Filters]:
+    """Every filter the Dou Dizhu rollups answer, on the fixture: none, each ruleset, whole
+    periods, one day, a day without games, and a ruleset within a period."""
+    opts = ddz_data.filter_options()
+    assert opts.first is not None and opts.last is not None and opts.first < opts.last
+    return [
+        data.NO_FILTERS,
+        *(Filters(ruleset=r) for r in opts.rulesets),
+        Filters(date_from=opts.first, date_to=opts.last),
+        Filters(date_from=opts.first + (opts.last - opts.first) / 2),
+        Filters(date_to=opts.first),
+        Filters(date_from=opts.last, date_to=opts.last),
+        Filters(date_from=opts.last + timedelta(days=1)),
+        Filters(ruleset=opts.rulesets[0], date_to=opts.first + (opts.last - opts.first) / 2),
+    ]
+
+
+def test_the_ddz_rollups_count_every_game_and_seat(mixed_wh: Warehouse, use: Use) -> None:
+    use(mixed_wh.root)
+    st.cache_data.clear()
+    assert data.rollups_fresh("ddz") and ddz_data.marts_fresh()
+    assert one(mixed_wh, "select sum(n_games) from rollup_ddz_games") == one(
+        mixed_wh, "select count(*) from games where game_kind = 'doudizhu'"
+    )
+    assert one(mixed_wh, "select sum(n_seats) from rollup_ddz_player_days") == one(
+        mixed_wh,
+        "select count(*) from seats join games using (game_id) where game_kind = 'doudizhu'",
+    )
+    # the void deals are rows of their own: no role, no games, their seats counted
+    n_void, void_games = one(
+        mixed_wh, "select count(*), sum(n_games) from rollup_ddz_player_days where role is null"
+    )
+    assert n_void > 0 and void_games == 0
+    assert one(mixed_wh, "select count(*) from rollup_ddz_games where match_id is null") > (0,)
+    comments = dict(
+        mixed_wh.connect()
+        .execute(
+            "select table_name, comment from duckdb_tables() where table_name like 'rollup_ddz%'"
+        )
+        .fetchall()
+    )
+    assert set(comments) == set(data.FRESHNESS["ddz"][0])
+    assert all(c and "grain" in c.lower() for c in comments.values()), comments
+
+
+def test_every_ddz_view_gives_the_same_figures_from_the_rollups(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Headline counts, players, standings, a player's stats and win rates, the sidebar's
+    choices: the rollups' figures are the detailed queries' under every filter they answer."""
+    use(mixed_wh.root)
+    a, b = both(ddz_data.filter_options, monkeypatch)
+    assert a == b
+    asked: list[str] = []
+    query = data.frame
+
+    def spy(name: str, /, **params: object) -> pd.DataFrame:
+        asked.append(name)
+        return query(name, **params)
+
+    monkeypatch.setattr(data, "frame", spy)
+    n_rows = 0
+    for f in ddz_filters():
+        a, b = both(lambda f=f: ddz_data.counts(f), monkeypatch)
+        assert a == b, f
+        a, b = both(lambda f=f: ddz_data.players(f), monkeypatch)
+        assert a == b, f
+        a, b = both(lambda f=f: ddz_data.standings(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+        n_rows += len(a)
+        for player in [*ddz_data.players(f)[:3], "nobody", None]:
+            a, b = both(lambda f=f, p=player: ddz_data.win_rates(f, p), monkeypatch)
+            pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=f"{f} {player}")
+            if player is None:
+                continue
+            a, b = both(
+                lambda f=f, p=player: data.query("dash_ddz_player_stats", f, player=p),
+                monkeypatch,
+            )
+            pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=f"{f} {player}")
+    assert n_rows > 10  # the filters select players
+    assert {"dash_ddz_counts_rollup", "dash_ddz_player_stats_rollup"} <= set(asked)
+    assert {"dash_ddz_counts", "dash_ddz_player_stats"} <= set(asked)
+    asked.clear()
+    ddz_data.counts(Filters(match_id="sim-ddz-5-m000000"))  # a match: the games themselves
+    assert asked == ["dash_ddz_counts"]
 
 
 def test_cooperation_audit_ranks_the_planted_feeder_first(

@@ -1,0 +1,54 @@
+-- Grain: one row per side (who = 'player': $player; 'others': every other seat) of the
+-- played-out Dou Dizhu games of a ruleset and a period (rollup_ddz_player_days), as
+-- dash_ddz_player_stats: the strategy stats' actions and opportunities summed, then divided.
+-- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
+-- $player.
+with sums as (
+    select
+        case when r.player_id = $player then 'player' else 'others' end as who,
+        sum(n_games)::bigint as n_games,
+        sum(n_wins)::bigint as n_wins,
+        coalesce(sum(n_games) filter (where role = 'landlord'), 0)::bigint as n_landlord,
+        coalesce(sum(n_wins) filter (where role = 'landlord'), 0)::bigint as n_landlord_wins,
+        coalesce(sum(n_games) filter (where role = 'farmer'), 0)::bigint as n_farmer,
+        coalesce(sum(n_wins) filter (where role = 'farmer'), 0)::bigint as n_farmer_wins,
+        sum(n_asked)::bigint as n_asked,
+        sum(n_bids)::bigint as n_bids,
+        sum(n_strong_asked)::bigint as n_strong_asked,
+        sum(n_strong_passed)::bigint as n_strong_passed,
+        sum(n_weak_asked)::bigint as n_weak_asked,
+        sum(n_weak_bids)::bigint as n_weak_bids,
+        sum(n_bombs_held + n_rockets_held)::bigint as n_bombs_held,
+        sum(n_bombs_played + n_rockets_played)::bigint as n_bombs_played,
+        sum(n_could_beat)::bigint as n_could_beat,
+        sum(n_voluntary_passes)::bigint as n_voluntary_passes,
+        sum(n_partner_follows)::bigint as n_partner_follows,
+        sum(n_partner_beats)::bigint as n_partner_beats,
+        sum(n_feed_opportunities)::bigint as n_feed_opportunities,
+        sum(n_feeds)::bigint as n_feeds,
+        sum(score) as score
+    from rollup_ddz_player_days r
+    where r.role is not null  -- played out (the void deals are no stat's)
+      and ($ruleset is null or r.ruleset = $ruleset)
+      and ($date_from is null or r.day >= $date_from::date)
+      and ($date_to is null or r.day <= $date_to::date)
+    group by 1
+)
+select
+    who,
+    n_games,
+    n_wins / nullif(n_games, 0) as win_rate,
+    n_landlord / nullif(n_games, 0) as landlord_share,
+    n_landlord_wins / nullif(n_landlord, 0) as landlord_win_rate,
+    n_farmer_wins / nullif(n_farmer, 0) as farmer_win_rate,
+    n_bids / nullif(n_asked, 0) as bid_rate,
+    n_strong_passed / nullif(n_strong_asked, 0) as strong_pass_rate,
+    n_weak_bids / nullif(n_weak_asked, 0) as weak_bid_rate,
+    n_bombs_played / nullif(n_bombs_held, 0) as bomb_use_rate,
+    n_voluntary_passes / nullif(n_could_beat, 0) as voluntary_pass_rate,
+    n_partner_beats / nullif(n_partner_follows, 0) as partner_beat_rate,
+    n_feeds / nullif(n_feed_opportunities, 0) as feed_rate,
+    score / nullif(n_games, 0) as score_per_game,
+    * exclude (who, n_games)
+from sums
+order by who desc
