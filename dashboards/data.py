@@ -43,7 +43,7 @@ AUDIT_MARTS = ("audit_obligations", "collusion_ranking", "collusion_evidence")
 #: The rollups read when the filters allow; ``ROLLUPS = False`` forces the detailed queries.
 ROLLUPS = True
 ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
-                "rollup_leak_winners", "rollup_stats_player_days")  # fmt: skip
+                "rollup_leak_winners", "rollup_stats_player_days", "rollup_player_gaps")  # fmt: skip
 #: Each game's rollups and the query telling whether they count its every game and seat.
 FRESHNESS = {"big2": (ROLLUP_MARTS, "dash_rollups_fresh"),
              "ddz": (("rollup_ddz_games", "rollup_ddz_player_days"), "dash_ddz_marts_fresh")}  # fmt: skip

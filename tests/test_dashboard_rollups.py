@@ -18,6 +18,7 @@ import streamlit as st
 
 from dashboards import data
 from pipeline.ingest import ingest
+from pipeline.sim.simulate import SimConfig, simulate_to_file
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse, reading
 
@@ -126,6 +127,58 @@ def test_standings_players_and_winnings_agree(
         a, b = both(lambda f=f: data.winnings(f), monkeypatch)
         pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
     assert n_rows > 20  # the filters select players
+
+
+def test_rates_per_hour_agree(point: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game's time to the player's next game among the filtered games: from the sorted
+    games, or read from rollup_player_gaps (the next game overall, within the ruleset, none
+    after the period's last day)."""
+    n_timed = 0
+    for f in the_filters():
+        for player in [None, *data.players(f)[:2]]:
+            a, b = both(
+                lambda f=f, p=player: data.query(
+                    "dash_player_rates", f, player=p, gap_minutes=data.GAP_MINUTES, limit=50
+                ),
+                monkeypatch,
+            )
+            pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=f"{f} {player}")
+            n_timed += int(a["timed_games"].sum())
+    assert n_timed > 20  # games with a time: the gaps are compared, not only their absence
+
+
+def test_a_next_game_after_the_periods_last_day_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game just before UTC midnight and the player's next one minutes after it: under a
+    period that ends that day the next game is not among the filtered games, so the game takes
+    the typical game's time on both paths (simulated games: matches run across midnight)."""
+    log = tmp_path / "sim.jsonl"
+    simulate_to_file(SimConfig(games=1500, seed=3, bots=("random",) * 4), log)
+    wh = Warehouse(tmp_path / "warehouse")
+    ingest([str(log)], wh, workers=1)
+    build(wh)
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
+    con = wh.connect()
+    days = [
+        day
+        for (day,) in con.execute(
+            "select distinct day from rollup_player_gaps where timezone('UTC', next_t)::date > day "
+            "and epoch_us(next_t) - epoch_us(t) between 1 and 60e6 * $gap order by 1",
+            {"gap": data.GAP_MINUTES},
+        ).fetchall()
+    ]
+    con.close()
+    assert days  # games within the gap of a next game on the next UTC day
+    for day in days[:3]:
+        for f in (data.Filters(date_to=day), data.Filters(date_from=day, date_to=day)):
+            a, b = both(
+                lambda f=f: data.query(
+                    "dash_player_rates", f, player=None, gap_minutes=data.GAP_MINUTES, limit=50
+                ),
+                monkeypatch,
+            )
+            pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
 
 
 def test_leak_finder_agrees(point: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,9 +2,7 @@
 -- the filtered games: games and score (after the bankroll cap, mart_match_standings.result),
 -- score per game; hours at the table from the games' start times and score per hour.
 -- A game's time is the time to the player's next game start when that is at most $gap_minutes
--- later (the player went on playing), else the typical game: the median of those times over the
--- filtered games. A game without a start time, or with no typical game to stand for it, has no
--- time: hours and score per hour count the timed games only (null when none is).
+-- later (the player went on playing), else the typical game (sql/macros/dash_rates.sql).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
 -- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
 -- all; a period's days are UTC days), $player, $gap_minutes, $limit.
@@ -25,26 +23,8 @@ gaps as (
     select *, (lead(epoch_us(t)) over (partition by player_id order by t) - epoch_us(t)) / 60e6
         as gap
     from played
-),
-typical as (
-    select median(gap) as minutes from gaps where gap > 0 and gap <= $gap_minutes
-),
-timed as (
-    select g.*, case when g.t is null then null
-        when g.gap > 0 and g.gap <= $gap_minutes then g.gap
-        else (select minutes from typical) end as minutes
-    from gaps g
-),
-rates as (
-    select player_id as player, count(*) as games, sum(result) as score,
-        sum(result) / count(*) as score_per_game,
-        count(minutes) as timed_games,
-        sum(minutes) / 60.0 as hours,
-        sum(result) filter (where minutes is not null) / nullif(sum(minutes) / 60.0, 0)
-            as score_per_hour
-    from timed group by 1
 )
-select * from rates
+select * from dash_rates(gaps, $gap_minutes)
 where $player is null or player = $player
 order by games desc, player
 limit $limit
