@@ -6,8 +6,9 @@
 -- the score per hour (dash_player_rates_rollup) reads each game's time to the next instead of
 -- sorting every player's games on each page. Exact under a ruleset or period filter (whole UTC
 -- days: a next game after the period's last day is none); a match, player or other filter needs
--- the games themselves. Games that start at the same time are ordered as dash_player_rates
--- orders them, by the start time alone: all but one get the next start at the same time.
+-- the games themselves. Games that start at the same time are ordered by game_id, so that
+-- every build writes the same rows: all but the last get the next start at the same time, as
+-- in dash_player_rates, whose sums are the same whichever of them it takes first.
 with played as (
     select m.game_id, m.player_id, m.result, g.ruleset, g.started_ts as t
     from mart_match_standings as m
@@ -22,6 +23,6 @@ select
     timezone('UTC', t)::date as day,
     t,
     result,
-    lead(t) over (partition by player_id order by t) as next_t,
-    lead(t) over (partition by player_id, ruleset order by t) as next_t_ruleset
+    lead(t) over (partition by player_id order by t, game_id) as next_t,
+    lead(t) over (partition by player_id, ruleset order by t, game_id) as next_t_ruleset
 from played
