@@ -22,20 +22,6 @@ totals as (
     semi join fg using (game_id)
     group by sc.player_id
 )
-select
-    rank() over (order by t.score desc) as rank,
-    t.player_id,
-    t.games,
-    t.wins,
-    100.0 * t.wins / nullif(t.games, 0) as win_pct,
-    t.landlord_games,
-    t.landlord_wins,
-    100.0 * t.landlord_wins / nullif(t.landlord_games, 0) as landlord_win_pct,
-    t.farmer_games,
-    t.farmer_wins,
-    100.0 * t.farmer_wins / nullif(t.farmer_games, 0) as farmer_win_pct,
-    t.score,
-    dash_title(t.score) as title
-from totals t
-order by rank, t.player_id
+select * from dash_ddz_board(totals)
+order by rank, player_id
 limit $limit
