@@ -345,7 +345,8 @@ def test_every_ddz_view_gives_the_same_figures_from_the_rollups(
     mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Headline counts, players, standings, a player's stats and win rates, the sidebar's
-    choices: the rollups' figures are the detailed queries' under every filter they answer."""
+    choices, the cooperation evidence: the rollups' figures (the evidence: the mart's own
+    ruleset and start) are the detailed queries' under every filter they answer."""
     use(mixed_wh.root)
     a, b = both(ddz_data.filter_options, monkeypatch)
     assert a == b
@@ -357,7 +358,7 @@ def test_every_ddz_view_gives_the_same_figures_from_the_rollups(
         return query(name, **params)
 
     monkeypatch.setattr(data, "frame", spy)
-    n_rows = 0
+    n_rows = n_events = 0
     for f in ddz_filters():
         a, b = both(lambda f=f: ddz_data.counts(f), monkeypatch)
         assert a == b, f
@@ -376,7 +377,17 @@ def test_every_ddz_view_gives_the_same_figures_from_the_rollups(
                 monkeypatch,
             )
             pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=f"{f} {player}")
+        for signal in ("feed", "partner"):
+            a, b = both(
+                lambda f=f, s=signal: data.query(
+                    "dash_ddz_coop_evidence", f, player=FEEDER, signal=s
+                ),
+                monkeypatch,
+            )
+            pd.testing.assert_frame_equal(a, b, obj=f"{f} {signal}")
+            n_events += len(a)
     assert n_rows > 10  # the filters select players
+    assert n_events > 10  # and the planted feeder's events
     assert {"dash_ddz_counts_rollup", "dash_ddz_player_stats_rollup"} <= set(asked)
     assert {"dash_ddz_counts", "dash_ddz_player_stats"} <= set(asked)
     asked.clear()
