@@ -10,7 +10,8 @@ select g.*
 from stg_ddz_games as g
 where (p_ruleset is null or g.ruleset = p_ruleset)
   and (p_match is null or g.match_id = p_match)
-  and (p_from is null or timezone('UTC', g.started_ts) >= p_from::date)
-  and (p_to is null or timezone('UTC', g.started_ts) < p_to::date + 1)
+  -- the period's ends as instants (UTC midnight), converted once, not every game's start
+  and (p_from is null or g.started_ts >= timezone('UTC', p_from::date::timestamp))
+  and (p_to is null or g.started_ts < timezone('UTC', (p_to::date + 1)::timestamp))
   and (p_player is null
        or g.game_id in (select s.game_id from stg_ddz_seats as s where s.player_id = p_player))

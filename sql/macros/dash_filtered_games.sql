@@ -18,8 +18,11 @@ from games as g
 where coalesce(g.game_kind, 'big2') = 'big2'
   and (p_ruleset is null or g.ruleset = p_ruleset)
   and (p_match is null or g.match_id = p_match)
-  and (p_from is null or timezone('UTC', try_cast(g.started_at as timestamptz)) >= p_from::date)
-  and (p_to is null or timezone('UTC', try_cast(g.started_at as timestamptz)) < p_to::date + 1)
+  -- the period's ends as instants (UTC midnight), converted once, not every game's start
+  and (p_from is null
+       or try_cast(g.started_at as timestamptz) >= timezone('UTC', p_from::date::timestamp))
+  and (p_to is null
+       or try_cast(g.started_at as timestamptz) < timezone('UTC', (p_to::date + 1)::timestamp))
   and (p_player is null or g.game_id in (
         select s.game_id from seats as s
         where s.player_id = p_player and (p_seat is null or s.seat = p_seat)))
