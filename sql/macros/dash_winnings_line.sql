@@ -1,9 +1,9 @@
 -- dash_winnings_line(per_game, max_points): the winnings chart's rows from `per_game`, the name
--- of a CTE of the caller with one row per player and game (player_id, started_at, match_key,
--- game_id, result, luck): per player, the game number in start order (started_at as a time, so
--- logs with other UTC offsets count in order; then game_id), the cumulative score and the
--- cumulative luck (cards vs expected), at about max_points points a player. The one tail of the
--- five sql/queries/dash_winnings*.sql queries.
+-- of a CTE of the caller with one row per player and game (player_id, started_at, ts: the start
+-- as a time, the filtered games' started_ts, match_key, game_id, result, luck): per player, the
+-- game number in start order (ts, so logs with other UTC offsets count in order; then game_id),
+-- the cumulative score and the cumulative luck (cards vs expected), at about max_points points a
+-- player. The one tail of the five sql/queries/dash_winnings*.sql queries.
 -- A player with at most max_points games has every game a point. A player with more has the
 -- time from their first start to their last cut into max_points slices: a point at each
 -- slice's last game (its game number and totals those of that game, as if every game were
@@ -13,7 +13,7 @@
 -- of them (~3 s at 4 players × 1M games, against ~0.5 s for the slices' sums).
 create or replace macro dash_winnings_line(per_game, max_points) as table
     with games as (
-        select *, try_cast(started_at as timestamptz) as ts from query_table(per_game)
+        select * from query_table(per_game)
     ),
     players as (
         select player_id, count(*) as n, count(ts) as n_timed, min(ts) as t0,

@@ -12,7 +12,8 @@ fg_games as (
     select * from stg_games semi join fg using (game_id)
 ),
 per_game as (
-    select m.player_id, fg.started_at, m.match_key, m.game_id, m.score as result,
+    select m.player_id, fg.started_at, fg.started_ts as ts, m.match_key, m.game_id,
+        m.score as result,
         coalesce(l.cards_vs_expected, 0) as luck
     from score_seats(whatif := $whatif, games := 'fg_games') m join fg using (game_id)
     left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
