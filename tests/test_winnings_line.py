@@ -71,11 +71,16 @@ def points(rows: Sequence[Row], max_points: int) -> list[Any]:
     try:
         con.execute(sqlbuild.sql_files("macros")["dash_winnings_line"])
         con.execute(
-            "create table per_game (player_id varchar, started_at varchar, match_key varchar, "
+            "create table logged (player_id varchar, started_at varchar, match_key varchar, "
             "game_id varchar, result double, luck double)"
         )
         if rows:
-            con.executemany("insert into per_game values (?, ?, ?, ?, ?, ?)", rows)
+            con.executemany("insert into logged values (?, ?, ?, ?, ?, ?)", rows)
+        # the start as a time beside it, as the callers' filtered games carry it (started_ts)
+        con.execute(
+            "create view per_game as "
+            "select *, try_cast(started_at as timestamptz) as ts from logged"
+        )
         return con.execute(
             "select player, game_no, started_at, match, cumulative_score, "
             "cumulative_cards_vs_expected from dash_winnings_line(per_game, ?) "
