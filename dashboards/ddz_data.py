@@ -100,19 +100,14 @@ def win_rates(f: Filters, player: str | None = None) -> pd.DataFrame:
     return data.query("dash_ddz_win_rates", f, player=player)
 
 
-def marts_fresh() -> bool:
-    """The Dou Dizhu marts and rollups are built and count every Dou Dizhu game (an import since
-    the last build makes them stale: the detailed queries answer then, as they do for Big Two's
-    rollups): :func:`dashboards.data.rollups_fresh` of ``ddz``."""
-    return data.marts_built("ddz_bidding") and data.rollups_fresh("ddz")
-
-
 def bidding(f: Filters, player: str) -> pd.DataFrame:
     """``player``'s bidding per hand strength beside everyone's bid rate: from the
-    ``ddz_bidding`` mart when no filter but the ruleset is set (``dash_ddz_bidding_mart``),
-    else from the filtered games' seats (``dash_ddz_bidding``; 2.9 s at 1M games, each seat's
-    dealt hand read again)."""
-    if data.ROLLUPS and replace(f, ruleset=None) == data.NO_FILTERS and marts_fresh():
+    ``ddz_bidding`` mart when no filter but the ruleset is set and the Dou Dizhu rollups answer
+    (:func:`dashboards.data.rollup`: built in the same build, they count every Dou Dizhu game;
+    ``dash_ddz_bidding_mart``), else from the filtered games' seats (``dash_ddz_bidding``; 2.9 s
+    at 1M games, each seat's dealt hand read again)."""
+    by_ruleset = replace(f, ruleset=None) == data.NO_FILTERS
+    if by_ruleset and data.rollup(f, "ddz") and data.marts_built("ddz_bidding"):
         return data.query("dash_ddz_bidding_mart", f, player=player)
     return data.query("dash_ddz_bidding", f, player=player)
 

@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-from datetime import timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -41,7 +40,7 @@ from tests.test_dashboard import (
     texts,
 )
 from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
-from tests.test_dashboard_rollups import both
+from tests.test_dashboard_rollups import both, the_filters
 from tests.test_sql_scoring import scored_alone_and_of_all
 
 DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
@@ -266,7 +265,7 @@ def test_bidding_from_the_mart_is_the_seats_own(
         return query(name, f, **params)
 
     monkeypatch.setattr(data, "query", spy)
-    assert ddz_data.marts_fresh()
+    assert data.rollups_fresh("ddz")
     for f in (data.NO_FILTERS, Filters(ruleset="ddz"), Filters(ruleset="ddz-2p")):
         for player in (FEEDER, "sim-ddz-6-p0-heuristic"):
             asked.clear()
@@ -288,35 +287,18 @@ def test_an_import_after_the_build_makes_the_ddz_marts_stale(
     build(wh)
     use(wh.root)
     st.cache_data.clear()
-    assert ddz_data.marts_fresh()
+    assert data.rollups_fresh("ddz")
     ingest([str(logs["ddz2"])], wh)  # no build
     st.cache_data.clear()
-    assert not ddz_data.marts_fresh()
+    assert not data.rollups_fresh("ddz")
     asked = ddz_data.bidding(data.NO_FILTERS, "sim-ddz-6-p0-heuristic")
     assert asked["hands"].sum() > 0  # the new games, from their seats
-
-
-def ddz_filters() -> list[Filters]:
-    """Every filter the Dou Dizhu rollups answer, on the fixture: none, each ruleset, whole
-    periods, one day, a day without games, and a ruleset within a period."""
-    opts = ddz_data.filter_options()
-    assert opts.first is not None and opts.last is not None and opts.first < opts.last
-    return [
-        data.NO_FILTERS,
-        *(Filters(ruleset=r) for r in opts.rulesets),
-        Filters(date_from=opts.first, date_to=opts.last),
-        Filters(date_from=opts.first + (opts.last - opts.first) / 2),
-        Filters(date_to=opts.first),
-        Filters(date_from=opts.last, date_to=opts.last),
-        Filters(date_from=opts.last + timedelta(days=1)),
-        Filters(ruleset=opts.rulesets[0], date_to=opts.first + (opts.last - opts.first) / 2),
-    ]
 
 
 def test_the_ddz_rollups_count_every_game_and_seat(mixed_wh: Warehouse, use: Use) -> None:
     use(mixed_wh.root)
     st.cache_data.clear()
-    assert data.rollups_fresh("ddz") and ddz_data.marts_fresh()
+    assert data.rollups_fresh("ddz")
     assert one(mixed_wh, "select sum(n_games) from rollup_ddz_games") == one(
         mixed_wh, "select count(*) from games where game_kind = 'doudizhu'"
     )
@@ -359,7 +341,7 @@ def test_every_ddz_view_gives_the_same_figures_from_the_rollups(
 
     monkeypatch.setattr(data, "frame", spy)
     n_rows = n_events = 0
-    for f in ddz_filters():
+    for f in the_filters(ddz_data.filter_options()):
         a, b = both(lambda f=f: ddz_data.counts(f), monkeypatch)
         assert a == b, f
         a, b = both(lambda f=f: ddz_data.players(f), monkeypatch)

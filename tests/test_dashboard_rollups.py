@@ -17,6 +17,7 @@ import pytest
 import streamlit as st
 
 from dashboards import data
+from dashboards.frames import FilterOptions
 from pipeline.ingest import ingest
 from pipeline.sim.simulate import SimConfig, simulate_to_file
 from pipeline.sqlbuild import build
@@ -56,11 +57,13 @@ def both(fn: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, A
     return rolled, detailed
 
 
-def the_filters() -> list[data.Filters]:
-    """Every filter the rollups answer, on the fixture: none, each ruleset, whole periods,
-    one day, a day without games, and a ruleset within a period."""
-    opts = data.filter_options()
+def the_filters(opts: FilterOptions | None = None) -> list[data.Filters]:
+    """Every filter the rollups answer, on the fixture's sidebar options (Big Two's unless
+    ``opts``): none, each ruleset, whole periods, one day, a day without games, a ruleset
+    within a period; then the period's second half, and a ruleset within its first half."""
+    opts = data.filter_options() if opts is None else opts
     assert opts.first is not None and opts.last is not None and opts.first < opts.last
+    mid = opts.first + (opts.last - opts.first) / 2
     out = [data.NO_FILTERS]
     out += [data.Filters(ruleset=r) for r in opts.rulesets]
     out += [
@@ -70,6 +73,8 @@ def the_filters() -> list[data.Filters]:
         data.Filters(date_from=opts.last, date_to=opts.last),
         data.Filters(date_from=opts.last + timedelta(days=1)),
         data.Filters(ruleset=opts.rulesets[0], date_from=opts.first, date_to=opts.last),
+        data.Filters(date_from=mid),
+        data.Filters(ruleset=opts.rulesets[0], date_to=mid),
     ]
     return out
 
