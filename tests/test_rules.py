@@ -273,6 +273,8 @@ def test_bool_keys_reject_non_bools(key: str) -> None:
         ("winner_bonus", -5),
         ("stake", 0),
         ("stake", -1.5),
+        ("stake", float("nan")),  # scores NaN, the log line not JSON
+        ("stake", float("inf")),
         ("redeal_if", ["no_jqk", "always"]),
         ("redeal_if", 3),
     ],

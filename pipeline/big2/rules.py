@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -363,8 +364,13 @@ def _check_value(key: str, value: Any) -> Any:
             raise _bad(key, value, f"the engine plays 2 to {MAX_PLAYERS} players")
         return value
     if key == "stake":
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise _bad(key, value, "expected a number > 0")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (isinstance(value, float) and not math.isfinite(value))
+            or value <= 0
+        ):
+            raise _bad(key, value, "expected a finite number > 0")
         return value
     if key == "redeal_if":
         items = [value] if isinstance(value, str) else value

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -149,8 +150,13 @@ def _check_value(key: str, value: Any) -> Any:
             raise _bad(key, value, 'expected "none" or a whole number ≥ 1')
         return value
     if key == "stake":
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise _bad(key, value, "expected a number > 0")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (isinstance(value, float) and not math.isfinite(value))
+            or value <= 0
+        ):
+            raise _bad(key, value, "expected a finite number > 0")
         return value
     return str(value)  # description
 

@@ -50,6 +50,8 @@ def test_presets_follow_spec_2_6() -> None:
         ({"bid_reentry": "yes"}, "E_RULESET_VALUE", "bid_reentry"),
         ({"multiplier_cap": 0}, "E_RULESET_VALUE", "multiplier_cap"),
         ({"stake": -1}, "E_RULESET_VALUE", "stake"),
+        ({"stake": float("nan")}, "E_RULESET_VALUE", "stake"),  # scores NaN, logs not JSON
+        ({"stake": float("inf")}, "E_RULESET_VALUE", "stake"),
         ({"hand_size": 18}, "E_RULESET_VALUE", "hand_size"),
         ({"bombs": True}, "E_RULESET_KEY", "bombs"),
     ],
