@@ -257,7 +257,7 @@ def test_export_ddz_text_is_a_hand_history(whs: tuple[Warehouse, Warehouse]) -> 
         "plays bomb 4♦ 4♣ 4♥ 4♠ → ×4",
         "plays rocket BJ RJ → ×8 and goes out",
         "the landlord wins",
-        "multiplier ×8 (2 bombs, 1 rockets): 24 per farmer",
+        "multiplier ×8 (2 bombs, 1 rocket): 24 per farmer",  # counts worded for one
         "seat 0 ana: landlord, out → +48",
         "seat 1 bo: farmer, 16 left",
         "seat 1 bo pays seat 0 ana 24",
