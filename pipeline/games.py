@@ -206,8 +206,8 @@ def preset_game(preset: str) -> Game:
 
 def check_preset(preset: str) -> None:
     """``E_RULESET_PRESET`` naming every game's presets when no game has ``preset``: a command
-    that takes any game's preset (``big2 simulate -r``, ``big2 rules show``) says them all,
-    where the game it falls back to would name its own only.
+    that takes any game's preset (``big2 simulate -r``, ``big2 rules show``, ``big2 rescore
+    --as``) says them all, where the game it falls back to would name its own only.
 
     >>> check_preset("ddz-2p")
     >>> check_preset("nonesuch")

@@ -104,7 +104,12 @@ def test_bad_input_exits_2_with_the_message_and_no_traceback(args: list[str], co
 
 
 @pytest.mark.parametrize(
-    "args", [["rules", "show", "nope"], ["simulate", "-r", "nope", "-n", "1", "-o", "x.jsonl"]]
+    "args",
+    [
+        ["rules", "show", "nope"],
+        ["simulate", "-r", "nope", "-n", "1", "-o", "x.jsonl"],
+        ["rescore", "--as", "nope"],  # takes a Dou Dizhu preset too: it named Big Two's only
+    ],
 )
 def test_an_unknown_preset_is_told_every_games_presets(args: list[str]) -> None:
     result = runner.invoke(app, args)

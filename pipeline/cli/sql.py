@@ -26,7 +26,7 @@ from pipeline.cli.app import (
 from pipeline.cli.ingest import build_kind, build_memory, build_with_progress
 from pipeline.cli.sqlout import SqlFormat, emit_result, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
-from pipeline.games import preset_game
+from pipeline.games import check_preset, preset_game
 
 if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command runs
     from pipeline.warehouse import Warehouse
@@ -236,6 +236,7 @@ def rescore_command(
         if out is not None:
             check_output_file(out)
         memory = build_memory(memory_limit)
+        check_preset(as_preset)
         whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
         prefix = preset_game(as_preset).sql_prefix
         wh = Warehouse.existing(warehouse)
