@@ -399,6 +399,11 @@ def test_cli_simulate_bots_are_the_bot_enum_one_per_seat(tmp_path: Path) -> None
     bad = CliRunner().invoke(app, ["simulate", "-n", "2", "--out", str(out), "--bots", "nobody"])
     assert bad.exit_code == 2
     assert "nobody" in bad.output and "heuristic" in bad.output
+    one = CliRunner().invoke(app, ["simulate", "-n", "2", "--out", str(out), "--bots", "random"])
+    assert one.exit_code == 2  # worded for one, as the Dou Dizhu simulation words it
+    assert "E_SIM_OPTION: 1 bot (random) for hk's 4 players: give --bots once per seat" in (
+        one.stderr
+    )
 
 
 def test_heuristic_plan_keeps_a_four_alone_together() -> None:

@@ -192,7 +192,9 @@ def play_game(
         rs = load_ruleset(rs)
     if len(bots) != rs.players:
         raise SimError(
-            "E_SIM_OPTION", f"{len(bots)} bots ({', '.join(bots)}) for {rs.players} players"
+            "E_SIM_OPTION",
+            f"{len(bots)} bot{'s' if len(bots) != 1 else ''} ({', '.join(bots)}) "
+            f"for {rs.players} players",
         )
     if not 0.0 <= feed_rate <= 1.0:
         raise SimError("E_SIM_OPTION", f"feed_rate = {feed_rate}: must be in [0, 1]")

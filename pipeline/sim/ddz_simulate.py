@@ -75,8 +75,9 @@ class DdzSimConfig:
         if len(self.bots) != rs.players:
             raise SimError(
                 "E_SIM_OPTION",
-                f"{len(self.bots)} bots ({', '.join(self.bots)}) for {rs.name}'s {rs.players} "
-                "players: give --bots once per seat",
+                f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''} "
+                f"({', '.join(self.bots)}) for {rs.name}'s {rs.players} players: "
+                "give --bots once per seat",
             )
         for name in self.bots:
             make_ddz_bot(name)

@@ -75,7 +75,9 @@ class SimConfig:
         if len(self.bots) != rs.players:
             raise SimError(
                 "E_SIM_OPTION",
-                f"{len(self.bots)} bots ({', '.join(self.bots)}) for {rs.players} players",
+                f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''} "
+                f"({', '.join(self.bots)}) for {rs.name}'s {rs.players} players: "
+                "give --bots once per seat",
             )
         for name in self.bots:
             make_bot(name)

@@ -157,7 +157,7 @@ def test_the_planted_feeder_is_in_the_truth_and_in_the_actions(tmp_path: Path) -
             ["-r", "ddz-2p", "--bots", "random", "--bots", "random", "--bots", "greedy"],
             "E_SIM_OPTION: 3 bots (random, random, greedy) for ddz-2p's 2 players",
         ),
-        (["-r", "ddz", "--bots", "random"], "E_SIM_OPTION: 1 bots (random) for ddz's 3 players"),
+        (["-r", "ddz", "--bots", "random"], "E_SIM_OPTION: 1 bot (random) for ddz's 3 players"),
         (["-r", "ddz", "--colluders", "0,1"], "--colluders is a Big Two option"),
         (["-r", "ddz", "--must-block-discipline", "0.5"], "--must-block-discipline is a Big Two"),
         (["-r", "hk", "--feeder", "1"], "--feeder is a Dou Dizhu option"),
