@@ -160,6 +160,10 @@ def test_unusable_input_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["ingest", str(tmp_path / "nope.jsonl"), "-w", str(tmp_path)])
     assert result.exit_code == 2
     assert "E_NO_INPUT" in result.output
+    # refused before the warehouse is touched: a mistyped -w is not made a folder (with a lock)
+    fresh = runner.invoke(app, ["ingest", str(tmp_path / "nope.jsonl"), "-w", str(tmp_path / "w")])
+    assert fresh.exit_code == 2 and "E_NO_INPUT" in fresh.output
+    assert not (tmp_path / "w").exists()
     with pytest.raises(IngestError, match="E_NO_INPUT"):
         expand_paths([str(tmp_path / "*.jsonl")])
 

@@ -132,11 +132,13 @@ def ingest(
     full, a worker died, the marts not rebuilt) exits 3; SIGINT / SIGTERM 128 + the signal.
     Re-importing stores nothing twice.
     """
+    from pipeline.ingest import expand_paths
     from pipeline.warehouse import Warehouse
 
     with domain_errors(), writer_errors():
         rules = sheet_rules(log_format, ruleset, overrides)
         memory = build_memory(memory_limit, no_build)
+        expand_paths(paths)  # E_NO_INPUT before the warehouse folder and its lock are made
         wh = Warehouse(warehouse)
         with wh.building(on_wait=lambda: say_waiting(wh)):  # import + build: one writer
             summary = ingest_with_progress(
