@@ -592,9 +592,8 @@ def render_section(section: Section, width: int = 80) -> str:
             continue
         widths[widest] -= 1
         total -= 1
-    lines = [section.title]
-    if section.note:
-        lines[0] += f" ({section.note})"
+    title = f"{section.title} ({section.note})" if section.note else section.title
+    lines = _fold(title, width)  # a long note (the Dou Dizhu sections') folds too
     header = [_fold(c, widths[i]) for i, c in enumerate(section.columns)]
     body = [[_fold(c, widths[i]) for i, c in enumerate(r)] for r in section.rows]
     rule = [["-" * w] for w in widths]

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from pipeline import report
 from pipeline.cli import app
 from pipeline.ingest import ingest
-from pipeline.report import Selection
+from pipeline.report import Selection, width_of
 from pipeline.sim.ddz_simulate import DdzSimConfig, simulate_to_file
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
@@ -188,11 +188,16 @@ def test_player_filter_spans_both_games(con: duckdb.DuckDBPyConnection) -> None:
     assert err.value.code == "E_UNKNOWN_PLAYER"
 
 
-def test_ddz_report_cli_text_and_html(whs: tuple[Warehouse, Warehouse], tmp_path: Path) -> None:
+def test_ddz_report_cli_text_and_html(
+    whs: tuple[Warehouse, Warehouse], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     mixed, _ = whs
+    monkeypatch.setenv("COLUMNS", "80")
     result = runner.invoke(app, ["report", "--match", "ddz-004", "-w", str(mixed.root)])
     assert result.exit_code == 0, result.output
     assert "Dou Dizhu: who paid whom (money)" in result.stdout
+    # at 80 columns every line fits, the sections' long titles (their notes) folded too
+    assert max(map(width_of, result.stdout.splitlines())) <= 80
     page = tmp_path / "r.html"
     result = runner.invoke(
         app, ["report", "--day", DAY, "--html", str(page), "-w", str(mixed.root)]
