@@ -265,6 +265,13 @@ def test_help_shows_no_type_placeholders(command: list[str]) -> None:
     assert all(len(line) <= 80 for line in done.stdout.splitlines())
 
 
+def test_demo_help_cuts_no_default() -> None:
+    # the default --log is an absolute path: shown in full, rich cut it ("[default: /…/dem…")
+    done = big2("demo", "--help")
+    assert done.returncode == 0, done.stderr
+    assert "…" not in done.stdout and "simulated.jsonl.gz" in done.stdout
+
+
 def test_help_lists_the_commands_in_workflow_order() -> None:
     done = big2("--help")
     listed = [m.group(1) for m in re.finditer(r"^│ (\w+) ", done.stdout, re.MULTILINE)]

@@ -54,7 +54,14 @@ def demo_command(
         bool, flag("--dashboard/--no-dashboard", help="End by serving the dashboards.")
     ] = True,
     port: Annotated[int, typer.Option(min=1, max=65535, help="Dashboard port.")] = DASHBOARD_PORT,
-    log: Annotated[Path, typer.Option(help="Where the simulated log is written.")] = DEMO_LOG,
+    log: Annotated[
+        Path,
+        typer.Option(
+            help="Where the simulated log is written (default: simulated.jsonl.gz in "
+            "data/demo/ of the checkout, else of the working directory).",
+            show_default=False,  # an absolute path, cut in the help's column
+        ),
+    ] = DEMO_LOG,
     memory_limit: BuildMemoryOption = None,
 ) -> None:
     """The whole pipeline on the embedded default: simulate → ingest → build → verify →
