@@ -56,6 +56,7 @@ import duckdb
 from pipeline.cards import cards_of, format_card, format_cards
 from pipeline.errors import Big2Error
 from pipeline.warehouse import reading
+from pipeline.wording import plural
 
 #: The folder of the named queries.
 QUERIES = reading.queries_dir()
@@ -389,15 +390,6 @@ def _big2_part(sel: Selection, data: Mapping[str, Sequence[Row]]) -> Report:
     return Report(title=sel.label(), lines=tuple(lines), sections=tuple(sections))
 
 
-def _plural(n: int, word: str) -> str:
-    """A count worded for one or more.
-
-    >>> _plural(1, "rocket"), _plural(1200, "bomb")
-    ('1 rocket', '1,200 bombs')
-    """
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
 def _spring(value: Any) -> str:
     return {"spring": "春天", "anti_spring": "反春"}.get(value or "", "")
 
@@ -441,9 +433,9 @@ def ddz_part(data: Mapping[str, Sequence[Row]], tz: str = "UTC") -> Report:
     line = f"Dou Dizhu, {MONEY}: {counted} in {matches}, {s['n_players']:,} players{span}; "
     line += f"rulesets {s['rulesets']}; "
     line += ", ".join(
-        [_plural(s["n_bombs"], "bomb"), _plural(s["n_rockets"], "rocket"),
-         _plural(s["n_springs"], "spring")]
-        + ([_plural(s["n_anti_springs"], "anti-spring")] if s["n_anti_springs"] else [])
+        [plural(s["n_bombs"], "bomb"), plural(s["n_rockets"], "rocket"),
+         plural(s["n_springs"], "spring")]
+        + ([plural(s["n_anti_springs"], "anti-spring")] if s["n_anti_springs"] else [])
     )  # fmt: skip
     players = list(data.get("report_ddz_players") or [])
     names = {str(p["player_id"]): _who(p["player_id"], p["name"]) for p in players}
@@ -1086,7 +1078,7 @@ def ddz_hand_history(data: GameData, width: int = 80) -> str:
         if first.get("multiplier") is not None:
             lines.append(
                 f"  bid {g['bid']}, multiplier ×{first['multiplier']} "
-                f"({_plural(g['bombs'], 'bomb')}, {_plural(g['rockets'], 'rocket')}): "
+                f"({plural(g['bombs'], 'bomb')}, {plural(g['rockets'], 'rocket')}): "
                 f"{number(first['amount'])} per farmer"
             )
     for s in data.seats:

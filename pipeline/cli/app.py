@@ -28,6 +28,7 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 from pipeline import __version__, native
 from pipeline.big2.rules import parse_override
 from pipeline.errors import Big2Error, RulesetError
+from pipeline.wording import plural as plural  # the commands' import
 
 if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command needs it
     from pipeline.warehouse import Warehouse
@@ -141,17 +142,6 @@ err_console = Console(stderr=True)
 def flag(*decls: str, **options: Any) -> Any:
     """A yes/no option, shown in ``--help`` without a type placeholder (no ``<bool>``)."""
     return typer.Option(*decls, metavar="", **options)
-
-
-def plural(n: int, noun: str) -> str:
-    """``n`` and the noun, in the plural unless ``n`` is 1 (nouns ending in ``ch`` add ``es``).
-
-    >>> plural(1, "batch"), plural(3, "batch"), plural(1_200, "row")
-    ('1 batch', '3 batches', '1,200 rows')
-    """
-    if n == 1:
-        return f"1 {noun}"
-    return f"{n:,} {noun}{'es' if noun.endswith(('ch', 's')) else 's'}"
 
 
 def shell_word(text: str) -> str:

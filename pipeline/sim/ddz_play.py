@@ -39,6 +39,7 @@ from pipeline.doudizhu.rules import DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Action, ActionType, Game, GameResult, Outcome, Phase, deal
 from pipeline.sim.bots import SimError
 from pipeline.sim.ddz_bots import DdzBot, DdzTurn, legal_bids, make_ddz_bot
+from pipeline.wording import plural
 from pipeline.workers import pool as worker_pool
 
 GENERATOR = "pipeline.sim.ddz"
@@ -193,8 +194,7 @@ def play_game(
     if len(bots) != rs.players:
         raise SimError(
             "E_SIM_OPTION",
-            f"{len(bots)} bot{'s' if len(bots) != 1 else ''} ({', '.join(bots)}) "
-            f"for {rs.players} players",
+            f"{plural(len(bots), 'bot')} ({', '.join(bots)}) for {rs.players} players",
         )
     if not 0.0 <= feed_rate <= 1.0:
         raise SimError("E_SIM_OPTION", f"feed_rate = {feed_rate}: must be in [0, 1]")

@@ -45,6 +45,7 @@ from pipeline.sim.ddz_bots import make_ddz_bot
 from pipeline.sim.ddz_play import GENERATOR, log_line, play_game
 from pipeline.sim.play import BASE_TIMESTAMP
 from pipeline.sim.simulate import blocks_in_order, in_match_order
+from pipeline.wording import plural
 
 YEAR_SECONDS = 365 * 86_400
 #: What a run's ids start with unless told (``--id-prefix``): not Big Two's ``sim``, so a Big Two
@@ -75,7 +76,7 @@ class DdzSimConfig:
         if len(self.bots) != rs.players:
             raise SimError(
                 "E_SIM_OPTION",
-                f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''} "
+                f"{plural(len(self.bots), 'bot')} "
                 f"({', '.join(self.bots)}) for {rs.name}'s {rs.players} players: "
                 "give --bots once per seat",
             )

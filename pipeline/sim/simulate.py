@@ -41,6 +41,7 @@ from pipeline.sim.bots import (
     make_bot,
 )
 from pipeline.sim.play import BASE_TIMESTAMP, PlayedGame, Reason, play_game
+from pipeline.wording import plural
 from pipeline.workers import in_order
 from pipeline.workers import pool as worker_pool
 
@@ -75,7 +76,7 @@ class SimConfig:
         if len(self.bots) != rs.players:
             raise SimError(
                 "E_SIM_OPTION",
-                f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''} "
+                f"{plural(len(self.bots), 'bot')} "
                 f"({', '.join(self.bots)}) for {rs.name}'s {rs.players} players: "
                 "give --bots once per seat",
             )
