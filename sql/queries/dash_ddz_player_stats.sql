@@ -34,5 +34,5 @@ sums as (
     semi join fg using (game_id)
     group by 1
 )
-select * from dash_ddz_stat_rates(sums)
+select *, score / nullif(n_games, 0) as score_per_game from ddz_stat_rates(sums)
 order by who desc

@@ -34,5 +34,5 @@ with sums as (
       and ($date_to is null or r.day <= $date_to::date)
     group by 1
 )
-select * from dash_ddz_stat_rates(sums)
+select *, score / nullif(n_games, 0) as score_per_game from ddz_stat_rates(sums)
 order by who desc
