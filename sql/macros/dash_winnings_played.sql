@@ -4,8 +4,13 @@
 -- (mart_match_standings.result) and the luck (luck_outcomes.cards_vs_expected, 0 when the game
 -- has none).
 create or replace macro dash_winnings_played(fg, top) as table
+    -- the players' seats first (materialized: else the join to the games came first, every
+    -- seat of the warehouse joined to its game before the players were picked: 1.25 against
+    -- 0.75 CPU-s for the top 12 of 1,000 players at 1M games)
+    with mine as materialized (
+        select m.* from mart_match_standings m semi join query_table(top) t using (player_id)
+    )
     select m.player_id, f.started_at, f.started_ts as ts, m.match_key, m.game_id, m.result,
         coalesce(l.cards_vs_expected, 0) as luck
-    from mart_match_standings m join query_table(fg) f using (game_id)
+    from mine m join query_table(fg) f using (game_id)
     left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
-    where m.player_id in (select player_id from query_table(top))
