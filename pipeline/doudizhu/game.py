@@ -144,7 +144,9 @@ def _deal(value: Any, n: int) -> tuple[tuple[int, ...] | None, int | None, int |
     if not isinstance(hands, list):
         raise _fail("deal.hands", "expected a list of hands, one per seat")
     masks = tuple(_cards(h, f"deal.hands[{s}]") for s, h in enumerate(hands))
-    kitty = None if obj.get("kitty") is None else _cards(obj["kitty"], "deal.kitty")
+    if obj.get("kitty") is None:  # the landlord would take no cards (the core leaves it here)
+        raise _fail("deal.kitty", "missing: a deal with the hands needs the 3-card kitty (底牌)")
+    kitty = _cards(obj["kitty"], "deal.kitty")
     aside = None if obj.get("set_aside") is None else _cards(obj["set_aside"], "deal.set_aside")
     face_up = None
     if obj.get("face_up_card") is not None:

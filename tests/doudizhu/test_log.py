@@ -163,6 +163,17 @@ def test_format_errors_name_the_field(worked: dict[str, Any]) -> None:
     unknown = copy.deepcopy(worked)
     unknown["deal"]["stock"] = "3d"
     assert code_of(unknown)[0] == "E_SCHEMA"
+    for missing in (None, "absent"):  # hands without the kitty: the landlord would take none
+        no_kitty = copy.deepcopy(worked)
+        no_kitty["deal"].pop("kitty")
+        if missing is None:
+            no_kitty["deal"]["kitty"] = None
+        done = replayed(no_kitty)
+        assert isinstance(done, Reject) and (done.code, done.action_index) == ("E_SCHEMA", None)
+        assert (
+            done.message
+            == "deal.kitty: missing: a deal with the hands needs the 3-card kitty (底牌)"
+        )
     seats = copy.deepcopy(worked)
     seats["seats"].append({"seat": 3, "player_id": "p3"})
     assert code_of(seats)[0] == "E_SEAT_COUNT"

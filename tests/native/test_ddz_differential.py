@@ -417,6 +417,17 @@ def test_a_ddz_reject_names_file_line_game_and_action(core: native.DdzReplayer) 
     assert mine.code == "E_DDZ_OUT_OF_TURN" and mine.message.startswith(f"actions[{i}]: seat ")
 
 
+def test_a_deal_without_its_kitty_is_the_python_readers(core: native.DdzReplayer) -> None:
+    """Hands without the kitty are refused (the landlord would take no cards): the core leaves
+    the line to the Python reader, whose E_SCHEMA both paths give."""
+    game = _game(3, 0, "greedy", "compact", False)
+    del game["deal"]["kitty"]
+    mine, reference = _both(_line(game), core)
+    assert mine is None  # left to the Python reader
+    assert isinstance(reference, Reject) and reference.code == "E_SCHEMA"
+    assert reference.message.startswith("deal.kitty: missing")
+
+
 def test_a_ddz_ruleset_is_resolved_once() -> None:
     calls: list[tuple[str, str]] = []
 

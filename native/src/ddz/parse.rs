@@ -403,7 +403,8 @@ fn finish(raw: RawGame<'_, Ddz<'_>>, exact: bool) -> Option<DdzLine> {
             };
             (
                 Some(deal.hands.iter().map(|h| h.0).collect()),
-                deal.kitty.map(|c| c.0),
+                // hands without the kitty: the Python reader's E_SCHEMA
+                Some(deal.kitty?.0),
                 deal.set_aside.map(|c| c.0),
                 face,
             )
