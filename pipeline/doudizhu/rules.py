@@ -26,7 +26,7 @@ import dataclasses
 import difflib
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -161,24 +161,31 @@ def _check_value(key: str, value: Any) -> Any:
     return str(value)  # description
 
 
-def _check_together(settings: Mapping[str, Any]) -> None:
-    """Refuse parameters that contradict each other: the deal must fit the 54 cards.
+def _check_together(settings: Mapping[str, Any], overridden: Collection[str] = ()) -> None:
+    """Refuse parameters that contradict each other: the deal must fit the 54 cards. The
+    error names the parameter overridden (``players`` when only it was), the other's value
+    beside it.
 
     >>> try:
     ...     load_ruleset("ddz", {"hand_size": 20})
     ... except RulesetError as err:
     ...     print(err.message)
     override: hand_size = 20: 3 players × 20 + 3 kitty cards is more than the 54 cards
+    >>> try:
+    ...     load_ruleset("ddz-2p", {"players": 3})
+    ... except RulesetError as err:
+    ...     print(err.message)
+    override: players = 3: 3 players × 20 (hand_size) + 3 kitty cards is more than the 54 cards
     """
     players, size = settings["players"], settings["hand_size"]
+    by_players = "players" in overridden and "hand_size" not in overridden
+    key, value, hand = ("players", players, f"{size} (hand_size)") if by_players else (
+        "hand_size", size, str(size))  # fmt: skip
     if players * size + KITTY_SIZE > DECK_SIZE:
-        raise _bad(
-            "hand_size",
-            size,
-            f"{players} players × {size} + {KITTY_SIZE} kitty cards is more than the {DECK_SIZE} cards",
-        )
+        why = f"{players} players × {hand} + {KITTY_SIZE} kitty cards is more than the {DECK_SIZE} cards"
+        raise _bad(key, value, why)
     if players == 3 and size != 17:
-        raise _bad("hand_size", size, "3 players are dealt 17 cards each (spec 2.2)")
+        raise _bad(key, value, f"3 players are dealt 17 cards each (spec 2.2), not {hand}")
 
 
 _META_KEYS = frozenset({"description", "source"})
@@ -253,7 +260,7 @@ def _load(name: str, overrides: tuple[tuple[str, Any], ...]) -> DdzRuleset:
     settings["description"] = preset.get("meta", {}).get("description", "")
     settings.update(_settings(dict(overrides), "override", is_file=False))
     try:
-        _check_together(settings)
+        _check_together(settings, dict(overrides))
     except RulesetError as err:
         where = "override" if overrides else f"preset {name!r}"
         raise RulesetError(err.code, f"{where}: {err.message}", **err.context) from None
