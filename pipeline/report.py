@@ -159,9 +159,9 @@ def fetch_report(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, li
     if sel.player_id is not None:
         everyone = Selection(match_key=sel.match_key, day=sel.day, tz=sel.tz)
         if any(run_query(con, q, **everyone.params()) for q in _SUMMARIES):
+            where = f"in match {sel.match_key}" if sel.day is None else f"on {sel.day} ({sel.tz})"
             raise ReportError(
-                "E_UNKNOWN_PLAYER",
-                f"player {sel.player_id!r} played no game of {everyone.label()}",
+                "E_UNKNOWN_PLAYER", f"player {sel.player_id!r} played no game {where}"
             )
     if sel.day is None:
         raise unknown_match(con, str(sel.match_key))

@@ -208,6 +208,13 @@ def test_unknown_ids_exit_2(wh: Warehouse, args: list[str], code: str) -> None:
     assert result.stderr.startswith(f"big2: error: {code}: "), result.stderr
 
 
+def test_a_player_not_at_the_table_is_named_with_where(wh: Warehouse) -> None:
+    result = runner.invoke(
+        app, ["report", "--match", "ex1", "--player", "nobody", "-w", str(wh.root)]
+    )
+    assert "player 'nobody' played no game in match ex1\n" in result.stderr
+
+
 def test_a_game_of_a_match_names_its_match(wh: Warehouse) -> None:
     """`--match` takes a match id, or the id of a game logged without one (its own match); a
     game of a match is refused with the match to ask for, and the command for the one game."""
