@@ -119,6 +119,16 @@ def test_an_unknown_preset_is_told_every_games_presets(args: list[str]) -> None:
     assert isinstance(result.exception, SystemExit)
 
 
+def test_a_dou_dizhu_preset_for_score_sheets_says_they_are_big_twos(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["ingest", "x.csv", "--ruleset", "ddz", "-w", str(tmp_path / "w")])
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == (
+        "big2: error: E_RULESET_PRESET: --ruleset 'ddz': score sheets are Big Two's; presets: "
+        "hk, hk-classic, mainland, taiwan\n"
+    )
+    assert not (tmp_path / "w").exists()
+
+
 def test_bad_set_message_names_the_key() -> None:
     result = runner.invoke(app, ["rules", "show", "hk", "--set", "bomb=true"])
     assert "did you mean 'bombs'?" in result.stderr

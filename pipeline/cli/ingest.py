@@ -14,7 +14,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Column, Table
 
-from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
+from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset, preset_names
 from pipeline.cli.app import (
     EXIT_CHECK_FAILED,
     BuildMemoryOption,
@@ -31,7 +31,8 @@ from pipeline.cli.app import (
     shell_word,
     writer_errors,
 )
-from pipeline.errors import Big2Error
+from pipeline.errors import Big2Error, RulesetError
+from pipeline.games import DEFAULT_KIND, preset_game
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE
 from pipeline.logs.reader import LOG_FORMATS
 from pipeline.logs.scoresheet import SheetRules
@@ -58,6 +59,12 @@ def sheet_rules(log_format: str | None, ruleset: str, overrides: list[str] | Non
 
         raise IngestError("E_INGEST", f"--format {log_format!r}: one of {', '.join(LOG_FORMATS)}")
     settings = parse_overrides(overrides or [])
+    if preset_game(ruleset).kind != DEFAULT_KIND:
+        raise RulesetError(
+            "E_RULESET_PRESET",
+            f"--ruleset {ruleset!r}: score sheets are Big Two's; presets: "
+            + ", ".join(sorted(preset_names())),
+        )
     load_ruleset(ruleset, settings)
     return SheetRules(ruleset, tuple(sorted(settings.items())))
 
@@ -117,7 +124,7 @@ def ingest(
         ),
     ] = None,
     ruleset: Annotated[
-        str, typer.Option(help="Preset of the score sheets, which name no rules.")
+        str, typer.Option(help="Big Two preset of the score sheets, which name no rules.")
     ] = DEFAULT_PRESET,
     overrides: Annotated[
         list[str] | None,
