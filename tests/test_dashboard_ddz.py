@@ -179,6 +179,22 @@ def test_leaderboard_is_the_marts(mixed_wh: Warehouse, use: Use) -> None:
     assert int(ll.loc[ll["bid"] == 3, "games"].iloc[0]) == n_ll_bid3
 
 
+def test_leaderboard_counts_are_whole_numbers(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the headline counts read as counts from either path ("91", never "91.0": a sum of
+    # games added to a count of matches came back a HUGEINT, a float in pandas)
+    use(mixed_wh.root)
+    (n_matches,) = one(mixed_wh, "select count(distinct coalesce(match_id, game_id)) from games "
+                       "where game_kind = 'doudizhu'")  # fmt: skip
+    for rollups in (True, False):
+        monkeypatch.setattr(data, "ROLLUPS", rollups)
+        st.cache_data.clear()
+        at = ddz_app()
+        assert metric(at, "Matches") == f"{n_matches:,}", rollups
+        assert metric(at, "Dou Dizhu games").replace(",", "").isdigit()
+
+
 def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, use: Use) -> None:
     # the what-if standings are ddz_rescore_players' (every game rescored), the rank change the
     # own rank less the what-if one; a lower cap changes some score; the cap needs a preset

@@ -17,7 +17,7 @@ select
      where ($ruleset is null or r.ruleset = $ruleset)
        and ($date_from is null or r.day >= $date_from::date)
        and ($date_to is null or r.day <= $date_to::date)) as n_players,
-    (select count(distinct match_id) + coalesce(sum(n_games) filter (where match_id is null), 0)
+    (select (count(distinct match_id) + coalesce(sum(n_games) filter (where match_id is null), 0))::bigint
      from rg) as n_matches,
     (select coalesce(sum(n_springs), 0)::bigint from rg) as n_springs,
     (select coalesce(sum(n_anti_springs), 0)::bigint from rg) as n_anti_springs,
