@@ -267,6 +267,11 @@ def test_replayer_step_in_url_and_unknown_game(fixture_wh: Warehouse, use: Use) 
     (game_id,) = one(fixture_wh, FULL_GAME_SQL)
     at = app("views/replayer.py", game_id=game_id, step="5")
     assert step_text(at).startswith("**Step 5 /")
+    at.button(key="rp_next").click().run()  # the link follows the step shown: it opens there
+    assert step_text(at).startswith("**Step 6 /")
+    assert at.query_params["step"] in ("6", ["6"]) and at.query_params["game_id"] in (
+        game_id, [game_id])  # fmt: skip
+    assert step_text(app("views/replayer.py", game_id=game_id, step="6")).startswith("**Step 6 /")
     at = app("views/replayer.py", game_id="no-such-game")
     assert any("no-such-game" in str(w.value) for w in at.warning)
 

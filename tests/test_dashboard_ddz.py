@@ -438,6 +438,7 @@ def test_replayer_draws_the_auction_kitty_roles_and_ends_with_the_engine_scores(
     assert 'ddz-bj" title="小王 black joker">BJ' in shown  # the joker drawn as a joker
     at.button(key="ddz_rp_last").click().run()
     assert not at.exception
+    assert at.query_params["step"] in (str(len(game["actions"])), [str(len(game["actions"]))])
     shown = texts(at)
     landlord = game["result"]["landlord"]
     assert "地主 landlord" in shown and "農民 farmer" in shown

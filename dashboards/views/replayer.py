@@ -99,6 +99,7 @@ step_label = bar.empty()
 if n:
     st.slider("Step", min_value=0, max_value=n, key=STEP_KEY, help="← / → keys step too")
 step = int(st.session_state.get(STEP_KEY, 0))
+st.query_params["step"] = str(step)  # the link opens this step (read when the game changes)
 step_label.markdown(f"**Step {step} / {n}** " + ("(the deal)" if step == 0 else ""))
 
 
