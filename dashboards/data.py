@@ -283,8 +283,8 @@ def winnings(
 
 @cached
 def players(f: Filters, limit: int = OPTION_LIMIT) -> list[str]:
-    """Players of the filtered games (the player filter aside), most games first."""
-    f = replace(f, player_id=None)
+    """Players of the filtered games, most games first (the player page drops the player
+    filter: its list offers every player)."""
     name = _most_active(f, "dash_players")
     if name == "dash_players_all" and not table_exists("mart_player_standings"):
         name = _by(f, "dash_players")

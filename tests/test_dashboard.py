@@ -996,6 +996,24 @@ def test_winnings_graph_one_game_colours_and_cap(fixture_wh: Warehouse, use: Use
     assert not at.get("plotly_chart")
 
 
+def test_winnings_graph_cap_counts_the_filtered_players(fixture_wh: Warehouse, use: Use) -> None:
+    """Under a player filter the cap counts the players of that player's games (the graph's
+    own): all of them drawn, no "most active of" every player of the warehouse."""
+    use(fixture_wh.root)
+    player, n_with = one(
+        fixture_wh,
+        "select a.player_id, count(distinct b.player_id) from seats a join seats b using "
+        "(game_id) group by 1 having count(distinct b.player_id) > 2 and count(distinct game_id) > 1 "
+        "order by 2, 1 limit 1",
+    )
+    (n_all,) = one(fixture_wh, "select count(distinct player_id) from seats")
+    assert n_all > n_with and n_with <= data.WINNINGS_PLAYERS  # the player did not meet everyone
+    at = app("views/leaderboard.py", player=player)
+    shown = {t["name"] for c in at.get("plotly_chart") for t in json.loads(c.proto.spec)["data"]}
+    assert len(shown) == n_with, shown
+    assert "most active of" not in texts(at)
+
+
 def test_leak_finder_polarity_minimum_sample_and_advice(fixture_wh: Warehouse, use: Use) -> None:
     """Coloured by good or bad (polarity per stat), not the sign; no z-score under
     frames.MIN_GAMES games; one sentence of advice per leak."""

@@ -9,6 +9,7 @@ From the marts (``stats_player_games``, ``mart_game_scores``, ``audit_obligation
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -22,7 +23,7 @@ if not ui.require_games():
     st.stop()
 
 f = ui.current_filters()
-players = data.players(f)
+players = data.players(replace(f, player_id=None))  # every player: the list picks one
 if not players:
     st.info("No game matches the filters.")
     st.stop()

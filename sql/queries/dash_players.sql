@@ -1,7 +1,7 @@
 -- Grain: one row per player of the filtered games, most seats first, the first $limit.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to, $seat, $opponent, $n_players, $outcome,
 -- $chao_tier (the sidebar filters, bound to sql/macros/dash_filtered_games.sql; null =
--- all; a period's days are UTC days) ($player_id null), $limit.
+-- all; a period's days are UTC days), $limit.
 with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 )
