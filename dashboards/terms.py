@@ -41,6 +41,7 @@ TITLES_EN = {
 
 #: The game terms in English, longest first (雙炒 before 炒).
 TERMS_EN = (
+    ("頂大 (must-block)", "must-block"),  # a gloss is not repeated in English
     ("頂大", "must-block"),
     ("包牌", "bao"),
     ("雙炒", "double chao"),
@@ -62,6 +63,8 @@ def text(value: str, locale: str | None = None) -> str:
 
     >>> text("炒 history", "en"), text("頂大 record", "简"), text("雙炒", "繁")
     ('chao history', '顶大 record', '雙炒')
+    >>> text("頂大 (must-block): the next seat", "en")
+    'must-block: the next seat'
     """
     loc = locale or chosen()
     if loc == "简":

@@ -1323,6 +1323,33 @@ def test_locale_of_titles_and_game_terms_on_every_page(fixture_wh: Warehouse, us
     assert set(frame_with(at, "player", "title")["title"]) == {"待业"}
 
 
+GAME_TERMS = re.compile("[炒包頂顶]")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p not in UNFILTERED])
+def test_english_pages_name_no_game_term_in_chinese(
+    page: str, fixture_wh: Warehouse, use: Use
+) -> None:
+    """In English, the headings, captions, table headers and cells of a page name the game
+    terms in English (the leak finder's stats, the 頂大 page's notes, the report's sections)."""
+    use(fixture_wh.root)
+    at = app()
+    at.sidebar.selectbox(key="f_locale").set_value("en").run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    for line in texts(at).splitlines():
+        if not line.startswith("<"):  # the replayer's cards as HTML
+            assert not GAME_TERMS.search(line), (page, line)
+    for config in headers(at):
+        for c in config.values():
+            assert not GAME_TERMS.search(str(c["label"])), (page, c)
+    for shown in frames(at):
+        for column in shown.columns:
+            assert not GAME_TERMS.search(str(column)), (page, column)
+            cells = [v for v in shown[column] if isinstance(v, str) and GAME_TERMS.search(v)]
+            assert not cells, (page, column, cells[:3])
+
+
 # ----- issue 13: more filters (seat, opponent, players, outcome, 炒 tier) and saved filters ----
 
 

@@ -20,8 +20,11 @@ if not ui.require_games():
 f = ui.current_filters()
 ui.filters_caption(f)
 st.caption(
-    "頂大 (must-block): when the next player holds one card, a seat must lead a non-single or "
-    "its highest single, or follow with its highest single. `unknown` = the hand is not in the log."
+    ui.term(
+        "頂大 (must-block): when the next player holds one card, a seat must lead a non-single "
+        "or its highest single, or follow with its highest single. `unknown` = the hand is not "
+        "in the log."
+    )
 )
 
 
@@ -52,7 +55,7 @@ def from_marts() -> None:
         return
     st.subheader("Per player")
     st.caption(
-        "violation % = violated ÷ known (met + violated); 包牌 paid in the game's unit."
+        ui.term("violation % = violated ÷ known (met + violated); 包牌 paid in the game's unit.")
         + (
             f" The first {data.TABLE_ROWS:,} rows, most violations first."
             if len(per_player) >= data.TABLE_ROWS

@@ -115,6 +115,10 @@ def from_marts() -> None:
         f"{data.MIN_GAMES} games)."
     )
     leaks = data.leaks(f, player)
+    # the stats and advice name 雙炒 …: in the chosen locale
+    words = {c: leaks[c].map(lambda v: ui.term(v) if isinstance(v, str) else v)
+             for c in ("stat", "advice")}  # fmt: skip
+    leaks = leaks.assign(**words)
     if leaks.empty:
         st.write("Not enough games to compare (no winning player or no stat for this player).")
     else:

@@ -28,8 +28,17 @@ def _report(key: str, sel: Selection) -> Report:
         return assemble(sel, fetch_report(con, sel))
 
 
+#: The report's columns whose cells are game terms (炒 tiers, 包牌): in the chosen locale.
+TERM_CELLS = ("炒", "包牌")
+
+
 def _frame(section: Section) -> pd.DataFrame:
-    return pd.DataFrame(list(section.rows), columns=list(section.columns))
+    """A section as a table, its headers and game terms in the chosen locale (names as they are)."""
+    out = pd.DataFrame(list(section.rows), columns=list(section.columns))
+    for column in TERM_CELLS:
+        if column in out.columns:
+            out[column] = out[column].map(lambda v: ui.term(v) if isinstance(v, str) else v)
+    return out.rename(columns=ui.term)
 
 
 opts = ddz_data.filter_options() if ddz_data.chosen() else data.filter_options()  # the game's
@@ -71,9 +80,10 @@ st.subheader(rep.title)
 for line in rep.lines:
     st.caption(line)
 for section in rep.sections:
-    st.markdown(f"**{section.title}**" + (f" — {section.note}" if section.note else ""))
+    note = f" — {ui.term(section.note)}" if section.note else ""
+    st.markdown(f"**{ui.term(section.title)}**{note}")
     config = {
-        c: st.column_config.TextColumn(c, alignment="right")
+        ui.term(c): st.column_config.TextColumn(ui.term(c), alignment="right")
         for c, numeric in zip(section.columns, section.numeric, strict=True)
         if numeric
     }
