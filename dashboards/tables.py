@@ -107,6 +107,9 @@ SCORE_FORMAT = "localized"
 P_COLUMNS = {"p_value", "p_combined", "p_bonferroni", "q_value", "p_fisher", "p"}
 P_FORMAT = "%.2e"
 #: Columns holding a time (strings as logged or timestamps), shown in :func:`display_zone`.
+#: Shares without a format of their own (``win_pct``, ``violation_rate_baseline``): a
+#: percentage to one decimal, a rate to three (never 0.0936890045543266).
+SHARE_FORMATS = {"pct": "%.1f", "rate": "%.3f"}
 TIME_COLUMNS = {"started_at", "ended_at", "last_game", "first_game", "last_import",
                 "imported_at", "created_at", "finished_at", "committed_at"}  # fmt: skip
 
@@ -129,6 +132,15 @@ def label(name: str) -> str:
         return terms.text(LABELS[name])
     text = name.removeprefix("n_").replace("_pct", " %")
     return terms.text(text.replace("_", " "))
+
+
+def _share(name: str) -> str | None:
+    """Which share column ``name`` is (a key of :data:`SHARE_FORMATS`), if any.
+
+    >>> _share("win_pct"), _share("violation_rate_baseline"), _share("rated")
+    ('pct', 'rate', None)
+    """
+    return next((w for w in name.split("_") if w in SHARE_FORMATS), None)
 
 
 def display_zone() -> str:
@@ -209,6 +221,8 @@ def table(
             config[c] = st.column_config.NumberColumn(score_header(c, unit), format=SCORE_FORMAT)
         elif c in P_COLUMNS:
             config[c] = st.column_config.NumberColumn(label(c), format=P_FORMAT)
+        elif (share := _share(c)) and pd.api.types.is_float_dtype(shown[c]):
+            config[c] = st.column_config.NumberColumn(label(c), format=SHARE_FORMATS[share])
         elif c in TIME_COLUMNS:
             stamps = _to_zone(shown[c], zone)
             shown[c] = [None if pd.isna(t) else t.strftime(TIME_FORMAT) for t in stamps]
@@ -219,9 +233,12 @@ def table(
             shown[c] = shown[c].map(terms.title)
         elif c in TERM_COLUMNS:
             shown[c] = shown[c].map(lambda v: terms.text(v) if isinstance(v, str) else v)
-    # an explicit column type brings its own label; a plain label reads in the locale too
-    config.update({k: terms.text(v) if isinstance(v, str) else v
-                   for k, v in (column_config or {}).items()})  # fmt: skip
+    # an explicit column type brings its own label; a plain label reads in the locale too, and
+    # keeps the column's format (a share's, a score's)
+    for k, v in (column_config or {}).items():
+        typed = isinstance(v, str) and isinstance(config.get(k), dict)
+        config[k] = {**config[k], "label": terms.text(v)} if typed else (
+            terms.text(v) if isinstance(v, str) else v)  # fmt: skip
     names = [str(c) for c in shown.columns]
     lead = [c for c in (first or []) if c in names]
     order = [c for c in lead + names if c not in set(hide or [])]

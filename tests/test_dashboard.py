@@ -876,6 +876,26 @@ def test_headers_are_readable(page: str, fixture_wh: Warehouse, use: Use) -> Non
                 assert shown == "started (UTC)", (page, shown)
 
 
+def unformatted_shares(at: AppTest) -> list[tuple[str, object]]:
+    """The float columns of a page's tables named as a share (``…_pct``, ``…_rate…``) that
+    have no number format (drawn as 0.0936890045543266)."""
+    out = []
+    for d, config in zip(at.dataframe, headers(at), strict=True):
+        for c in d.value.columns:
+            share = {"pct", "rate"} & set(str(c).split("_"))
+            if share and d.value[c].dtype.kind == "f":
+                fmt = dict(config[str(c)].get("type_config") or {}).get("format")
+                if not fmt:
+                    out.append((str(c), d.value[c].iloc[0] if len(d.value) else None))
+    return out
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_shares_have_a_number_format(page: str, fixture_wh: Warehouse, use: Use) -> None:
+    use(fixture_wh.root)
+    assert unformatted_shares(app(page)) == [], page
+
+
 def test_times_in_the_display_zone(fixture_wh: Warehouse, use: Use) -> None:
     """The sidebar's display time zone (UTC by default) moves every time shown, to the minute."""
     use(fixture_wh.root)

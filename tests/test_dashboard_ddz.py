@@ -38,6 +38,7 @@ from tests.test_dashboard import (
     headers,
     metric,
     texts,
+    unformatted_shares,
 )
 from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
 from tests.test_dashboard_rollups import both, the_filters
@@ -193,6 +194,12 @@ def test_leaderboard_counts_are_whole_numbers(
         at = ddz_app()
         assert metric(at, "Matches") == f"{n_matches:,}", rollups
         assert metric(at, "Dou Dizhu games").replace(",", "").isdigit()
+
+
+@pytest.mark.parametrize("page", DDZ_PAGES)
+def test_ddz_shares_have_a_number_format(page: str, mixed_wh: Warehouse, use: Use) -> None:
+    use(mixed_wh.root)
+    assert unformatted_shares(ddz_app(page)) == [], page
 
 
 def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, use: Use) -> None:
