@@ -37,6 +37,7 @@ from tests.test_dashboard import (
     frame_with,
     headers,
     metric,
+    shown_first,
     texts,
     unformatted_shares,
 )
@@ -200,6 +201,19 @@ def test_leaderboard_counts_are_whole_numbers(
 def test_ddz_shares_have_a_number_format(page: str, mixed_wh: Warehouse, use: Use) -> None:
     use(mixed_wh.root)
     assert unformatted_shares(ddz_app(page)) == [], page
+
+
+def test_key_columns_come_first(mixed_wh: Warehouse, use: Use) -> None:
+    # as on the Big Two pages: the score and title of the standings (and the what-if's ranks)
+    # and a game's role, result and score are in the table's viewport at 1400 px
+    use(mixed_wh.root)
+    at = ddz_app()
+    shown_first(at, "rank", "player_id", "score", "title", "games", "wins", "win_pct")
+    at.selectbox(key="ddz_lb_preset").select("ddz").run()
+    shown_first(at, "rank", "whatif_rank", "rank_change", "player_id", "score", "whatif_score",
+                "title", "whatif_title")  # fmt: skip
+    at = ddz_app("views/ddz_player.py")
+    shown_first(at, "replay", "game_id", "role", "is_winner", "score")
 
 
 def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, use: Use) -> None:

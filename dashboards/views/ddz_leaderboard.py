@@ -15,6 +15,10 @@ import streamlit as st
 
 from dashboards import data, ddz_data, ui
 
+#: The standings' key columns first (seen at 1400 px): the ranks, the scores and the titles.
+STANDINGS = ["rank", "whatif_rank", "rank_change", "player_id", "score", "whatif_score", "title",
+             "whatif_title", "games", "wins", "win_pct"]  # fmt: skip
+
 st.title("🏆 Dou Dizhu leaderboard")
 if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS):
     st.stop()
@@ -62,7 +66,8 @@ if whatif is None:
         "landlord the rest); win % as landlord (地主) and as farmer (農民); title: the rank "
         "ladder for that score."
     )
-    ui.table(ddz_data.standings(f), column_config=pct, unit="money", key="ddz_lb_standings")
+    ui.table(ddz_data.standings(f), column_config=pct, unit="money", key="ddz_lb_standings",
+             first=STANDINGS)  # fmt: skip
 else:
     shown = f"**{preset}**" + ("" if cap is None else f", cap **{cap}**")
     st.caption(
@@ -71,7 +76,7 @@ else:
         "rank change: places gained under the what-if."
     )
     ui.table(ddz_data.standings_whatif(f, whatif), column_config=pct, unit="money",
-             key="ddz_lb_standings")  # fmt: skip
+             key="ddz_lb_standings", first=STANDINGS)  # fmt: skip
 
 st.subheader("Win rates by role")
 rates = ddz_data.win_rates(f)

@@ -30,6 +30,8 @@ if player is None:
     st.stop()
 ui.filters_caption(f)
 
+#: The games' key columns first (seen at 1400 px): whose role, the result, the score.
+GAMES = ["replay", "game_id", "role", "is_winner", "score"]
 #: Rates shown, in order: (column, label).
 RATES = (
     ("win_rate", "win rate"),
@@ -109,4 +111,4 @@ else:
 st.subheader("Games")
 games = data.query("dash_ddz_player_games", f, player=player)
 ui.table(ddz_ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK},
-         unit="money", key="ddz_pl_games")  # fmt: skip
+         unit="money", key="ddz_pl_games", first=GAMES)  # fmt: skip
