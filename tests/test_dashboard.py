@@ -363,7 +363,10 @@ def test_sql_explorer_runs_a_query_and_offers_csv(fixture_wh: Warehouse, use: Us
     assert not at.exception
     result = query_result(at)
     assert list(result.columns) == ["game_id"] and len(result) > 3
-    assert any("rows in" in str(c.value) for c in at.caption)
+    assert any(f"{len(result):,} rows in" in str(c.value) for c in at.caption)
+    at.text_area(key="sql_text").input("select count(*) as n from games").run()
+    at.button(key="sql_run").click().run()
+    assert any(str(c.value).startswith("1 row in") for c in at.caption)  # not "1 rows"
 
 
 def test_sql_explorer_refuses_writes_and_limits_rows(fixture_wh: Warehouse, use: Use) -> None:

@@ -66,7 +66,8 @@ with query_col:
         res = st.session_state.get("sql_result")
         if res is not None:
             note = f" (cut at {len(res.frame):,} rows)" if res.truncated else ""
-            st.caption(f"{len(res.frame):,} rows in {res.seconds * 1000:.0f} ms{note}")
+            rows = f"{len(res.frame):,} row" + ("" if len(res.frame) == 1 else "s")
+            st.caption(f"{rows} in {res.seconds * 1000:.0f} ms{note}")
             st.dataframe(res.frame, hide_index=True)
             st.download_button(
                 "Download CSV",
