@@ -318,6 +318,7 @@ DASHBOARD_MAY_IMPORT = (
     "pipeline.report",
     "pipeline.errors",
     "pipeline.sqlbuild",
+    "pipeline.wording",
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboards import adhoc, data, ui
+from pipeline.wording import plural
 
 st.title("🔎 SQL explorer")
 if not ui.require_games(allow_empty=True):
@@ -66,8 +67,7 @@ with query_col:
         res = st.session_state.get("sql_result")
         if res is not None:
             note = f" (cut at {len(res.frame):,} rows)" if res.truncated else ""
-            rows = f"{len(res.frame):,} row" + ("" if len(res.frame) == 1 else "s")
-            st.caption(f"{rows} in {res.seconds * 1000:.0f} ms{note}")
+            st.caption(f"{plural(len(res.frame), 'row')} in {res.seconds * 1000:.0f} ms{note}")
             st.dataframe(res.frame, hide_index=True)
             st.download_button(
                 "Download CSV",
