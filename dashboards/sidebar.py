@@ -201,6 +201,27 @@ def current_filters() -> data.Filters:
     return value if isinstance(value, data.Filters) else data.NO_FILTERS
 
 
+#: The filters' names in the caption as the sidebar labels them (the others: their own name).
+CAPTION_NAMES = {"match_id": "match", "player_id": "player", "date_from": "from",
+                 "date_to": "to", "seat": "seat (the player's)",
+                 "n_players": "players at the table", "chao_tier": "炒 tier"}  # fmt: skip
+
+
+def caption_text(f: data.Filters) -> str:
+    """The filters of ``f`` in words, as the sidebar shows them.
+
+    >>> caption_text(data.Filters(player_id="p1", n_players=3, chao_tier=2))
+    'Filters: player: p1; players at the table: 3; 炒 tier: ×2 (雙炒)'
+    >>> caption_text(data.NO_FILTERS)
+    'Filters: none (all games)'
+    """
+    parts = [
+        f"{terms.text(CAPTION_NAMES.get(k, k))}: {tier_label(v) if k == 'chao_tier' else v}"
+        for k, v in f.params().items()
+        if v is not None
+    ]
+    return "Filters: " + ("; ".join(parts) if parts else "none (all games)")
+
+
 def filters_caption(f: data.Filters) -> None:
-    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in f.params().items() if v is not None]
-    st.caption("Filters: " + ("; ".join(parts) if parts else "none (all games)"))
+    st.caption(caption_text(f))

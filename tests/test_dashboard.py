@@ -1420,7 +1420,7 @@ def test_more_filters_select_the_games_and_are_bound(fixture_wh: Warehouse, use:
     at.sidebar.selectbox(key="f_players").set_value(2).run()
     games = frame_with(at, "game_id", "outcome", last=True)
     assert set(games["game_id"]) == game_ids(fixture_wh, cases[data.Filters(n_players=2)])
-    assert "n players: 2" in texts(at)
+    assert "Filters: players at the table: 2" in texts(at)
     at.sidebar.selectbox(key="f_players").set_value(None).run()
     at.sidebar.selectbox(key="f_tier").set_value(2).run()
     at.switch_page("views/must_block.py").run()
@@ -1437,6 +1437,8 @@ def test_saved_filters_in_the_link_and_beside_the_warehouse(
     f = at.session_state["filters"]
     assert (f.player_id, f.n_players, f.chao_tier) == ("p5", 4, None)
     assert at.query_params["player"] == ["p5"] or at.query_params["player"] == "p5"
+    # the caption names them as the sidebar does, not by their parameters (player_id …)
+    assert "Filters: player: p5; players at the table: 4" in texts(at)
     at.sidebar.selectbox(key="f_outcome").set_value("played_out").run()
     assert dict(at.query_params).get("outcome") in ("played_out", ["played_out"])
     path = fixture_wh.root.with_name(fixture_wh.root.name + ".filters.json")
