@@ -4,13 +4,22 @@
 -- (mart_match_standings.result) and the luck (luck_outcomes.cards_vs_expected, 0 when the game
 -- has none).
 create or replace macro dash_winnings_played(fg, top) as table
-    -- the players' seats first (materialized: else the join to the games came first, every
-    -- seat of the warehouse joined to its game before the players were picked: 1.25 against
-    -- 0.75 CPU-s for the top 12 of 1,000 players at 1M games)
-    with mine as materialized (
-        select m.* from mart_match_standings m semi join query_table(top) t using (player_id)
+    with games as (
+        select game_id, started_at, started_ts, full_info and outcome <> 'redeal' as dealt
+        from query_table(fg)
     )
+    -- a game dealt in full: each seat with a standing has its luck row, which holds the
+    -- standing's result (luck_seats.score; sql/tests/luck_outcomes_valid.sql), so the seats
+    -- are read from the luck rows, not joined to them (at 1M games of 4 players a join of 4M
+    -- standings to 4M luck rows was half the graph's time: 5.0-7.0 against 2.2-2.3 CPU-s)
+    select l.player_id, f.started_at, f.started_ts as ts, l.match_key, l.game_id,
+        l.score as result, l.cards_vs_expected as luck
+    from luck_outcomes l join games f on f.game_id = l.game_id and f.dealt
+    where l.score is not null and l.player_id in (select player_id from query_table(top))
+    union all
+    -- the others: their standings, the luck of the seats with a known hand (0 without one)
     select m.player_id, f.started_at, f.started_ts as ts, m.match_key, m.game_id, m.result,
         coalesce(l.cards_vs_expected, 0) as luck
-    from mine m join query_table(fg) f using (game_id)
+    from mart_match_standings m join games f on f.game_id = m.game_id and not f.dealt
     left join luck_outcomes l on l.game_id = m.game_id and l.seat = m.seat
+    where m.player_id in (select player_id from query_table(top))

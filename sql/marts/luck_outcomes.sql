@@ -1,4 +1,5 @@
--- Luck-adjusted result: one row per seat per game with a known deal.
+-- Luck-adjusted result: one row per seat per game with a known deal (its player and match as in
+-- luck_seats).
 --   expected_cards_left   least-squares line of cards left (0 for the winner) on the opening-hand
 --                         strength (luck_hands.strength), fitted per (ruleset, players) over the
 --                         whole warehouse, clamped to [0, cards dealt]
@@ -14,6 +15,7 @@ select
     h.game_id,
     h.seat,
     h.player_id,
+    h.match_key,
     h.ruleset,
     h.players,
     h.strength,
