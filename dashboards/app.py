@@ -32,7 +32,7 @@ PAGES = {
     ],
 }
 DDZ_PAGES = {
-    "Dou Dizhu 斗地主": [
+    terms.text("Dou Dizhu 鬥地主"): [
         st.Page(
             "views/ddz_leaderboard.py",
             title="Leaderboard",

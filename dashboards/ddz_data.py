@@ -24,7 +24,8 @@ GAME_KEY = "f_game"
 #: The marts every Dou Dizhu page reads (``big2 build``).
 DDZ_MARTS = ("ddz_rulesets", "ddz_game_scores", "ddz_stats_player_games", "rank_ladder")
 COOP_MARTS = ("ddz_coop_actions", "ddz_coop_players")
-#: The Dou Dizhu bid words (spec 2.3): 叫分 values, 叫地主 calls.
+#: The Dou Dizhu bid words (spec 2.3): 叫分 values, 叫地主 calls (a page shows them in the
+#: chosen locale: ``ui.term``).
 BID_WORDS = {0: "不叫 (pass)", 1: "1 分", 2: "2 分", 3: "3 分"}
 #: Column headers of the Dou Dizhu tables (added to ``ui.LABELS``).
 LABELS = {"landlord_win_pct": "landlord win %", "farmer_win_pct": "farmer win %",
@@ -160,7 +161,7 @@ def auction(actions: pd.DataFrame, step: int) -> list[tuple[int, str]]:
         if a.action_type == "call":
             words = "叫地主 (call)"
         elif a.action_type == "no_call":
-            words = "不叫 (no call)"
+            words = "不叫 (pass)"
         else:
             words = BID_WORDS.get(int(a.bid), str(a.bid))
         out.append((int(a.seat), words))

@@ -3,7 +3,8 @@ with the jokers (BJ 小王, RJ 大王), replay links to the Dou Dizhu replayer.
 
 The selector sits at the top of the sidebar (key ``f_game``) and is kept in the URL as
 ``?game=ddz`` (no parameter = Big Two), so a link to a Dou Dizhu page opens with Dou Dizhu
-chosen; ``app.py`` lists the chosen game's pages (:func:`pages`).
+chosen; ``app.py`` lists the chosen game's pages (:func:`pages`). The game terms (地主, 農民,
+小王 …) read in the sidebar's locale (:mod:`dashboards.terms`), as on the Big Two pages.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from dashboards import ddz_data, ui
+from dashboards import ddz_data, terms, ui
 from pipeline.cards import cards_of as _cards_of
 
 GAME_KEY = ddz_data.GAME_KEY
 BIG2, DDZ = "big2", "ddz"
-GAMES = {BIG2: "Big Two 鋤大D", DDZ: "Dou Dizhu 斗地主"}
+GAMES = {BIG2: "Big Two 鋤大D", DDZ: "Dou Dizhu 鬥地主"}
 REPLAYER_PATH = "ddz_replayer"
 #: The jokers' card ids (pipeline/doudizhu/cards.py's encoding, which never changes: 0..51 are
 #: Big Two's cards; the dashboards import no rules engine, tests/test_architecture.py).
@@ -40,11 +41,12 @@ def game_choice() -> str:
     if GAME_KEY not in st.session_state:
         wanted = st.query_params.get("game")
         st.session_state[GAME_KEY] = wanted if wanted in GAMES else BIG2
+    locale = terms.chosen()  # fixed for this run: the labels are read again after it
     with st.sidebar:
         game = st.radio(
             "Game",
             list(GAMES),
-            format_func=GAMES.__getitem__,
+            format_func=lambda g: terms.text(GAMES[g], locale),
             key=GAME_KEY,
             on_change=_new_game,
             horizontal=True,
@@ -84,15 +86,16 @@ def plain(value: object) -> str:
 
 
 def card_html(c: int) -> str:
-    """One Dou Dizhu card: a joker as ``BJ`` / ``RJ`` (小王 black, 大王 red), else as Big Two.
+    """One Dou Dizhu card: a joker as ``BJ`` / ``RJ`` (小王 black, 大王 red; its name in the
+    chosen locale), else as Big Two.
 
     >>> card_html(53)
     '<span class="b2-card ddz-rj" title="大王 red joker">RJ</span>'
     """
     if c == BLACK_JOKER:
-        return '<span class="b2-card ddz-bj" title="小王 black joker">BJ</span>'
+        return f'<span class="b2-card ddz-bj" title="{terms.text("小王 black joker")}">BJ</span>'
     if c == RED_JOKER:
-        return '<span class="b2-card ddz-rj" title="大王 red joker">RJ</span>'
+        return f'<span class="b2-card ddz-rj" title="{terms.text("大王 red joker")}">RJ</span>'
     return ui.card_html(c)
 
 
@@ -108,6 +111,13 @@ def cards_html(mask: int | None, *, count: int | None = None) -> str:
 
 def _order(c: int) -> tuple[int, int]:
     return (13 if c == BLACK_JOKER else 14 if c == RED_JOKER else c >> 2), c
+
+
+def role_words(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its ``role`` (``landlord``, ``farmer``) in words of the chosen locale
+    (:data:`ddz_data.ROLE_WORDS`: ``地主 landlord``; in English ``landlord``)."""
+    words = {r: terms.text(w) for r, w in ddz_data.ROLE_WORDS.items()}
+    return frame.assign(role=frame["role"].map(lambda r: words.get(r, r)))
 
 
 def with_replay_links(

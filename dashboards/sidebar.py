@@ -167,8 +167,9 @@ def _zone_choice() -> None:
     st.selectbox("Display time zone", ZONES, key=TZ_KEY, accept_new_options=True,
                  help="Every time in the tables is shown in this zone, to the minute")  # fmt: skip
     st.selectbox("Game terms", list(terms.LOCALES), format_func=terms.LOCALES.__getitem__,
-                 key=terms.LOCALE_KEY, help="The rank-ladder titles and the game's terms (炒, "
-                 "包牌, 頂大) in Traditional or Simplified Chinese, or English, on every page")  # fmt: skip
+                 key=terms.LOCALE_KEY, help="The rank-ladder titles and the games' terms (炒, "
+                 "包牌, 頂大; 地主, 農民, 春天 …) in Traditional or Simplified Chinese, or English, on "
+                 "every page")  # fmt: skip
 
 
 def id_choice(label: str, ids: list[str], n_all: int, *, key: str, kept: str) -> str | None:

@@ -3,12 +3,15 @@ Chinese, the default, as the rest of the interface), 简 (Simplified) or English
 
 The warehouse holds the rank ladder as the spec writes it (Simplified, ``rank_ladder.title``) and
 the terms in Traditional (``tier_name`` 雙炒, 包牌, 頂大): :func:`title` and :func:`text` give
-either in the chosen locale, so that every page reads one way. Pure (no query); the choice is
-``st.session_state["f_locale"]`` (:func:`chosen`).
+either in the chosen locale, so that every page reads one way. Both games' terms: Big Two's
+(炒, 包牌, 頂大) and Dou Dizhu's (地主, 農民, 春天, 封頂, 底牌 …, in English as docs/doudizhu.md
+names them). Pure (no query); the choice is ``st.session_state["f_locale"]`` (:func:`chosen`).
+Pass the words of a page through them, never a player's name or an id.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import streamlit as st
@@ -18,8 +21,10 @@ LOCALE_KEY = "f_locale"
 LOCALES = {"繁": "繁體 (Traditional)", "简": "简体 (Simplified)", "en": "English"}
 DEFAULT = "繁"
 
-_SIMPLIFIED = "业员长处厅总顶双对欢乐张"
-_TRADITIONAL = "業員長處廳總頂雙對歡樂張"
+#: The characters the two scripts spell apart, in the titles and the terms (农 農, 弹 彈 of
+#: 炸弹, 斗 鬥 of 斗地主, 锄 鋤 of 锄大D).
+_SIMPLIFIED = "业员长处厅总顶双对欢乐张农弹斗锄"
+_TRADITIONAL = "業員長處廳總頂雙對歡樂張農彈鬥鋤"
 _TO_TRADITIONAL = str.maketrans(_SIMPLIFIED, _TRADITIONAL)
 _TO_SIMPLIFIED = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
 
@@ -39,17 +44,40 @@ TITLES_EN = {
     "副主席": "Vice Chairman", "主席": "Chairman",
 }  # fmt: skip
 
-#: The game terms in English, longest first (雙炒 before 炒).
-TERMS_EN = (
-    ("頂大 (must-block)", "must-block"),  # a gloss is not repeated in English
-    ("頂大", "must-block"),
-    ("包牌", "bao"),
-    ("雙炒", "double chao"),
-    ("三炒", "triple chao"),
-    ("四炒", "quadruple chao"),
-    ("炒", "chao"),
-    ("下家", "next seat"),
-)
+#: The game terms (in Traditional) in English.
+TERMS_EN = {
+    # Big Two
+    "頂大": "must-block", "包牌": "bao", "雙炒": "double chao", "三炒": "triple chao",
+    "四炒": "quadruple chao", "炒": "chao", "下家": "next seat", "鋤大D": "Big Two",
+    # Dou Dizhu (docs/doudizhu.md, spec 2)
+    "鬥地主": "Dou Dizhu", "地主": "landlord", "農民": "farmer", "春天": "spring",
+    "反春": "anti-spring", "叫分": "bid", "叫地主": "call", "不叫": "pass", "1 分": "1 point",
+    "2 分": "2 points", "3 分": "3 points", "封頂": "cap", "底注": "stake", "底牌": "kitty",
+    "炸彈": "bomb", "王炸": "rocket", "火箭": "rocket", "小王": "black joker",
+    "大王": "red joker", "荒牌": "void deal",
+}  # fmt: skip
+
+
+def _english_rules() -> list[tuple[re.Pattern[str], str]]:
+    """Per term, longest first (雙炒 before 炒, 叫地主 before 地主): a term beside its English
+    (``地主 landlord``, ``landlord (地主)``, ``頂大 (must-block)``, any case, a plural's s) is
+    the English alone; any other, the English word."""
+    rules = []
+    for term in sorted(TERMS_EN, key=len, reverse=True):
+        zh, en = re.escape(term), f"({re.escape(TERMS_EN[term])}s?)"
+        glossed = rf"{zh} \({en}\)|{zh} {en}\b|\b{en} \({zh}\)|\b{en} {zh}"
+        rules.append((re.compile(glossed, re.IGNORECASE), term))
+    return rules
+
+
+_ENGLISH = _english_rules()
+
+
+def _english(value: str) -> str:
+    for rule, term in _ENGLISH:
+        value = rule.sub(lambda m: next(g for g in m.groups() if g), value)
+        value = value.replace(term, TERMS_EN[term])
+    return value
 
 
 def chosen() -> str:
@@ -65,14 +93,16 @@ def text(value: str, locale: str | None = None) -> str:
     ('chao history', '顶大 record', '雙炒')
     >>> text("頂大 (must-block): the next seat", "en")
     'must-block: the next seat'
+    >>> text("Void deals (荒牌), 地主 landlord, 3 分, or call 叫地主", "en")
+    'Void deals, landlord, 3 points, or call'
+    >>> text("farmer (農民), cap (封顶)", "简"), text("炸弹 (bomb), 斗地主", "繁")
+    ('farmer (农民), cap (封顶)', '炸彈 (bomb), 鬥地主')
     """
     loc = locale or chosen()
     if loc == "简":
         return value.translate(_TO_SIMPLIFIED)
-    if loc == "en":
-        for term, english in TERMS_EN:
-            value = value.replace(term, english)
-        return value
+    if loc == "en":  # the terms in either script
+        return _english(value.translate(_TO_TRADITIONAL))
     return value.translate(_TO_TRADITIONAL)
 
 

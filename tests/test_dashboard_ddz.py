@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -501,3 +502,73 @@ def test_the_jokers_are_the_engines() -> None:
 
     assert (ddz_ui.BLACK_JOKER, ddz_ui.RED_JOKER) == (cards.BLACK_JOKER, cards.RED_JOKER)
     assert ddz_ui.cards_html(cards.mask_of(cards.parse_cards("RJ 3d BJ"))).count("joker") == 2
+
+
+# ----- the game terms in the sidebar's locale (繁 / 简 / English), as on the Big Two pages -------
+
+#: Per locale, what no Dou Dizhu page may show: in English any Chinese at all (this warehouse's
+#: player names and ids are ASCII); in 简 a Traditional-only spelling; in 繁 a Simplified-only one.
+NOT_IN_LOCALE = {
+    "en": re.compile("[\u3400-\u9fff]"),
+    "简": re.compile("[農頂彈鬥雙鋤]"),
+    "繁": re.compile("[农顶弹斗双锄]"),
+}
+#: Per page and locale, words it must show (the terms translated, not dropped).
+SHOWN_IN_LOCALE = {
+    "views/ddz_leaderboard.py": {"en": ["Void deals", "Multiplier cap", "as farmer"],
+                                 "简": ["农民", "封顶", "荒牌"], "繁": ["農民", "封頂", "荒牌"]},
+    "views/ddz_player.py": {"en": ["games as landlord", "or call)"],
+                            "简": ["3 分", "叫地主"], "繁": ["3 分", "叫地主"]},
+    "views/ddz_replayer.py": {"en": ["landlord", "farmer", "Kitty"],
+                              "简": ["农民", "底牌"], "繁": ["農民", "底牌"]},
+    "views/ddz_coop.py": {"en": ["against the landlord:"], "简": ["(地主)"], "繁": ["(地主)"]},
+    "views/report.py": {"en": [], "简": [], "繁": []},
+}  # fmt: skip
+
+
+def everything_shown(at: AppTest) -> list[str]:
+    """Every text a Dou Dizhu page shows: headings, captions, alerts, markdown (HTML too),
+    metrics, widget labels and choices (the sidebar's game selector among them; not the locale
+    selector, which names the locales), table headers and string cells, chart legends."""
+    out = texts(at).splitlines()
+    out += [str(m.label) for m in at.metric]
+    for kind in ("selectbox", "radio"):
+        for w in [*getattr(at, kind), *getattr(at.sidebar, kind)]:
+            if w.key != "f_locale":
+                out += [str(w.label), *map(str, w.options)]
+    out += [str(e.label) for e in at.expander]
+    for table in headers(at):
+        out += [str(c["label"]) for c in table.values()]
+    for d in at.dataframe:
+        for column in d.value.columns:
+            out += [str(column), *(v for v in d.value[column] if isinstance(v, str))]
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        out += [str(t.get("name", "")) for t in spec["data"]]
+        out += [str(spec["layout"].get("legend", {}).get("title", {}).get("text", ""))]
+    return out
+
+
+@pytest.mark.parametrize("page", SHOWN_IN_LOCALE)
+def test_ddz_pages_follow_the_locale_of_the_game_terms(
+    page: str, mixed_wh: Warehouse, use: Use, logs: dict[str, Path]
+) -> None:
+    """Dou Dizhu's terms (地主, 農民, 封頂, 荒牌, 底牌, 叫地主, 小王 …) follow the sidebar's
+    "Game terms" as Big Two's do: none in Chinese in English, each in the chosen script."""
+    use(mixed_wh.root)
+    game = next(ln for ln in lines(logs["ddz"])
+                if ln["result"]["outcome"] == "played_out" and "BJ" in " ".join(ln["deal"]["hands"]))  # fmt: skip
+    auction = sum(a["action"] in ("bid", "call", "no_call") for a in game["actions"])
+    for locale, wanted in SHOWN_IN_LOCALE[page].items():
+        query = {"game_id": game["game_id"], "step": str(auction)}
+        at = ddz_app(page, **(query if page == "views/ddz_replayer.py" else {}))
+        at.sidebar.selectbox(key="f_locale").set_value(locale).run()
+        shown = everything_shown(at)
+        if page == "views/ddz_replayer.py":  # the auction's end, then the result
+            at.button(key="ddz_rp_last").click().run()
+            shown += everything_shown(at)
+        assert not at.exception, [e.value for e in at.exception]
+        bad = [s for s in shown if NOT_IN_LOCALE[locale].search(s)]
+        assert not bad, (page, locale, bad[:5])
+        missing = [w for w in wanted if not any(w in s for s in shown)]
+        assert not missing, (page, locale, missing)

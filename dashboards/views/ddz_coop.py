@@ -21,12 +21,14 @@ if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS, *ddz_data.C
 f = ui.current_filters()
 ui.filters_caption(f)
 st.caption(
-    "The two farmers play together against the landlord (地主): a farmer should not beat its "
-    "partner's play, and must not let the landlord out. Per farmer's turn holding a beating "
-    "play: **feed** = passed on the landlord's play while the landlord holds 1 or 2 cards; "
-    "**baseline** = passed on it otherwise (the player's own habit); **partner** = played over "
-    "the other farmer's play. feed z compares the feed rate with the player's baseline (a "
-    "two-proportion z statistic): a player who simply passes a lot is not a feeder."
+    ui.term(
+        "The two farmers play together against the landlord (地主): a farmer should not beat its "
+        "partner's play, and must not let the landlord out. Per farmer's turn holding a beating "
+        "play: **feed** = passed on the landlord's play while the landlord holds 1 or 2 cards; "
+        "**baseline** = passed on it otherwise (the player's own habit); **partner** = played over "
+        "the other farmer's play. feed z compares the feed rate with the player's baseline (a "
+        "two-proportion z statistic): a player who simply passes a lot is not a feeder."
+    )
 )
 
 ranked = data.query("dash_ddz_coop_players", ruleset=f.ruleset, player_id=f.player_id,

@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboards import data, ddz_data, ui
+from dashboards import data, ddz_data, ddz_ui, ui
 
 #: The standings' key columns first (seen at 1400 px): the ranks, the scores and the titles.
 STANDINGS = ["rank", "whatif_rank", "rank_change", "player_id", "score", "whatif_score", "title",
@@ -32,7 +32,7 @@ if not c["n_games"]:
 
 m = st.columns(5)
 m[0].metric("Dou Dizhu games", f"{c['n_games']:,}")
-m[1].metric("Void deals (荒牌)", f"{c['n_void']:,}", help="Every seat passed: dealt again")
+m[1].metric(ui.term("Void deals (荒牌)"), f"{c['n_void']:,}", help="Every seat passed: dealt again")
 m[2].metric("Players", f"{c['n_players']:,}")
 m[3].metric("Matches", f"{c['n_matches']:,}")
 m[4].metric("Springs / anti-springs", f"{c['n_springs']:,} / {c['n_anti_springs']:,}")
@@ -48,7 +48,7 @@ preset = c1.selectbox(
     "bids, bombs, rockets and springs stay those played)",
 )
 cap = c2.selectbox(
-    "Multiplier cap (封顶)",
+    ui.term("Multiplier cap (封頂)"),
     ddz_data.WHATIF_CAPS,
     format_func=lambda c: "the preset's own" if c is None else "no cap" if c == "none" else f"×{c}",
     key="ddz_lb_cap",
@@ -61,10 +61,12 @@ pct = {
 }
 if whatif is None:
     st.caption(
-        "Score: money, each game under its own ruleset (bid × stake × 2^(bombs + rockets), "
-        "spring and cap as the ruleset says; each farmer pays or is paid the amount, the "
-        "landlord the rest); win % as landlord (地主) and as farmer (農民); title: the rank "
-        "ladder for that score."
+        ui.term(
+            "Score: money, each game under its own ruleset (bid × stake × 2^(bombs + rockets), "
+            "spring and cap as the ruleset says; each farmer pays or is paid the amount, the "
+            "landlord the rest); win % as landlord (地主) and as farmer (農民); title: the rank "
+            "ladder for that score."
+        )
     )
     ui.table(ddz_data.standings(f), column_config=pct, unit="money", key="ddz_lb_standings",
              first=STANDINGS)  # fmt: skip
@@ -83,7 +85,7 @@ rates = ddz_data.win_rates(f)
 if rates.empty:
     st.write("No game played out in this selection.")
     st.stop()
-rates = rates.assign(role=rates["role"].map(ddz_data.ROLE_WORDS).fillna(rates["role"]))
+rates = ddz_ui.role_words(rates)
 left, right = st.columns(2)
 for col, dim, title in ((left, "bid", "By the winning bid"),
                         (right, "hand_strength", "By hand strength at bidding")):  # fmt: skip

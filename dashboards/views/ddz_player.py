@@ -68,7 +68,11 @@ st.caption(
 )
 others = stats.loc["others"] if "others" in stats.index else None
 rows = [
-    {"stat": name, "player_rate": me[col], "others_rate": None if others is None else others[col]}
+    {
+        "stat": ui.term(name),
+        "player_rate": me[col],
+        "others_rate": None if others is None else others[col],
+    }
     for col, name in RATES
 ]
 ui.table(
@@ -82,7 +86,7 @@ ui.table(
 
 st.subheader("Win rates by bid and by hand strength")
 rates = ddz_data.win_rates(f, player)
-rates = rates.assign(role=rates["role"].map(ddz_data.ROLE_WORDS).fillna(rates["role"]))
+rates = ddz_ui.role_words(rates)
 left, right = st.columns(2)
 with left:
     st.markdown("**By the winning bid**")
@@ -95,10 +99,12 @@ with right:
 
 st.subheader("Bidding discipline")
 st.caption(
-    "Per hand strength of the hands the player spoke with (void deals included: passing a "
-    "hand is a decision too): how often it bid, its average bid (0 = passed), how often it bid "
-    "the top (3 分, or 叫地主), beside everyone's bid rate with such a hand; then its record "
-    "as landlord with it. Bidding weak hands and passing strong ones shows here."
+    ui.term(
+        "Per hand strength of the hands the player spoke with (void deals included: passing a "
+        "hand is a decision too): how often it bid, its average bid (0 = passed), how often it bid "
+        "the top (3 分, or call 叫地主), beside everyone's bid rate with such a hand; then its "
+        "record as landlord with it. Bidding weak hands and passing strong ones shows here."
+    )
 )
 bidding = ddz_data.bidding(f, player)
 if bidding.empty:

@@ -109,9 +109,10 @@ def _describe(a: dict[str, Any]) -> str:
         words = dict(ddz_data.auction(actions.iloc[[step - 1]], 1)).get(int(a["seat"]), "")
         end = ""
         if a["ends_auction"]:
-            end = (f" — the auction ends: {_who(a['landlord'])} is the landlord (地主) and takes "
-                   "the kitty" if a["landlord"] is not None else " — everyone passed: void deal")  # fmt: skip
-        return f"{_who(a['seat'])} bids <b>{ui.text(words)}</b>{end}"
+            end = (f" — the auction ends: {_who(a['landlord'])} is the "
+                   + ui.term("landlord (地主) and takes the kitty") if a["landlord"] is not None
+                   else " — everyone passed: void deal")  # fmt: skip
+        return f"{_who(a['seat'])} bids <b>{ui.text(ui.term(words))}</b>{end}"
     if a["action_type"] == "pass":
         return f"{_who(a['seat'])} passes" + (" — the round ends" if a["ends_trick"] else "")
     label = (a["kind"] or "play").replace("_", " ")
@@ -132,14 +133,16 @@ else:
 bids = ddz_data.auction(actions, step)
 top = st.columns([3, 2, 2])
 with top[0]:
-    said = " → ".join(f"{_who(s)}: <b>{ui.text(w)}</b>" for s, w in bids) or "<i>not started</i>"
+    said = " → ".join(f"{_who(s)}: <b>{ui.text(ui.term(w))}</b>" for s, w in bids)
+    said = said or "<i>not started</i>"
     st.markdown(f"**Auction** (first bidder seat {g['first_bidder']}): {said}",
                 unsafe_allow_html=True)  # fmt: skip
 with top[1]:
     shown = kitty if landlord is not None else None
     size = int(g["kitty_size"] or 0)
     st.markdown(
-        f'<div class="ddz-kitty"><b>Kitty 底牌</b>: {ddz_ui.cards_html(shown, count=size)}'
+        f'<div class="ddz-kitty"><b>{ui.term("Kitty (底牌)")}</b>: '
+        f"{ddz_ui.cards_html(shown, count=size)}"
         + ("" if landlord is not None else " <small>(face down until the auction ends)</small>")
         + "</div>",
         unsafe_allow_html=True,
@@ -183,7 +186,11 @@ for s, row in enumerate(seats.itertuples()):
         css += " b2-turn"
     if step == n and row.is_winner is True:
         css += " b2-winner"
-    role = "" if landlord is None else (" · 地主 landlord" if landlord == s else " · 農民 farmer")
+    role = (
+        ""
+        if landlord is None
+        else ui.term(" · 地主 landlord" if landlord == s else " · 農民 farmer")
+    )
     badge = " 🏆" if step == n and bool(row.is_winner) else ""
     on_table = last_by_seat.get(s, "")
     cols[s].markdown(
@@ -198,13 +205,13 @@ for s, row in enumerate(seats.itertuples()):
 if step == n:
     st.subheader("Result")
     if g["landlord"] is None:
-        st.info("Void deal (荒牌): every seat passed; nobody pays, the cards are dealt again.")
+        st.info(ui.term("Void deal (荒牌): every seat passed; nobody pays, the cards are dealt "
+                        "again."))  # fmt: skip
     else:
         ll = int(g["landlord"])
         side = "the landlord" if g["landlord_won"] else "the farmers"
-        spring = {"spring": " — spring 春天", "anti_spring": " — anti-spring 反春"}.get(
-            g["spring"] or "", ""
-        )
+        springs = {"spring": " — spring 春天", "anti_spring": " — anti-spring 反春"}
+        spring = ui.term(springs.get(g["spring"] or "", ""))
         st.success(f"{side.capitalize()} win ({_who(ll)} was the landlord, bid {g['bid']}, "
                    f"{g['bombs']} bombs, {g['rockets']} rockets){spring}.", icon="🏆")  # fmt: skip
     scores = data.query("dash_ddz_game_scores", game_id=game_id)

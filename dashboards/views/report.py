@@ -28,8 +28,9 @@ def _report(key: str, sel: Selection) -> Report:
         return assemble(sel, fetch_report(con, sel))
 
 
-#: The report's columns whose cells are game terms (炒 tiers, 包牌): in the chosen locale.
-TERM_CELLS = ("炒", "包牌")
+#: The report's columns whose cells are game terms (炒 tiers, 包牌; Dou Dizhu's 春天 / 反春): in
+#: the chosen locale.
+TERM_CELLS = ("炒", "包牌", "bombs, spring")
 
 
 def _frame(section: Section) -> pd.DataFrame:

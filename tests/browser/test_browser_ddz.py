@@ -55,7 +55,7 @@ def page(browser: Any, ddz_server: tuple[str, dict[str, Any]]) -> Iterator[Any]:
 def test_ddz_pages(page: Any) -> None:
     page.goto("/")
     _check(page, "ddz_big2_overview", "big2-replay", "Recent games")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Dou Dizhu 斗地主", exact=True).click()
+    page.locator('[data-testid="stSidebar"]').get_by_text("Dou Dizhu 鬥地主", exact=True).click()
     _check(page, "ddz_leaderboard", "Dou Dizhu leaderboard", "Standings", "Win rates by role",
            charts=2)  # fmt: skip
     assert "game=ddz" in page.url
@@ -70,7 +70,7 @@ def test_ddz_pages(page: Any) -> None:
 def test_ddz_replayer(page: Any, ddz_server: tuple[str, dict[str, Any]]) -> None:
     game = ddz_server[1]
     page.goto(f"/ddz_replayer?game_id={game['game_id']}&game=ddz")
-    _check(page, "ddz_replayer_deal", "Dou Dizhu replayer", "Step 0 /", "Kitty 底牌", "face down")
+    _check(page, "ddz_replayer_deal", "Dou Dizhu replayer", "Step 0 /", "Kitty (底牌)", "face down")
     page.get_by_role("button", name="Next ▶").click()
     _step(page, 1)
     _check(page, "ddz_replayer_auction", "Step 1 /", "Auction")
