@@ -63,6 +63,11 @@ def test_player_page_for_a_sheet_only_player(
     at.switch_page("views/player.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="pl_player").value == "Eve"
+    # the seat effect needs the plays (who led first): a message, not an empty table
+    seat_tables = [d for d in at.dataframe if "everyone_win_pct" in d.value.columns]
+    assert seat_tables == [], [d.value for d in seat_tables]
+    said = " ".join(str(m.value) for m in at.markdown)
+    assert "No position after the first leader" in said and "score sheet" in said, said
 
 
 def test_report_on_a_sheet_match(sheet_wh: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -191,7 +191,14 @@ def from_marts() -> None:
         "Win % by position after the first leader (0 = led the first trick), beside everyone's "
         "(`stats_seat_positions`)."
     )
-    ui.table(data.query("dash_seat_effects", f, player_id=None, player=player))
+    seats = data.query("dash_seat_effects", f, player_id=None, player=player)
+    if seats.empty:  # games known by their result only (a score sheet): no plays, no leader
+        st.write(
+            "No position after the first leader in these games: it needs the plays (who led "
+            "the first trick), and a score sheet's games hold only their results."
+        )
+    else:
+        ui.table(seats)
 
 
 if ui.marts_ready(*MARTS):  # else: run `big2 build`
