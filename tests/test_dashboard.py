@@ -171,6 +171,12 @@ def test_overview_counts(fixture_wh: Warehouse, use: Use) -> None:
     assert metric(at, "Games") == f"{n_games:,}"
     assert metric(at, "Rejected records") == f"{n_rejects:,}"
     assert n_rejects > 0 and f"{n_rejects} records were rejected" in texts(at)
+    # a game that names no match is a match of its own: counted as Recent matches lists it
+    (n_matches,) = one(fixture_wh, "select count(distinct match_id) + count(*) filter "
+                       "(where match_id is null) from games")  # fmt: skip
+    recent = frame_with(at, "match", "games")
+    assert recent["match"].str.startswith("(no match) ").any()
+    assert metric(at, "Matches") == f"{n_matches:,}" == f"{len(recent):,}"
 
 
 def test_filters_are_shared_across_pages(fixture_wh: Warehouse, use: Use) -> None:

@@ -18,7 +18,8 @@ o = data.overview(f)
 c = st.columns([2, 2, 2, 5])  # the period's two dates fit at 1400 px
 c[0].metric("Games", f"{o['n_games']:,}")
 c[1].metric("Players", f"{o['n_players']:,}")
-c[2].metric("Matches", f"{o['n_matches']:,}")
+c[2].metric("Matches", f"{o['n_matches']:,}",
+            help="A game that names no match is a match of its own, as in Recent matches")  # fmt: skip
 first, last = o["first_game"], o["last_game"]
 period = "—" if pd.isna(first) else f"{first:%Y-%m-%d} → {last:%Y-%m-%d}"
 c[3].metric("Period", period)
