@@ -6,7 +6,7 @@
 with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 )
-select m.game_id, fg.started_at, m.own_ruleset_id as ruleset, m.player_id as payer,
+select m.game_id, fg.started_at, ruleset_label(m.own_ruleset_id) as ruleset, m.player_id as payer,
     m.bao_paid, m.settlement
 from mart_game_scores m join fg using (game_id)
 where m.is_bao_payer

@@ -6,7 +6,7 @@
 with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $date_from,
         $date_to, $seat, $opponent, $n_players, $outcome, $chao_tier)
 )
-select m.game_id, fg.started_at, m.own_ruleset_id as ruleset, m.cards_left, m.tier_name,
+select m.game_id, fg.started_at, ruleset_label(m.own_ruleset_id) as ruleset, m.cards_left, m.tier_name,
     m.multiplier, m.penalty, m.net, m.points
 from mart_game_scores m join fg using (game_id)
 where m.player_id = $player and m.is_loser and m.multiplier >= 2

@@ -18,7 +18,8 @@ select
     ) as n_players,
     min(g.started_local) as first_started,
     max(g.started_local) as last_started,
-    string_agg(distinct g.ruleset_id, ', ' order by g.ruleset_id) as rulesets,
+    string_agg(distinct ruleset_label(g.ruleset_id), ', '
+        order by ruleset_label(g.ruleset_id)) as rulesets,
     coalesce(sum(g.bombs), 0)::bigint as n_bombs,
     coalesce(sum(g.rockets), 0)::bigint as n_rockets,
     count(*) filter (where g.spring = 'spring') as n_springs,

@@ -21,7 +21,8 @@ select
     count(distinct s.player_id) as n_players,
     min(s.started_local) as first_started,
     max(s.started_local) as last_started,
-    string_agg(distinct s.own_ruleset_id, ', ' order by s.own_ruleset_id) as rulesets,
+    string_agg(distinct ruleset_label(s.own_ruleset_id), ', '
+        order by ruleset_label(s.own_ruleset_id)) as rulesets,
     bool_or(s.is_bankroll) as has_bankroll,
     count(distinct s.game_id) filter (where s.bao_seat is not null) as n_bao,
     count(*) filter (where s.multiplier > 1) as n_chao
