@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pipeline.errors import RulesetError
+from pipeline.rulesets import bad_value as _bad
+from pipeline.rulesets import check_stake
 
 DEFAULT_PRESET = "hk"
 #: One deck, at least one card a seat (spec 1.3: "2 to 52 are possible in theory").
@@ -336,10 +337,6 @@ _INT_FIELDS = {
 }
 
 
-def _bad(key: str, value: Any, why: str) -> RulesetError:
-    return RulesetError("E_RULESET_VALUE", f"{key} = {value!r}: {why}", key=key, value=value)
-
-
 def _check_value(key: str, value: Any) -> Any:
     """Validate and normalise one parameter value; raise naming the key."""
     if key not in _FIELDS:
@@ -364,14 +361,7 @@ def _check_value(key: str, value: Any) -> Any:
             raise _bad(key, value, f"the engine plays 2 to {MAX_PLAYERS} players")
         return value
     if key == "stake":
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or (isinstance(value, float) and not math.isfinite(value))
-            or value <= 0
-        ):
-            raise _bad(key, value, "expected a finite number > 0")
-        return value
+        return check_stake(value)
     if key == "redeal_if":
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list | tuple):

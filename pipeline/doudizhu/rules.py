@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +33,8 @@ from importlib import resources
 from typing import Any
 
 from pipeline.errors import RulesetError
+from pipeline.rulesets import bad_value as _bad
+from pipeline.rulesets import check_stake
 
 DEFAULT_PRESET = "ddz"
 DECK_SIZE = 54
@@ -103,10 +104,6 @@ _FIELDS = {f.name for f in dataclasses.fields(DdzRuleset)} - {"name", "overrides
 _BOOL_FIELDS = {"bid_reentry", "four_with_two", "spring_doubles"}
 
 
-def _bad(key: str, value: Any, why: str) -> RulesetError:
-    return RulesetError("E_RULESET_VALUE", f"{key} = {value!r}: {why}", key=key, value=value)
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -150,14 +147,7 @@ def _check_value(key: str, value: Any) -> Any:
             raise _bad(key, value, 'expected "none" or a whole number ≥ 1')
         return value
     if key == "stake":
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or (isinstance(value, float) and not math.isfinite(value))
-            or value <= 0
-        ):
-            raise _bad(key, value, "expected a finite number > 0")
-        return value
+        return check_stake(value)
     return str(value)  # description
 
 
