@@ -129,6 +129,35 @@ def test_a_dou_dizhu_preset_for_score_sheets_says_they_are_big_twos(tmp_path: Pa
     assert not (tmp_path / "w").exists()
 
 
+#: The end of the message of a key of the other game: whose it is, that game's presets.
+OF_DOU_DIZHU = "(a Dou Dizhu key, not Big Two's; Dou Dizhu presets: ddz, ddz-2p)"
+OF_BIG_TWO = "(a Big Two key, not Dou Dizhu's; Big Two presets: hk, hk-classic, mainland, taiwan)"
+
+
+@pytest.mark.parametrize(
+    ("args", "key", "hint"),
+    [
+        (["rescore", "--as", "hk", "-s", "multiplier_cap=8"], "multiplier_cap", OF_DOU_DIZHU),
+        (["rescore", "--as", "ddz", "-s", "bombs=true"], "bombs", OF_BIG_TWO),
+        (["simulate", "-r", "mainland", "-s", "multiplier_cap=8"], "multiplier_cap", OF_DOU_DIZHU),
+        (["simulate", "-r", "ddz-2p", "-s", "suit_order=taiwan"], "suit_order", OF_BIG_TWO),
+        (["ingest", "x.csv", "--ruleset", "hk", "-s", "spring_doubles=true"], "spring_doubles",
+         OF_DOU_DIZHU),
+        (["rules", "show", "ddz", "-s", "allow_triples=false"], "allow_triples", OF_BIG_TWO),
+    ],
+)  # fmt: skip
+def test_a_key_of_the_other_game_says_whose_it_is(
+    args: list[str], key: str, hint: str, tmp_path: Path
+) -> None:
+    # was 'unknown ruleset key ...' alone: no word that the key is the other game's
+    out = ["-o", str(tmp_path / "x.jsonl")] if args[0] == "simulate" else []
+    result = runner.invoke(app, [*args, *out])
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert result.stderr == (
+        f"big2: error: E_RULESET_KEY: override: unknown ruleset key {key!r} {hint}\n"
+    )
+
+
 def test_bad_set_message_names_the_key() -> None:
     result = runner.invoke(app, ["rules", "show", "hk", "--set", "bomb=true"])
     assert "did you mean 'bombs'?" in result.stderr

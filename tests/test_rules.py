@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from enum import StrEnum
-from importlib import resources
+from importlib import import_module, resources
 from typing import Any, get_type_hints
 
 import pytest
@@ -20,6 +20,8 @@ from pipeline.big2.rules import (
     preset_names,
 )
 from pipeline.errors import RulesetError
+from pipeline.games import game_for, kinds
+from pipeline.rulesets import RULES
 
 # Spec 1.9, written out: parameter → value per preset (on/off as booleans).
 SPEC_PRESETS: dict[str, dict[str, Any]] = {
@@ -284,6 +286,24 @@ def test_bad_values_name_the_key(key: str, value: Any) -> None:
         load_ruleset("hk", {key: value})
     assert _code(err) == "E_RULESET_VALUE"
     assert err.value.message.startswith(f"override: {key} = ")
+
+
+def test_the_rules_modules_of_unknown_key_are_every_games() -> None:
+    # pipeline.rulesets.unknown_key looks a key up in the other games' rules modules (RULES,
+    # by the game's name in messages): each registered game's, with its presets and its keys
+    games = {game_for(k).csv.title: game_for(k) for k in kinds()}
+    assert set(RULES) == set(games)
+    for name, module in RULES.items():
+        rules = import_module(module)
+        assert tuple(rules.preset_names()) == games[name].preset_names()
+        params = games[name].load_ruleset(rules.DEFAULT_PRESET, {}).to_dict()
+        assert set(params) - {"name"} == rules.KEYS, name
+
+
+def test_a_key_of_no_game_is_unknown_with_no_game_named() -> None:
+    with pytest.raises(RulesetError) as err:
+        load_ruleset("hk", {"two_low": True})
+    assert err.value.message == "override: unknown ruleset key 'two_low'"
 
 
 @pytest.mark.parametrize(

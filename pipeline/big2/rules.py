@@ -19,7 +19,6 @@ E_RULESET_KEY override: unknown ruleset key 'bomb' (did you mean 'bombs'?)
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pipeline.errors import RulesetError
 from pipeline.rulesets import bad_value as _bad
-from pipeline.rulesets import check_stake
+from pipeline.rulesets import check_stake, unknown_key
 
 DEFAULT_PRESET = "hk"
 #: One deck, at least one card a seat (spec 1.3: "2 to 52 are possible in theory").
@@ -311,6 +310,9 @@ def _plain(value: Any) -> Any:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset) if f.name not in ("name", "overrides")}
+#: The keys a preset or an override may set (:func:`pipeline.rulesets.unknown_key` looks a key
+#: of another game's up here).
+KEYS = frozenset(_FIELDS)
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "suit_order": SuitOrder,
     "straight_order": StraightOrder,
@@ -339,10 +341,8 @@ _INT_FIELDS = {
 
 def _check_value(key: str, value: Any) -> Any:
     """Validate and normalise one parameter value; raise naming the key."""
-    if key not in _FIELDS:
-        near = difflib.get_close_matches(key, list(_FIELDS), n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
-        raise RulesetError("E_RULESET_KEY", f"unknown ruleset key {key!r}{hint}", key=key)
+    if key not in KEYS:
+        raise unknown_key(key, game="Big Two")
     if key in _ENUM_FIELDS:
         enum = _ENUM_FIELDS[key]
         try:

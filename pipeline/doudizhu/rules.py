@@ -23,7 +23,6 @@ E_RULESET_KEY override: unknown ruleset key 'spring_double' (did you mean 'sprin
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from typing import Any
 
 from pipeline.errors import RulesetError
 from pipeline.rulesets import bad_value as _bad
-from pipeline.rulesets import check_stake
+from pipeline.rulesets import check_stake, unknown_key
 
 DEFAULT_PRESET = "ddz"
 DECK_SIZE = 54
@@ -100,7 +99,9 @@ class DdzRuleset:
         return out
 
 
-_FIELDS = {f.name for f in dataclasses.fields(DdzRuleset)} - {"name", "overrides"}
+#: The keys a preset or an override may set (:func:`pipeline.rulesets.unknown_key` looks a key
+#: of another game's up here).
+KEYS = frozenset(f.name for f in dataclasses.fields(DdzRuleset)) - {"name", "overrides"}
 _BOOL_FIELDS = {"bid_reentry", "four_with_two", "spring_doubles"}
 
 
@@ -119,10 +120,8 @@ def _check_value(key: str, value: Any) -> Any:
     ...     print(err.message)
     players = 4: Dou Dizhu is played by 2 or 3 players
     """
-    if key not in _FIELDS:
-        near = difflib.get_close_matches(key, sorted(_FIELDS), n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
-        raise RulesetError("E_RULESET_KEY", f"unknown ruleset key {key!r}{hint}", key=key)
+    if key not in KEYS:
+        raise unknown_key(key, game="Dou Dizhu")
     if key in _BOOL_FIELDS:
         if not isinstance(value, bool):
             raise _bad(key, value, "expected true or false")
