@@ -224,9 +224,9 @@ def whatif_json(preset: str | None, settlement: str | None) -> str | None:
     settlement, ``hk`` with that settlement. ``None`` = the games' own rules."""
     if preset is None and settlement is None:
         return None
-    from pipeline.sqlbuild import ruleset_json  # the engine's presets, as `big2 rescore` uses
+    from pipeline.sqlbuild import whatif_json as ruleset_whatif  # as `big2 rescore`
 
-    return ruleset_json(preset or "hk", {"settlement": settlement} if settlement else {})
+    return ruleset_whatif(preset or "hk", {"settlement": settlement} if settlement else {})
 
 
 def _board(f: Filters, whatif: str | None, player: str | None, limit: int) -> pd.DataFrame:

@@ -85,9 +85,9 @@ def whatif_json(preset: str | None, cap: int | str | None = None) -> str | None:
     """
     if preset is None:
         return None
-    from pipeline.sqlbuild import ruleset_json  # the engine's presets, as `big2 rescore` uses
+    from pipeline.sqlbuild import whatif_json as ruleset_whatif  # as `big2 rescore`
 
-    return ruleset_json(preset, {} if cap is None else {"multiplier_cap": cap})
+    return ruleset_whatif(preset, {} if cap is None else {"multiplier_cap": cap})
 
 
 def standings_whatif(f: Filters, whatif: str, limit: int = data.TABLE_ROWS) -> pd.DataFrame:

@@ -110,6 +110,12 @@ class Game(Protocol):
         """Constant tables the game's SQL reads: name → (column definitions, rows)."""
 
     @property
+    def scoring_keys(self) -> frozenset[str]:
+        """The ruleset keys the game's SQL scoring reads: the only ones a what-if (``big2
+        rescore --set``, the leaderboards) changes, since it scores the games as played again
+        and replays none; every other key is a rule of the play."""
+
+    @property
     def csv(self) -> CsvColumns:
         """The game's own CSV log columns and how its games-CSV row is read."""
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import duckdb
 
-from pipeline.errors import Big2Error
+from pipeline.errors import Big2Error, RulesetError
 from pipeline.games import DEFAULT_KIND, Game, game_for, kinds, preset_game
 from pipeline.shipped import sql_dir
 from pipeline.warehouse import Warehouse
@@ -182,6 +182,56 @@ def ruleset_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str
     """
     game = preset_game(preset)
     return json.dumps(game.sql_params(game.load_ruleset(preset, dict(overrides or {}))))
+
+
+def whatif_json(preset: str, overrides: Mapping[str, Any] | None = None) -> str:
+    """:func:`ruleset_json` of a what-if (``big2 rescore --as preset --set ...``, the
+    leaderboards' what-ifs), which scores the games as played again and replays none: an
+    override of a key the game's scoring does not read (a rule of the play, not one of
+    ``Game.scoring_keys``) would change nothing, and is refused ``E_RESCORE_KEY``, naming
+    it and the keys that do. A rule of the play that a scoring value needs beside it (the
+    ruleset refuses the one without the other) is taken: ``missed_call_penalty =
+    takes_all_losses`` needs ``last_card_call = required``.
+
+    >>> json.loads(whatif_json("ddz", {"multiplier_cap": 8}))["multiplier_cap"]
+    8
+    >>> whatif_json("ddz", {"bidding": "call"})
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.RulesetError: E_RESCORE_KEY: override bidding: a rule of the play, not of the scoring; rescore changes only the scoring of the games as played (it does not replay them); the Dou Dizhu keys it takes: multiplier_cap, spring_doubles, stake
+    """
+    given = dict(overrides or {})
+    text = ruleset_json(preset, given)  # an unknown key, a bad value: the ruleset's own error
+    game = preset_game(preset)
+    scoring = {k: v for k, v in given.items() if k in game.scoring_keys}
+    stands = _is_ruleset(game, preset, scoring)
+    play = [
+        key
+        for key in sorted(given)
+        if key not in game.scoring_keys
+        and (stands or not _is_ruleset(game, preset, {**scoring, key: given[key]}))
+    ]
+    if play:
+        rules = "a rule" if len(play) == 1 else "rules"
+        raise RulesetError(
+            "E_RESCORE_KEY",
+            f"override {', '.join(play)}: {rules} of the play, not of the scoring; rescore "
+            "changes only the scoring of the "
+            f"games as played (it does not replay them); the {game.csv.title} keys it takes: "
+            + ", ".join(sorted(game.scoring_keys)),
+            key=play[0],
+        )
+    return text
+
+
+def _is_ruleset(game: Game, preset: str, overrides: Mapping[str, Any]) -> bool:
+    """Whether ``preset`` with ``overrides`` is a ruleset of ``game`` (each value valid alone
+    already: whether they go together)."""
+    try:
+        game.load_ruleset(preset, overrides)
+    except RulesetError:
+        return False
+    return True
 
 
 def sql_files(folder: str) -> dict[str, str]:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from pipeline import __version__, native
 from pipeline.cli import EXIT_USAGE, app
+from pipeline.games import preset_game
 from pipeline.sim.sample import dumps, sample_game
 from pipeline.warehouse import Warehouse
 
@@ -156,6 +157,37 @@ def test_a_key_of_the_other_game_says_whose_it_is(
     assert result.stderr == (
         f"big2: error: E_RULESET_KEY: override: unknown ruleset key {key!r} {hint}\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("preset", "override"),
+    [
+        ("hk", "bombs=true"),
+        ("mainland", "suit_order=taiwan"),
+        ("hk", "last_card_call=required"),  # taken only beside missed_call_penalty, which needs it
+        ("ddz", "bidding=call"),
+        ("ddz-2p", "hand_size=17"),
+    ],
+)
+def test_rescore_refuses_a_rule_of_the_play(preset: str, override: str) -> None:
+    # was taken and ignored: the what-if scores the games as played, it replays none, so the
+    # table was the one without it, and nothing said so
+    result = runner.invoke(app, ["rescore", "--as", preset, "--set", override])
+    assert result.exit_code == EXIT_USAGE, result.output
+    key = override.split("=")[0]
+    game = preset_game(preset)
+    assert result.stderr == (
+        f"big2: error: E_RESCORE_KEY: override {key}: a rule of the play, not of the scoring; "
+        "rescore changes only the scoring of the games as played (it does not replay them); "
+        f"the {game.csv.title} keys it takes: {', '.join(sorted(game.scoring_keys))}\n"
+    )
+
+
+def test_rescore_names_every_rule_of_the_play_it_refuses() -> None:
+    args = ["rescore", "--as", "taiwan", "-s", "stake=2", "-s", "suit_order=hk", "-s", "bombs=true"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert "E_RESCORE_KEY: override bombs, suit_order: rules of the play" in result.stderr
 
 
 def test_bad_set_message_names_the_key() -> None:

@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline import sqlbuild
-from pipeline.big2.rules import HUANLE_MIN_PLAYS, HUANLE_TABLE, load_ruleset
+from pipeline.big2.rules import HUANLE_MIN_PLAYS, HUANLE_TABLE, KEYS, load_ruleset
 from pipeline.cards import cards_of, parse_cards
 from pipeline.cli import app
+from pipeline.games import game_for
 from pipeline.ingest import ingest
 from pipeline.sim.sample import sample_match, to_partial
 from pipeline.warehouse import Warehouse
@@ -273,6 +274,32 @@ def test_cli_rescore(wh: Warehouse) -> None:
     assert result.output.splitlines()[0].startswith("player_id,n_games,own_score")
     result = runner.invoke(app, [*args, "-w", str(wh.root), "--by", "match", "--limit", "3"])
     assert result.exit_code == 0, result.output
+    # a rule of the play that a scoring value needs beside it is taken (alone it is refused,
+    # tests/test_cli.py)
+    needs = ["-s", "missed_call_penalty=takes_all_losses", "-s", "last_card_call=required"]
+    result = runner.invoke(app, ["rescore", "--as", "hk", *needs, "-w", str(wh.root)])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, {"settlement": "winner_takes_all", "bankroll": True, "winner_bonus": 2}]
+)
+def test_the_whatif_reads_no_ruleset_key_but_the_scoring_ones(
+    con: duckdb.DuckDBPyConnection, overrides: dict[str, Any]
+) -> None:
+    # `big2 rescore` refuses an override of any other key (E_RESCORE_KEY, a rule of the play):
+    # the what-if JSON without those keys (the engine's tables kept) gives every player's and
+    # match's what-if as the whole JSON does; and each scoring key is one the SQL types
+    keys = game_for("big2").scoring_keys
+    whole = json.loads(sqlbuild.ruleset_json("taiwan", overrides))
+    scoring = {k: v for k, v in whole.items() if k in keys or k not in KEYS}
+    assert {"suit_order", "bombs", "players", "dragon_instant_win"} <= set(whole) - set(scoring)
+    for macro in ("rescore_players", "rescore_matches"):
+        query = f"select * from {macro}(?) order by all"
+        got = con.execute(query, [json.dumps(scoring)]).fetchall()
+        assert got == con.execute(query, [json.dumps(whole)]).fetchall(), macro
+    fields = (sqlbuild.SQL_DIR / "macros" / "ruleset_fields.sql").read_text(encoding="utf-8")
+    assert [k for k in sorted(keys) if f"'$.{k}'" not in fields] == []
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])

@@ -255,10 +255,36 @@ class Big2:
         return {"rank_ladder": ("level integer, title varchar, min_score bigint", ladder)}
 
     @property
+    def scoring_keys(self) -> frozenset[str]:
+        return SCORING_KEYS
+
+    @property
     def csv(self) -> CsvColumns:
         return CSV
 
 
+#: The ruleset keys Big Two's SQL scoring reads (spec 1.6-1.8; ``sql/macros/ruleset_fields.sql``
+#: types them, ``score_seats`` and ``whatif_results`` use them): the 炒 tiers and doublings,
+#: the settlement, 包牌 and the missed call's penalty, the stake, the bankroll cap. The
+#: ruleset's other keys decide what the play was (``rank_ladder_top`` and
+#: ``dragon_instant_win`` are typed but no score reads them).
+SCORING_KEYS = frozenset(
+    {
+        "multiplier_tiers",
+        "spade_two_doubles",
+        "first_leader_seven_doubles",
+        "card_points",
+        "winner_bonus",
+        "stake",
+        "bonus_multipliers",
+        "settlement",
+        "bao_place",
+        "must_block",
+        "missed_call_penalty",
+        "bankroll",
+        "bankroll_start",
+    }
+)
 #: The title above the last threshold of RANK_LADDER (spec 1.8 Decision: threshold configurable).
 TOP_TITLE = "主席"
 #: The registered game (:data:`pipeline.games.GAMES`).

@@ -12,7 +12,6 @@ import typer
 from pipeline.cli.app import (
     EXIT_CHECK_FAILED,
     BuildMemoryOption,
-    OverridesOption,
     SqlMemoryOption,
     WarehouseOption,
     check_output_file,
@@ -197,9 +196,19 @@ def write_rescore(
 @command("rescore")
 def rescore_command(
     as_preset: Annotated[
-        str, typer.Option("--as", help="Score every game as if played under this preset.")
+        str,
+        typer.Option("--as", help="Score every game as if played under this preset's scoring."),
     ],
-    overrides: OverridesOption = None,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            "-s",
+            metavar="KEY=VALUE",
+            help="Override a key of the scoring (stake, settlement, multiplier_cap …); "
+            "repeatable. A rule of the play is refused (E_RESCORE_KEY names the keys taken).",
+        ),
+    ] = None,
     by: Annotated[RescoreBy, typer.Option(case_sensitive=False, help="Side-by-side of.")] = (
         RescoreBy.PLAYER
     ),
@@ -223,8 +232,9 @@ def rescore_command(
     memory_limit: SqlMemoryOption = None,
     warehouse: WarehouseOption = None,
 ) -> None:
-    """What-if: standings under the games' own rules beside standings under another ruleset
-    (same games, no re-import; with `--set bankroll=true` the cap applies game by game in
+    """What-if: standings under the games' own rules beside standings under another
+    ruleset's scoring (the same games as played: no re-import, no replay, so the rules of
+    the play are the games' own; with `--set bankroll=true` the cap applies game by game in
     match order, as in scoring). A Dou Dizhu preset (`--as ddz --set multiplier_cap=8`)
     rescores the Dou Dizhu games."""
     from pipeline import sqlbuild
@@ -237,7 +247,7 @@ def rescore_command(
             check_output_file(out)
         memory = build_memory(memory_limit)
         check_preset(as_preset)
-        whatif = sqlbuild.ruleset_json(as_preset, parse_overrides(overrides))
+        whatif = sqlbuild.whatif_json(as_preset, parse_overrides(overrides))
         prefix = preset_game(as_preset).sql_prefix
         wh = Warehouse.existing(warehouse)
         if fmt is SqlFormat.TABLE and out is None:

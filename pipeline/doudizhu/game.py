@@ -410,6 +410,16 @@ class DouDizhu:
         return {}
 
     @property
+    def scoring_keys(self) -> frozenset[str]:
+        """The keys ``ddz_score_seats`` reads (spec 2.5): the money of a game, the bid, bombs,
+        rockets, spring and players being facts of the play.
+
+        >>> sorted(GAME.scoring_keys)
+        ['multiplier_cap', 'spring_doubles', 'stake']
+        """
+        return frozenset({"stake", "spring_doubles", "multiplier_cap"})
+
+    @property
     def csv(self) -> CsvColumns:
         return CSV
 
