@@ -1805,6 +1805,7 @@ def ingest(
     on_progress: Callable[[Progress], None] | None = None,
     log_format: str | None = None,
     rules: SheetRules | None = None,
+    files: Sequence[Path] | None = None,
 ) -> IngestSummary:
     """Import every game of the given logs as one batch; return the summary.
 
@@ -1818,6 +1819,9 @@ def ingest(
     counts and reasons count every reject.
     ``log_format``: the shape of every file (``--format``; default: told by name or content);
     ``rules``: the ruleset of the score sheets, which name none (``--ruleset``, ``--set``).
+    ``files``: the logs of ``paths`` as :func:`expand_paths` gave them, when the caller has
+    expanded them already (``big2 ingest`` does, to refuse a path that names nothing before
+    the warehouse is touched): a folder of many logs is not walked a second time.
     """
     if max_rejects_per_file < 0:
         raise IngestError(
@@ -1825,7 +1829,7 @@ def ingest(
         )
     if workers is not None and workers < 1:
         raise IngestError("E_INGEST", f"workers must be 1 or more, got {workers}")
-    files = expand_paths(paths)
+    files = expand_paths(paths) if files is None else files
     sizes = {f: f.stat().st_size for f in files}
     total_bytes = sum(sizes.values())
     if workers is None:

@@ -177,6 +177,29 @@ def test_globs_and_folders_expand_to_log_files(tmp_path: Path) -> None:
     assert [p.name for p in expand_paths([str(tmp_path / "*.jsonl")])] == ["two.jsonl"]
 
 
+def test_big2_ingest_walks_its_folders_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the CLI expands PATH... first (E_NO_INPUT before the warehouse is touched) and hands the
+    # files to the import, which expanded them again: a folder of many logs walked twice
+    (tmp_path / "logs" / "a").mkdir(parents=True)
+    write_games(tmp_path / "logs" / "a" / "one.jsonl", 2)
+    write_games(tmp_path / "logs" / "two.jsonl", 1, start=2)
+    calls: list[list[str]] = []
+
+    def counted(paths: list[str]) -> list[Path]:
+        calls.append(list(paths))
+        return expand_paths(paths)
+
+    monkeypatch.setattr("pipeline.ingest.expand_paths", counted)
+    argv = ["ingest", str(tmp_path / "logs"), "-w", str(tmp_path / "wh"), "--no-build"]
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert calls == [[str(tmp_path / "logs")]]
+    assert "3 games read" in result.output  # the files of the one expansion, in its order
+    assert result.output.index("one.jsonl") < result.output.index("two.jsonl")
+
+
 def test_same_id_other_content_is_a_conflict(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     a.write_text(dumps(sample_game(seed=1, game_id="same")) + "\n")

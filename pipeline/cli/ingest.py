@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -145,7 +146,7 @@ def ingest(
     with domain_errors(), writer_errors():
         rules = sheet_rules(log_format, ruleset, overrides)
         memory = build_memory(memory_limit, no_build)
-        expand_paths(paths)  # E_NO_INPUT before the warehouse folder and its lock are made
+        logs = expand_paths(paths)  # E_NO_INPUT before the warehouse folder and its lock
         wh = Warehouse(warehouse)
         with wh.building(on_wait=lambda: say_waiting(wh)):  # import + build: one writer
             summary = ingest_with_progress(
@@ -155,6 +156,7 @@ def ingest(
                 max_rejects_per_file=max_rejects_per_file,
                 log_format=log_format,
                 rules=rules,
+                files=logs,
             )
             print_ingest_summary(summary, wh, top=top, paths=paths, files=files)
             if not no_build:
@@ -171,9 +173,11 @@ def ingest_with_progress(
     max_rejects_per_file: int = DEFAULT_MAX_REJECTS_PER_FILE,
     log_format: str | None = None,
     rules: SheetRules | None = None,
+    files: Sequence[Path] | None = None,
 ) -> IngestSummary:
     """Run an import with a rich progress bar on stderr (bytes read, games, games/s, rejects
-    so far), updated while a file is read too."""
+    so far), updated while a file is read too; ``files``: the logs of ``paths`` when the
+    caller has expanded them already (:func:`pipeline.ingest.ingest`)."""
     from pipeline.ingest import ingest as run_ingest
 
     with RichProgress(
@@ -209,6 +213,7 @@ def ingest_with_progress(
             on_progress=show,
             log_format=log_format,
             rules=rules,
+            files=files,
         )
 
 
