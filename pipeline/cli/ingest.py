@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the import and the warehouse (pyarrow, duckdb) load when a 
     from pipeline.ingest import Progress as IngestProgress
     from pipeline.sqlbuild import BuildSummary
     from pipeline.warehouse import Warehouse
+    from pipeline.warehouse.store import Repair
 
 
 #: How many files an import's summary lists by default (``--files``).
@@ -492,9 +493,8 @@ def verify(
 
     with domain_errors():
         wh = Warehouse.existing(warehouse)
-        if repair:
-            print_repair(wh)
-        report = wh.verify_report()
+        done = print_repair(wh) if repair else None
+        report = wh.verify_report(hashed=done.digests if done else None)  # hashed once
         problems = report.problems
         if report.import_running:
             n = len(report.in_progress)
@@ -510,8 +510,9 @@ def verify(
     raise typer.Exit(code=EXIT_CHECK_FAILED)
 
 
-def print_repair(wh: Warehouse) -> None:
-    """``verify --repair``: quarantine the damaged batches and say what moved."""
+def print_repair(wh: Warehouse) -> Repair:
+    """``verify --repair``: quarantine the damaged batches and say what moved; what the
+    repair found and did."""
     done = wh.repair()
     for batch_id in done.dropped_batches:
         typer.echo(f"repair: batch {batch_id} dropped from the manifest")
@@ -519,3 +520,4 @@ def print_repair(wh: Warehouse) -> None:
         typer.echo(f"repair: moved to {path}")
     if not done.problems:
         typer.echo("repair: nothing to repair")
+    return done

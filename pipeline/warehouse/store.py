@@ -234,6 +234,9 @@ class Repair:
     problems: tuple[Problem, ...]
     dropped_batches: tuple[str, ...]  # removed from the manifest
     quarantined: tuple[Path, ...]  # where the files went
+    #: The sha256 of every file the manifest named, by its path, as the repair hashed them:
+    #: ``verify --repair``'s check after it reads them here instead of hashing them again.
+    digests: Mapping[Path, str] = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -746,6 +749,10 @@ class Warehouse:
         indexes read (:data:`HASHED_TABLES`: games, rejects), so a flipped byte in an
         actions, seats or tricks file of the right size is left to the full check.
         """
+        return self._damage(full=full)[0]
+
+    def _damage(self, *, full: bool) -> tuple[list[Problem], dict[Path, str]]:
+        """:meth:`damage`, and the sha256 of the files it hashed, by path."""
         entries = self.entries()
         digests = _sha256_files(
             self.root / f.path for e in entries for f in e.files if full or f.table in HASHED_TABLES
@@ -768,7 +775,7 @@ class Warehouse:
                     "names it (a lost or edited manifest line)"
                 )
                 problems.append(Problem("E_UNLISTED_FILE", text, rel))
-        return problems
+        return problems, digests
 
     def _file_problem(
         self, entry: BatchEntry, f: ManifestFile, *, hashed: bool, digest: str | None = None
@@ -847,7 +854,7 @@ class Warehouse:
         Takes the import lock. The logs of the dropped batches can then be imported again.
         """
         with self._locked():
-            problems = self.damage(full=True)
+            problems, digests = self._damage(full=True)
             by_path = {f.path: e.batch_id for e in self.entries() for f in e.files}
             dropped = sorted({by_path[p.path] for p in problems if p.path in by_path})
             moved: list[Path] = []
@@ -871,7 +878,7 @@ class Warehouse:
                 lost = self.root / (problem.path or "")
                 if problem.code == "E_UNLISTED_FILE" and lost.is_file():
                     moved.append(self._quarantine(lost))
-            return Repair(tuple(problems), tuple(dropped), tuple(moved))
+            return Repair(tuple(problems), tuple(dropped), tuple(moved), digests)
 
     def _quarantine(self, path: Path) -> Path:
         """Move one file of the warehouse to ``quarantine/<its folder>/`` (a free name)."""
@@ -1224,13 +1231,27 @@ class Warehouse:
         """
         return self.verify_report(marts=marts).problems
 
-    def verify_report(self, *, marts: bool = True) -> VerifyReport:
+    def verify_report(
+        self, *, marts: bool = True, hashed: Mapping[Path, str] | None = None
+    ) -> VerifyReport:
         """:meth:`verify`'s problems, plus what is in progress: while an import holds the lock,
         the files no committed batch names are that import's (not orphans), and while a build
-        holds the build lock, stale marts are being rebuilt (not a problem). Reads only."""
+        holds the build lock, stale marts are being rebuilt (not a problem). Reads only.
+        ``hashed``: the sha256 of files, by path, that this check may take instead of hashing
+        them again (:attr:`Repair.digests`, hashed by the repair just before it; a committed
+        file is never written again); the others are hashed here."""
         importing = self.import_running()
         entries, problems = self._read_manifest()
-        digests = _sha256_files(self.root / f.path for e in entries for f in e.files)
+        known = hashed or {}
+        digests = {
+            **known,
+            **_sha256_files(
+                self.root / f.path
+                for e in entries
+                for f in e.files
+                if self.root / f.path not in known
+            ),
+        }
         good: dict[str, list[tuple[str, str]]] = {t.value: [] for t in Table}
         seen_paths: set[str] = set()
         for entry in entries:
