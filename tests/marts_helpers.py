@@ -4,6 +4,8 @@
 - :func:`warehouse_of`: games or log files → a warehouse through the real ingest.
 - :func:`marts`: a connection with the marts built over a warehouse.
 - :func:`table_differences`: the rows two built files differ by, table by table.
+- :func:`assert_whatif_reads_only_scoring_keys`: what ``big2 rescore``'s refusal of the other
+  keys (E_RESCORE_KEY) rests on.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any, TextIO
 
 import duckdb
 
+from pipeline import sqlbuild
+from pipeline.games import game_for
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
@@ -234,3 +238,28 @@ def table_differences(a: Path, b: Path) -> dict[str, tuple[int, int]]:
         return out
     finally:
         con.close()
+
+
+def assert_whatif_reads_only_scoring_keys(
+    con: duckdb.DuckDBPyConnection,
+    kind: str,
+    whole: Mapping[str, Any],
+    keys: Iterable[str],
+    macros: Sequence[str],
+    fields: str,
+) -> set[str]:
+    """``big2 rescore`` refuses an override of a key outside the game's (``kind``)
+    ``scoring_keys`` (E_RESCORE_KEY, a rule of the play): the what-if JSON ``whole`` without
+    those ruleset keys (``keys``: every key the game's presets may set; the engine's tables
+    kept) gives every row of each of ``macros`` as ``whole`` does, and each scoring key is one
+    the macro file ``fields`` (sql/macros/) types. Returns the keys left out."""
+    scoring_keys = game_for(kind).scoring_keys
+    keys = set(keys)
+    scoring = {k: v for k, v in whole.items() if k in scoring_keys or k not in keys}
+    for macro in macros:
+        query = f"select * from {macro}(?) order by all"
+        got = con.execute(query, [json.dumps(scoring)]).fetchall()
+        assert got == con.execute(query, [json.dumps(whole)]).fetchall(), macro
+    text = (sqlbuild.SQL_DIR / "macros" / f"{fields}.sql").read_text(encoding="utf-8")
+    assert [k for k in sorted(scoring_keys) if f"'$.{k}'" not in text] == []
+    return set(whole) - set(scoring)

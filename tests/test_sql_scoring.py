@@ -16,10 +16,10 @@ from pipeline import sqlbuild
 from pipeline.big2.rules import HUANLE_MIN_PLAYS, HUANLE_TABLE, KEYS, load_ruleset
 from pipeline.cards import cards_of, parse_cards
 from pipeline.cli import app
-from pipeline.games import game_for
 from pipeline.ingest import ingest
 from pipeline.sim.sample import sample_match, to_partial
 from pipeline.warehouse import Warehouse
+from tests.marts_helpers import assert_whatif_reads_only_scoring_keys
 
 DATA = Path(__file__).resolve().parent / "data" / "scoring"
 
@@ -290,16 +290,10 @@ def test_the_whatif_reads_no_ruleset_key_but_the_scoring_ones(
     # `big2 rescore` refuses an override of any other key (E_RESCORE_KEY, a rule of the play):
     # the what-if JSON without those keys (the engine's tables kept) gives every player's and
     # match's what-if as the whole JSON does; and each scoring key is one the SQL types
-    keys = game_for("big2").scoring_keys
     whole = json.loads(sqlbuild.ruleset_json("taiwan", overrides))
-    scoring = {k: v for k, v in whole.items() if k in keys or k not in KEYS}
-    assert {"suit_order", "bombs", "players", "dragon_instant_win"} <= set(whole) - set(scoring)
-    for macro in ("rescore_players", "rescore_matches"):
-        query = f"select * from {macro}(?) order by all"
-        got = con.execute(query, [json.dumps(scoring)]).fetchall()
-        assert got == con.execute(query, [json.dumps(whole)]).fetchall(), macro
-    fields = (sqlbuild.SQL_DIR / "macros" / "ruleset_fields.sql").read_text(encoding="utf-8")
-    assert [k for k in sorted(keys) if f"'$.{k}'" not in fields] == []
+    macros = ("rescore_players", "rescore_matches")
+    left = assert_whatif_reads_only_scoring_keys(con, "big2", whole, KEYS, macros, "ruleset_fields")
+    assert {"suit_order", "bombs", "players", "dragon_instant_win"} <= left
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])

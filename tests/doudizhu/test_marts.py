@@ -25,13 +25,17 @@ from pipeline import sqlbuild
 from pipeline.cli import app
 from pipeline.doudizhu.rules import KEYS, DdzRuleset, load_ruleset
 from pipeline.doudizhu.state import Spring, score
-from pipeline.games import game_for
 from pipeline.ingest import ingest
 from pipeline.sim.ddz_play import log_line, play_game
 from pipeline.warehouse import Warehouse
 from tests.doudizhu.golden import GAMES
 from tests.doudizhu.test_log import golden_line
-from tests.marts_helpers import golden_game, rows, sql_test_failures
+from tests.marts_helpers import (
+    assert_whatif_reads_only_scoring_keys,
+    golden_game,
+    rows,
+    sql_test_failures,
+)
 
 #: The simulated runs: (prefix, ruleset, bots per seat, games, feeder seat, feed rate).
 RUNS: list[tuple[str, DdzRuleset, tuple[str, ...], int, int | None, float]] = [
@@ -349,16 +353,12 @@ def test_the_whatif_reads_no_ruleset_key_but_the_scoring_ones(
 ) -> None:
     # `big2 rescore --as ddz` refuses an override of any other key (E_RESCORE_KEY): the what-if
     # JSON without those keys gives every player's and match's what-if as the whole JSON does
-    keys = game_for("doudizhu").scoring_keys
     whole = json.loads(sqlbuild.ruleset_json(preset, {"multiplier_cap": 4, "stake": 3}))
-    scoring = {k: v for k, v in whole.items() if k in keys or k not in KEYS}
-    assert {"players", "bidding", "hand_size", "four_with_two"} <= set(whole) - set(scoring)
-    for macro in ("ddz_rescore_players", "ddz_rescore_matches"):
-        query = f"select * from {macro}(?) order by all"
-        got = con.execute(query, [json.dumps(scoring)]).fetchall()
-        assert got == con.execute(query, [json.dumps(whole)]).fetchall(), macro
-    fields = (sqlbuild.SQL_DIR / "macros" / "ddz_ruleset_fields.sql").read_text(encoding="utf-8")
-    assert [k for k in sorted(keys) if f"'$.{k}'" not in fields] == []
+    macros = ("ddz_rescore_players", "ddz_rescore_matches")
+    left = assert_whatif_reads_only_scoring_keys(
+        con, "doudizhu", whole, KEYS, macros, "ddz_ruleset_fields"
+    )
+    assert {"players", "bidding", "hand_size", "four_with_two"} <= left
 
 
 def test_big2_rescore_rescores_the_dou_dizhu_games(
