@@ -193,6 +193,35 @@ def test_rescore_writes_parquet_to_out_and_refuses_it_without(
     assert rows and all(r[0] for r in rows)
 
 
+def test_sql_parquet_refuses_a_column_parquet_cannot_hold_in_one_line(
+    wh: Warehouse, tmp_path: Path
+) -> None:
+    """An INTERVAL or UNION column as Parquet: one line naming the columns and the way out,
+    exit 2, no file (was pyarrow's ArrowNotImplementedError as a traceback, exit 1)."""
+    out = tmp_path / "gap.parquet"
+    query = "select 1 as n, interval 3 day as gap, union_value(k := 1) as u"
+    done = big2("sql", query, "--format", "parquet", "--out", out, "-w", wh.root)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "big2: error: E_SQL_QUERY: --format parquet cannot hold columns gap "
+        "(month_day_nano_interval), u (sparse_union<k: int32=0>); cast them in the query "
+        "(gap::varchar) or write --format csv or json\n"
+    )
+    assert not out.exists() and not list(tmp_path.iterdir())
+    cast = big2(
+        "sql",
+        "select interval 3 day::varchar as gap",
+        "--format",
+        "parquet",
+        "--out",
+        out,
+        "-w",
+        wh.root,
+    )
+    assert cast.returncode == 0, cast.stderr
+    assert values(wh, f"select gap from '{out}'") == [("3 days",)]
+
+
 def rescore_match_rows(wh: Warehouse, preset: str) -> int:
     """How many (match, player) rows ``big2 rescore --as preset --by match`` has."""
     con = wh.connect()

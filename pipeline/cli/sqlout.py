@@ -161,6 +161,7 @@ def emit_result(
     if rel is None:
         raise Big2Error("E_SQL_QUERY", "the statement returns no rows to write")
     reader = rel.to_arrow_reader(FETCH_ROWS)
+    check_parquet_schema(reader.schema)
     part = out.with_name(f".{out.name}.part")
     n = 0
     try:
@@ -173,6 +174,36 @@ def emit_result(
     finally:
         part.unlink(missing_ok=True)
     typer.echo(f"{plural(n, 'row')} → {out}")
+
+
+def check_parquet_schema(schema: Any) -> None:
+    """Refuse, with ``E_SQL_QUERY`` naming them, the columns of a result that Parquet cannot
+    hold (an ``INTERVAL``, a ``UNION``): pyarrow's writer raised its own error, a traceback.
+
+    >>> import pyarrow as pa
+    >>> check_parquet_schema(pa.schema([("n", pa.int64()), ("s", pa.string())]))
+    >>> check_parquet_schema(pa.schema([("n", pa.int64()), ("gap", pa.month_day_nano_interval())]))
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.Big2Error: E_SQL_QUERY: --format parquet cannot hold column gap (month_day_nano_interval); cast it in the query (gap::varchar) or write --format csv or json
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    bad = []
+    for field in schema:
+        try:
+            pq.ParquetWriter(pa.BufferOutputStream(), pa.schema([field])).close()
+        except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
+            bad.append(field)
+    if bad:
+        names = ", ".join(f"{field.name} ({field.type})" for field in bad)
+        raise Big2Error(
+            "E_SQL_QUERY",
+            f"--format parquet cannot hold column{'s' if len(bad) > 1 else ''} {names}; "
+            f"cast {'them' if len(bad) > 1 else 'it'} in the query ({bad[0].name}::varchar) or write "
+            "--format csv or json",
+        )
 
 
 def emit_rows(
