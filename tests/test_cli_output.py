@@ -140,6 +140,35 @@ def test_off_a_terminal_the_commands_write_nothing_on_stderr(wh: Warehouse, tmp_
         assert done.stderr == "" and done.stdout, args
 
 
+def test_sql_csv_and_table_write_lists_and_structs_as_json(wh: Warehouse) -> None:
+    """A list or struct holding a timestamp, date, decimal or NULL: CSV and the table write
+    JSON text, as --format json does (they wrote Python's repr:
+    ``[datetime.datetime(2026, 1, 1, 10, 0)]``, ``[Decimal('1.50')]``, ``[True, None]``)."""
+    query = (
+        "select [timestamp '2026-01-01 10:00'] as ts, [1.5::decimal(4, 2)] as dec, "
+        "{'d': date '2026-01-02', 'n': null} as st, [true, null] as bl"
+    )
+    csv_out = big2("sql", query, "--format", "csv", "-w", wh.root)
+    assert csv_out.returncode == 0, csv_out.stderr
+    assert csv_out.stdout.splitlines()[1] == (
+        '"[""2026-01-01 10:00:00""]","[""1.50""]",'
+        '"{""d"": ""2026-01-02"", ""n"": null}","[true, null]"'
+    )
+    table = big2("sql", query, "-w", wh.root, columns=120)
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[2].split() == [
+        '["2026-01-01',
+        '10:00:00"]',
+        '["1.50"]',
+        '{"d":',
+        '"2026-01-02",',
+        '"n":',
+        "null}",
+        "[true,",
+        "null]",
+    ]
+
+
 def test_sql_draws_no_progress_bar_into_the_output(wh: Warehouse) -> None:
     # DuckDB draws its progress bar on stdout for a query over 2 s (5M rows of CSV did, the
     # reliability test saw it): the sandbox turns it off, so a pipe gets only rows.

@@ -19,6 +19,7 @@ g22      -1260
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
@@ -47,10 +48,12 @@ def cell(value: Any) -> str:
     >>> cell(14331.0), cell(-2.5), cell(12345678901234567890), cell(Decimal("1.50"))
     ('14331', '-2.5', '12345678901234567890', '1.50')
     >>> cell(2 / 3), cell(float("nan")), cell([1, "a"])
-    ('0.6666666667', 'nan', "[1, 'a']")
+    ('0.6666666667', 'nan', '[1, "a"]')
     """
     if value is None:
         return "NULL"
+    if isinstance(value, list | tuple | dict):
+        return nested_text(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -58,6 +61,21 @@ def cell(value: Any) -> str:
             return str(int(value))
         return f"{value:.{FLOAT_DIGITS}g}"
     return str(value).expandtabs(4)
+
+
+def nested_text(value: list[Any] | tuple[Any, ...] | dict[str, Any]) -> str:
+    """A list or struct value (a DuckDB ``LIST``, ``STRUCT``, ``MAP``) as one line of JSON, as
+    the table and CSV print it: ``null`` for a NULL inside, a timestamp, date or decimal as
+    ``--format json`` writes it (its text), not Python's ``repr`` (``None``,
+    ``datetime.date(2026, 1, 2)``, ``Decimal('1.50')``).
+
+    >>> import datetime
+    >>> nested_text([datetime.date(2026, 1, 2), None, Decimal("1.50"), True, "雙炒"])
+    '["2026-01-02", null, "1.50", true, "雙炒"]'
+    >>> nested_text({"game_id": "g1", "step": 3})
+    '{"game_id": "g1", "step": 3}'
+    """
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _lines(value: Any) -> list[str]:
