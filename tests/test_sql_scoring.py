@@ -167,6 +167,22 @@ def test_options_are_exercised(con: duckdb.DuckDBPyConnection) -> None:
     assert tournaments == 4  # cup-1 and tests/data/scoring/tournaments.jsonl pts-1
 
 
+def test_no_column_is_a_hugeint(con: duckdb.DuckDBPyConnection) -> None:
+    """Counts and penalties are BIGINT: a sum or list_sum of integers is DuckDB's HUGEINT,
+    which Parquet writes as DECIMAL(38, 0) (pandas: Python Decimal objects); penalty,
+    penalty_charged and card_points_sum of mart_game_scores, and rollup_leak_winners' counts
+    were."""
+    hugeints = con.execute(
+        "select table_name || '.' || column_name from duckdb_columns() "
+        "where data_type = 'HUGEINT' order by 1"
+    ).fetchall()
+    assert hugeints == []
+    card_points = con.execute(
+        "select count(*) from mart_game_scores where card_points_sum > 0"
+    ).fetchone()
+    assert card_points is not None and card_points[0] > 0  # the card_points ruleset is here
+
+
 def test_ladder_titles(con: duckdb.DuckDBPyConnection) -> None:
     rows = con.execute("select title, total_score from mart_player_standings").fetchall()
     east = con.execute(

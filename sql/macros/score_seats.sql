@@ -156,7 +156,7 @@ multipliers as (
                     range(52),
                     lambda c: case when (final_hand_mask >> c) & 1 = 1 then c // 4 + 3 else 0 end
                 )
-            )
+            )::bigint  -- list_sum's HUGEINT: a DECIMAL(38, 0) in Parquet
         end as card_points_sum
     from seat_rules
 ),
@@ -179,7 +179,7 @@ penalties as (
 
 per_game as (
     -- per game: the penalties' total and the number of losers (an aggregate: faster than a window)
-    select game_id, sum(penalty) as game_penalty, count(*) filter (where is_loser) as n_losers
+    select game_id, sum(penalty)::bigint as game_penalty, count(*) filter (where is_loser) as n_losers
     from penalties
     group by game_id
 ),

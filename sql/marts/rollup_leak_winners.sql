@@ -7,7 +7,7 @@ with everyone as (
     select
         player_id,
         sum(sum_score) as sum_score,
-        sum(columns('^n_'))
+        sum(columns('^n_'))::bigint
     from stats_players
     group by player_id
 )
@@ -15,7 +15,7 @@ with everyone as (
 select
     ruleset,
     count(*) as n_players,
-    sum(columns('^n_'))
+    sum(columns('^n_'))::bigint
 from stats_players
 where sum_score > 0
 group by ruleset
@@ -25,6 +25,6 @@ union all by name
 select
     null::varchar as ruleset,
     count(*) as n_players,
-    sum(columns('^n_'))
+    sum(columns('^n_'))::bigint
 from everyone
 where sum_score > 0
