@@ -169,6 +169,25 @@ def test_sql_csv_and_table_write_lists_and_structs_as_json(wh: Warehouse) -> Non
     ]
 
 
+def test_sql_writes_an_interval_as_duckdbs_text(wh: Warehouse) -> None:
+    """An INTERVAL with months in every text format: DuckDB's text, not a timedelta of 30-day
+    months (``age(...)`` of 1 month 1 day printed ``31 days, 0:00:00``); NULL stays NULL and
+    the other columns keep their types; a ; then a comment after the query changes nothing."""
+    query = (
+        "select age(timestamp '2026-03-01', timestamp '2026-01-31') as gap, "
+        "null::interval as none, 7 as n, 'x;' as s; -- the gap"
+    )
+    csv_out = big2("sql", query, "--format", "csv", "-w", wh.root)
+    assert csv_out.returncode == 0, csv_out.stderr
+    assert csv_out.stdout == "gap,none,n,s\n1 month 1 day,,7,x;\n"
+    json_out = big2("sql", query, "--format", "json", "-w", wh.root)
+    assert json.loads(json_out.stdout) == [
+        {"gap": "1 month 1 day", "none": None, "n": 7, "s": "x;"}
+    ]
+    table = big2("sql", query, "-w", wh.root)
+    assert table.stdout.splitlines()[2].split() == ["1", "month", "1", "day", "NULL", "7", "x;"]
+
+
 def test_sql_draws_no_progress_bar_into_the_output(wh: Warehouse) -> None:
     # DuckDB draws its progress bar on stdout for a query over 2 s (5M rows of CSV did, the
     # reliability test saw it): the sandbox turns it off, so a pipe gets only rows.

@@ -152,6 +152,14 @@ def emit_result(
     if fmt is not SqlFormat.PARQUET:
         con.execute(query, params)
         columns = [d[0] for d in con.description or []]
+        intervals = [d[0] for d in con.description or [] if str(d[1]) == "INTERVAL"]
+        if intervals:  # run again with DuckDB's text of them
+            import duckdb
+
+            try:
+                con.execute(intervals_as_text(query, intervals), params)
+            except duckdb.ParserException:  # a ; then a comment: they stay timedeltas
+                con.execute(query, params)
         emit_chunks(columns, _chunks(con), fmt, out, table_rows=table_rows)
         return
     import pyarrow.parquet as pq
@@ -174,6 +182,24 @@ def emit_result(
     finally:
         part.unlink(missing_ok=True)
     typer.echo(f"{plural(n, 'row')} → {out}")
+
+
+def intervals_as_text(query: str, columns: Sequence[str]) -> str:
+    """``query`` with its ``INTERVAL`` ``columns`` as DuckDB's text (``1 month 1 day``): the
+    Python client turns an interval into a ``timedelta``, a month into 30 days
+    (``age(date '2026-03-01', date '2026-01-31')`` printed ``31 days, 0:00:00``).
+
+    >>> intervals_as_text("select age(a, b) as gap from t", ["gap"])
+    'select * replace ("gap"::varchar as "gap") from (\\nselect age(a, b) as gap from t\\n)'
+    >>> intervals_as_text("select interval 1 day as d; -- the day", ["d"])
+    'select * replace ("d"::varchar as "d") from (\\nselect interval 1 day as d\\n)'
+    """
+    names = ['"' + c.replace('"', '""') + '"' for c in dict.fromkeys(columns)]
+    cast = ", ".join(f"{n}::varchar as {n}" for n in names)
+    head, semicolon, tail = query.rpartition(";")
+    if semicolon and all(not t.strip() or t.strip().startswith("--") for t in tail.split("\n")):
+        query = head  # the statement's ; and a comment after it
+    return f"select * replace ({cast}) from (\n{query.strip()}\n)"
 
 
 def check_parquet_schema(schema: Any) -> None:
