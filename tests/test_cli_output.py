@@ -188,6 +188,28 @@ def test_sql_writes_an_interval_as_duckdbs_text(wh: Warehouse) -> None:
     assert table.stdout.splitlines()[2].split() == ["1", "month", "1", "day", "NULL", "7", "x;"]
 
 
+@pytest.mark.parametrize(
+    ("args", "got"),
+    [
+        (["select 1", "--file", "{q}"], "a query and --file"),
+        (["select 1", "--tables"], "a query and --tables"),
+        (["--file", "{q}", "--tables"], "--file and --tables"),
+    ],
+)
+def test_sql_refuses_a_query_given_twice(
+    wh: Warehouse, tmp_path: Path, args: list[str], got: str
+) -> None:
+    """A query and --file (or --tables): one ran and the other was ignored, without a word."""
+    q = tmp_path / "q.sql"
+    q.write_text("select 2 as n", encoding="utf-8")
+    done = big2("sql", *(a.format(q=q) for a in args), "-w", wh.root)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"big2: error: E_SQL_USAGE: give a query, --file or --tables, one of them (got {got})\n"
+    )
+
+
 def test_sql_draws_no_progress_bar_into_the_output(wh: Warehouse) -> None:
     # DuckDB draws its progress bar on stdout for a query over 2 s (5M rows of CSV did, the
     # reliability test saw it): the sandbox turns it off, so a pipe gets only rows.

@@ -129,6 +129,16 @@ def sql_command(
     from pipeline.warehouse import Warehouse
 
     with domain_errors():
+        given = [
+            name
+            for name, value in (("a query", query), ("--file", file), ("--tables", tables))
+            if value
+        ]
+        if len(given) > 1:  # one was run and the other silently ignored
+            raise sqlbuild.SqlError(
+                "E_SQL_USAGE",
+                f"give a query, --file or --tables, one of them (got {' and '.join(given)})",
+            )
         if out is not None:
             check_output_file(out)
         memory = build_memory(memory_limit)
