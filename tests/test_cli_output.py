@@ -188,6 +188,15 @@ def test_sql_writes_an_interval_as_duckdbs_text(wh: Warehouse) -> None:
     assert table.stdout.splitlines()[2].split() == ["1", "month", "1", "day", "NULL", "7", "x;"]
 
 
+def test_sql_writes_a_blob_as_duckdbs_text(wh: Warehouse) -> None:
+    """A BLOB in CSV and JSON: DuckDB's text (``\\xAA\\x00x``), not Python's ``b'\\xaa\\x00x'``."""
+    query = r"select '\xAA\x00x'::blob as bl, null::blob as nb"
+    csv_out = big2("sql", query, "--format", "csv", "-w", wh.root)
+    assert csv_out.stdout == "bl,nb\n\\xAA\\x00x,\n", csv_out.stderr
+    json_out = big2("sql", query, "--format", "json", "-w", wh.root)
+    assert json.loads(json_out.stdout) == [{"bl": r"\xAA\x00x", "nb": None}]
+
+
 @pytest.mark.parametrize(
     ("args", "got"),
     [

@@ -152,12 +152,12 @@ def emit_result(
     if fmt is not SqlFormat.PARQUET:
         con.execute(query, params)
         columns = [d[0] for d in con.description or []]
-        intervals = [d[0] for d in con.description or [] if str(d[1]) == "INTERVAL"]
-        if intervals:  # run again with DuckDB's text of them
+        as_text = [d[0] for d in con.description or [] if str(d[1]) in TEXT_TYPES]
+        if as_text:  # run again with DuckDB's text of them
             import duckdb
 
             try:
-                con.execute(intervals_as_text(query, intervals), params)
+                con.execute(columns_as_text(query, as_text), params)
             except duckdb.ParserException:  # a ; then a comment: they stay timedeltas
                 con.execute(query, params)
         emit_chunks(columns, _chunks(con), fmt, out, table_rows=table_rows)
@@ -184,14 +184,20 @@ def emit_result(
     typer.echo(f"{plural(n, 'row')} → {out}")
 
 
-def intervals_as_text(query: str, columns: Sequence[str]) -> str:
-    """``query`` with its ``INTERVAL`` ``columns`` as DuckDB's text (``1 month 1 day``): the
-    Python client turns an interval into a ``timedelta``, a month into 30 days
-    (``age(date '2026-03-01', date '2026-01-31')`` printed ``31 days, 0:00:00``).
+#: The types a text output takes as DuckDB's text of them, the Python client's values being
+#: wrong or Python's: an INTERVAL's ``timedelta`` (a month as 30 days), a BLOB's ``b'...'``.
+TEXT_TYPES = frozenset({"INTERVAL", "BLOB"})
 
-    >>> intervals_as_text("select age(a, b) as gap from t", ["gap"])
+
+def columns_as_text(query: str, columns: Sequence[str]) -> str:
+    """``query`` with its ``columns`` (of :data:`TEXT_TYPES`) as DuckDB's text: an interval's
+    ``1 month 1 day`` (the Python client turns it into a ``timedelta``, a month into 30 days:
+    ``age(date '2026-03-01', date '2026-01-31')`` printed ``31 days, 0:00:00``), a blob's
+    ``\\xAA\\x00x`` (printed ``b'\\xaa\\x00x'``, Python's repr).
+
+    >>> columns_as_text("select age(a, b) as gap from t", ["gap"])
     'select * replace ("gap"::varchar as "gap") from (\\nselect age(a, b) as gap from t\\n)'
-    >>> intervals_as_text("select interval 1 day as d; -- the day", ["d"])
+    >>> columns_as_text("select interval 1 day as d; -- the day", ["d"])
     'select * replace ("d"::varchar as "d") from (\\nselect interval 1 day as d\\n)'
     """
     names = ['"' + c.replace('"', '""') + '"' for c in dict.fromkeys(columns)]
