@@ -18,13 +18,14 @@ DOCS = ("warehouse.md", "scoring.md", "stats.md")
 
 def docs_columns(name: str) -> dict[tuple[str, str], str]:
     """``{(table, column): text}`` of one doc's column tables: a row ``| `column` | text |``
-    (or with a TYPE cell between) under a heading that names a table."""
+    (or with a TYPE cell between) under a heading that names a table, up to the next
+    heading."""
     out: dict[tuple[str, str], str] = {}
     table = ""
     for line in (ROOT / "docs" / name).read_text(encoding="utf-8").splitlines():
-        head = re.match(r"^#+ `?([a-z_]+)`?\s*$", line)
-        if head:
-            table = head.group(1)
+        if line.startswith("#"):  # a heading that names no table ends the table's section
+            head = re.match(r"^#+ `?([a-z_]+)`?\s*$", line)
+            table = head.group(1) if head else ""
             continue
         cell = re.match(r"^\| `([a-z_]+)` \|(?: [A-Z][A-Z ]*\[?\]? \|)? (.+) \|$", line)
         if table and cell:
