@@ -253,3 +253,42 @@ def test_simulated_luck_in_money(tmp_path_factory: pytest.TempPathFactory) -> No
         assert r["c"] == pytest.approx(cards[pid])  # the cards line does not depend on scoring
         if bot_of[pid] == "random":
             assert r["s"] < 0 and r["score"] < 0
+
+
+def test_period_is_the_utc_month_whatever_the_build_machines_zone(tmp_path: Path) -> None:
+    """``stats_player_games.period`` is the month of the game's start in UTC, whatever the
+    zone of the machine that builds: ``date_trunc`` of a timestamptz truncates in DuckDB's
+    TimeZone, the process's local zone, so a build in Hong Kong put a game of 31 January
+    20:00 UTC in February."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "TZ": "Asia/Hong_Kong"}
+    log = tmp_path / "g.jsonl"
+    sim = ["simulate", "-n", "2", "--seed", "3", "-o", log, "--workers", "1"]
+    subprocess.run([sys.executable, "-m", "pipeline.cli", *map(str, sim)], check=True, cwd=root)
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    lines[0]["started_at"] = "2026-01-31T20:00:00+00:00"
+    lines[1]["started_at"] = "2026-02-28T15:59:59+00:00"
+    log.write_text("".join(json.dumps(g) + "\n" for g in lines), encoding="utf-8")
+    wh = tmp_path / "wh"
+    ingest_args = ["ingest", log, "-w", wh, "--workers", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *map(str, ingest_args)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    con = Warehouse(wh).connect()
+    try:
+        got = con.execute(
+            "select distinct game_id, strftime(timezone('UTC', period), '%Y-%m-%d %H:%M') "
+            "from stats_player_games order by 1"
+        ).fetchall()
+    finally:
+        con.close()
+    assert [month for _, month in got] == ["2026-01-01 00:00", "2026-02-01 00:00"]

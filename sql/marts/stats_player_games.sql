@@ -145,7 +145,9 @@ select
     g.game_id,
     g.ruleset,
     g.match_id,
-    date_trunc('month', g.started_ts) as period,
+    -- the month in UTC (date_trunc of a timestamptz truncates in the session's TimeZone: the
+    -- build machine's zone, which put a game of 31 January 20:00 UTC in February in Hong Kong)
+    timezone('UTC', date_trunc('month', timezone('UTC', g.started_ts))) as period,
     g.started_ts,
     g.players,
     s.seat,
