@@ -341,8 +341,8 @@ def _nested_as_text(chunk: Sequence[tuple[Any, ...]]) -> Sequence[tuple[Any, ...
     when no column holds one (a column's type is the same in every row: its first value that
     is not NULL tells)."""
     nested = set()
-    for i, values in enumerate(zip(*chunk, strict=True)):
-        first = next((v for v in values if v is not None), None)
+    for i in range(len(chunk[0]) if chunk else 0):
+        first = next((row[i] for row in chunk if row[i] is not None), None)
         if isinstance(first, list | tuple | dict):
             nested.add(i)
     if not nested:
