@@ -185,6 +185,29 @@ def test_csv_score_sheet(tmp_path: Path) -> None:
     assert not [name for name, n in run_tests(con).items() if n]
 
 
+def test_a_row_with_more_cells_than_the_header_is_a_reject(tmp_path: Path) -> None:
+    # an unquoted comma in the notes: csv.DictReader keeps the cells past the header in a
+    # list, which crashed the whole import with a TypeError (a traceback, nothing stored)
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,bao_seat,notes,redeal\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 3 10 13,,,\n"
+        "2024-02-01,feb-1,amy bob cat dan,5 0 1 4,amy,missed block, on cat,\n"
+        "2024-02-01,feb-1,amy bob cat dan,1 0 1 4\n"
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (2, {"E_SHEET_LINE": 1})
+    line, message, raw = (
+        wh.connect().execute("select line, message, raw from rejects").fetchall()[0]
+    )
+    assert line == 3
+    assert message == (
+        "row has 8 cells, the header 7 (a comma inside a cell needs the cell in double quotes)"
+    )
+    assert "missed block" in raw
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

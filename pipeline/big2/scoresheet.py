@@ -296,6 +296,14 @@ def _csv_row(
     row: dict[str, str], lineno: int, file: str, rules: SheetRules, numbers: dict[str, int]
 ) -> GameRecord:
     """One CSV score-sheet row as a record (raises :class:`ReplayError` on a bad cell)."""
+    extra = row.get(None)  # type: ignore[call-overload]  # csv.DictReader's cells past the header
+    if extra:
+        cells = len(row) - 1 + len(extra)
+        raise ReplayError(
+            "E_SHEET_LINE",
+            f"row has {cells} cells, the header {len(row) - 1}"
+            " (a comma inside a cell needs the cell in double quotes)",
+        )
     names = tuple(row.get("players", "").split())
     if len(names) < 2 or len(set(names)) != len(names):
         raise ReplayError(
