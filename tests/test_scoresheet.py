@@ -208,6 +208,26 @@ def test_a_row_with_more_cells_than_the_header_is_a_reject(tmp_path: Path) -> No
     assert "missed block" in raw
 
 
+def test_a_date_that_is_no_calendar_day_is_a_reject(tmp_path: Path) -> None:
+    # 2026-13-45 has the YYYY-MM-DD shape: it was stored as the game's started_at, which
+    # stg_games casts to NULL, so the game dropped silently out of every report by day
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left\n"
+        "2026-10-30,m,amy bob cat dan,0 3 10 13\n"
+        "2026-13-45,m,amy bob cat dan,5 0 1 4\n"
+        "2023-02-29,m,amy bob cat dan,5 0 1 4\n"
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (1, {"E_SHEET_LINE": 2})
+    got = wh.connect().execute("select line, message from rejects order by line").fetchall()
+    assert got == [
+        (3, "date '2026-13-45' is no day of the calendar"),
+        (4, "date '2023-02-29' is no day of the calendar"),
+    ]
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

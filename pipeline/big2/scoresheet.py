@@ -35,6 +35,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import date as Date
 from pathlib import Path
 from typing import Any
 
@@ -292,6 +293,19 @@ def read_scorer(path: str | Path, rules: SheetRules) -> Iterator[GameRecord | Re
     yield from parse_scorer_text(text, file_label(path), rules)
 
 
+def _is_calendar_day(text: str) -> bool:
+    """Whether a ``YYYY-MM-DD`` text names a real day.
+
+    >>> _is_calendar_day("2024-02-29"), _is_calendar_day("2023-02-29"), _is_calendar_day("2026-13-45")
+    (True, False, False)
+    """
+    try:
+        Date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _csv_row(
     row: dict[str, str], lineno: int, file: str, rules: SheetRules, numbers: dict[str, int]
 ) -> GameRecord:
@@ -312,6 +326,8 @@ def _csv_row(
     date = (row.get("date") or "").strip() or None
     if date is not None and not _DATE.fullmatch(date):
         raise ReplayError("E_SHEET_LINE", f"date {date!r} is not YYYY-MM-DD")
+    if date is not None and not _is_calendar_day(date):
+        raise ReplayError("E_SHEET_LINE", f"date {date!r} is no day of the calendar")
     match_id = (
         row.get("match") or ""
     ).strip() or f"{Path(file).name.split('.')[0]}:{date or 'undated'}"
