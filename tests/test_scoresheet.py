@@ -228,6 +228,55 @@ def test_a_date_that_is_no_calendar_day_is_a_reject(tmp_path: Path) -> None:
     ]
 
 
+def test_bytes_that_are_not_utf8_are_rejects_not_replaced(tmp_path: Path) -> None:
+    # a sheet saved as Latin-1: the reader decoded it with errors="replace", so "José" was
+    # stored as "Jos\ufffd", a player of its own, with no reject
+    sheet = tmp_path / "club.csv"
+    sheet.write_bytes(
+        b"date,match,players,cards_left,bao_seat,notes,redeal\n"
+        b"2024-02-01,feb-1,amy bob cat dan,0 3 10 13,,,\n"
+        b"2024-02-01,feb-1,Jos\xe9 bob cat dan,5 0 1 4,,,\n"
+    )
+    scorer = tmp_path / "club.txt"
+    scorer.write_bytes(
+        b"2024-01-05\n"
+        b"amy bob cat dan  # caf\xe9 night\n"  # only the comment: the line reads
+        b"0 8 1 13\n"
+        b"Jos\xe9 bob cat dan\n"  # names that are not UTF-8: a reject ...
+        b"3 0 1 2\n"  # ... and losses after it name no players
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet), str(scorer)], wh, workers=1)
+    assert summary.total().stored == 2
+    got = (
+        wh.connect()
+        .execute(
+            "select regexp_extract(file, '[^/]+$'), line, code, message, raw from rejects "
+            "order by file, line"
+        )
+        .fetchall()
+    )
+    assert got == [
+        (
+            "club.csv",
+            3,
+            "E_ENCODING",
+            "byte 0xe9 at offset 20 is not UTF-8 (invalid continuation byte)",
+            "2024-02-01,feb-1,Jos\\xe9 bob cat dan,5 0 1 4,,,",
+        ),
+        (
+            "club.txt",
+            4,
+            "E_ENCODING",
+            "byte 0xe9 at offset 3 is not UTF-8 (invalid continuation byte)",
+            "Jos\\xe9 bob cat dan",
+        ),
+        ("club.txt", 5, "E_SHEET_NO_NAMES", "losses before any line of player names", "3 0 1 2"),
+    ]
+    names = wh.connect().execute("select distinct player_id from seats order by 1").fetchall()
+    assert names == [("amy",), ("bob",), ("cat",), ("dan",)]
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

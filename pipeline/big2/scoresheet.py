@@ -98,6 +98,35 @@ def _strip_comment(line: str) -> str:
     return line.split("#", 1)[0].strip()
 
 
+def _not_utf8(text: str) -> str | None:
+    r"""What is wrong with text read with ``surrogateescape``, when it holds bytes that are not
+    UTF-8 (the message of the hand-log readers' ``E_ENCODING``); None when it is UTF-8.
+
+    >>> _not_utf8(b"Jos\xe9 bob".decode("utf-8", "surrogateescape"))
+    'byte 0xe9 at offset 3 is not UTF-8 (invalid continuation byte)'
+    >>> _not_utf8("José bob") is None
+    True
+    """
+    if text.isascii():
+        return None
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return f"byte 0x{data[err.start]:02x} at offset {err.start} is not UTF-8 ({err.reason})"
+    return None
+
+
+def _escaped(text: str) -> str:
+    r"""Text read with ``surrogateescape`` as a reject keeps it: a byte that is not UTF-8 as
+    ``\xe9``.
+
+    >>> _escaped(b"Jos\xe9".decode("utf-8", "surrogateescape"))
+    'Jos\\xe9'
+    """
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def looks_like_scorer(path: Path) -> bool:
     """Whether a ``.txt`` file reads as the big-two-scorer format: its first line that is
     not blank or a comment is one of the format's forms, and a names line and a losses line
@@ -205,6 +234,12 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
     sessions: dict[str, int] = {}
     for lineno, line in enumerate(text.splitlines(), start=1):
         body = _strip_comment(line)
+        if (why := _not_utf8(body)) is not None:
+            # only a names line holds other than ASCII: the losses after it name no players
+            yield _reject(file, lineno, "E_ENCODING", why, _escaped(line))
+            names = None
+            continue
+        line = _escaped(line)  # a comment's bytes that are not UTF-8, kept as escapes
         if not body:
             continue
         if m := _DATE.fullmatch(body):
@@ -289,7 +324,7 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
 def read_scorer(path: str | Path, rules: SheetRules) -> Iterator[GameRecord | Reject]:
     """Stream a big-two-scorer file (read whole: score sheets are small)."""
     with open_log(path) as fh:
-        text = fh.read().decode("utf-8", "replace").removeprefix("\ufeff")
+        text = fh.read().decode("utf-8", "surrogateescape").removeprefix("\ufeff")
     yield from parse_scorer_text(text, file_label(path), rules)
 
 
@@ -389,20 +424,28 @@ def read_sheet_csv(path: str | Path, rules: SheetRules) -> Iterator[GameRecord |
     """Stream a CSV score sheet: a record per row, a reject per row that cannot be read."""
     file = file_label(path)
     with open_log(path) as fh:
-        text = fh.read().decode("utf-8", "replace").removeprefix("\ufeff")
+        text = fh.read().decode("utf-8", "surrogateescape").removeprefix("\ufeff")
     reader = csv.DictReader(io.StringIO(text))
     header = [c.strip() for c in reader.fieldnames or []]
     reader.fieldnames = header
     missing = [c for c in SHEET_COLUMNS if c not in header]
     if missing:
         yield _reject(
-            file, 1, "E_SHEET_HEADER", f"score sheet header lacks {', '.join(missing)}", text[:200]
+            file,
+            1,
+            "E_SHEET_HEADER",
+            f"score sheet header lacks {', '.join(missing)}",
+            _escaped(text[:200]),
         )
         return
     numbers: dict[str, int] = {}
     for row in reader:
         lineno = reader.line_num
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+            continue
+        cells = [c for v in row.values() for c in ([v] if isinstance(v, str) else v or [])]
+        if (why := _not_utf8(",".join(cells))) is not None:
+            yield _reject(file, lineno, "E_ENCODING", why, _escaped(",".join(cells)))
             continue
         try:
             yield _csv_row(row, lineno, file, rules, numbers)
