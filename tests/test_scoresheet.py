@@ -277,6 +277,41 @@ def test_bytes_that_are_not_utf8_are_rejects_not_replaced(tmp_path: Path) -> Non
     assert names == [("amy",), ("bob",), ("cat",), ("dan",)]
 
 
+def test_numbers_no_int_reads_are_rejects_not_a_crash(tmp_path: Path) -> None:
+    # a superscript ² passed str.isdigit and int() refused it; a number of over 4,300 digits
+    # int() refuses too: each was a ValueError that stopped the whole import (a traceback)
+    many = "9" * 5000
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,bao_seat,tournament_round\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 2 \u00b2,,\n"
+        f"2024-02-01,feb-1,amy bob cat dan,0 1 2 {many},,\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 2 3,,\u00b9\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 2 3,,\n"
+    )
+    scorer = tmp_path / "club.txt"
+    scorer.write_text(f"F={many}\namy bob cat dan\n0 1 2 {many}\n0 13 13 12\n")
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet), str(scorer)], wh, workers=1)
+    assert summary.total().stored == 2
+    got = (
+        wh.connect()
+        .execute(
+            "select regexp_extract(file, '[^/]+$'), line, code from rejects order by file, line"
+        )
+        .fetchall()
+    )
+    assert got == [
+        ("club.csv", 2, "E_SHEET_LINE"),
+        ("club.csv", 3, "E_NUMBER_RANGE"),
+        ("club.csv", 4, "E_SHEET_LINE"),
+        ("club.txt", 3, "E_NUMBER_RANGE"),
+    ]
+    # F= past any hand: no frying, as F=14 (the scorer's rule)
+    tiers = wh.connect().execute("select overrides from games where game_id like 'club:%'")
+    assert json.loads(tiers.fetchone()[0])["multiplier_tiers"] == [[0, 1]]
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

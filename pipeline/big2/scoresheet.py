@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.big2.rules import DEFAULT_PRESET
-from pipeline.errors import LogFormatError, ReplayError
+from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
 from pipeline.logs.csv_logs import is_games_csv
 from pipeline.logs.jsonl import open_log
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
@@ -92,6 +92,36 @@ def fry_tiers(threshold: int) -> list[list[int]]:
     if threshold == TRIPLE_FRY:
         return [[0, 1], [TRIPLE_FRY, 3]]
     return [[0, 1], [threshold, 2], [TRIPLE_FRY, 3]]
+
+
+#: The most digits a sheet's number is read with: a count of cards, a seat or a round of more
+#: is refused (``E_NUMBER_RANGE``) and an ``F=`` threshold of more turns frying off, never
+#: read whole (Python refuses to read a number of over 4,300 digits: a ValueError).
+MAX_DIGITS = 18
+
+
+def _number(text: str, what: str) -> int:
+    """A sheet's number: decimal digits (``isdecimal``: a superscript ``²`` is none, which
+    ``isdigit`` let through to a ValueError), at most :data:`MAX_DIGITS` of them.
+
+    >>> _number("007", "cards_left"), _number("٣", "cards_left")
+    (7, 3)
+    >>> _number("9" * 5000, "cards_left")
+    Traceback (most recent call last):
+    pipeline.errors.ReplayError: E_NUMBER_RANGE: cards_left: 99999999999999999999… (5000 digits) is larger than any cards_left (a sheet's numbers have at most 18 digits)
+    >>> _number("²", "bao_seat")
+    Traceback (most recent call last):
+    pipeline.errors.ReplayError: E_SHEET_LINE: bao_seat: '²' is not a whole number
+    """
+    if not text.isdecimal():
+        raise ReplayError("E_SHEET_LINE", f"{what}: {text[:40]!r} is not a whole number")
+    if len(text.lstrip("0")) > MAX_DIGITS:
+        raise ReplayError(
+            E_NUMBER_RANGE,
+            f"{what}: {text[:20]}… ({len(text)} digits) is larger than any {what}"
+            f" (a sheet's numbers have at most {MAX_DIGITS} digits)",
+        )
+    return int(text)
 
 
 def _strip_comment(line: str) -> str:
@@ -246,7 +276,8 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
             date, names = m.group(1), None
             continue
         if m := _FRY.fullmatch(body):
-            value = int(m.group(1))
+            digits = m.group(1).lstrip("0") or "0"
+            value = int(digits) if len(digits) <= MAX_DIGITS else TRIPLE_FRY + 1
             if value < 1:
                 yield _reject(
                     file, lineno, "E_SHEET_FRY", f"fry threshold {value} is below 1", line
@@ -299,12 +330,17 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
                 file, lineno, "E_SHEET_BAO", "more than one player takes on all losses (t)", line
             )
             continue
+        try:
+            cards_left = tuple(_number(m.group(1), "cards_left") for m in losses if m is not None)
+        except ReplayError as err:
+            yield _reject(file, lineno, err.code, err.message, line)
+            continue
         number += 1
         overrides = dict(user)
         if fry is not None or "multiplier_tiers" not in overrides:
             overrides["multiplier_tiers"] = fry_tiers(DEFAULT_FRY if fry is None else fry)
         sheet = SheetResult(
-            cards_left=tuple(int(m.group(1)) for m in losses if m is not None),
+            cards_left=cards_left,
             bao_seat=takes[0] if takes else None,
         )
         yield _record(
@@ -368,9 +404,9 @@ def _csv_row(
     ).strip() or f"{Path(file).name.split('.')[0]}:{date or 'undated'}"
     redeal = (row.get("redeal") or "").strip().lower() in _TRUE
     counts_text = (row.get("cards_left") or "").split()
-    if not redeal and not all(t.isdigit() for t in counts_text):
+    if not redeal and not all(t.isdecimal() for t in counts_text):
         raise ReplayError("E_SHEET_LINE", f"cards_left {row.get('cards_left')!r} is not counts")
-    counts = tuple(int(t) for t in counts_text) if counts_text else ()
+    counts = tuple(_number(t, "cards_left") for t in counts_text) if counts_text else ()
     if not redeal and len(counts) != len(names):
         raise ReplayError("E_SHEET_LINE", f"{len(counts)} counts for {len(names)} players")
     bao_text = (row.get("bao_seat") or "").strip()
@@ -378,8 +414,8 @@ def _csv_row(
     if bao_text:
         if bao_text in names:
             bao = names.index(bao_text)
-        elif bao_text.isdigit():
-            bao = int(bao_text)
+        elif bao_text.isdecimal():
+            bao = _number(bao_text, "bao_seat")
         else:
             raise ReplayError(
                 "E_SHEET_BAO", f"bao_seat {bao_text!r} is no player of {' '.join(names)}"
@@ -395,12 +431,12 @@ def _csv_row(
             raise ReplayError("E_SHEET_LINE", f"overrides {row['overrides']!r} is no JSON object")
         overrides.update(extra)
     round_text = (row.get("tournament_round") or "").strip()
-    if round_text and not round_text.isdigit():
+    if round_text and not round_text.isdecimal():
         raise ReplayError("E_SHEET_LINE", f"tournament_round {round_text!r} is not a number")
     tournament = (
         (row.get("tournament_id") or "").strip() or None,
         (row.get("tournament_kind") or "").strip() or None,
-        int(round_text) if round_text else None,
+        _number(round_text, "tournament_round") if round_text else None,
     )
     numbers[match_id] = numbers.get(match_id, 0) + 1
     number = numbers[match_id]
