@@ -312,6 +312,30 @@ def test_numbers_no_int_reads_are_rejects_not_a_crash(tmp_path: Path) -> None:
     assert json.loads(tiers.fetchone()[0])["multiplier_tiers"] == [[0, 1]]
 
 
+def test_a_tournament_round_outside_a_hand_logs_range_is_a_reject(tmp_path: Path) -> None:
+    # round 0 was stored (a hand log refuses it); 99999999999 reached the row builder's last
+    # line of defence (E_ROW_BUILD, an ArrowInvalid) instead of a hand log's E_NUMBER_RANGE
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,tournament_id,tournament_kind,tournament_round\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 2 3,t1,points,0\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 2 3,t1,points,99999999999\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 2 3,t1,points,1\n"
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert summary.total().stored == 1
+    got = wh.connect().execute("select line, code, message from rejects order by line")
+    assert got.fetchall() == [
+        (2, "E_SHEET_LINE", "tournament_round: expected a number ≥ 1, got 0"),
+        (
+            3,
+            "E_NUMBER_RANGE",
+            "tournament_round: 99999999999 is larger than 2,147,483,647, the most this field can hold",
+        ),
+    ]
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

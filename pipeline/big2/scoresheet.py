@@ -44,7 +44,7 @@ from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
 from pipeline.logs.csv_logs import is_games_csv
 from pipeline.logs.jsonl import open_log
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
-from pipeline.logs.records import content_hash
+from pipeline.logs.records import INT32_MAX, content_hash, whole_number
 from pipeline.logs.scoresheet import SheetRules
 
 SHEET_COLUMNS = ("date", "match", "players", "cards_left")
@@ -122,6 +122,27 @@ def _number(text: str, what: str) -> int:
             f" (a sheet's numbers have at most {MAX_DIGITS} digits)",
         )
     return int(text)
+
+
+def _round(text: str) -> int:
+    """A ``tournament_round`` cell: 1 … 2³¹−1, as in a hand log (the warehouse stores 32 bits).
+
+    >>> _round("3")
+    3
+    >>> _round("0")
+    Traceback (most recent call last):
+    pipeline.errors.ReplayError: E_SHEET_LINE: tournament_round: expected a number ≥ 1, got 0
+    >>> _round("99999999999")
+    Traceback (most recent call last):
+    pipeline.errors.ReplayError: E_NUMBER_RANGE: tournament_round: 99999999999 is larger than 2,147,483,647, the most this field can hold
+    """
+    try:
+        return whole_number(
+            _number(text, "tournament_round"), "tournament_round", minimum=1, maximum=INT32_MAX
+        )
+    except LogFormatError as err:
+        code = err.code if err.code == E_NUMBER_RANGE else "E_SHEET_LINE"
+        raise ReplayError(code, err.message) from None
 
 
 def _strip_comment(line: str) -> str:
@@ -436,7 +457,7 @@ def _csv_row(
     tournament = (
         (row.get("tournament_id") or "").strip() or None,
         (row.get("tournament_kind") or "").strip() or None,
-        _number(round_text, "tournament_round") if round_text else None,
+        _round(round_text) if round_text else None,
     )
     numbers[match_id] = numbers.get(match_id, 0) + 1
     number = numbers[match_id]
