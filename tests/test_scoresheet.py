@@ -336,6 +336,40 @@ def test_a_tournament_round_outside_a_hand_logs_range_is_a_reject(tmp_path: Path
     ]
 
 
+def test_an_override_number_beyond_2_53_is_a_reject_as_in_a_hand_log(tmp_path: Path) -> None:
+    # a hand log's override beyond ±2**53 is E_NUMBER_RANGE; a sheet's (its overrides cell, or
+    # --set) was stored, and the marts' nets then failed the SQL test score_payments_match_nets
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,overrides\n"
+        '2024-02-01,feb-1,amy bob cat dan,0 1 2 3,"{""stake"": 99999999999999999999999}"\n'
+        '2024-02-01,feb-1,amy bob cat dan,0 1 2 3,"{""stake"": 5}"\n'
+    )
+    scorer = tmp_path / "club.txt"
+    scorer.write_text("amy bob cat dan\n0 1 2 3\n")
+    wh = Warehouse(tmp_path / "wh")
+    big = SheetRules("hk", (("stake", 10**23),))
+    assert ingest([str(sheet)], wh, workers=1).total().stored == 1
+    assert ingest([str(scorer)], wh, workers=1, rules=big).total().stored == 0
+    got = wh.connect().execute(
+        "select regexp_extract(file, '[^/]+$'), line, code, message from rejects order by file"
+    )
+    assert got.fetchall() == [
+        (
+            "club.csv",
+            2,
+            "E_NUMBER_RANGE",
+            "overrides.stake: 99999999999999999999999 is not a number between -2**53 and 2**53",
+        ),
+        (
+            "club.txt",
+            2,
+            "E_NUMBER_RANGE",
+            "overrides.stake: 100000000000000000000000 is not a number between -2**53 and 2**53",
+        ),
+    ]
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

@@ -44,7 +44,7 @@ from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
 from pipeline.logs.csv_logs import is_games_csv
 from pipeline.logs.jsonl import open_log
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
-from pipeline.logs.records import INT32_MAX, content_hash, whole_number
+from pipeline.logs.records import INT32_MAX, content_hash, read_ruleset, whole_number
 from pipeline.logs.scoresheet import SheetRules
 
 SHEET_COLUMNS = ("date", "match", "players", "cards_left")
@@ -143,6 +143,21 @@ def _round(text: str) -> int:
     except LogFormatError as err:
         code = err.code if err.code == E_NUMBER_RANGE else "E_SHEET_LINE"
         raise ReplayError(code, err.message) from None
+
+
+def _check_overrides(preset: str, overrides: dict[str, Any]) -> None:
+    """Raise :class:`ReplayError` for an override number a hand log's ruleset refuses
+    (``E_NUMBER_RANGE``: not finite, or beyond ±2**53, which SQL cannot score exactly).
+
+    >>> _check_overrides("hk", {"stake": 10})
+    >>> _check_overrides("hk", {"stake": 10**23})
+    Traceback (most recent call last):
+    pipeline.errors.ReplayError: E_NUMBER_RANGE: overrides.stake: 100000000000000000000000 is not a number between -2**53 and 2**53
+    """
+    try:
+        read_ruleset({"preset": preset, "overrides": overrides})
+    except LogFormatError as err:
+        raise ReplayError(err.code, err.message.removeprefix("ruleset.")) from None
 
 
 def _strip_comment(line: str) -> str:
@@ -356,10 +371,15 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
         except ReplayError as err:
             yield _reject(file, lineno, err.code, err.message, line)
             continue
-        number += 1
         overrides = dict(user)
         if fry is not None or "multiplier_tiers" not in overrides:
             overrides["multiplier_tiers"] = fry_tiers(DEFAULT_FRY if fry is None else fry)
+        try:
+            _check_overrides(preset, overrides)
+        except ReplayError as err:
+            yield _reject(file, lineno, err.code, err.message, line)
+            continue
+        number += 1
         sheet = SheetResult(
             cards_left=cards_left,
             bao_seat=takes[0] if takes else None,
@@ -451,6 +471,7 @@ def _csv_row(
         if not isinstance(extra, dict):
             raise ReplayError("E_SHEET_LINE", f"overrides {row['overrides']!r} is no JSON object")
         overrides.update(extra)
+    _check_overrides(preset, overrides)
     round_text = (row.get("tournament_round") or "").strip()
     if round_text and not round_text.isdecimal():
         raise ReplayError("E_SHEET_LINE", f"tournament_round {round_text!r} is not a number")
