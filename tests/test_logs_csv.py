@@ -13,12 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline import native
+from pipeline.ingest import ingest
 from pipeline.logs import read_log
 from pipeline.logs.csv_logs import games_csv_for, is_games_csv, read_csv
 from pipeline.logs.model import GameRecord
 from pipeline.logs.reader import log_shape
 from pipeline.logs.records import content_hash
 from pipeline.sim.sample import _csv_rows, sample_game, to_partial
+from pipeline.warehouse import Warehouse
 from tests.test_logs_jsonl import outcomes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -347,3 +350,35 @@ def test_a_split_game_on_the_core_across_its_reads_and_within_one(
     got = [_summary(_read_holding(path, core=core)[0]) for core in (True, False)]
     assert got[0] == got[1]
     assert len(got[0][0]) == len(_MANY) and got[0][1] == [("E_CSV_SPLIT", "m0")]
+
+
+def test_a_gzip_actions_csv_cut_short_keeps_its_games_on_both_paths(
+    pair: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the reader let the gzip module's EOFError through: the whole import stopped, and the
+    # CLI (click takes an EOFError for an abort) printed "Aborted." and exited 1; on the core
+    # the games before the cut were lost too (a block read at once loses what it had read)
+    path, game_rows, action_rows = pair
+    write_pair(path, game_rows, action_rows)
+    data = gzip.compress(path.read_bytes())
+    path.unlink()
+    gz = path.with_name("day.csv.gz")
+    gz.write_bytes(data[: len(data) * 3 // 4])
+    got = []
+    for core in (True, False):
+        if not core:  # the pure Python path from here on (BIG2_PURE_PYTHON=1's)
+            monkeypatch.setattr(native, "_MODULE", None)
+            monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+        wh = Warehouse(gz.parent / f"wh-{core}")
+        ingest([str(gz)], wh, workers=1)
+        with wh.connect() as con:
+            games = [g for (g,) in con.execute("select game_id from games order by 1").fetchall()]
+            rejects = con.execute("select line, code, message from rejects").fetchall()
+        got.append((games, rejects))
+    (games, rejects), python = got
+    assert python == got[0]
+    assert games and games == ["c0", "c1", "c2", "c3"][: len(games)] != ["c0", "c1", "c2", "c3"]
+    [(line, code, message)] = rejects
+    assert code == "E_GZIP_TRUNCATED"
+    assert message.startswith(f"the compressed file ends early after line {line - 1} (")
+    assert line > first_row(action_rows, games[-1])

@@ -21,10 +21,12 @@ is streamed game by game; the games CSV only as far as the game whose actions co
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import math
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -572,6 +574,11 @@ _PlainCore = tuple[
 _PLAIN_BLOCK = 1 << 20
 
 
+#: A compressed file that ends early (EOFError) or is corrupt (zlib.error, gzip.BadGzipFile, an
+#: OSError), or a read that fails: the file's reject, after the games read before it.
+_READ_ERRORS = (EOFError, OSError, zlib.error)
+
+
 class _Source:
     """A CSV file's bytes after its header (the actions file's or the games CSV's), a block at
     a time, for the core and the Python reader to take turns: whole lines from the position
@@ -585,13 +592,31 @@ class _Source:
         self.pos = 0  # where the next read starts
         self.last = 0  # where the last line readline gave starts
         self.eof = False
+        self.error: BaseException | None = None  # a read that failed, raised at the next
 
     def more(self) -> bool:
         """Hold the file's next block too, letting go of what lies before ``last`` and the
-        position; False at the file's end."""
+        position; False at the file's end. A read that fails (a ``.gz`` cut short) raises
+        once the bytes read before it are held (``read`` would lose them)."""
         if self.eof:
             return False
-        block = self.fh.read(_PLAIN_BLOCK)
+        if self.error is not None:
+            raise self.error
+        parts: list[bytes] = []
+        size = 0
+        while size < _PLAIN_BLOCK:
+            try:
+                part = self.fh.read1(_PLAIN_BLOCK - size)  # type: ignore[attr-defined]
+            except _READ_ERRORS as err:
+                if not parts:
+                    raise
+                self.error = err
+                break
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        block = b"".join(parts)
         if not block:
             self.eof = True
             return False
@@ -609,6 +634,10 @@ class _Source:
                 stop = end + 1 if end >= 0 else min(len(self.buf), self.pos + limit)
                 self.last, self.pos = self.pos, stop
                 return self.buf[self.last : stop]
+
+    def held_lines(self) -> int:
+        """The whole lines held past the position: read from the file, not yet taken."""
+        return self.buf.count(b"\n", self.pos)
 
     def back(self) -> None:
         """Read again from the start of the last line :meth:`readline` gave."""
@@ -718,6 +747,24 @@ class SharedGames:
             self.rows[1].close()
 
 
+def _read_failed(err: BaseException, file: str, line: int) -> Reject:
+    """The reject of a file whose reading failed after ``line``, worded as a JSON Lines
+    file's (:func:`pipeline.logs.jsonl.iter_jsonl_lines`).
+
+    >>> _read_failed(EOFError("Compressed file ended early"), "a.csv.gz", 12).code
+    'E_GZIP_TRUNCATED'
+    >>> _read_failed(zlib.error("invalid stored block lengths"), "a.csv.gz", 3).message
+    'the compressed file is corrupt after line 3 (invalid stored block lengths)'
+    """
+    if isinstance(err, EOFError):
+        code, message = "E_GZIP_TRUNCATED", f"the compressed file ends early after line {line}"
+    elif isinstance(err, gzip.BadGzipFile | zlib.error):
+        code, message = "E_GZIP", f"the compressed file is corrupt after line {line}"
+    else:
+        code, message = "E_READ", f"read failed after line {line}"
+    return Reject(Source(file, line + 1), None, None, code, f"{message} ({err})", "")
+
+
 class _CsvReader:
     def __init__(
         self,
@@ -749,6 +796,11 @@ class _CsvReader:
         self.base = 2 if shared is None else len(shared.users) + 1
         self.tag = 1 if shared is None else shared.tag(path)
         self.header: list[str] = []
+        # the lines of the actions and the games CSV being read, for a read that fails
+        self.lines = self.games_lines = _Lines(io.BytesIO(), 0)
+        self.plain_line = 0  # the line the core's reading of plain rows reached
+        # the files' blocks the core and the Python reader take turns on (on the core)
+        self.src = self.games_src = _Source(io.BytesIO())
         self.at: dict[str, int] = {}  # the actions header's column of each name (the last)
         self.seq_at = 0  # its seq column (the first)
 
@@ -793,7 +845,16 @@ class _CsvReader:
     def _game_rows(self, ids: IdNumbers | None = None) -> Generator[Reject | _GameRow, None, None]:
         """The games CSV's rows in order, and its rejects where they come (a row whose game
         has one already is rejected, the first kept; each game's line noted in ``ids``, by
-        default :attr:`ids`)."""
+        default :attr:`ids`); a read that fails (a ``.csv.gz`` cut short) its reject, last."""
+        try:
+            yield from self._game_rows_read(ids)
+        except _READ_ERRORS as err:
+            line = self.games_lines.line + self.games_src.held_lines()
+            yield _read_failed(err, file_label(self.games_path), line)
+
+    def _game_rows_read(
+        self, ids: IdNumbers | None = None
+    ) -> Generator[Reject | _GameRow, None, None]:
         ids = self.ids if ids is None else ids
         gname = file_label(self.games_path)
         try:
@@ -809,8 +870,8 @@ class _CsvReader:
             )
             return
         with fh:
-            src = _Source(fh)  # on the core, the core and csv.reader take turns on it
-            lines = _Lines(fh if self.plain_rows is None else src, self.cap)
+            src = self.games_src = _Source(fh)  # on the core, the core and csv.reader take turns
+            lines = self.games_lines = _Lines(fh if self.plain_rows is None else src, self.cap)
             reader = csv.reader(lines)
             try:
                 header = [h.strip() for h in next(reader, [])]
@@ -995,7 +1056,12 @@ class _CsvReader:
             if fresh:
                 self.games.read_row()  # the games CSV's own rejects and its header's first
             yield from self.games.handed()
-            read_all = yield from self._actions(fh)
+            try:
+                read_all = yield from self._actions(fh)
+            except _READ_ERRORS as err:  # the games before it are read; the others' rows stay
+                line = max(self.lines.line, self.plain_line - 1) + self.src.held_lines()
+                yield _read_failed(err, self.name, line)
+                read_all = False
             if shared is not None and not read_all:
                 shared.whole = True
             if not last:
@@ -1026,7 +1092,7 @@ class _CsvReader:
     def _actions(self, fh: IO[bytes]) -> Generator[GameRecord | CsvGame | Reject, None, bool]:
         """The actions CSV's games and rejects; whether it was read (a header to read by)."""
         with fh:
-            lines = _Lines(fh, self.cap)
+            lines = self.lines = _Lines(fh, self.cap)
             reader = csv.reader(lines)
             try:
                 self.header = [h.strip() for h in next(reader, [])]
@@ -1066,7 +1132,8 @@ class _CsvReader:
             self.seq_at = self.header.index("seq")
             plain: tuple[_Source, _PlainCore] | None = None
             if self.plain_rows is not None:  # the core reads the plain rows, from the first
-                plain = (_Source(fh), self._plain_core(self.plain_rows))
+                self.src = _Source(fh)
+                plain = (self.src, self._plain_core(self.plain_rows))
                 lines = yield from self._plain(*plain, lines.line + 1)
                 reader = csv.reader(lines)
             group: _Group | None = None
@@ -1128,6 +1195,7 @@ class _CsvReader:
             data, at_eof = src.lines()
             met.clear()
             read, line, stop, games = core.games(data, at_eof, line, head)
+            self.plain_line = line
             src.pos += read
             src.last = src.pos
             handed = 0
@@ -1147,6 +1215,7 @@ class _CsvReader:
             src.more()
         lines = _Lines(src, self.cap)
         lines.line = line - 1
+        self.lines = lines
         return lines
 
     def _plain_core(self, plain_rows: PlainRowsOf) -> _PlainCore:
