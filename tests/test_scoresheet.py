@@ -8,6 +8,7 @@ threshold (F=10 → ×2 from 10 cards, ×3 at 13) and ``bao_place = all_cards``.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -368,6 +369,25 @@ def test_an_override_number_beyond_2_53_is_a_reject_as_in_a_hand_log(tmp_path: P
             "overrides.stake: 100000000000000000000000 is not a number between -2**53 and 2**53",
         ),
     ]
+
+
+def test_a_gzip_sheet_cut_short_keeps_the_games_before(tmp_path: Path) -> None:
+    # both sheet readers read the file whole with fh.read(): the gzip module's EOFError went
+    # through the import, which the CLI printed as "Aborted." (exit 1), nothing stored
+    rows = "".join(f"2024-02-{d:02d},m{d},amy bob cat dan,0 {d % 13} 2 3\n" for d in range(1, 29))
+    cut = tmp_path / "club.csv.gz"
+    data = gzip.compress(f"date,match,players,cards_left\n{rows}".encode())
+    cut.write_bytes(data[: len(data) // 2])
+    text = gzip.decompress(data).decode()
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(cut)], wh, workers=1)
+    [(line, code, message)] = (
+        wh.connect().execute("select line, code, message from rejects").fetchall()
+    )
+    assert code == "E_GZIP_TRUNCATED"
+    assert message.startswith(f"the compressed file ends early after line {line - 1} (")
+    # every whole row before the cut is a game (the header is line 1)
+    assert 2 < line < text.count("\n") and summary.total().stored == line - 2
 
 
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:

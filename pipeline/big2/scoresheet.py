@@ -41,7 +41,7 @@ from typing import Any
 
 from pipeline.big2.rules import DEFAULT_PRESET
 from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
-from pipeline.logs.csv_logs import is_games_csv
+from pipeline.logs.csv_logs import READ_ERRORS, is_games_csv, read_failure
 from pipeline.logs.jsonl import open_log
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
 from pipeline.logs.records import INT32_MAX, content_hash, read_ruleset, whole_number
@@ -398,11 +398,36 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
         )
 
 
+def _sheet_text(path: str | Path) -> tuple[str, Reject | None]:
+    """A sheet's text, read whole (score sheets are small; bytes that are not UTF-8 kept as
+    surrogates for :func:`_not_utf8`), and the reject of a read that fails part way (a
+    ``.gz`` cut short: the whole lines before it are the text, as a hand log keeps them)."""
+    parts: list[bytes] = []
+    failure: BaseException | None = None
+    with open_log(path) as fh:
+        while True:
+            try:
+                part = fh.read1(1 << 16)  # type: ignore[attr-defined]
+            except READ_ERRORS as err:
+                failure = err
+                break
+            if not part:
+                break
+            parts.append(part)
+    data = b"".join(parts)
+    reject = None
+    if failure is not None:
+        data = data[: data.rfind(b"\n") + 1]
+        reject = read_failure(failure, file_label(path), data.count(b"\n"))
+    return data.decode("utf-8", "surrogateescape").removeprefix("\ufeff"), reject
+
+
 def read_scorer(path: str | Path, rules: SheetRules) -> Iterator[GameRecord | Reject]:
     """Stream a big-two-scorer file (read whole: score sheets are small)."""
-    with open_log(path) as fh:
-        text = fh.read().decode("utf-8", "surrogateescape").removeprefix("\ufeff")
+    text, failed = _sheet_text(path)
     yield from parse_scorer_text(text, file_label(path), rules)
+    if failed is not None:
+        yield failed
 
 
 def _is_calendar_day(text: str) -> bool:
@@ -501,8 +526,13 @@ def _csv_row(
 def read_sheet_csv(path: str | Path, rules: SheetRules) -> Iterator[GameRecord | Reject]:
     """Stream a CSV score sheet: a record per row, a reject per row that cannot be read."""
     file = file_label(path)
-    with open_log(path) as fh:
-        text = fh.read().decode("utf-8", "surrogateescape").removeprefix("\ufeff")
+    text, failed = _sheet_text(path)
+    yield from _sheet_csv_rows(text, file, rules)
+    if failed is not None:
+        yield failed
+
+
+def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRecord | Reject]:
     reader = csv.DictReader(io.StringIO(text))
     header = [c.strip() for c in reader.fieldnames or []]
     reader.fieldnames = header

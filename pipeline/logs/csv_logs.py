@@ -576,7 +576,7 @@ _PLAIN_BLOCK = 1 << 20
 
 #: A compressed file that ends early (EOFError) or is corrupt (zlib.error, gzip.BadGzipFile, an
 #: OSError), or a read that fails: the file's reject, after the games read before it.
-_READ_ERRORS = (EOFError, OSError, zlib.error)
+READ_ERRORS = (EOFError, OSError, zlib.error)
 
 
 class _Source:
@@ -607,7 +607,7 @@ class _Source:
         while size < _PLAIN_BLOCK:
             try:
                 part = self.fh.read1(_PLAIN_BLOCK - size)  # type: ignore[attr-defined]
-            except _READ_ERRORS as err:
+            except READ_ERRORS as err:
                 if not parts:
                     raise
                 self.error = err
@@ -747,13 +747,13 @@ class SharedGames:
             self.rows[1].close()
 
 
-def _read_failed(err: BaseException, file: str, line: int) -> Reject:
+def read_failure(err: BaseException, file: str, line: int) -> Reject:
     """The reject of a file whose reading failed after ``line``, worded as a JSON Lines
     file's (:func:`pipeline.logs.jsonl.iter_jsonl_lines`).
 
-    >>> _read_failed(EOFError("Compressed file ended early"), "a.csv.gz", 12).code
+    >>> read_failure(EOFError("Compressed file ended early"), "a.csv.gz", 12).code
     'E_GZIP_TRUNCATED'
-    >>> _read_failed(zlib.error("invalid stored block lengths"), "a.csv.gz", 3).message
+    >>> read_failure(zlib.error("invalid stored block lengths"), "a.csv.gz", 3).message
     'the compressed file is corrupt after line 3 (invalid stored block lengths)'
     """
     if isinstance(err, EOFError):
@@ -848,9 +848,9 @@ class _CsvReader:
         default :attr:`ids`); a read that fails (a ``.csv.gz`` cut short) its reject, last."""
         try:
             yield from self._game_rows_read(ids)
-        except _READ_ERRORS as err:
+        except READ_ERRORS as err:
             line = self.games_lines.line + self.games_src.held_lines()
-            yield _read_failed(err, file_label(self.games_path), line)
+            yield read_failure(err, file_label(self.games_path), line)
 
     def _game_rows_read(
         self, ids: IdNumbers | None = None
@@ -1058,9 +1058,9 @@ class _CsvReader:
             yield from self.games.handed()
             try:
                 read_all = yield from self._actions(fh)
-            except _READ_ERRORS as err:  # the games before it are read; the others' rows stay
+            except READ_ERRORS as err:  # the games before it are read; the others' rows stay
                 line = max(self.lines.line, self.plain_line - 1) + self.src.held_lines()
-                yield _read_failed(err, self.name, line)
+                yield read_failure(err, self.name, line)
                 read_all = False
             if shared is not None and not read_all:
                 shared.whole = True
