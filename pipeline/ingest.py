@@ -76,7 +76,7 @@ from pipeline.logs.csv_logs import (
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
-from pipeline.logs.reader import CSV_SUFFIXES
+from pipeline.logs.reader import CSV_SUFFIXES, LOG_NAMES
 from pipeline.logs.records import content_hash
 from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules
 from pipeline.replay import ReplayedGame, replay
@@ -458,7 +458,7 @@ def expand_paths(paths: Sequence[str]) -> list[Path]:
         else:
             raise _no_input(text)
     if not out:
-        raise IngestError("E_NO_INPUT", f"no log files (.jsonl, .jsonl.gz, .csv) in {list(paths)}")
+        raise IngestError("E_NO_INPUT", f"no log files ({LOG_NAMES}) in {list(paths)}")
     return sorted(out)
 
 

@@ -408,7 +408,12 @@ def test_ingest_summary_says_more_codes_an_example_each_and_where_the_rest_are(
     done = big2("ingest", folder, "-w", tmp_path / "wh", "--top", "2", "--no-build")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "3 files skipped (not .jsonl, .jsonl.gz or .csv logs): README.txt, notes.md, " in out
+    # README.txt too: not by name (a .txt may be a big-two-scorer sheet) but by its content
+    assert (
+        "3 files skipped (not a log by name and content: .jsonl, .jsonl.gz, .ndjson, "
+        ".ndjson.gz, .csv, .csv.gz or a big-two-scorer .txt; --format names the shape of any "
+        "other file): README.txt, notes.md, "
+    ) in out
     assert "actions.games.csv" not in out.split("skipped", 1)[1]  # read with its actions CSV
     reasons = out.split("top reject reasons:\n", 1)[1].splitlines()
     shown = reasons[:2]

@@ -276,6 +276,7 @@ def print_ingest_summary(
     line, the files of ``paths``' folders passed over, and the top reject reasons with an
     example each and where the rest are."""
     from pipeline.ingest import skipped_files
+    from pipeline.logs.reader import LOG_NAMES
 
     console.print(summary_table(summary, files))
     total = summary.total()
@@ -289,8 +290,8 @@ def print_ingest_summary(
         names = ", ".join(p.name for p in skipped[:SKIPPED_SHOWN])
         more = f" and {len(skipped) - SKIPPED_SHOWN:,} more" if len(skipped) > SKIPPED_SHOWN else ""
         typer.echo(
-            f"{plural(len(skipped), 'file')} skipped (not .jsonl, .jsonl.gz or .csv logs): "
-            f"{names}{more}"
+            f"{plural(len(skipped), 'file')} skipped (not a log by name and content: "
+            f"{LOG_NAMES}; --format names the shape of any other file): {names}{more}"
         )
     if summary.reasons:
         print_reject_reasons(summary, wh, top=top)

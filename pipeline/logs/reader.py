@@ -19,6 +19,8 @@ from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules, read_sheet, sheet
 
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz")
+#: The shapes a file is read as a log in, for the messages about files that are none.
+LOG_NAMES = f"{', '.join(JSONL_SUFFIXES + CSV_SUFFIXES)} or a big-two-scorer .txt"
 #: The shapes ``--format`` may name.
 LOG_FORMATS = ("jsonl", "csv", *SHEET_SHAPES)
 
@@ -63,8 +65,7 @@ def read_log(
         return read_csv(path, max_line_bytes=max_line_bytes)
     raise LogFormatError(
         "E_FILE",
-        f"{str(path)!r} is not a log: expected {', '.join(JSONL_SUFFIXES + CSV_SUFFIXES)} "
-        "or a big-two-scorer .txt (a games CSV is read with its actions CSV; --format names "
-        "the shape of any other file)",
+        f"{str(path)!r} is not a log: expected {LOG_NAMES} (a games CSV is read with its "
+        "actions CSV; --format names the shape of any other file)",
         file=str(path),
     )
