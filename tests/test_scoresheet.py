@@ -390,6 +390,25 @@ def test_a_gzip_sheet_cut_short_keeps_the_games_before(tmp_path: Path) -> None:
     assert 2 < line < text.count("\n") and summary.total().stored == line - 2
 
 
+def test_a_cell_past_the_csv_field_limit_is_a_reject(tmp_path: Path) -> None:
+    # csv's field size limit (128 KiB): its csv.Error went through the whole import
+    # (a traceback, exit 1, nothing stored)
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,notes\n"
+        f'2024-02-01,feb-1,amy bob cat dan,0 3 10 13,"{"x" * 200_000}"\n'
+        "2024-02-01,feb-1,amy bob cat dan,5 0 1 4,fine\n"
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (1, {"E_SHEET_LINE": 1})
+    [(line, message, raw)] = (
+        wh.connect().execute("select line, message, raw from rejects").fetchall()
+    )
+    assert (line, message) == (2, "row unreadable as CSV: field larger than field limit (131072)")
+    assert raw.startswith("2024-02-01,feb-1,amy bob cat dan,0 3 10 13,") and len(raw) == 4096
+
+
 def test_header_without_the_columns_is_one_reject(tmp_path: Path) -> None:
     sheet = tmp_path / "x.csv"
     sheet.write_text("date,players,cards_left,whatever\n2024-01-01,a b c d,0 1 2 3\n")

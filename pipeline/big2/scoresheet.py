@@ -534,7 +534,13 @@ def read_sheet_csv(path: str | Path, rules: SheetRules) -> Iterator[GameRecord |
 
 def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRecord | Reject]:
     reader = csv.DictReader(io.StringIO(text))
-    header = [c.strip() for c in reader.fieldnames or []]
+    try:
+        header = [c.strip() for c in reader.fieldnames or []]
+    except csv.Error as err:  # e.g. a cell past csv's field size limit (128 KiB)
+        yield _reject(
+            file, 1, "E_SHEET_HEADER", f"score sheet header unreadable: {err}", _escaped(text[:200])
+        )
+        return
     reader.fieldnames = header
     missing = [c for c in SHEET_COLUMNS if c not in header]
     if missing:
@@ -547,7 +553,17 @@ def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRec
         )
         return
     numbers: dict[str, int] = {}
-    for row in reader:
+    while True:
+        start = reader.line_num + 1  # the row's first line (a quoted cell may hold more)
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:  # e.g. a cell past csv's field size limit (128 KiB)
+            line = text.splitlines()[start - 1 : start] or [""]
+            message = f"row unreadable as CSV: {err}"
+            yield _reject(file, start, "E_SHEET_LINE", message, _escaped(line[0][:4096]))
+            continue
         lineno = reader.line_num
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
