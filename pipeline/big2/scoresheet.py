@@ -41,8 +41,8 @@ from typing import Any
 
 from pipeline.big2.rules import DEFAULT_PRESET
 from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
-from pipeline.logs.csv_logs import READ_ERRORS, is_games_csv, read_failure
-from pipeline.logs.jsonl import open_log
+from pipeline.logs.csv_logs import is_games_csv
+from pipeline.logs.jsonl import READ_ERRORS, open_log, read_failure
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
 from pipeline.logs.records import INT32_MAX, content_hash, read_ruleset, whole_number
 from pipeline.logs.scoresheet import SheetRules

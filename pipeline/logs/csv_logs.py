@@ -21,12 +21,10 @@ is streamed game by game; the games CSV only as far as the game whose actions co
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import json
 import math
 import re
-import zlib
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +36,13 @@ import orjson
 
 from pipeline.errors import E_CSV_COLUMN, E_GAME_TOO_LONG, LogFormatError
 from pipeline.games import DEFAULT_KIND, CsvColumns, find_game, game_for, kinds
-from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, RAW_PREFIX_BYTES, open_log
+from pipeline.logs.jsonl import (
+    DEFAULT_MAX_LINE_BYTES,
+    RAW_PREFIX_BYTES,
+    READ_ERRORS,
+    open_log,
+    read_failure,
+)
 from pipeline.logs.model import GameRecord, Reject, Source, file_label
 from pipeline.logs.records import MAX_ACTIONS, check_surrogates, parse_game
 
@@ -574,11 +578,6 @@ _PlainCore = tuple[
 _PLAIN_BLOCK = 1 << 20
 
 
-#: A compressed file that ends early (EOFError) or is corrupt (zlib.error, gzip.BadGzipFile, an
-#: OSError), or a read that fails: the file's reject, after the games read before it.
-READ_ERRORS = (EOFError, OSError, zlib.error)
-
-
 class _Source:
     """A CSV file's bytes after its header (the actions file's or the games CSV's), a block at
     a time, for the core and the Python reader to take turns: whole lines from the position
@@ -745,24 +744,6 @@ class SharedGames:
         """Close the games CSV (at the last file's end, or when the import stops early)."""
         if self.rows is not None:
             self.rows[1].close()
-
-
-def read_failure(err: BaseException, file: str, line: int) -> Reject:
-    """The reject of a file whose reading failed after ``line``, worded as a JSON Lines
-    file's (:func:`pipeline.logs.jsonl.iter_jsonl_lines`).
-
-    >>> read_failure(EOFError("Compressed file ended early"), "a.csv.gz", 12).code
-    'E_GZIP_TRUNCATED'
-    >>> read_failure(zlib.error("invalid stored block lengths"), "a.csv.gz", 3).message
-    'the compressed file is corrupt after line 3 (invalid stored block lengths)'
-    """
-    if isinstance(err, EOFError):
-        code, message = "E_GZIP_TRUNCATED", f"the compressed file ends early after line {line}"
-    elif isinstance(err, gzip.BadGzipFile | zlib.error):
-        code, message = "E_GZIP", f"the compressed file is corrupt after line {line}"
-    else:
-        code, message = "E_READ", f"read failed after line {line}"
-    return Reject(Source(file, line + 1), None, None, code, f"{message} ({err})", "")
 
 
 class _CsvReader:

@@ -162,6 +162,29 @@ def _peek(fh: IO[bytes]) -> bytes:
     return cast(bytes, peek(_SKIP_CHUNK)) if peek is not None else b""
 
 
+#: A compressed file that ends early (EOFError) or is corrupt (zlib.error, gzip.BadGzipFile, an
+#: OSError), or a read that fails: the file's reject, after the games read before it.
+READ_ERRORS = (EOFError, OSError, zlib.error)
+
+
+def read_failure(err: BaseException, file: str, line: int) -> Reject:
+    """The reject of a file whose reading failed after ``line`` (a JSON Lines file's, a CSV
+    pair's, a score sheet's): a ``.gz`` cut short, corrupt, or a read that failed.
+
+    >>> read_failure(EOFError("Compressed file ended early"), "a.csv.gz", 12).code
+    'E_GZIP_TRUNCATED'
+    >>> read_failure(zlib.error("invalid stored block lengths"), "a.csv.gz", 3).message
+    'the compressed file is corrupt after line 3 (invalid stored block lengths)'
+    """
+    if isinstance(err, EOFError):
+        code, message = "E_GZIP_TRUNCATED", f"the compressed file ends early after line {line}"
+    elif isinstance(err, gzip.BadGzipFile | zlib.error):
+        code, message = "E_GZIP", f"the compressed file is corrupt after line {line}"
+    else:
+        code, message = "E_READ", f"read failed after line {line}"
+    return Reject(Source(file, line + 1), None, None, code, f"{message} ({err})", "")
+
+
 def iter_jsonl_lines(
     fh: IO[bytes],
     name: str,
@@ -228,33 +251,8 @@ def iter_jsonl_lines(
                         break
                 continue
             yield source, text
-    except EOFError as err:
-        yield Reject(
-            Source(name, line_no + 1),
-            None,
-            None,
-            "E_GZIP_TRUNCATED",
-            f"the compressed file ends early after line {line_no} ({err})",
-            "",
-        )
-    except (gzip.BadGzipFile, zlib.error) as err:
-        yield Reject(
-            Source(name, line_no + 1),
-            None,
-            None,
-            "E_GZIP",
-            f"the compressed file is corrupt after line {line_no} ({err})",
-            "",
-        )
-    except OSError as err:
-        yield Reject(
-            Source(name, line_no + 1),
-            None,
-            None,
-            "E_READ",
-            f"read failed after line {line_no}: {err}",
-            "",
-        )
+    except READ_ERRORS as err:
+        yield read_failure(err, name, line_no)
 
 
 def read_jsonl_stream(
