@@ -70,6 +70,7 @@ from pipeline.logs.csv_logs import (
     SharedGames,
     games_csv_for,
     is_games_csv,
+    is_shared_games_csv,
     read_csv,
     read_csv_lines,
 )
@@ -758,7 +759,7 @@ def _shared_games(files: Sequence[Path], log_format: str | None) -> dict[Path, S
     file, its shared games CSV."""
     users: dict[Path, list[Path]] = {}
     for f in files:
-        if _is_csv(f, log_format) and (g := games_csv_for(f)).name == "games.csv":
+        if _is_csv(f, log_format) and is_shared_games_csv(g := games_csv_for(f)):
             users.setdefault(g, []).append(f)
     id_numbers = native.game_ids if native.available() else dict
     of: dict[Path, SharedGames] = {}
@@ -1078,7 +1079,7 @@ def _own_small_games_csv(path: Path) -> bool:
     ``games.csv``) and small."""
     games = games_csv_for(path)
     try:
-        return games.name != "games.csv" and games.stat().st_size <= SMALL_FILE_BYTES
+        return not is_shared_games_csv(games) and games.stat().st_size <= SMALL_FILE_BYTES
     except OSError:
         return False  # none: read alone, its reject as before
 

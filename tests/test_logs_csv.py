@@ -92,6 +92,53 @@ def test_names_and_shapes() -> None:
     assert games_csv_for(SAMPLES / "actions.csv") == SAMPLES / "actions.games.csv"
 
 
+def test_a_gzipped_games_csv_is_found_the_plain_one_first(tmp_path: Path) -> None:
+    own, shared = tmp_path / "d1.games.csv", tmp_path / "games.csv"
+    for name in ("games.csv.gz", "games.csv", "d1.games.csv.gz", "d1.games.csv"):
+        (tmp_path / name).touch()  # each before those touched already
+        assert games_csv_for(tmp_path / "d1.csv.gz") == tmp_path / name
+        assert games_csv_for(tmp_path / "d1.csv") == tmp_path / name
+    assert games_csv_for(tmp_path / "d2.csv.gz") == shared
+    for f in (own, shared):
+        f.unlink()
+    assert games_csv_for(tmp_path / "d2.csv") == shared.with_name("games.csv.gz")
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_gzipped_pairs_import_on_both_paths(
+    pair: Any, monkeypatch: pytest.MonkeyPatch, pure: bool
+) -> None:
+    """A ``day.csv.gz`` with its ``day.games.csv.gz``, and two gzipped actions CSVs sharing a
+    folder's ``games.csv.gz``, import whole (the gzipped games CSV was never looked for: every
+    game ``E_CSV_NO_GAME`` after an ``E_CSV_GAMES_FILE`` naming ``day.games.csv``)."""
+    if pure:  # the pure Python path (BIG2_PURE_PYTHON=1's)
+        monkeypatch.setattr(native, "_MODULE", None)
+        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+    elif not native.available():
+        pytest.skip("the native core is not built (make native)")
+    path, game_rows, action_rows = pair
+    own, folder = path.parent / "own", path.parent / "shared"
+    own.mkdir()
+    folder.mkdir()
+    write_pair(own / "day.csv", game_rows, action_rows)
+    (folder / "games.csv").write_text(to_text(game_rows), encoding="utf-8")
+    half = first_row(action_rows, "c2") - 1
+    for name, rows in (("a.csv", action_rows[:half]), ("b.csv", action_rows[half:])):
+        (folder / name).write_text(
+            to_text([action_rows[0], *rows[name == "a.csv" :]]), encoding="utf-8"
+        )
+    for f in [*own.iterdir(), *folder.iterdir()]:
+        f.with_name(f.name + ".gz").write_bytes(gzip.compress(f.read_bytes()))
+        f.unlink()
+    for logs in ([own / "day.csv.gz"], [folder / "a.csv.gz", folder / "b.csv.gz"]):
+        wh = Warehouse(logs[0].parent / "wh")
+        ingest([str(f) for f in logs], wh, workers=1)
+        with wh.connect() as con:
+            games = con.execute("select game_id from games order by 1").fetchall()
+            rejects = con.execute("select code from rejects").fetchall()
+        assert ([g for (g,) in games], rejects) == (["c0", "c1", "c2", "c3"], [])
+
+
 def test_good_pair_with_sources(pair: Any) -> None:
     path, game_rows, action_rows = pair
     write_pair(path, game_rows, action_rows)

@@ -83,6 +83,10 @@ _SURROGATE = re.compile("[\udc80-\udcff]")
 _TOO_LONG = "\x00too-long\x00"
 
 
+SHARED_GAMES_CSV = ("games.csv", "games.csv.gz")
+"""A folder's games CSV, for the actions CSVs without their own, plain before gzipped."""
+
+
 def is_games_csv(path: Path) -> bool:
     """Whether a file is a games CSV (read with its actions CSV, not on its own)."""
     name = path.name.removesuffix(".gz")
@@ -90,12 +94,30 @@ def is_games_csv(path: Path) -> bool:
 
 
 def games_csv_for(path: Path) -> Path:
-    """The games CSV that goes with an actions CSV: ``<stem>.games.csv``, else ``games.csv``."""
+    """The games CSV that goes with an actions CSV, the first that exists of ``<stem>.games.csv``,
+    ``<stem>.games.csv.gz``, ``games.csv``, ``games.csv.gz`` (its own before the folder's, each
+    plain before gzipped, whether the actions CSV is gzipped or not); none: ``<stem>.games.csv``,
+    whose E_CSV_GAMES_FILE reject names it.
+
+    >>> games_csv_for(Path("nowhere/day1.csv.gz")).name
+    'day1.games.csv'
+    """
     name = path.name.removesuffix(".gz").removesuffix(".csv")
     own = path.with_name(f"{name}.games.csv")
-    if own.exists() or not path.with_name("games.csv").exists():
-        return own
-    return path.with_name("games.csv")
+    for candidate in (own, own.with_name(f"{own.name}.gz"), *map(path.with_name, SHARED_GAMES_CSV)):
+        if candidate.exists():
+            return candidate
+    return own
+
+
+def is_shared_games_csv(path: Path) -> bool:
+    """Whether a games CSV is a folder's (``games.csv`` or ``games.csv.gz``), which several
+    actions CSVs may share, rather than one actions CSV's own.
+
+    >>> is_shared_games_csv(Path("logs/games.csv.gz")), is_shared_games_csv(Path("logs/d1.games.csv"))
+    (True, False)
+    """
+    return path.name in SHARED_GAMES_CSV
 
 
 class _Lines:
