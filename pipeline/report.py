@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import shlex
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -233,14 +234,47 @@ def _who(player_id: str, name: Any) -> str:
     return player_id if not name or name == player_id else f"{name} ({player_id})"
 
 
+_DECIMAL = re.compile(r"[+-]?[\d,]+\.(\d+)")
+_WHOLE = re.compile(r"[+-]?[\d,]+")
+
+
+def same_decimals(cells: Sequence[str]) -> list[str]:
+    """A column's numbers (as :func:`number` writes them) with as many decimals each as the
+    most of any of them, so that amounts of a fractional stake read alike (``+220.0`` beside
+    ``-112.5``, not ``+220``); other cells (``—``, empty) as they are.
+
+    >>> same_decimals(["+220", "-112.5", "—", "1,000", "0.25"])
+    ['+220.00', '-112.50', '—', '1,000.00', '0.25']
+    >>> same_decimals(["3", "-4"])
+    ['3', '-4']
+    """
+    places = max((len(m[1]) for c in cells if (m := _DECIMAL.fullmatch(c))), default=0)
+    if not places:
+        return list(cells)
+    out = []
+    for c in cells:
+        if (m := _DECIMAL.fullmatch(c)) is not None:
+            c += "0" * (places - len(m[1]))
+        elif _WHOLE.fullmatch(c):
+            c += "." + "0" * places
+        out.append(c)
+    return out
+
+
 def _section(
     title: str, columns: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]], note: str = ""
 ) -> Section:
+    numeric = tuple(n for _, n in columns)
+    cells = [list(r) for r in rows]
+    for k, is_number in enumerate(numeric):
+        if is_number:
+            for r, c in zip(cells, same_decimals([r[k] for r in cells]), strict=True):
+                r[k] = c
     return Section(
         title=title,
         columns=tuple(c for c, _ in columns),
-        numeric=tuple(n for _, n in columns),
-        rows=tuple(tuple(r) for r in rows),
+        numeric=numeric,
+        rows=tuple(tuple(r) for r in cells),
         note=note,
     )
 

@@ -434,3 +434,29 @@ def test_marts_older_than_the_queries_say_build(tmp_path: Path) -> None:
     build(wh)
     result = runner.invoke(app, ["report", "--match", "ex1", "-w", str(wh.root)])
     assert result.exit_code == 0, result.output
+
+
+def _column(text: str, title: str, header: str) -> list[str]:
+    """The cells of one column of a section of a text report (rows on one line each)."""
+    block = text.split(f"\n{title}\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    start = block[0].index(header) + len(header)
+    return [row[:start].split()[-1] for row in block[2:]]
+
+
+def test_money_of_a_fractional_stake_has_the_same_decimals_in_a_column(tmp_path: Path) -> None:
+    """At stake 2.5 a column of money read ``+220`` beside ``-112.5``: each number is written
+    with the most decimals of its column (``+220.0``), whole numbers elsewhere as before."""
+    wh = Warehouse(tmp_path / "wh")
+    done = runner.invoke(
+        app,
+        ["simulate", "-o", str(tmp_path / "st.jsonl"), "-n", "8", "--seed", "5", "--set",
+         "stake=2.5", "--id-prefix", "st", "--workers", "1", "--ingest", "-w", str(wh.root)],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    code, out, err = big2(wh, "report", "-m", "st-5-m000000")
+    assert code == 0, err
+    for title, header in (("Players (money)", "net"), ("Who paid whom (money)", "amount")):
+        cells = _column(out, title, header)
+        places = {len(c.partition(".")[2]) for c in cells}
+        assert places == {1} and any(c.endswith(".5") for c in cells), (title, cells)
+    assert _column(out, "Players (money)", "games") == ["8"] * 4
