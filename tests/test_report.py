@@ -443,20 +443,39 @@ def _column(text: str, title: str, header: str) -> list[str]:
     return [row[:start].split()[-1] for row in block[2:]]
 
 
-def test_money_of_a_fractional_stake_has_the_same_decimals_in_a_column(tmp_path: Path) -> None:
-    """At stake 2.5 a column of money read ``+220`` beside ``-112.5``: each number is written
-    with the most decimals of its column (``+220.0``), whole numbers elsewhere as before."""
-    wh = Warehouse(tmp_path / "wh")
+@pytest.fixture(scope="module")
+def at_stake_2_5(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """``big2 report`` of a simulated hk match of 8 games at stake 2.5."""
+    root = tmp_path_factory.mktemp("stake")
+    wh = Warehouse(root / "wh")
     done = runner.invoke(
         app,
-        ["simulate", "-o", str(tmp_path / "st.jsonl"), "-n", "8", "--seed", "5", "--set",
+        ["simulate", "-o", str(root / "st.jsonl"), "-n", "8", "--seed", "5", "--set",
          "stake=2.5", "--id-prefix", "st", "--workers", "1", "--ingest", "-w", str(wh.root)],
     )  # fmt: skip
     assert done.exit_code == 0, done.output
     code, out, err = big2(wh, "report", "-m", "st-5-m000000")
     assert code == 0, err
+    return out
+
+
+def test_money_of_a_fractional_stake_has_the_same_decimals_in_a_column(at_stake_2_5: str) -> None:
+    """At stake 2.5 a column of money read ``+220`` beside ``-112.5``: each number is written
+    with the most decimals of its column (``+220.0``), whole numbers elsewhere as before."""
+    out = at_stake_2_5
     for title, header in (("Players (money)", "net"), ("Who paid whom (money)", "amount")):
         cells = _column(out, title, header)
         places = {len(c.partition(".")[2]) for c in cells}
         assert places == {1} and any(c.endswith(".5") for c in cells), (title, cells)
     assert _column(out, "Players (money)", "games") == ["8"] * 4
+
+
+def test_a_chao_penalty_in_money_is_at_the_games_stake(at_stake_2_5: str) -> None:
+    """The 炒 table's penalty says unit money: at stake 2.5, 11 cards at 三炒 ×3 is 82.5, not
+    the 33 penalty points it showed (hk: no ♠2 doubling, no 歡樂 multiplier)."""
+    block = at_stake_2_5.split("\n炒 (multiplied losses)\n", 1)[1].split("\n\n", 1)[0]
+    rows = [re.search(r" (\d+)  \S+ ×(\d) +([\d.,]+)  money$", r) for r in block.splitlines()[2:]]
+    assert rows and all(rows), block
+    for m in rows:
+        assert m is not None
+        assert float(m[3]) == int(m[1]) * int(m[2]) * 2.5, m[0]

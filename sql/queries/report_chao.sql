@@ -1,5 +1,7 @@
 -- Grain: one row per 炒 event of the selection (key game_id, seat): a loser whose penalty was
 -- multiplied (multiplier above 1: 雙炒 ×2, 三炒 ×3, 四炒 ×4; every loser of an instant win is ×3).
+-- penalty is in the row's unit: the penalty p (spec 1.7) in penalty points, p × the game's
+-- effective stake in money (at stake 1 the two are the same number).
 -- Parameters: $match_key, $day, $tz, $player_id (see sql/macros/report_games.sql).
 select
     g.game_id,
@@ -11,7 +13,9 @@ select
     s.cards_left,
     s.multiplier,
     s.tier_name,
-    s.penalty,
+    -- in the game's unit: penalty points, or money (the penalty at the game's stake, as it is paid)
+    case when s.settlement = 'penalty_points' then s.penalty else s.penalty * s.stake_effective end
+        as penalty,
     s.score,
     case when s.settlement = 'penalty_points' then 'penalty points' else 'money' end as unit
 from report_games($match_key, $day, $tz, $player_id) as g
