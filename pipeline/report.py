@@ -187,6 +187,23 @@ def unknown_match(con: duckdb.DuckDBPyConnection, match_key: str) -> ReportError
     )
 
 
+def unknown_game(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportError:
+    """``E_UNKNOWN_GAME`` for a ``big2 export`` id that is no game: when it is a match id
+    (named query ``export_match_games``), its games and the command that reports the match."""
+    rows = run_query(con, "export_match_games", match_key=game_id)
+    if rows:
+        m = rows[0]
+        n = int(m["n_games"])
+        games = f"{m['first_game_id']} … {m['last_game_id']}" if n > 1 else m["first_game_id"]
+        return ReportError(
+            "E_UNKNOWN_GAME",
+            f"{game_id!r} is a match of {n:,} game{'s' if n != 1 else ''} ({games}), not a "
+            f"game: `big2 report --match {shlex.quote(game_id)}` reports it, `big2 export "
+            "GAME_ID` one of its games",
+        )
+    return ReportError("E_UNKNOWN_GAME", f"no game {game_id!r} in the warehouse")
+
+
 # ----- the report as sections of formatted cells -------------------------------------------
 
 
@@ -714,7 +731,7 @@ def fetch_game(con: duckdb.DuckDBPyConnection, game_id: str) -> GameData:
     if not found:
         ddz = run_query(con, "export_ddz_game", game_id=game_id)
         if not ddz:
-            raise ReportError("E_UNKNOWN_GAME", f"no game {game_id!r} in the warehouse")
+            raise unknown_game(con, game_id)
         seats = tuple(run_query(con, "export_ddz_seats", game_id=game_id))
         return GameData(
             game=ddz[0],

@@ -229,6 +229,21 @@ def test_a_game_of_a_match_names_its_match(wh: Warehouse) -> None:
     assert "Match taiwan-1" in alone.stdout
 
 
+def test_export_of_a_match_id_names_its_games_and_the_report(wh: Warehouse) -> None:
+    """`big2 export MATCH_ID` said only "no game 'm-hk-1' in the warehouse"; it names the
+    match's games and the command that reports it (as `--match GAME_ID` names the match). A
+    game logged without a match (its own match) exports as ever."""
+    result = runner.invoke(app, ["export", "m-hk-1", "-w", str(wh.root)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (
+        "big2: error: E_UNKNOWN_GAME: 'm-hk-1' is a match of 3 games (m-hk-1-g1 … m-hk-1-g3), "
+        "not a game: `big2 report --match m-hk-1` reports it, `big2 export GAME_ID` one of its "
+        "games"
+    )
+    alone = runner.invoke(app, ["export", "taiwan-1", "-w", str(wh.root)])
+    assert alone.exit_code == 0, alone.output
+
+
 def test_match_help_and_error_say_which_ids_it_takes(wh: Warehouse) -> None:
     says = "a log's match_id, or the id of a game logged without one"
     result = runner.invoke(app, ["report", "--match", "no-such-match", "-w", str(wh.root)])
