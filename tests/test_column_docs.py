@@ -27,7 +27,7 @@ def docs_columns(name: str) -> dict[tuple[str, str], str]:
             head = re.match(r"^#+ `?([a-z_]+)`?\s*$", line)
             table = head.group(1) if head else ""
             continue
-        cell = re.match(r"^\| `([a-z_]+)` \|(?: [A-Z][A-Z ]*\[?\]? \|)? (.+) \|$", line)
+        cell = re.match(r"^\| `([a-z0-9_]+)` \|(?: [A-Z][A-Z ]*\[?\]? \|)? (.+) \|$", line)
         if table and cell:
             out[(table, cell.group(1))] = cell.group(2)
     return out
@@ -85,6 +85,7 @@ FULLY_DESCRIBED = (
     "mart_game_playtime",
     "mart_playtime_rewards",
     "mart_player_standings",
+    "stats_players",
 )
 
 
