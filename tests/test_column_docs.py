@@ -82,8 +82,10 @@ def test_every_table_users_query_has_a_grain(tmp_path: Path) -> None:
 #: are described in part, by their SQL files' comments and the docs' prose.
 FULLY_DESCRIBED = (
     "audit_obligations",
+    "collusion_ranking",
     "ddz_stats_players",
     "ddz_win_rates",
+    "luck_players",
     "mart_game_playtime",
     "mart_playtime_rewards",
     "mart_player_standings",
