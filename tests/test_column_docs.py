@@ -83,10 +83,13 @@ def test_every_table_users_query_has_a_grain(tmp_path: Path) -> None:
 FULLY_DESCRIBED = (
     "audit_obligations",
     "collusion_ranking",
+    "ddz_game_scores",
     "ddz_stats_players",
     "ddz_win_rates",
     "luck_players",
     "mart_game_playtime",
+    "mart_game_scores",
+    "mart_match_standings",
     "mart_playtime_rewards",
     "mart_player_standings",
     "stats_players",
