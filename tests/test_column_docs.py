@@ -82,6 +82,7 @@ def test_every_table_users_query_has_a_grain(tmp_path: Path) -> None:
 #: are described in part, by their SQL files' comments and the docs' prose.
 FULLY_DESCRIBED = (
     "audit_obligations",
+    "collusion_evidence",
     "collusion_ranking",
     "ddz_game_scores",
     "ddz_stats_players",
@@ -92,6 +93,7 @@ FULLY_DESCRIBED = (
     "mart_match_standings",
     "mart_playtime_rewards",
     "mart_player_standings",
+    "stats_player_games",
     "stats_players",
 )
 
