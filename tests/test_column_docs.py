@@ -82,9 +82,14 @@ def test_every_table_users_query_has_a_grain(tmp_path: Path) -> None:
 #: are described in part, by their SQL files' comments and the docs' prose.
 FULLY_DESCRIBED = (
     "audit_obligations",
+    "audit_players",
     "collusion_evidence",
     "collusion_ranking",
+    "ddz_bidding",
+    "ddz_bombs",
     "ddz_game_scores",
+    "ddz_springs",
+    "ddz_stats_player_games",
     "ddz_stats_players",
     "ddz_win_rates",
     "luck_players",
@@ -95,6 +100,7 @@ FULLY_DESCRIBED = (
     "mart_player_standings",
     "stats_player_games",
     "stats_players",
+    "stats_seat_positions",
 )
 
 
