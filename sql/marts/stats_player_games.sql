@@ -82,7 +82,8 @@ per_seat_actions as (
         -- plays (opportunity: the game)
         count_if(is_play)::bigint as n_plays,
         count_if(is_play and is_five)::bigint as n_five_card_plays,
-        -- following turns (opportunity: a turn on a trick someone else led)
+        -- following turns (opportunity: a turn on a trick already opened, a play or a pass;
+        -- the leader follows too when play comes back round to it)
         count_if(not is_lead and is_decision)::bigint as n_follow_turns,
         count_if(is_pass)::bigint as n_passes,
         count_if(is_pass and beating_play_existed)::bigint as n_voluntary_passes,
