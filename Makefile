@@ -44,12 +44,13 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	@$(CORE_STATUS)
 
 ## native-test: a build of the core of these sources, which is all the tests need: the one
-## `make native` left when it is current, else the plain release build (BIG2_PGO=0), one build
-## with link-time optimisation instead of the profile-guided build's two and its workload: ~80 s
-## against ~190 s on the 2-CPU Intel machine, the difference that keeps `make test` from a fresh
-## clone inside its 15 minutes (docs/benchmarks.md, "make test builds the plain core"). The
-## plain build clears `make native`'s stamp, so `make demo` and `make bench` build the
-## profile-guided core again after it.
+## `make native` left when it is current, else the quick build (BIG2_PGO=0 BIG2_BUILD=quick:
+## Cargo.toml's quick profile, the release one without link-time optimisation, one build instead
+## of the profile-guided build's two and its workload; ~190 s -> ~80 s on the 2-CPU Intel
+## machine with the plain release build, 97 -> 74 s on the AMD one from the release to the quick
+## profile: what keeps `make test` from a fresh clone inside its 15 minutes; docs/benchmarks.md,
+## "make test builds the plain core", "make test's core build"). It clears `make native`'s
+## stamp, so `make demo` and `make bench` build the profile-guided core again after it.
 native-test: $(NATIVE_ANY)
 $(NATIVE_ANY): $(STAMP) $(NATIVE_SRC)
 	@if [ -z "$(CARGO)" ]; then \
@@ -58,7 +59,7 @@ $(NATIVE_ANY): $(STAMP) $(NATIVE_SRC)
 	  echo "native core: the profile-guided build of these sources is installed (make native)"; \
 	  touch $(NATIVE_ANY); \
 	else \
-	  rm -f $(NATIVE_STAMP) && BIG2_PGO=0 $(RUST_ENV) native/build.sh $(VENV) && touch $(NATIVE_ANY); \
+	  rm -f $(NATIVE_STAMP) && BIG2_PGO=0 BIG2_BUILD=quick $(RUST_ENV) native/build.sh $(VENV) && touch $(NATIVE_ANY); \
 	fi
 	@$(CORE_STATUS)
 
@@ -81,9 +82,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench dashboards
 	$(BIN)/mypy
 
-## test: set up; then lint (ruff, mypy), native-check and a release build of the native core
-## (native-test), two at a time (`make -j2`: the CI machine has 2 CPUs; the release build's
-## link-time optimisation runs on one core, cargo test's run of the Rust tests mostly on one);
+## test: set up; then the quick build of the native core (native-test, the longest, started
+## first), native-check and lint (ruff, mypy), two at a time (`make -j2`: the CI machine has 2
+## CPUs; lint waits for whichever of the two builds ends first);
 ## then the whole test suite on the native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
 ## on one process, so its module fixtures are built once), then the doctests on the pure Python
 ## path. docs/benchmarks.md: "Test suite wall time". `--durations` prints the slowest tests, so a
@@ -92,7 +93,7 @@ lint: $(STAMP)
 ## the project's modules again (~0.3 CPU-s a process; Python still reads a .pyc it finds).
 TEST_WORKERS ?= 2
 test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target lint native-check native-test
+	@$(MAKE) --no-print-directory -j2 --output-sync=target native-test native-check lint
 	$(BIN)/python -m compileall -q pipeline dashboards bench
 	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py

@@ -13,6 +13,9 @@
 # says so: the same code, the same answers, only less fast. The build names itself
 # (BIG2_NATIVE_BUILD, read by `big2 --version`).
 #
+# BIG2_BUILD=quick (with BIG2_PGO=0): the `quick` profile of Cargo.toml instead of the release
+# one, no link-time optimisation, for `make test` (the same code, built sooner).
+#
 # usage: native/build.sh VENV   (run from anywhere; cargo and maturin found on PATH / in VENV)
 set -euo pipefail
 if [ $# -ne 1 ] || [ ! -x "$1/bin/maturin" ]; then
@@ -21,12 +24,20 @@ if [ $# -ne 1 ] || [ ! -x "$1/bin/maturin" ]; then
 fi
 venv=$(cd "$1" && pwd)
 cd "$(dirname "$0")"
-maturin() { VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --release --quiet -m Cargo.toml; }
+profile=(--release)
+maturin() { VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop "${profile[@]}" --quiet -m Cargo.toml; }
 
 plain() {
   echo "native core: plain release build ($1)"
   BIG2_NATIVE_BUILD=release maturin
 }
+
+if [ "${BIG2_BUILD:-}" = quick ]; then
+  echo "native core: quick build (Cargo.toml's quick profile, for the tests: BIG2_BUILD=quick)"
+  profile=(--profile quick)
+  BIG2_NATIVE_BUILD=quick maturin
+  exit
+fi
 
 if [ "${BIG2_PGO:-1}" = 0 ]; then
   plain "BIG2_PGO=0"
