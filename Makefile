@@ -82,9 +82,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench dashboards
 	$(BIN)/mypy
 
-## test: set up; then the quick build of the native core (native-test, the longest, started
-## first), native-check and lint (ruff, mypy), two at a time (`make -j2`: the CI machine has 2
-## CPUs; lint waits for whichever of the two builds ends first);
+## test: set up; then lint (ruff, mypy), native-check and the quick build of the native core
+## (native-test), two at a time (`make -j2`: the CI machine has 2 CPUs; the two Rust builds
+## started together took longer, docs/benchmarks.md "make test's core build");
 ## then the whole test suite on the native core, over TEST_WORKERS processes (pytest-xdist; `--dist loadfile` keeps a file's tests
 ## on one process, so its module fixtures are built once), then the doctests on the pure Python
 ## path. docs/benchmarks.md: "Test suite wall time". `--durations` prints the slowest tests, so a
@@ -93,7 +93,7 @@ lint: $(STAMP)
 ## the project's modules again (~0.3 CPU-s a process; Python still reads a .pyc it finds).
 TEST_WORKERS ?= 2
 test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target native-test native-check lint
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint native-check native-test
 	$(BIN)/python -m compileall -q pipeline dashboards bench
 	$(BIN)/python -m pytest -m "not slow" -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 	BIG2_PURE_PYTHON=1 $(BIN)/python -m pytest --doctest-modules -q pipeline dashboards --ignore=dashboards/views --ignore=dashboards/app.py
