@@ -42,7 +42,7 @@ from typing import Any
 from pipeline.big2.rules import DEFAULT_PRESET
 from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
 from pipeline.logs.csv_logs import is_games_csv
-from pipeline.logs.jsonl import READ_ERRORS, open_log, read_failure
+from pipeline.logs.jsonl import READ_ERRORS, not_utf8, open_log, read_failure
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
 from pipeline.logs.records import INT32_MAX, content_hash, read_ruleset, whole_number
 from pipeline.logs.scoresheet import SheetRules
@@ -179,7 +179,7 @@ def _not_utf8(text: str) -> str | None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
-        return f"byte 0x{data[err.start]:02x} at offset {err.start} is not UTF-8 ({err.reason})"
+        return not_utf8(data, err)
     return None
 
 

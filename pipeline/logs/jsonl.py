@@ -137,20 +137,25 @@ def parse_line(text: str, source: Source) -> GameRecord | Reject:
         )
 
 
+def not_utf8(data: bytes, err: UnicodeDecodeError) -> str:
+    r"""The message of ``E_ENCODING``: ``data``'s first byte that is not UTF-8 (``err``, its
+    decoding's error), where it is and why (hand logs and score sheets alike).
+
+    >>> try:
+    ...     b"Jos\xe9 bob".decode("utf-8")
+    ... except UnicodeDecodeError as err:
+    ...     print(not_utf8(b"Jos\xe9 bob", err))
+    byte 0xe9 at offset 3 is not UTF-8 (invalid continuation byte)
+    """
+    return f"byte 0x{data[err.start]:02x} at offset {err.start} is not UTF-8 ({err.reason})"
+
+
 def _decode(line: bytes, source: Source) -> str | Reject:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as err:
         raw = line.decode("utf-8", "backslashreplace").rstrip("\r\n")
-        bad = line[err.start : err.start + 1].hex()
-        return Reject(
-            source,
-            guess_game_id(raw),
-            None,
-            "E_ENCODING",
-            f"byte 0x{bad} at offset {err.start} is not UTF-8 ({err.reason})",
-            raw,
-        )
+        return Reject(source, guess_game_id(raw), None, "E_ENCODING", not_utf8(line, err), raw)
     if source.line == 1:
         text = text.removeprefix("\ufeff")
     return text
