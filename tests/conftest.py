@@ -5,11 +5,13 @@ time says more about the neighbours than about the code (the example counts stay
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
 
 import pytest
+import streamlit.components.v2.manifest_scanner as streamlit_manifests
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +23,14 @@ os.environ["COLUMNS"] = "100"
 
 settings.register_profile("big2", deadline=None)
 settings.load_profile("big2")
+
+
+#: Streamlit's AppTest scans every installed package's metadata for components at the first run
+#: of each app (the server does it once, at its start): ~0.35 CPU-s an AppTest, 40-90 CPU-s of
+#: the suite. The packages do not change while the tests run: the scan is done once a process.
+streamlit_manifests.scan_component_manifests = functools.cache(  # type: ignore[assignment]
+    streamlit_manifests.scan_component_manifests
+)
 
 
 def pytest_report_header() -> str:

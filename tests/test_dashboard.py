@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -80,13 +80,16 @@ Use = Callable[[Path], None]
 
 
 @pytest.fixture
-def use(monkeypatch: pytest.MonkeyPatch) -> Use:
-    """``use(wh_root)`` points the app at a warehouse (as ``big2 dashboard`` does)."""
+def use(monkeypatch: pytest.MonkeyPatch) -> Iterator[Use]:
+    """``use(wh_root)`` points the app at a warehouse (as ``big2 dashboard`` does). The test's
+    own reads share a connection, as a page's do (``reading.one_connection``; reopened when the
+    warehouse changes): a fresh one costs ~30 ms, and the cross-checks read hundreds of times."""
 
     def point(root: Path) -> None:
         monkeypatch.setenv("BIG2_WAREHOUSE", str(root))
 
-    return point
+    with reading.one_connection():
+        yield point
 
 
 def app(page: str | None = None, **query: str) -> AppTest:

@@ -38,7 +38,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
 def point(built: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
     monkeypatch.setenv("BIG2_WAREHOUSE", str(built.root))
     st.cache_data.clear()
-    yield built
+    with reading.one_connection():  # the test's reads share one (as test_dashboard.use's)
+        yield built
     st.cache_data.clear()
 
 
