@@ -113,6 +113,38 @@ def _order(c: int) -> tuple[int, int]:
     return (13 if c == BLACK_JOKER else 14 if c == RED_JOKER else c >> 2), c
 
 
+def paid_words(
+    *,
+    bid: int,
+    stake: float,
+    bombs_rockets: int,
+    raw: int,
+    paid: int,
+    amount: float,
+    spring: str | None,
+) -> str:
+    """What a played-out game paid per farmer, as the replayer says it at the last step: bid ×
+    stake × the multiplier paid, and how that multiplier came from the bombs and rockets
+    (``bombs_rockets`` = 2^(bombs + rockets)), the spring doubling (``raw``, ``spring``) and
+    the cap (封頂).
+
+    >>> paid_words(bid=3, stake=1, bombs_rockets=1, raw=2, paid=2, amount=6, spring="spring")
+    'bid 3 × stake 1 × 2 = 6 per farmer (×1 from bombs and rockets, ×2 for the spring 春天)'
+    >>> paid_words(bid=2, stake=1, bombs_rockets=4, raw=4, paid=1, amount=2, spring=None)
+    'bid 2 × stake 1 × 1 = 2 per farmer (×4 from bombs and rockets, cap 封頂 ×1)'
+    >>> paid_words(bid=1, stake=5, bombs_rockets=2, raw=2, paid=2, amount=10, spring=None)
+    'bid 1 × stake 5 × 2 = 10 per farmer'
+    """
+    why = []
+    if raw != bombs_rockets:
+        name = "anti-spring 反春" if spring == "anti_spring" else "spring 春天"
+        why.append(f"×{raw // max(bombs_rockets, 1)} for the {name}")
+    if paid != raw:
+        why.append(f"cap 封頂 ×{paid}")
+    said = f"bid {bid} × stake {stake:g} × {paid} = {amount:g} per farmer"
+    return said + (f" (×{bombs_rockets} from bombs and rockets, {', '.join(why)})" if why else "")
+
+
 def role_words(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its ``role`` (``landlord``, ``farmer``) in words of the chosen locale
     (:data:`ddz_data.ROLE_WORDS`: ``地主 landlord``; in English ``landlord``)."""

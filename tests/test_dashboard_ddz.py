@@ -81,10 +81,30 @@ def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) ->
         ),
         encoding="utf-8",
     )
-    paths = [*map(str, logs.values()), str(solo), *(str(SAMPLES / n) for n in SAMPLE_FILES)]
+    # one game under a cap of ×1 (封顶) with players of its own: it pays less than its bombs say
+    capped = root / "capped.jsonl"
+    game = next(g for g in lines(logs["ddz"]) if g["result"]["outcome"] == "played_out"
+                and g["result"]["bombs"] + g["result"]["rockets"] >= 2)  # fmt: skip
+    capped.write_text(json.dumps(capped_game(game)) + "\n", encoding="utf-8")
+    paths = [*map(str, logs.values()), str(solo), str(capped),
+             *(str(SAMPLES / n) for n in SAMPLE_FILES)]  # fmt: skip
     ingest(paths, wh)
     build(wh)
     return wh
+
+
+CAPPED = "capped-"  # the id prefix of the capped game and its players
+
+
+def capped_game(game: dict) -> dict:
+    """``game`` under ``multiplier_cap = 1``, its id and players prefixed (:data:`CAPPED`), its
+    declared result without the amounts (the replay scores it)."""
+    seats = [s | {"player_id": CAPPED + s["player_id"]} for s in game["seats"]]
+    result = {k: v for k, v in game["result"].items()
+              if k not in ("multiplier", "amount", "scores")}  # fmt: skip
+    return game | {"game_id": CAPPED + game["game_id"], "match_id": CAPPED + "m", "seats": seats,
+                   "ruleset": {"preset": "ddz", "overrides": {"multiplier_cap": 1}},
+                   "result": result}  # fmt: skip
 
 
 def lines(path: Path) -> list[dict]:
@@ -486,6 +506,24 @@ def test_replayer_a_two_player_game_shows_the_set_aside_cards(
     assert "Set aside" in texts(at)
     scores = frame_with(at, "seat", "player_id", "score")
     assert scores["score"].tolist() == game["result"]["scores"]
+
+
+def test_replayer_last_step_shows_the_multiplier_the_table_paid(
+    mixed_wh: Warehouse, use: Use
+) -> None:
+    # a game of bombs and a rocket under a cap of ×1: at its end the replayer shows ×1 and the
+    # amount paid (ddz_game_scores), not 2^(bombs + rockets) and its "so far" amount
+    use(mixed_wh.root)
+    gid, raw, paid, amount = one(mixed_wh, "select game_id, multiplier_raw, multiplier, amount "
+                                 f"from ddz_game_scores where game_id like '{CAPPED}%' limit 1")  # fmt: skip
+    assert raw >= 4 and paid == 1
+    at = ddz_app("views/ddz_replayer.py", game_id=gid)
+    at.button(key="ddz_rp_last").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [str(m.value) for m in at.metric] == ["×1"]
+    shown = texts(at)
+    assert f"× 1 = {amount:g} per farmer (×{raw} from bombs and rockets, cap 封頂 ×1)" in shown
+    assert "so far" not in shown
 
 
 def test_replayer_unknown_game_is_a_message(mixed_wh: Warehouse, use: Use) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from dashboards import data, ddz_data, ddz_ui, ui
+from pipeline.wording import plural
 
 GAME_KEY = "ddz_replayer_game"
 STEP_KEY = "ddz_replayer_step"
@@ -150,15 +151,30 @@ with top[1]:
     if g["set_aside_mask"] is not None:
         st.markdown(f"**Set aside**: {ddz_ui.cards_html(int(g['set_aside_mask']))}",
                     unsafe_allow_html=True)  # fmt: skip
+# at the last step of a played-out game: what the table paid (spring doubling and cap applied)
+ended = step == n and g["landlord"] is not None
+scores = data.query("dash_ddz_game_scores", game_id=game_id) if ended else None
+paid_row = None if scores is None or scores.empty else data.record(scores.iloc[0])
 with top[2]:
     bid = g["bid"] if landlord is not None else None
-    st.metric(
-        "Multiplier", f"×{multiplier}", help="2^(bombs + rockets) so far, before spring and cap"
-    )
-    if bid:
-        st.caption(
-            f"bid {bid} × stake {g['stake']:g} × {multiplier} = {bid * g['stake'] * multiplier:g} per farmer so far"
+    if paid_row is None:
+        st.metric(
+            "Multiplier", f"×{multiplier}", help="2^(bombs + rockets) so far, before spring and cap"
         )
+        if bid:
+            st.caption(
+                f"bid {bid} × stake {g['stake']:g} × {multiplier} = "
+                f"{bid * g['stake'] * multiplier:g} per farmer so far"
+            )
+    else:
+        paid = int(paid_row["multiplier"])
+        st.metric("Multiplier", f"×{paid}", help=ui.term(
+            "What the table paid: 2^(bombs + rockets), ×2 for a spring (春天) or anti-spring "
+            "(反春) when the ruleset doubles it, capped at the multiplier cap (封頂)"))  # fmt: skip
+        st.caption(ui.term(ddz_ui.paid_words(
+            bid=int(paid_row["bid"]), stake=float(paid_row["stake"]), bombs_rockets=multiplier,
+            raw=int(paid_row["multiplier_raw"]), paid=paid, amount=float(paid_row["amount"]),
+            spring=paid_row["spring"])))  # fmt: skip
 
 # the round on the table after this step
 round_rows: list[dict[str, Any]] = []
@@ -209,14 +225,15 @@ if step == n:
                         "again."))  # fmt: skip
     else:
         ll = int(g["landlord"])
-        side = "the landlord" if g["landlord_won"] else "the farmers"
+        side = "The landlord wins" if g["landlord_won"] else "The farmers win"
         springs = {"spring": " — spring 春天", "anti_spring": " — anti-spring 反春"}
         spring = ui.term(springs.get(g["spring"] or "", ""))
-        st.success(f"{side.capitalize()} win ({_who(ll)} was the landlord, bid {g['bid']}, "
-                   f"{g['bombs']} bombs, {g['rockets']} rockets){spring}.", icon="🏆")  # fmt: skip
-    scores = data.query("dash_ddz_game_scores", game_id=game_id)
+        bangs = f"{plural(int(g['bombs']), 'bomb')}, {plural(int(g['rockets']), 'rocket')}"
+        st.success(f"{side} ({_who(ll)} was the landlord, bid {g['bid']}, {bangs}){spring}.",
+                   icon="🏆")  # fmt: skip
     st.markdown("**Scores under the game's own ruleset** (money, + won / − lost)")
-    ui.table(scores, unit="money", key="ddz_rp_scores")
+    ui.table(data.query("dash_ddz_game_scores", game_id=game_id), unit="money",
+             key="ddz_rp_scores")  # fmt: skip
     paid = data.query("dash_ddz_game_payments", game_id=game_id)
     if paid.empty:
         st.caption("Nobody paid anybody in this game.")
