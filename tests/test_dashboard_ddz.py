@@ -307,6 +307,16 @@ def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:
     assert len(games) == n and games["replay"].str.contains("game=ddz").all()
 
 
+def test_player_page_names_the_sidebar_player_without_games(mixed_wh: Warehouse, use: Use) -> None:
+    # the sidebar's player has no game under the other filters: the page says so of that
+    # player, not of the first one of the list
+    use(mixed_wh.root)
+    at = ddz_app("views/ddz_player.py", ruleset="ddz-2p", player=FEEDER)
+    said = [str(i.value) for i in at.info]
+    assert said == [f"{FEEDER} played no Dou Dizhu game that the other filters select."], said
+    assert not at.metric and not at.dataframe
+
+
 def test_bidding_from_the_mart_is_the_seats_own(
     mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -22,6 +22,12 @@ players = ddz_data.players(f)
 if not players:
     st.info("No Dou Dizhu game matches the filters.", icon="🀄")
     st.stop()
+if f.player_id is not None and f.player_id not in players:
+    if len(players) < data.OPTION_LIMIT:  # the whole list: the player has no game here
+        st.info(f"{f.player_id} played no Dou Dizhu game that the other filters select.",
+                icon="🀄")  # fmt: skip
+        st.stop()
+    players = [*players, f.player_id]  # the most active only are listed
 if f.player_id in players:
     st.session_state["ddz_pl_player"] = f.player_id
 player = st.selectbox("Player", players, key="ddz_pl_player",
