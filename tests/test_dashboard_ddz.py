@@ -453,6 +453,7 @@ def test_cooperation_audit_ranks_the_planted_feeder_first(
     ranked = frame_with(at, "feed_rank", "player_id", "feed_z")
     assert ranked.iloc[0]["player_id"] == FEEDER and ranked.iloc[0]["feed_rank"] == 1
     assert FEEDER in " ".join(str(e.value) for e in at.error)  # the red flag names it
+    assert "the match and period filters narrow the evidence below only" in texts(at)
     evidence = frame_with(at, "replay", "step", "table_play", "hand")
     assert "action_index" not in evidence.columns
     # every row is one of the simulator's planted feeds (ground truth in the log's truth)

@@ -42,6 +42,11 @@ rate = {k: st.column_config.NumberColumn(ui.label(k), format="%.3f")
         for k in ("feed_rate", "baseline_rate", "partner_beat_rate")}  # fmt: skip
 rate["feed_z"] = st.column_config.NumberColumn("feed z", format="%+.2f")
 ui.table(ranked, column_config=rate, key="ddz_coop_ranked")
+st.caption(
+    "Ranked over every Dou Dizhu game of the warehouse (the z statistic needs the whole "
+    "sample): the ruleset and player filters keep rows, the match and period filters narrow "
+    "the evidence below only."
+)
 top = ranked.iloc[0]
 if not data.missing(top["feed_z"]) and top["feed_z"] > 3:
     st.error(
