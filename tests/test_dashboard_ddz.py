@@ -235,6 +235,9 @@ def test_key_columns_come_first(mixed_wh: Warehouse, use: Use) -> None:
                 "title", "whatif_title")  # fmt: skip
     at = ddz_app("views/ddz_player.py")
     shown_first(at, "replay", "game_id", "role", "is_winner", "score")
+    at = ddz_app("views/ddz_coop.py")  # the partner beats were past the 11th column
+    shown_first(at, "feed_rank", "player_id", "ruleset", "feed_z", "feed_rate", "baseline_rate",
+                "n_feeds", "partner_beat_rate", "n_partner_beats")  # fmt: skip
 
 
 def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, use: Use) -> None:

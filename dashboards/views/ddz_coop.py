@@ -14,6 +14,11 @@ import streamlit as st
 
 from dashboards import data, ddz_data, ddz_ui, ui
 
+#: The ranking's key columns first (seen at 1400 px): who, the feed figures against the
+#: player's baseline, the partner beats; the counts behind the rates after them.
+RANKED = ["feed_rank", "player_id", "ruleset", "feed_z", "feed_rate", "baseline_rate", "n_feeds",
+          "partner_beat_rate", "n_partner_beats"]  # fmt: skip
+
 st.title("🤝 Farmer cooperation audit")
 if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS, *ddz_data.COOP_MARTS):
     st.stop()
@@ -41,7 +46,7 @@ st.subheader("Feeding the landlord, most suspect first")
 rate = {k: st.column_config.NumberColumn(ui.label(k), format="%.3f")
         for k in ("feed_rate", "baseline_rate", "partner_beat_rate")}  # fmt: skip
 rate["feed_z"] = st.column_config.NumberColumn("feed z", format="%+.2f")
-ui.table(ranked, column_config=rate, key="ddz_coop_ranked")
+ui.table(ranked, column_config=rate, key="ddz_coop_ranked", first=RANKED)
 st.caption(
     "Ranked over every Dou Dizhu game of the warehouse (the z statistic needs the whole "
     "sample): the ruleset and player filters keep rows, the match and period filters narrow "
