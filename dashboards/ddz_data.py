@@ -33,6 +33,9 @@ LABELS = {"landlord_win_pct": "landlord win %", "farmer_win_pct": "farmer win %"
           "n_feeds": "feeds", "feed_z": "feed z", "landlord_cards_left": "landlord's cards left",
           "all_bid_rate": "everyone's bid rate", "others_rate": "other players"}  # fmt: skip
 ROLE_WORDS = {"landlord": "地主 landlord", "farmer": "農民 farmer"}
+#: The player page's games: the newest this many (a player of 1M games: 1.0-1.5 s for them and
+#: their seats' bids and hands, docs/dashboards.md "Dou Dizhu at 1M games").
+GAME_ROWS = 1000
 
 
 def chosen() -> bool:

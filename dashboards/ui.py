@@ -109,15 +109,16 @@ def text(value: object) -> str:
 # ----- links to the replayer ------------------------------------------------------------------
 
 
-def first_rows(frame: pd.DataFrame, what: str) -> pd.DataFrame:
-    """The first :data:`data.LIST_ROWS` rows of ``frame``, a list of ``what`` from
-    :func:`data.listing`; says so on the page when it had more."""
-    if len(frame) > data.LIST_ROWS:
+def first_rows(frame: pd.DataFrame, what: str, rows: int | None = None) -> pd.DataFrame:
+    """The first ``rows`` (:data:`data.LIST_ROWS`) rows of ``frame``, a list of ``what`` read
+    with one row more (:func:`data.listing`); says so on the page when it had more."""
+    n = data.LIST_ROWS if rows is None else rows
+    if len(frame) > n:
         st.caption(
-            f"The first {data.LIST_ROWS:,} {what}; there are more: narrow them with the filters, "
+            f"The first {n:,} {what}; there are more: narrow them with the filters, "
             "or query them all in the SQL explorer."
         )
-    return frame.head(data.LIST_ROWS)
+    return frame.head(n)
 
 
 def with_replay_links(

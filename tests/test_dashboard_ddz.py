@@ -310,6 +310,22 @@ def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:
     assert len(games) == n and games["replay"].str.contains("game=ddz").all()
 
 
+def test_player_page_says_when_its_games_are_cut(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the games list holds the newest ddz_data.GAME_ROWS and says when there are more (it was
+    # cut at 1,000 in the SQL without a word, beside a "Games" metric of more)
+    use(mixed_wh.root)
+    monkeypatch.setattr(ddz_data, "GAME_ROWS", 5)
+    at = ddz_app("views/ddz_player.py", player=FEEDER)
+    games = frame_with(at, "replay", "role", "max_bid")
+    newest = [r[0] for r in mixed_wh.connect().execute(
+        "select game_id from stg_ddz_seats join stg_ddz_games using (game_id) "
+        f"where player_id = '{FEEDER}' order by started_ts desc, game_id limit 5").fetchall()]  # fmt: skip
+    assert games["game_id"].tolist() == newest
+    assert "The first 5 games, newest first; there are more" in texts(at)
+
+
 def test_player_page_names_the_sidebar_player_without_games(mixed_wh: Warehouse, use: Use) -> None:
     # the sidebar's player has no game under the other filters: the page says so of that
     # player, not of the first one of the list

@@ -121,6 +121,7 @@ else:
     ui.table(bidding, column_config=rate, key="ddz_pl_bidding")
 
 st.subheader("Games")
-games = data.query("dash_ddz_player_games", f, player=player)
+games = data.query("dash_ddz_player_games", f, player=player, limit=ddz_data.GAME_ROWS + 1)
+games = ui.first_rows(games, "games, newest first", rows=ddz_data.GAME_ROWS)
 ui.table(ddz_ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK},
          unit="money", key="ddz_pl_games", first=GAMES)  # fmt: skip

@@ -1,8 +1,9 @@
 -- Grain: one row per filtered Dou Dizhu game $player sat in (stg_ddz_games, ddz_game_scores),
--- newest first, at most 1000: role, the seat's highest bid, hand strength, the game's bid and
--- multiplier, won, score.
+-- newest first, the newest $limit: role, the seat's highest bid, hand strength, the game's bid
+-- and multiplier, won, score.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
--- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
+-- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player,
+-- $limit.
 with fg as (
     select * from dash_ddz_filtered_games($ruleset, $match_id, $player_id, $date_from, $date_to)
 ),
@@ -15,7 +16,7 @@ newest as (
     from fg g
     join ddz_game_scores sc on sc.game_id = g.game_id and sc.player_id = $player
     order by g.started_ts desc nulls last, g.game_id
-    limit 1000
+    limit $limit
 )
 select n.game_id, n.started_at, n.ruleset, n.outcome, n.seat, n.role, st.max_bid,
     st.hand_strength, n.bid, n.multiplier, n.spring, n.is_winner, n.score
