@@ -36,6 +36,7 @@ from tests.test_dashboard import (
     SAMPLES,
     Use,
     frame_with,
+    frames,
     headers,
     metric,
     shown_first,
@@ -85,7 +86,13 @@ def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) ->
     capped = root / "capped.jsonl"
     game = next(g for g in lines(logs["ddz"]) if g["result"]["outcome"] == "played_out"
                 and g["result"]["bombs"] + g["result"]["rockets"] >= 2)  # fmt: skip
-    capped.write_text(json.dumps(capped_game(game)) + "\n", encoding="utf-8")
+    # and one game without its deal (partial information: no hand strength), players of its own
+    seats = [s | {"player_id": PARTIAL + s["player_id"]} for s in game["seats"]]
+    partial = {k: v for k, v in capped_game(game).items() if k != "deal"} | {
+        "game_id": PARTIAL + game["game_id"], "match_id": PARTIAL + "m", "seats": seats,
+        "ruleset": {"preset": "ddz"}}  # fmt: skip
+    capped.write_text(json.dumps(capped_game(game)) + "\n" + json.dumps(partial) + "\n",
+                      encoding="utf-8")  # fmt: skip
     paths = [*map(str, logs.values()), str(solo), str(capped),
              *(str(SAMPLES / n) for n in SAMPLE_FILES)]  # fmt: skip
     ingest(paths, wh)
@@ -94,6 +101,7 @@ def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) ->
 
 
 CAPPED = "capped-"  # the id prefix of the capped game and its players
+PARTIAL = "partial-"  # and of the game without its deal
 
 
 def capped_game(game: dict) -> dict:
@@ -324,6 +332,17 @@ def test_player_page_says_when_its_games_are_cut(
         f"where player_id = '{FEEDER}' order by started_ts desc, game_id limit 5").fetchall()]  # fmt: skip
     assert games["game_id"].tolist() == newest
     assert "The first 5 games, newest first; there are more" in texts(at)
+
+
+def test_player_page_without_hands_says_so(mixed_wh: Warehouse, use: Use) -> None:
+    # a player of partial-information games only: no hand strength, a sentence (as the
+    # leaderboard's) instead of an empty table
+    use(mixed_wh.root)
+    at = ddz_app("views/ddz_player.py", match=PARTIAL + "m")
+    assert at.selectbox(key="ddz_pl_player").value.startswith(PARTIAL)
+    assert "No full-information game (the hands are not in the logs)." in texts(at)
+    assert not [f for f in frames(at) if "hand_strength" in f.columns and f.empty]
+    assert len(frame_with(at, "role", "bid", "win_pct")) > 0
 
 
 def test_player_page_names_the_sidebar_player_without_games(mixed_wh: Warehouse, use: Use) -> None:

@@ -94,14 +94,17 @@ st.subheader("Win rates by bid and by hand strength")
 rates = ddz_data.win_rates(f, player)
 rates = ddz_ui.role_words(rates)
 left, right = st.columns(2)
-with left:
-    st.markdown("**By the winning bid**")
-    ui.table(rates[rates["dimension"] == "bid"].drop(columns=["dimension"])
-             .rename(columns={"value": "bid"}), key="ddz_pl_by_bid")  # fmt: skip
-with right:
-    st.markdown("**By hand strength at bidding**")
-    ui.table(rates[rates["dimension"] == "hand_strength"].drop(columns=["dimension"])
-             .rename(columns={"value": "hand_strength"}), key="ddz_pl_by_strength")  # fmt: skip
+for col, dim, title in ((left, "bid", "By the winning bid"),
+                        (right, "hand_strength", "By hand strength at bidding")):  # fmt: skip
+    cell = rates[rates["dimension"] == dim]
+    with col:
+        st.markdown(f"**{title}**")
+        if cell.empty:  # as the leaderboard says it (the hands are known with the deal only)
+            st.write("No full-information game (the hands are not in the logs)."
+                     if dim == "hand_strength" else "No game played out in this selection.")  # fmt: skip
+            continue
+        ui.table(cell.drop(columns=["dimension"]).rename(columns={"value": dim}),
+                 key=f"ddz_pl_by_{dim}")  # fmt: skip
 
 st.subheader("Bidding discipline")
 st.caption(
