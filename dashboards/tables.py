@@ -201,6 +201,7 @@ def table(
     unit: str | None = None,
     first: list[str] | None = None,
     hide: list[str] | None = None,
+    whole: bool = False,
 ) -> None:
     """``frame`` as a table with readable headers (:func:`label`), scores in one format with
     their unit (``unit``, else :data:`SCORE_UNIT`), p-values in scientific notation and times
@@ -208,7 +209,8 @@ def table(
 
     ``first``: the key columns, shown first in this order (the rest after, as in ``frame``), so
     they stay in the table's viewport at 1400 px; ``hide``: columns not shown (still in the
-    CSV download's frame).
+    CSV download's frame); ``whole``: as tall as its rows (a short table of a few dozen rows at
+    most; else ten rows show and the rest scroll, unseen).
 
     Actions are numbered one way everywhere, as the replayer does: **step** = ``action_index``
     + 1 (step 0 is the deal); a frame's ``action_index`` is shown as ``step`` (:func:`steps`)."""
@@ -243,4 +245,5 @@ def table(
     lead = [c for c in (first or []) if c in names]
     order = [c for c in lead + names if c not in set(hide or [])]
     st.dataframe(shown, hide_index=True, column_config=config, key=key,
-                 column_order=list(dict.fromkeys(order)))  # fmt: skip
+                 column_order=list(dict.fromkeys(order)),
+                 height="content" if whole else "auto")  # fmt: skip

@@ -100,7 +100,7 @@ for col, dim, title in ((left, "bid", "By the winning bid"),
         fig.update_layout(xaxis_title=ui.label(dim), yaxis_title="win %", yaxis_range=[0, 100])
         st.plotly_chart(fig, key=f"ddz_lb_{dim}")
         ui.table(cell.drop(columns=["dimension"]).rename(columns={"value": dim}),
-                 key=f"ddz_lb_rates_{dim}")  # fmt: skip
+                 key=f"ddz_lb_rates_{dim}", whole=True)  # fmt: skip
 st.caption(
     "Hand strength (docs/stats.md, Dou Dizhu): in the dealt hand, without the kitty, bombs + "
     "the rocket + 2s + jokers; strong ≥ 4, weak ≤ 1. A landlord's win % is its own; a farmer's "

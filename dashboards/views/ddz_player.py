@@ -88,6 +88,7 @@ ui.table(
         "others_rate": st.column_config.NumberColumn("other players", format="%.3f"),
     },
     key="ddz_pl_stats",
+    whole=True,  # the 11th, the feed rate, scrolled out of sight
 )
 
 st.subheader("Win rates by bid and by hand strength")
@@ -104,7 +105,7 @@ for col, dim, title in ((left, "bid", "By the winning bid"),
                      if dim == "hand_strength" else "No game played out in this selection.")  # fmt: skip
             continue
         ui.table(cell.drop(columns=["dimension"]).rename(columns={"value": dim}),
-                 key=f"ddz_pl_by_{dim}")  # fmt: skip
+                 key=f"ddz_pl_by_{dim}", whole=True)  # fmt: skip
 
 st.subheader("Bidding discipline")
 st.caption(
@@ -121,7 +122,7 @@ if bidding.empty:
 else:
     rate = {k: st.column_config.NumberColumn(ui.label(k), format="%.2f")
             for k in ("bid_rate", "avg_bid", "top_bid_rate", "all_bid_rate")}  # fmt: skip
-    ui.table(bidding, column_config=rate, key="ddz_pl_bidding")
+    ui.table(bidding, column_config=rate, key="ddz_pl_bidding", whole=True)
 
 st.subheader("Games")
 games = data.query("dash_ddz_player_games", f, player=player, limit=ddz_data.GAME_ROWS + 1)

@@ -21,6 +21,14 @@ from tests.browser.test_browser import SAMPLES, TIMEOUT_MS, _big2, _check, _nav,
 from tests.browser.test_browser import browser as browser  # the chromium fixture
 
 FEEDER = "sim-ddz-5-p2-random"
+#: The tables of the page that scroll up and down though they hold at most ~30 rows (35 px a
+#: row): a short table is drawn whole (``ui.table(whole=True)``), none of its rows out of sight
+#: (the player's 11th strategy stat, the feed rate, was).
+SCROLLED_SHORT_TABLES_JS = """() => Array.from(document.querySelectorAll(
+  '[data-testid="stDataFrame"] .dvn-scroller'))
+  .filter(s => s.scrollHeight < 1100 && s.scrollHeight > s.clientHeight + 1)
+  .map(s => Array.from(s.closest('[data-testid="stDataFrame"]').querySelectorAll('table th'))
+    .map(t => t.innerText.trim()).join(' | '))"""
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +67,11 @@ def test_ddz_pages(page: Any) -> None:
     _check(page, "ddz_leaderboard", "Dou Dizhu leaderboard", "Standings", "Win rates by role",
            charts=2)  # fmt: skip
     assert "game=ddz" in page.url
+    assert page.evaluate(SCROLLED_SHORT_TABLES_JS) == []
 
     _nav(page, "Player")
     _check(page, "ddz_player", "Dou Dizhu player", "Strategy stats", "Bidding discipline", "Games")
+    assert page.evaluate(SCROLLED_SHORT_TABLES_JS) == []
 
     _nav(page, "Farmer cooperation")
     _check(page, "ddz_coop", "Farmer cooperation audit", "most suspect first", "Evidence", FEEDER)
