@@ -208,6 +208,8 @@ def test_leaderboard_is_the_marts(mixed_wh: Warehouse, use: Use) -> None:
     (n_ll_bid3,) = one(mixed_wh, "select count(*) from ddz_stats_player_games "
                        "where is_landlord and bid = 3")  # fmt: skip
     assert int(ll.loc[ll["bid"] == 3, "games"].iloc[0]) == n_ll_bid3
+    for chart in at.get("plotly_chart"):  # each bar's bid or strength has its tick
+        assert json.loads(chart.proto.spec)["layout"]["xaxis"]["dtick"] == 1
 
 
 def test_leaderboard_counts_are_whole_numbers(

@@ -97,7 +97,9 @@ for col, dim, title in ((left, "bid", "By the winning bid"),
             continue
         fig = px.bar(cell, x="value", y="win_pct", color="role", barmode="group", height=320,
                      hover_data=["games", "wins"], color_discrete_sequence=ui.PALETTE)  # fmt: skip
-        fig.update_layout(xaxis_title=ui.label(dim), yaxis_title="win %", yaxis_range=[0, 100])
+        fig.update_layout(
+            xaxis_title=ui.label(dim), yaxis_title="win %", yaxis_range=[0, 100], xaxis_dtick=1
+        )  # every bid and strength named (Plotly's ticks: 0, 5)
         st.plotly_chart(fig, key=f"ddz_lb_{dim}")
         ui.table(cell.drop(columns=["dimension"]).rename(columns={"value": dim}),
                  key=f"ddz_lb_rates_{dim}", whole=True)  # fmt: skip
