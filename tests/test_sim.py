@@ -8,8 +8,10 @@ import itertools
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -227,6 +229,34 @@ def test_an_interrupted_simulation_leaves_the_old_file_and_nothing_else(
     assert [p.name for p in tmp_path.iterdir()] == [name]
     done = simulate_to_file(cfg, out, workers=workers)
     assert done.games == 400 and [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_a_terminated_simulation_is_interrupted_and_leaves_the_old_file(tmp_path: Path) -> None:
+    """SIGTERM (``kill``, ``timeout``) stops a run as Ctrl-C does: ``E_INTERRUPTED``, exit 143,
+    the old file as it was and no hidden file left (it died where it stood, leaving both)."""
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"the previous run\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "simulate", "-n", "10000000", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.iterdir())) < 2 and proc.poll() is None:  # its hidden file
+            assert time.monotonic() < deadline, "the run wrote nothing in 60 s"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "big2: error: E_INTERRUPTED: stopped by SIGTERM" in err and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
+    assert out.read_bytes() == b"the previous run\n"
 
 
 def _match_number(cfg: SimConfig, k: int) -> list[str]:

@@ -16,6 +16,7 @@ import shlex
 import shutil
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -250,7 +251,8 @@ def writer_errors() -> Iterator[None]:
 
     pool_was_stopped(reset=True)
     try:
-        yield
+        with _terminate_as_interrupt():
+            yield
     except Big2Error as err:
         if err.code not in FAILURE_CODES:
             raise
@@ -273,6 +275,38 @@ def writer_errors() -> Iterator[None]:
         code = "E_DISK_FULL" if is_disk_full(err) else "E_IO"
         typer.echo(f"big2: error: {code}: {err}", err=True)
         raise typer.Exit(code=EXIT_FAILED) from None
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, ``timeout``, a service manager's stop) raises
+    :class:`pipeline.ingest.Interrupted` as Ctrl-C raises ``KeyboardInterrupt``, so that a
+    writing command unwinds the same way (a simulation's hidden file removed, a build's new
+    file deleted) and ends with ``E_INTERRUPTED``, exit 143, instead of dying where it stood.
+    Only in the main thread (where Python runs signal handlers); an import sets its own
+    handlers meanwhile (:class:`pipeline.ingest._Signals`) and puts this one back.
+
+    >>> before = signal.getsignal(signal.SIGTERM)
+    >>> with _terminate_as_interrupt():
+    ...     signal.getsignal(signal.SIGTERM) is before
+    False
+    >>> signal.getsignal(signal.SIGTERM) is before
+    True
+    """
+    from pipeline.ingest import Interrupted
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupted(signum)
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def _exit_now_if_a_pool_died(code: int) -> None:
