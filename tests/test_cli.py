@@ -393,6 +393,27 @@ def test_counts_are_worded_in_the_singular_for_one(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "OK (1 batch)" in result.output
 
 
+def test_an_import_stopped_in_its_build_says_it_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C (or SIGTERM) during the build after an import: the games are stored, and the
+    message says so and names `big2 build` (it said nothing of the import was committed)."""
+    from pipeline import sqlbuild
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sqlbuild, "build", interrupted)
+    log = tmp_path / "one.jsonl"
+    log.write_text(dumps(sample_game(seed=1, game_id="one")) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["ingest", str(log), "-w", str(tmp_path / "wh")])
+    assert result.exit_code == 130, result.output
+    assert "E_INTERRUPTED: stopped by SIGINT: the import had committed" in result.output
+    assert "run `big2 build`" in result.output
+    problems = Warehouse(tmp_path / "wh").verify()
+    assert [p.code for p in problems] == ["E_MARTS_STALE"], problems
+
+
 @pytest.mark.parametrize("command", ["ingest", "verify", "simulate", "build", "sql", "demo"])
 def test_flags_show_no_type_placeholder(command: str) -> None:
     result = runner.invoke(app, [command, "--help"])

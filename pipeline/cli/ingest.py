@@ -4,6 +4,7 @@ The summaries an import prints (:func:`print_ingest_summary`) and the build afte
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -437,7 +438,8 @@ def build_after_ingest(
     :func:`build_memory`), with its progress bar; not when the import ``summary`` committed
     no file and the marts were current (:func:`marts_still_current`). A failing build is
     ``E_BUILD_FAILED`` (exit 3): the import stays committed, the marts stay as they were
-    (stale: ``big2 verify`` says so) until ``big2 build`` succeeds."""
+    (stale: ``big2 verify`` says so) until ``big2 build`` succeeds. Stopped by a signal, it
+    is ``E_INTERRUPTED`` saying that the import had committed."""
     if summary is not None and (built := marts_still_current(wh, summary.batch_id)):
         typer.echo(
             "SQL marts not rebuilt: this import stored nothing new (its games and rejects were"
@@ -447,6 +449,10 @@ def build_after_ingest(
         return
     try:
         done = build_with_progress(wh, memory=memory)
+    except KeyboardInterrupt as err:  # Ctrl-C, SIGTERM: the import stays committed, say so
+        from pipeline.ingest import Interrupted
+
+        raise Interrupted(int(getattr(err, "signum", signal.SIGINT)), committed=True) from None
     except Big2Error as err:
         what = f"batch {summary.batch_id}" if summary is not None else "the import"
         raise Big2Error(
