@@ -770,11 +770,7 @@ class Warehouse:
         for path in self.orphans():
             rel = path.relative_to(self.root).as_posix()
             if rel in ledger:
-                text = (
-                    f"{rel} was committed by batch {ledger[rel]}, but {MANIFEST} no longer "
-                    "names it (a lost or edited manifest line)"
-                )
-                problems.append(Problem("E_UNLISTED_FILE", text, rel))
+                problems.append(_unlisted(rel, ledger[rel]))
         return problems, digests
 
     def _file_problem(
@@ -1225,7 +1221,8 @@ class Warehouse:
         Checks: the manifest reads; every manifest file is present, with its sha256 and row
         count; no game is stored twice; per game, the actions rows match ``n_actions``, the
         seats rows match ``players`` and the tricks rows match ``n_tricks``; no child row
-        without its game; no orphan file (while no import runs); and unless ``marts`` is
+        without its game; no orphan file (while no import runs), a file the ledger says a batch
+        committed being ``E_UNLISTED_FILE`` as for an import; and unless ``marts`` is
         False (the stored data only), marts built over the manifest's batches (while no
         build runs; :meth:`marts_problem`: stale, or none built). See :meth:`verify_report`.
         """
@@ -1277,8 +1274,11 @@ class Warehouse:
         orphans = [p.relative_to(self.root).as_posix() for p in self.orphans()]
         importing = importing or self.import_running()
         if not importing:
+            ledger = self.ledger() if orphans else {}
             problems.extend(
-                Problem(
+                _unlisted(rel, ledger[rel])  # what the next import refuses, not an orphan
+                if rel in ledger
+                else Problem(
                     "E_ORPHAN_FILE",
                     f"{rel} is in no committed batch "
                     "(left by an interrupted import; the next import deletes it if it is a "
@@ -1351,6 +1351,21 @@ class Warehouse:
             return problems
         finally:
             con.close()
+
+
+def _unlisted(rel: str, batch_id: str) -> Problem:
+    """``E_UNLISTED_FILE``: ``rel``, which the ledger says batch ``batch_id`` committed, is
+    named by no manifest line (the one wording of :meth:`Warehouse.damage` and
+    :meth:`Warehouse.verify`).
+
+    >>> print(_unlisted("games/b.parquet", "b1"))
+    E_UNLISTED_FILE: games/b.parquet was committed by batch b1, but manifest.jsonl no longer names it (a lost or edited manifest line)
+    """
+    text = (
+        f"{rel} was committed by batch {batch_id}, but {MANIFEST} no longer "
+        "names it (a lost or edited manifest line)"
+    )
+    return Problem("E_UNLISTED_FILE", text, rel)
 
 
 def damaged_error(warehouse: Warehouse, problems: list[Problem]) -> WarehouseError:

@@ -393,6 +393,20 @@ def test_an_emptied_manifest_deletes_nothing(
     assert count(wh, "select count(*) from games") == 3 and wh.verify(marts=False) == []
 
 
+def test_verify_names_a_lost_manifest_line_as_the_import_does(
+    filled: tuple[Warehouse, Path],
+) -> None:
+    """A committed file whose manifest line is gone is what the import refuses
+    (``E_UNLISTED_FILE``); ``verify`` called it an orphan the next import would set aside."""
+    wh, log = filled
+    wh.manifest_path.write_bytes(b"")
+    with pytest.raises(WarehouseError) as refused:
+        ingest([str(log)], wh)
+    found = wh.verify(marts=False)
+    assert [str(p) for p in found] == [str(p) for p in refused.value.context["problems"]], found
+    assert found and {p.code for p in found} == {"E_UNLISTED_FILE"}
+
+
 def test_only_tmp_orphans_are_deleted(filled: tuple[Warehouse, Path]) -> None:
     wh, log = filled
     tmp = wh.root / "games" / "batch-x.parquet.tmp"
