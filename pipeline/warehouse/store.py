@@ -104,6 +104,7 @@ from pipeline.warehouse.tables import (
     Table,
     empty,
 )
+from pipeline.wording import plural
 
 ENV_VAR = "BIG2_WAREHOUSE"
 DEFAULT_DIR = Path("data") / "warehouse"
@@ -1207,10 +1208,17 @@ class Warehouse:
             )
         games = sum(int(e.counts.get("stored", 0)) for e in entries if e.batch_id in covered)
         n_covered = sum(1 for e in entries if e.batch_id in covered)
+        gone = sorted(covered - {e.batch_id for e in entries})
+        dropped = (
+            f" and {plural(len(gone), 'batch')} no longer in {MANIFEST} ({', '.join(gone[:3])}"
+            f"{', …' if len(gone) > 3 else ''}: dropped by `big2 verify --repair`?)"
+            if gone
+            else ""
+        )
         return Problem(
             "E_MARTS_STALE",
             f"the marts in {DB_FILE} cover {games:,} of {total:,} games ({n_covered} of "
-            f"{len(entries)} batches; built {stamp.built_at}): run `big2 build`",
+            f"{len(entries)} batches; built {stamp.built_at}){dropped}: run `big2 build`",
             DB_FILE,
         )
 

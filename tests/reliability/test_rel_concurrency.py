@@ -246,6 +246,22 @@ def test_stale_marts_are_detected_then_rebuilt(built: Warehouse, tmp_path: Path)
     assert fresh.returncode == 0, fresh.stdout
 
 
+def test_marts_over_a_batch_a_repair_dropped_say_so(built: Warehouse) -> None:
+    """Marts built over a batch ``verify --repair`` then dropped are stale, and the message
+    names that batch (it said they covered 0 of 0 games, 0 of 0 batches: nothing amiss)."""
+    (batch,) = built.entries()
+    (games_file,) = built.files("games")
+    data = bytearray(games_file.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    games_file.write_bytes(bytes(data))
+    built.repair()
+    assert built.entries() == []
+    problem = built.marts_problem()
+    assert problem is not None and problem.code == "E_MARTS_STALE"
+    assert f"1 batch no longer in manifest.jsonl ({batch.batch_id}" in problem.message, problem
+    assert problem.message.endswith("run `big2 build`")
+
+
 def test_marts_never_built_are_reported_then_built(tmp_path: Path) -> None:
     """``ingest --no-build`` into a new warehouse: ``verify`` says there are no marts and
     what to run (as ``big2 sql`` and ``big2 report`` find none), until ``big2 build``; a
