@@ -5,8 +5,11 @@ with the other game (``E_SIM_OPTION``)."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -184,7 +187,8 @@ def simulate_command(
                 match_games=match_games,
                 id_prefix=id_prefix,
             )
-            done = simulate_ddz_with_progress(ddz, out, workers=workers)
+            with disk_full_names(out):
+                done = simulate_ddz_with_progress(ddz, out, workers=workers)
             rate = done.games / done.seconds if done.seconds else 0.0
             typer.echo(
                 f"{plural(done.games, 'Dou Dizhu game')} in {plural(done.lines, 'log line')} "
@@ -210,7 +214,8 @@ def simulate_command(
                 match_games=match_games,
                 id_prefix=id_prefix or SIM_PREFIX,
             )
-            summary = simulate_with_progress(cfg, out, workers=workers)
+            with disk_full_names(out):
+                summary = simulate_with_progress(cfg, out, workers=workers)
             rate = summary.games / summary.seconds if summary.seconds else 0.0
             typer.echo(
                 f"{plural(summary.games, 'game')} ({plural(summary.matches, 'match')} of up to "
@@ -223,6 +228,31 @@ def simulate_command(
             wh = Warehouse(warehouse)
             print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
             build_after_ingest(wh, memory=memory)
+
+
+@contextlib.contextmanager
+def disk_full_names(out: Path) -> Iterator[None]:
+    """A full disk while the run is written is ``E_DISK_FULL`` naming ``out`` and saying that
+    it is as it was (the run is written beside it: :class:`pipeline.logs.writer.LogWriter`),
+    not the bare ``[Errno 28]`` of :func:`pipeline.cli.app.writer_errors`; exit 3.
+
+    >>> import errno
+    >>> with disk_full_names(Path("/mnt/x/sim.jsonl")):
+    ...     raise OSError(errno.ENOSPC, "No space left on device")
+    Traceback (most recent call last):
+    ...
+    pipeline.sim.bots.SimError: E_DISK_FULL: no space left on the device of /mnt/x/sim.jsonl (No space left on device): the file is as it was before this run, which wrote nothing else; free some space and run it again
+    """
+    try:
+        yield
+    except OSError as err:
+        if err.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise SimError(
+            "E_DISK_FULL",
+            f"no space left on the device of {out} ({err.strerror or err}): the file is as it "
+            "was before this run, which wrote nothing else; free some space and run it again",
+        ) from None
 
 
 #: Which game each plant option belongs to (``check_options_of`` refuses it with the other).

@@ -19,7 +19,9 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
@@ -365,6 +367,20 @@ def test_a_full_disk_during_an_import_is_a_message_and_nothing_is_committed(
     assert "nothing of this import was committed" in done.stderr
     filler.unlink()
     assert len(wh.entries()) == 1 and wh.verify() == []
+
+
+def test_a_full_disk_during_a_simulation_names_the_file_it_left_as_it_was(
+    small_disk: Path,
+) -> None:
+    out = small_disk / "sim.jsonl"
+    out.write_bytes(b"the previous run\n")
+    fill(small_disk, leave=64 * 1024)
+    done = CliRunner().invoke(app, ["simulate", "-n", "2000", "--out", str(out), "--workers", "1"])
+    assert done.exit_code == 3, done.output
+    assert f"big2: error: E_DISK_FULL: no space left on the device of {out}" in done.output
+    assert "the file is as it was" in done.output and "Traceback" not in done.output
+    assert out.read_bytes() == b"the previous run\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "sim.jsonl"]
 
 
 def test_a_full_disk_during_the_mart_build_keeps_the_import_and_says_so(
