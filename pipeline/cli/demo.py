@@ -21,6 +21,7 @@ from pipeline.cli.app import (
     flag,
     plural,
     runnable_big2,
+    say_waiting,
     shell_word,
     writer_errors,
 )
@@ -113,9 +114,11 @@ def run_demo(
     typer.echo(f"    and {plural(write_ddz_log(ddz_log, seed=seed), 'Dou Dizhu deal')} → {ddz_log}")
     typer.echo("2/4 ingest the simulated logs and the sample logs")
     paths = [str(log), str(ddz_log), str(SAMPLES)]
-    print_ingest_summary(ingest_with_progress(paths, wh), wh, paths=paths)
-    typer.echo("3/4 build the SQL marts")
-    build_after_ingest(wh, memory=memory)
+    # import + build: one writer, queued behind a running import as `big2 ingest` is
+    with wh.building(on_wait=lambda: say_waiting(wh)):
+        print_ingest_summary(ingest_with_progress(paths, wh), wh, paths=paths)
+        typer.echo("3/4 build the SQL marts")
+        build_after_ingest(wh, memory=memory)
     problems = wh.verify()
     typer.echo(f"4/4 big2 verify: {plural(len(problems), 'problem') if problems else 'OK'}")
     return wh

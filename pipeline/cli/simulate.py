@@ -29,6 +29,7 @@ from pipeline.cli.app import (
     flag,
     parse_overrides,
     plural,
+    say_waiting,
     writer_errors,
 )
 from pipeline.cli.ingest import (
@@ -226,8 +227,10 @@ def simulate_command(
             from pipeline.warehouse import Warehouse
 
             wh = Warehouse(warehouse)
-            print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
-            build_after_ingest(wh, memory=memory)
+            # import + build: one writer, queued behind a running import as `big2 ingest` is
+            with wh.building(on_wait=lambda: say_waiting(wh)):
+                print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
+                build_after_ingest(wh, memory=memory)
 
 
 @contextlib.contextmanager

@@ -317,6 +317,25 @@ def test_verify_during_an_import_says_it_runs_and_exits_0(built: Warehouse, tmp_
     assert len(built.entries()) == 2
 
 
+def test_simulate_ingest_queues_behind_a_running_import(tmp_path: Path) -> None:
+    """``simulate --ingest`` (and ``demo``) wait for an import as ``big2 ingest`` does (which
+    holds the build lock from its start): they failed with E_WAREHOUSE_BUSY instead."""
+    wh = Warehouse(tmp_path / "wh")
+    out = tmp_path / "sim.jsonl"
+    sim = ["simulate", "-n", "4", "--out", out, "--workers", "1", "--ingest", "-w", wh.root]
+    with wh.building(), wh.batch():  # what `big2 ingest` holds while it reads
+        proc = start(*sim)
+        try:
+            waiting = proc.stderr.readline() if proc.stderr is not None else ""
+        finally:
+            if proc.poll() is not None:
+                stop(proc)
+    _out, err = proc.communicate(timeout=60)
+    assert "waiting for the build or import" in waiting, waiting + err
+    assert proc.returncode == 0, waiting + err
+    assert [e.counts["stored"] for e in wh.entries()] == [0, 4]  # the held batch stored none
+
+
 # ----- failures: full disk, dead worker, signals -------------------------------------------------
 
 
