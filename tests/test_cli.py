@@ -464,19 +464,25 @@ OUTPUT_FILES = {
 }
 
 
-@pytest.mark.parametrize("where", ["no folder", "a folder", "under a file"])
+@pytest.mark.parametrize("where", ["no folder", "a folder", "under a file", "in a warehouse"])
 @pytest.mark.parametrize("command", list(OUTPUT_FILES))
 def test_an_output_file_that_cannot_be_written_is_one_error_line(
     one_game: Path, tmp_path: Path, command: str, where: str
 ) -> None:
-    """A missing folder is refused, not created; a folder is not a file: E_OUTPUT_FILE names
-    the path as given (no temporary name), exit 2, no traceback, nothing written."""
+    """A missing folder is refused, not created; a folder is not a file; a file in a warehouse
+    folder is refused (`rescore --out wh/manifest.jsonl` wrote over the manifest): E_OUTPUT_FILE
+    names the path as given (no temporary name), exit 2, no traceback, nothing written."""
     args, option, suffix = OUTPUT_FILES[command]
+    manifest = b'{"batch_id": "b1", "files": []}\n'
     if where == "no folder":
         path = tmp_path / "nodir" / f"out.{suffix}"
     elif where == "a folder":
         path = tmp_path / f"out.{suffix}"
         path.mkdir()
+    elif where == "in a warehouse":  # another warehouse than the one read, its manifest
+        (tmp_path / "wh").mkdir()
+        path = tmp_path / "wh" / "manifest.jsonl"
+        path.write_bytes(manifest)
     else:
         (tmp_path / "file").write_text("", encoding="utf-8")
         path = tmp_path / "file" / f"out.{suffix}"
@@ -489,10 +495,21 @@ def test_an_output_file_that_cannot_be_written_is_one_error_line(
     assert ".part" not in line and ".tmp" not in line
     assert result.stdout == ""
     assert not (tmp_path / "nodir").exists()
-    left = {"no folder": [], "a folder": [path.name], "under a file": ["file"]}[where]
+    left = {"no folder": [], "a folder": [path.name], "under a file": ["file"]}.get(where, ["wh"])
     assert sorted(p.name for p in tmp_path.iterdir()) == left
     if where == "a folder":
         assert not list(path.iterdir())
+    if where == "in a warehouse":
+        assert [p.name for p in path.parent.iterdir()] == ["manifest.jsonl"]
+        assert path.read_bytes() == manifest
+
+
+def test_the_warehouse_files_an_output_may_not_be_are_the_warehouses() -> None:
+    from pipeline.cli.app import WAREHOUSE_FILES
+    from pipeline.warehouse import store
+
+    own = [store.MANIFEST, store.LEDGER, store.DB_FILE, store.KNOWN_FILE, store.KNOWN_STAMP]
+    assert (*own, store.LOCK_FILE, store.BUILD_LOCK_FILE) == WAREHOUSE_FILES
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")

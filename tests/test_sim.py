@@ -417,22 +417,6 @@ def test_cli_simulate_refuses_bad_options(tmp_path: Path, extra: list[str]) -> N
     assert "E_SIM" in result.output
 
 
-@pytest.mark.parametrize("inside", ["manifest.jsonl", "games/sim.jsonl"])
-def test_cli_simulate_writes_no_log_into_a_warehouse(tmp_path: Path, inside: str) -> None:
-    """``--out wh/manifest.jsonl`` wrote simulated games over the warehouse's manifest."""
-    wh = tmp_path / "wh"
-    (wh / "games").mkdir(parents=True)
-    (wh / "manifest.jsonl").write_bytes(b'{"batch_id": "b1", "files": []}\n')
-    out = wh / inside
-    result = CliRunner().invoke(app, ["simulate", "-n", "2", "--out", str(out)])
-    assert result.exit_code == 2, result.output
-    assert f"E_OUTPUT_FILE: --out {out}: cannot write it: it is inside the warehouse" in (
-        result.output
-    )
-    assert (wh / "manifest.jsonl").read_bytes() == b'{"batch_id": "b1", "files": []}\n'
-    assert sorted(p.name for p in wh.rglob("*")) == ["games", "manifest.jsonl"]
-
-
 def test_cli_simulate_bots_are_the_bot_enum_one_per_seat(tmp_path: Path) -> None:
     # `--bots` is a list of the bot enum, repeated once per seat; an unknown bot is a usage
     # error naming the choices.

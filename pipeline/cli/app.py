@@ -327,10 +327,49 @@ def _exit_now_if_a_pool_died(code: int) -> None:
 E_OUTPUT_FILE = "E_OUTPUT_FILE"
 
 
+#: What a warehouse's folder holds of its own (``pipeline.warehouse.store``'s ``MANIFEST``,
+#: ``LEDGER``, ``DB_FILE``, ``KNOWN_FILE``, ``KNOWN_STAMP``, ``LOCK_FILE``, ``BUILD_LOCK_FILE``;
+#: ``tests/test_cli.py`` holds them equal): not imported from there, since a command checks its
+#: output file before it loads the warehouse libraries. The manifest marks a warehouse.
+WAREHOUSE_FILES = (
+    "manifest.jsonl",
+    "ledger.jsonl",
+    "warehouse.duckdb",
+    "known-games.npy",
+    "known-games.json",
+    ".lock",
+    ".build.lock",
+)
+
+
+def warehouse_owning(path: Path) -> Path | None:
+    """The warehouse whose own file ``path`` would be: one of :data:`WAREHOUSE_FILES` (or
+    ``warehouse.duckdb.*``) in a warehouse's folder, or any file in a folder below it (its
+    tables, ``quarantine/``); else None (a report or an export beside the warehouse's files is
+    fine: docs/report.md writes them there).
+
+    >>> import tempfile
+    >>> wh = Path(tempfile.mkdtemp())
+    >>> _ = (wh / "manifest.jsonl").write_bytes(b"")
+    >>> [warehouse_owning(p) == wh for p in (wh / "r.html", wh / "ledger.jsonl", wh / "games/x.jsonl")]
+    [False, True, True]
+    """
+    resolved = path.resolve()
+    folder = resolved.parent
+    name = resolved.name
+    if (folder / WAREHOUSE_FILES[0]).is_file() and (
+        name in WAREHOUSE_FILES or name.startswith(f"{WAREHOUSE_FILES[2]}.")
+    ):
+        return folder
+    return next((f for f in folder.parents if (f / WAREHOUSE_FILES[0]).is_file()), None)
+
+
 def check_output_file(path: Path, option: str = "--out") -> None:
     """Refuse, before any work, an output file that cannot be written: its folder does not
     exist (no command creates the folder of an output file: docs/cli.md), is not a folder, or
-    the path is a folder itself. ``E_OUTPUT_FILE``, naming ``path`` as given.
+    the path is a folder itself; or it is a warehouse's own file (:func:`warehouse_owning`:
+    ``--out wh/manifest.jsonl`` wrote over the warehouse's manifest). ``E_OUTPUT_FILE``,
+    naming ``path`` as given.
 
     >>> check_output_file(Path("/no/such/folder/out.csv"))
     Traceback (most recent call last):
@@ -340,6 +379,14 @@ def check_output_file(path: Path, option: str = "--out") -> None:
     Traceback (most recent call last):
     ...
     pipeline.errors.Big2Error: E_OUTPUT_FILE: --html /: cannot write it: it is a folder
+    >>> import tempfile
+    >>> wh = Path(tempfile.mkdtemp())
+    >>> _ = (wh / "manifest.jsonl").write_bytes(b"")
+    >>> check_output_file(wh / "r.csv")
+    >>> check_output_file(wh / "manifest.jsonl")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.Big2Error: E_OUTPUT_FILE: --out .../manifest.jsonl: cannot write it: it is a file of the warehouse ... (big2 writes no output file there)
     """
     folder = path.parent
     if path.is_dir():
@@ -348,6 +395,8 @@ def check_output_file(path: Path, option: str = "--out") -> None:
         why = f"the folder {folder} does not exist (big2 creates no folder for an output file)"
     elif not folder.is_dir():
         why = f"{folder} is not a folder"
+    elif warehouse := warehouse_owning(path):
+        why = f"it is a file of the warehouse {warehouse} (big2 writes no output file there)"
     else:
         return
     raise Big2Error(E_OUTPUT_FILE, f"{option} {path}: cannot write it: {why}")

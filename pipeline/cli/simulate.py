@@ -19,7 +19,6 @@ from rich.progress import Progress as RichProgress
 
 from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
 from pipeline.cli.app import (
-    E_OUTPUT_FILE,
     BuildMemoryOption,
     OverridesOption,
     WarehouseOption,
@@ -166,7 +165,6 @@ def simulate_command(
 
     with domain_errors(), writer_errors():
         check_output_file(out)
-        check_outside_warehouses(out)
         memory = build_memory(memory_limit, not ingest_after)
         if id_prefix is not None:
             check_id_prefix(id_prefix)
@@ -233,34 +231,6 @@ def simulate_command(
             with wh.building(on_wait=lambda: say_waiting(wh)):
                 print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
                 build_after_ingest(wh, memory=memory)
-
-
-#: The file that makes a folder a warehouse (``pipeline.warehouse.store.MANIFEST``; not
-#: imported from there: the simulator loads no warehouse library unless it imports).
-WAREHOUSE_MARK = "manifest.jsonl"
-
-
-def check_outside_warehouses(out: Path) -> None:
-    """Refuse an ``--out`` inside a warehouse folder (one holding a ``manifest.jsonl``, at any
-    depth above ``out``), as ``big2 sql --out`` is refused: ``--out wh/manifest.jsonl`` wrote
-    simulated games over the warehouse's manifest. ``E_OUTPUT_FILE``.
-
-    >>> import tempfile
-    >>> wh = Path(tempfile.mkdtemp())
-    >>> _ = (wh / "manifest.jsonl").write_bytes(b"")
-    >>> check_outside_warehouses(wh.parent / "sim.jsonl")
-    >>> check_outside_warehouses(wh / "manifest.jsonl")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    pipeline.errors.Big2Error: E_OUTPUT_FILE: --out .../manifest.jsonl: cannot write it: it is inside the warehouse ... (big2 writes no log into a warehouse folder)
-    """
-    for folder in out.resolve().parents:
-        if (folder / WAREHOUSE_MARK).is_file():
-            raise Big2Error(
-                E_OUTPUT_FILE,
-                f"--out {out}: cannot write it: it is inside the warehouse {folder} (big2 "
-                "writes no log into a warehouse folder)",
-            )
 
 
 @contextlib.contextmanager
