@@ -312,6 +312,10 @@ def _write_rulesets(con: duckdb.DuckDBPyConnection) -> None:
                 con.executemany(f"insert into {name} values ({marks})", rows)
 
 
+#: What DuckDB raises (a ``RuntimeError``) when a signal's handler raised during a statement.
+QUERY_INTERRUPTED = "Query interrupted"
+
+
 def build_step(con: duckdb.DuckDBPyConnection, name: str, sql: str, memory: str) -> None:
     """Run one statement of the build (``name``: the file it comes from). A failure is
     ``E_SQL_BUILD`` naming the file, unless DuckDB ran out of the memory it may use
@@ -330,6 +334,13 @@ def build_step(con: duckdb.DuckDBPyConnection, name: str, sql: str, memory: str)
         raise _out_of_memory(name, memory, err) from err
     except duckdb.Error as err:
         raise SqlError("E_SQL_BUILD", f"{name}: {err}", object=name) from err
+    except RuntimeError as err:
+        # a signal's handler raised while DuckDB ran the statement: DuckDB stops it and raises
+        # this instead (the handler's exception is gone); the CLI says E_INTERRUPTED, not a
+        # traceback
+        if str(err) != QUERY_INTERRUPTED:
+            raise
+        raise KeyboardInterrupt(f"{name}: {err}") from None
 
 
 def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:

@@ -3,6 +3,10 @@ DuckDB out of the memory it may use (``E_SQL_MEMORY``, the file being fine)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+
 import duckdb
 import pytest
 
@@ -47,3 +51,28 @@ def test_a_broken_file_is_a_build_error() -> None:
         build_step(con, "mart_x", "create table x as select no_such_column from range(3)", "1GB")
     assert caught.value.code == "E_SQL_BUILD"
     assert caught.value.message.startswith("mart_x: Binder Error")
+
+
+def test_a_signal_during_a_build_statement_is_an_interrupt_not_a_runtime_error() -> None:
+    """A signal's handler that raises while DuckDB runs a build statement: DuckDB stops it and
+    raises ``RuntimeError: Query interrupted`` (the handler's exception gone), which the CLI
+    printed as a traceback, exit 1; it is a ``KeyboardInterrupt`` (``E_INTERRUPTED``)."""
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGUSR1, stop)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGUSR1))
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt, match=r"slow\.sql: Query interrupted"):
+            # a long statement that DuckDB on one thread stops at once (~0.3 s; on more,
+            # seconds later); bounded memory should the signal be missed
+            con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB"})
+            build_step(con, "slow.sql", "create table t as select i from range(100000000) r(i)", "")
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, old)

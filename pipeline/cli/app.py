@@ -250,6 +250,7 @@ def writer_errors() -> Iterator[None]:
     from pipeline.ingest import pool_was_stopped
 
     pool_was_stopped(reset=True)
+    _RECEIVED[0] = 0
     try:
         with _terminate_as_interrupt():
             yield
@@ -259,8 +260,13 @@ def writer_errors() -> Iterator[None]:
         typer.echo(f"big2: error: {err}", err=True)
         _exit_now_if_a_pool_died(EXIT_FAILED)
         raise typer.Exit(code=EXIT_FAILED) from None
-    except KeyboardInterrupt as err:
-        signum = int(getattr(err, "signum", signal.SIGINT))
+    except (KeyboardInterrupt, RuntimeError) as err:
+        if isinstance(err, RuntimeError):  # a DuckDB statement stopped by a signal's handler
+            from pipeline.sqlbuild import QUERY_INTERRUPTED
+
+            if str(err) != QUERY_INTERRUPTED:
+                raise
+        signum = int(getattr(err, "signum", _RECEIVED[0] or signal.SIGINT))
         if getattr(err, "committed", False):
             what = "the import had committed; the marts are not rebuilt: run `big2 build`"
         else:
@@ -275,6 +281,11 @@ def writer_errors() -> Iterator[None]:
         code = "E_DISK_FULL" if is_disk_full(err) else "E_IO"
         typer.echo(f"big2: error: {code}: {err}", err=True)
         raise typer.Exit(code=EXIT_FAILED) from None
+
+
+#: The signal :func:`_terminate_as_interrupt` last turned into an exception (0: none), for an
+#: interrupt that reaches :func:`writer_errors` without its number (DuckDB's, in a build).
+_RECEIVED = [0]
 
 
 @contextmanager
@@ -300,6 +311,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: object) -> None:
+        _RECEIVED[0] = signum  # DuckDB drops the exception raised inside its query
         raise Interrupted(signum)
 
     old = signal.signal(signal.SIGTERM, interrupt)
