@@ -139,12 +139,12 @@ def sql_command(
                 "E_SQL_USAGE",
                 f"give a query, --file or --tables, one of them (got {' and '.join(given)})",
             )
-        if out is not None:
-            check_output_file(out)
         memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
-        if out is not None and out.resolve().is_relative_to(wh.root):
-            raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
+        if out is not None:  # no output in the warehouse's folder at all: its files first
+            if out.resolve().is_relative_to(wh.root):
+                raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
+            check_output_file(out)
         if tables:
             list_tables(wh, fmt, out)
             return
