@@ -175,6 +175,9 @@ def test_a_long_sql_never_makes_an_ingest_or_its_mart_build_fail(
             # a deadline, not a pace: the reader's start-up is slow on a loaded machine
             wait_for(partial(opened_or_ended, reader, built.db_path), 120, "the reader to open")
             assert reader.poll() is None, reader.communicate()
+            # held mid-query, its connection open, without taking the CPUs the import needs
+            # (running, its query kept both busy for the import's whole time)
+            os.kill(reader.pid, signal.SIGSTOP)
             done = run("ingest", log, "-w", built.root)
             assert reader.poll() is None, "the reader ended before the ingest: make it longer"
         finally:
