@@ -550,3 +550,20 @@ def test_a_killed_writers_file_is_removed_by_the_next(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [out.name, running.name, other.name]
     )
+
+
+def test_memory_limit_without_ingest_is_refused_before_simulating(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # it only limits the build after the import: without --ingest it was ignored, even "abc"
+    out = tmp_path / "m.jsonl"
+    args = ["simulate", "-n", "2", "--out", str(out), "--workers", "1"]
+    for limit in ("abc", "1GB"):
+        bad = CliRunner().invoke(app, [*args, "--memory-limit", limit])
+        assert bad.exit_code == 2, bad.output
+        assert f"E_SIM_OPTION: --memory-limit {limit} without --ingest" in bad.output
+        assert not out.exists()  # refused before any game was played
+    # the environment's BIG2_BUILD_MEMORY, which other commands read too, is not refused
+    monkeypatch.setenv("BIG2_BUILD_MEMORY", "1GB")
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert out.exists()

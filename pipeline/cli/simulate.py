@@ -66,6 +66,7 @@ def parse_seats_pair(text: str | None) -> tuple[int, int] | None:
 
 @command("simulate")
 def simulate_command(
+    ctx: typer.Context,
     out: Annotated[
         Path, typer.Option("--out", "-o", help="Output log: .jsonl or .jsonl.gz (overwritten).")
     ],
@@ -165,6 +166,7 @@ def simulate_command(
 
     with domain_errors(), writer_errors():
         check_output_file(out)
+        check_needs_ingest(ingest_after, memory_limit=given_option(ctx, "memory_limit"))
         memory = build_memory(memory_limit, not ingest_after)
         if id_prefix is not None:
             check_id_prefix(id_prefix)
@@ -256,6 +258,35 @@ def disk_full_names(out: Path) -> Iterator[None]:
             f"no space left on the device of {out} ({err.strerror or err}): the file is as it "
             "was before this run, which wrote nothing else; free some space and run it again",
         ) from None
+
+
+def given_option(ctx: typer.Context, name: str) -> object:
+    """The value of the option ``name`` when the command line gave it, else None (its
+    default, or an environment variable's value, such as ``BIG2_BUILD_MEMORY``, that other
+    commands read too). By the source's name: typer has a click of its own, whose enum is
+    not ``click.core.ParameterSource``."""
+    source = ctx.get_parameter_source(name)
+    return ctx.params.get(name) if source is not None and source.name == "COMMANDLINE" else None
+
+
+def check_needs_ingest(ingest_after: bool, **given: object) -> None:
+    """Refuse the options of the build after the import without ``--ingest``
+    (``E_SIM_OPTION``), before any game is played: they would be ignored.
+
+    >>> check_needs_ingest(True, memory_limit="abc")
+    >>> check_needs_ingest(False, memory_limit=None)
+    >>> check_needs_ingest(False, memory_limit="2GB")
+    Traceback (most recent call last):
+    ...
+    pipeline.sim.bots.SimError: E_SIM_OPTION: --memory-limit 2GB without --ingest: it only limits the build after the import
+    """
+    for name, value in given.items():
+        if value is not None and not ingest_after:
+            raise SimError(
+                "E_SIM_OPTION",
+                f"--{name.replace('_', '-')} {value} without --ingest: it only limits the "
+                "build after the import",
+            )
 
 
 #: Which game each plant option belongs to (``check_options_of`` refuses it with the other).
