@@ -48,6 +48,7 @@ from pipeline.sim.bots import BotName, SimError
 if TYPE_CHECKING:  # the simulator loads when the command runs
     from pipeline.sim.ddz_simulate import DdzSimConfig, DdzSimSummary
     from pipeline.sim.simulate import SimConfig, SimSummary
+    from pipeline.warehouse import Warehouse
 
 
 def parse_seats_pair(text: str | None) -> tuple[int, int] | None:
@@ -168,6 +169,12 @@ def simulate_command(
         check_output_file(out)
         check_needs_ingest(ingest_after, memory_limit=given_option(ctx, "memory_limit"))
         memory = build_memory(memory_limit, not ingest_after)
+        wh: Warehouse | None = None
+        if ingest_after:  # a -w that cannot be a warehouse: said now, not after the run
+            from pipeline.warehouse import Warehouse
+
+            wh = Warehouse(warehouse)
+            wh.make_folder()
         if id_prefix is not None:
             check_id_prefix(id_prefix)
         settings = parse_overrides(overrides)
@@ -225,10 +232,7 @@ def simulate_command(
                 f"{match_games}) written to {summary.path} in {summary.seconds:.1f} s "
                 f"({rate:,.0f} games/s, {plural(summary.workers, 'worker')})"
             )
-        if ingest_after:
-            from pipeline.warehouse import Warehouse
-
-            wh = Warehouse(warehouse)
+        if wh is not None:
             # import + build: one writer, queued behind a running import as `big2 ingest` is
             with wh.building(on_wait=lambda: say_waiting(wh)):
                 print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)

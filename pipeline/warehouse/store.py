@@ -901,10 +901,25 @@ class Warehouse:
             code = "E_DISK_FULL" if is_disk_full(err) else "E_WAREHOUSE"
             raise WarehouseError(code, f"cannot {doing} {self.root}: {err}") from err
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[IO[str]]:
+    def make_folder(self) -> None:
+        """Create the warehouse's folder if it is missing, as an import does before it takes
+        its locks; ``E_WAREHOUSE`` naming it when it cannot be (a file there, no permission).
+        ``big2 simulate --ingest`` calls it before it simulates, so a bad ``-w`` is said
+        before the run, not after.
+
+        >>> import tempfile
+        >>> Warehouse(tempfile.mkstemp()[1]).make_folder()
+        Traceback (most recent call last):
+        ...
+        pipeline.warehouse.store.WarehouseError: E_WAREHOUSE: cannot write to ...: [Errno 17] File exists: ...
+        """
         with self._usable("write to"):
             self.root.mkdir(parents=True, exist_ok=True)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[IO[str]]:
+        self.make_folder()
+        with self._usable("write to"):
             lock = (self.root / LOCK_FILE).open("a")
         with lock as f:
             if not _flock_soon(f.fileno()):
@@ -1011,8 +1026,8 @@ class Warehouse:
         if key in _BUILD_LOCKS_HELD:
             yield True
             return
+        self.make_folder()
         with self._usable("write to"):
-            self.root.mkdir(parents=True, exist_ok=True)
             lock = (self.root / BUILD_LOCK_FILE).open("a")
         with lock as f:
             if not _flock_soon(f.fileno(), 0.05):
