@@ -525,3 +525,28 @@ def test_an_error_while_writing_the_output_file_names_it(one_game: Path, command
     assert line == f"big2: error: E_OUTPUT_FILE: {option} {path}: cannot write it: " + (
         "No such file or directory"
     )
+
+
+def test_a_missing_committed_file_is_one_line_pointing_to_verify(tmp_path: Path) -> None:
+    """A committed Parquet file gone: `big2 sql`, `big2 report` and the dashboards' SQL
+    explorer (reading.run_adhoc) said DuckDB's error over lines, echoing the views; now one
+    E_WAREHOUSE line naming the file and `big2 verify` / `big2 verify --repair`."""
+    from pipeline.warehouse import WarehouseError, reading
+
+    log = tmp_path / "one.jsonl"
+    log.write_text(dumps(sample_game(seed=1, game_id="one")) + "\n", encoding="utf-8")
+    wh = tmp_path / "wh"
+    result = CliRunner().invoke(app, ["ingest", str(log), "-w", str(wh), "--no-build"])
+    assert result.exit_code == 0, result.output
+    (wh / "warehouse.duckdb").unlink()  # the views are made over the manifest's files
+    (gone,) = (wh / "games").glob("*.parquet")
+    gone.unlink()
+    rel = gone.relative_to(wh).as_posix()
+    for args in (["sql", "select count(*) from games"], ["report", "--match", "one"]):
+        bad = CliRunner().invoke(app, [*args, "-w", str(wh)])
+        assert bad.exit_code == 2, bad.output
+        assert bad.output.count("\n") == 1 and "LINE 1" not in bad.output, bad.output
+        assert bad.output.startswith(f"big2: error: E_WAREHOUSE: {wh} is damaged: {rel} ")
+        assert "`big2 verify` lists every problem, `big2 verify --repair`" in bad.output
+    with pytest.raises(WarehouseError, match=f"E_WAREHOUSE: {wh} is damaged: {rel} "):
+        reading.run_adhoc(Warehouse(wh), "select 1", max_rows=1, timeout_s=5)

@@ -1178,11 +1178,43 @@ class Warehouse:
                     con.execute("use warehouse")
                     stamp = _read_stamp(con, "warehouse")
                 if stamp is None or not stamp.views_match(self.root, entries):
-                    self._create_views(con, entries, temp=True)
+                    try:
+                        self._create_views(con, entries, temp=True)
+                    except duckdb.Error as err:  # DuckDB's many lines, echoing the views
+                        raise self.missing_files_error(entries) or err from err
             except BaseException:
                 con.close()
                 raise
             return con
+
+    def missing_files_error(self, entries: list[BatchEntry] | None = None) -> WarehouseError | None:
+        """``E_WAREHOUSE`` in one line naming the first committed file of ``entries`` (default
+        the manifest's) that is not on disk, how many more, and the way out (``big2 verify``,
+        ``big2 verify --repair``); None when every file is there. For a reader whose query
+        failed: a missing file is why, rather than DuckDB's error echoing the views.
+
+        >>> import tempfile
+        >>> Warehouse(tempfile.mkdtemp()).missing_files_error() is None
+        True
+        """
+        entries = self.entries() if entries is None else entries
+        missing = [
+            self._file_problem(entry, f, hashed=False)
+            for entry in entries
+            for f in entry.files
+            if not (self.root / f.path).is_file()
+        ]
+        problems = [p for p in missing if p is not None]
+        if not problems:
+            return None
+        more = f" (and {plural(len(problems) - 1, 'more file')})" if len(problems) > 1 else ""
+        return WarehouseError(
+            "E_WAREHOUSE",
+            f"{self.root} is damaged: {problems[0].message}{more}; `big2 verify` lists every "
+            f"problem, `big2 verify --repair` moves the damaged batches' files to {QUARANTINE}/ "
+            f"and drops those batches from {MANIFEST} (then import their logs again)",
+            problems=problems,
+        )
 
     def import_running(self) -> bool:
         """Whether an import holds the lock now (checked without creating or writing a file)."""
