@@ -13,7 +13,7 @@ import pandas as pd
 from dashboards import data
 from dashboards.frames import SqlResult
 from pipeline.errors import Big2Error
-from pipeline.warehouse import reading
+from pipeline.warehouse import WarehouseError, reading
 
 #: The SQL explorer's most rows and seconds (the page offers lower limits).
 MAX_ROWS, TIMEOUT_S = 10_000, 10.0
@@ -59,5 +59,7 @@ def run_sql(sql: str, *, max_rows: int = MAX_ROWS, timeout_s: float = TIMEOUT_S)
         ) from err
     except (reading.SqlRefused, duckdb.Error) as err:
         raise data.QueryError("E_SQL_QUERY", getattr(err, "message", str(err))) from err
+    except WarehouseError as err:  # busy, or a committed file missing (one line, the way out)
+        raise data.QueryError(err.code, err.message) from err
     out = pd.DataFrame.from_records(rows, columns=names)
     return SqlResult(out, truncated=cut, seconds=time.perf_counter() - started)

@@ -84,7 +84,7 @@ def report_command(
     own sections (landlord and farmer records, bombs, springs). Exit 2 for an unknown match,
     day or player."""
     from pipeline import report
-    from pipeline.warehouse import Warehouse
+    from pipeline.warehouse import Warehouse, reading
 
     with domain_errors():
         if (match is None) == (day is None):
@@ -97,9 +97,11 @@ def report_command(
             tz=_check_tz(tz),
             player_id=player,
         )
-        con = Warehouse.existing(warehouse).connect()
+        wh = Warehouse.existing(warehouse)
+        con = wh.connect()
         try:
-            rep = report.assemble(sel, report.fetch_report(con, sel))
+            with reading.missing_files_said(wh):
+                rep = report.assemble(sel, report.fetch_report(con, sel))
         finally:
             con.close()
         if html_out is not None:

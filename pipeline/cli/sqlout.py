@@ -78,7 +78,7 @@ def run_sandboxed(
     try:
         with reading.time_limit(con, timeout):
             try:
-                with reading.memory_bound(con):
+                with reading.memory_bound(con), reading.missing_files_said(wh):
                     emit_result(con, text, fmt, out)
             except BrokenPipeError:  # the reader of stdout left (`| head`): stop quietly
                 with contextlib.suppress(OSError, ValueError):

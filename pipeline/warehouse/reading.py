@@ -261,7 +261,8 @@ def run_adhoc(
     with a row limit, a time limit and a memory limit: the column names, the first
     ``max_rows`` rows, and whether there were more. Refused: :class:`SqlRefused`; too long:
     :class:`SqlTimeout`; too big: :class:`SqlMemoryLimit`; a writer holding the file:
-    :class:`WarehouseBusy`; DuckDB's errors as they come."""
+    :class:`WarehouseBusy`; a committed file missing: ``E_WAREHOUSE``
+    (:func:`missing_files_said`); DuckDB's errors as they come."""
     check_query(sql)
     connect_waiting(wh).close()  # the views are fresh (or busy while a writer holds the file)
     try:
@@ -271,7 +272,7 @@ def run_adhoc(
             raise WarehouseBusy("E_WAREHOUSE_BUSY", f"{err.message}; retry shortly") from err
         raise
     try:
-        with time_limit(cur, timeout_s), memory_bound(cur):
+        with time_limit(cur, timeout_s), memory_bound(cur), missing_files_said(wh):
             names = [d[0] for d in cur.execute(sql).description or []]
             rows = cur.fetchmany(max_rows + 1)
     finally:
@@ -440,6 +441,33 @@ def is_lock_error(err: BaseException) -> bool:
     """Whether ``err`` says another process holds the file."""
     text = str(err).lower()
     return "lock" in text or "conflicting" in text
+
+
+@contextlib.contextmanager
+def missing_files_said(wh: Warehouse) -> Iterator[None]:
+    """A query of a reader of ``wh`` that fails (DuckDB's error, or big2's error of one, such
+    as a named query's) on a committed file that is missing raises
+    :meth:`Warehouse.missing_files_error` instead, one line naming the file and the way out:
+    DuckDB's own error echoes the view's paths, or, in the sandbox, says that file access is
+    disabled. Other failures (one that names no missing file: a typo) pass as they are.
+
+    >>> import tempfile
+    >>> with missing_files_said(Warehouse(tempfile.mkdtemp())):
+    ...     duckdb.connect().execute("select * from gamez")
+    Traceback (most recent call last):
+    ...
+    _duckdb.CatalogException: Catalog Error: Table with name gamez does not exist!
+    ...
+    """
+    try:
+        yield
+    except (duckdb.Error, Big2Error) as err:
+        missing = wh.missing_files_error()
+        if missing is None or not any(
+            (wh.root / p.path).as_posix() in str(err) for p in missing.context["problems"] if p.path
+        ):
+            raise
+        raise missing from err
 
 
 def connect_waiting(wh: Warehouse, wait_s: float | None = None) -> duckdb.DuckDBPyConnection:
