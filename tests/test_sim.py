@@ -569,12 +569,16 @@ def test_memory_limit_without_ingest_is_refused_before_simulating(
     assert out.exists()
 
 
-def test_ingest_into_a_file_is_refused_before_simulating(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["simulate", "demo"])
+def test_ingest_into_a_file_is_refused_before_simulating(tmp_path: Path, command: str) -> None:
     # the check `big2 ingest` makes of its -w (Warehouse.make_folder), now before the run
     not_a_folder = tmp_path / "notes.txt"
     not_a_folder.write_text("not a warehouse\n")
     out = tmp_path / "w.jsonl"
-    args = ["simulate", "-n", "2", "--out", str(out), "--workers", "1", "--ingest"]
+    args = {
+        "simulate": ["simulate", "-n", "2", "--out", str(out), "--workers", "1", "--ingest"],
+        "demo": ["demo", "-n", "2", "--log", str(out), "--no-dashboard"],
+    }[command]
     bad = CliRunner().invoke(app, [*args, "-w", str(not_a_folder)])
     assert bad.exit_code == 2, bad.output
     assert f"E_WAREHOUSE: cannot write to {not_a_folder}" in bad.output

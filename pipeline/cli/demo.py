@@ -99,6 +99,7 @@ def run_demo(
 
     if not SAMPLES.is_dir():
         raise Big2Error("E_NO_SAMPLES", f"no sample logs under {SAMPLES}")
+    wh.make_folder()  # a -w that cannot be a warehouse (a file): said now, not after step 1
     cfg = SimConfig(
         games=games,
         seed=seed,
