@@ -53,7 +53,7 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 ## stamp, so `make demo` and `make bench` build the profile-guided core again after it.
 ## Then `cargo test` in the same profile and target folder, so that the dependencies the build
 ## compiled serve the tests too (a test profile of its own compiled them again: 163 -> 73 CPU-s;
-## docs/benchmarks.md, "cargo test beside the quick build").
+## docs/benchmarks.md, "make test back inside 15 minutes").
 native-test: $(NATIVE_ANY)
 	@if [ -n "$(CARGO)" ]; then cd native && $(RUST_ENV) $(CARGO) test --quiet --profile quick; fi
 $(NATIVE_ANY): $(STAMP) $(NATIVE_SRC)
