@@ -140,6 +140,24 @@ def test_a_limit_duckdb_cannot_read_is_refused_before_anything_runs(
     assert not (tmp_path / "sim.jsonl").exists()  # nor the simulation
 
 
+def test_ingest_no_build_refuses_a_memory_limit(tmp_path: Path, warehouse: Path) -> None:
+    """``--memory-limit`` limits the build only: with ``--no-build`` it is refused before the
+    import (it was ignored, even a value DuckDB cannot read); ``BIG2_BUILD_MEMORY`` in the
+    environment, which other commands read too, is not."""
+    batches = len(Warehouse(warehouse).entries())
+    log = tmp_path / "one.jsonl"
+    log.write_text(dumps(sample_game(seed=98, game_id="nb")) + "\n", encoding="utf-8")
+    args = ["ingest", str(log), "-w", str(warehouse), "--no-build"]
+    for limit in ("lots", "1GB"):
+        result = runner.invoke(app, [*args, "--memory-limit", limit])
+        assert result.exit_code == 2, result.output
+        assert f"E_SQL_USAGE: --memory-limit {limit} with --no-build" in result.output
+        assert len(Warehouse(warehouse).entries()) == batches  # the import did not run
+    result = runner.invoke(app, args, env={"BIG2_BUILD_MEMORY": "1GB"})
+    assert result.exit_code == 0, result.output
+    assert len(Warehouse(warehouse).entries()) == batches + 1
+
+
 def test_what_a_killed_build_spilled_is_cleared_by_the_next(warehouse: Path) -> None:
     spilled = warehouse / "warehouse.duckdb.new-1-abcdef.tmp"
     spilled.mkdir()

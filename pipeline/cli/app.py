@@ -333,6 +333,15 @@ def _exit_now_if_a_pool_died(code: int) -> None:
         os._exit(code)
 
 
+def given_option(ctx: typer.Context, name: str) -> object:
+    """The value of the option ``name`` when the command line gave it, else None (its
+    default, or an environment variable's value, such as ``BIG2_BUILD_MEMORY``, that other
+    commands read too). By the source's name: typer has a click of its own, whose enum is
+    not ``click.core.ParameterSource``."""
+    source = ctx.get_parameter_source(name)
+    return ctx.params.get(name) if source is not None and source.name == "COMMANDLINE" else None
+
+
 # --- output files --------------------------------------------------------------------------
 
 #: The code of an output file the user named (``--out``, ``--html``) that cannot be written.

@@ -26,6 +26,7 @@ from pipeline.cli.app import (
     domain_errors,
     err_console,
     flag,
+    given_option,
     parse_overrides,
     plural,
     runnable_big2,
@@ -74,6 +75,7 @@ def sheet_rules(log_format: str | None, ruleset: str, overrides: list[str] | Non
 
 @command()
 def ingest(
+    ctx: typer.Context,
     paths: Annotated[
         list[str],
         typer.Argument(metavar="PATH...", help="Log files, folders or glob patterns."),
@@ -147,6 +149,11 @@ def ingest(
 
     with domain_errors(), writer_errors():
         rules = sheet_rules(log_format, ruleset, overrides)
+        if no_build and given_option(ctx, "memory_limit") is not None:  # else ignored
+            raise Big2Error(
+                "E_SQL_USAGE",
+                f"--memory-limit {memory_limit} with --no-build: it only limits the build",
+            )
         memory = build_memory(memory_limit, no_build)
         logs = expand_paths(paths)  # E_NO_INPUT before the warehouse folder and its lock
         wh = Warehouse(warehouse)

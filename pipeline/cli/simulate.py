@@ -27,6 +27,7 @@ from pipeline.cli.app import (
     domain_errors,
     err_console,
     flag,
+    given_option,
     parse_overrides,
     plural,
     say_waiting,
@@ -262,15 +263,6 @@ def disk_full_names(out: Path) -> Iterator[None]:
             f"no space left on the device of {out} ({err.strerror or err}): the file is as it "
             "was before this run, which wrote nothing else; free some space and run it again",
         ) from None
-
-
-def given_option(ctx: typer.Context, name: str) -> object:
-    """The value of the option ``name`` when the command line gave it, else None (its
-    default, or an environment variable's value, such as ``BIG2_BUILD_MEMORY``, that other
-    commands read too). By the source's name: typer has a click of its own, whose enum is
-    not ``click.core.ParameterSource``."""
-    source = ctx.get_parameter_source(name)
-    return ctx.params.get(name) if source is not None and source.name == "COMMANDLINE" else None
 
 
 def check_needs_ingest(ingest_after: bool, **given: object) -> None:
