@@ -529,13 +529,16 @@ def test_an_error_while_writing_the_output_file_names_it(one_game: Path, command
 
 @pytest.mark.parametrize("views", ["made by the reader", "in warehouse.duckdb"])
 def test_a_missing_committed_file_is_one_line_pointing_to_verify(
-    tmp_path: Path, views: str
+    tmp_path: Path, views: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A committed Parquet file gone: `big2 sql`, `big2 report` and the dashboards' SQL
     explorer (reading.run_adhoc) said DuckDB's error over lines, echoing the views (when the
     reader makes them), or E_SQL_QUERY's "file system operations are disabled" and
     E_REPORT_QUERY's "No files found" (when the query reads the file's views); now one
     E_WAREHOUSE line naming the file and `big2 verify` / `big2 verify --repair`."""
+    import streamlit as st
+
+    from dashboards import data
     from pipeline.warehouse import WarehouseError, reading
 
     log = tmp_path / "one.jsonl"
@@ -559,6 +562,11 @@ def test_a_missing_committed_file_is_one_line_pointing_to_verify(
         assert "`big2 verify` lists every problem, `big2 verify --repair`" in bad.output
     with pytest.raises(WarehouseError, match=f"E_WAREHOUSE: {wh} is damaged: {rel} "):
         reading.run_adhoc(Warehouse(wh), "from games", max_rows=1, timeout_s=5)
+    # the dashboards' status line (a named query of dashboards.data) says the same
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh))
+    st.cache_data.clear()
+    state, line = data.status()
+    assert state is data.State.BROKEN and f"E_WAREHOUSE: {wh} is damaged: {rel} " in line
     if views == "in warehouse.duckdb":  # a query that reads no missing file is itself
         typo = CliRunner().invoke(app, ["sql", "from gamez", "-w", str(wh)])
         assert "E_SQL_QUERY: Catalog Error: Table with name gamez" in typo.output

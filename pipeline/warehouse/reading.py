@@ -515,11 +515,14 @@ def one_connection() -> Iterator[None]:
 @contextlib.contextmanager
 def reader(wh: Warehouse, key: str) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-only connection to ``wh`` as of ``key`` (:func:`stamp`): the block's of
-    :func:`one_connection` (reopened when the key changed), else a fresh one closed after."""
+    :func:`one_connection` (reopened when the key changed), else a fresh one closed after. A
+    query of the block failing on a committed file that is missing is ``E_WAREHOUSE`` naming
+    it (:func:`missing_files_said`: the dashboards' status line and pages)."""
     if not getattr(_local, "scoped", False):
         con = connect_waiting(wh)
         try:
-            yield con
+            with missing_files_said(wh):
+                yield con
         finally:
             con.close()
         return
@@ -530,4 +533,5 @@ def reader(wh: Warehouse, key: str) -> Iterator[duckdb.DuckDBPyConnection]:
             shared.close()
         shared = connect_waiting(wh)
         _local.con, _local.key = shared, key
-    yield shared
+    with missing_files_said(wh):
+        yield shared
