@@ -342,6 +342,15 @@ def given_option(ctx: typer.Context, name: str) -> object:
     return ctx.params.get(name) if source is not None and source.name == "COMMANDLINE" else None
 
 
+def refuse_memory_limit(ctx: typer.Context, code: str, why: str) -> None:
+    """Refuse, before any work, a ``--memory-limit`` the command line gave where no build runs
+    (``why``: ``simulate`` without ``--ingest``, ``ingest --no-build``): it would be ignored,
+    even a value DuckDB cannot read. ``BIG2_BUILD_MEMORY`` is not refused (other commands
+    read it too: :func:`given_option`)."""
+    if (limit := given_option(ctx, "memory_limit")) is not None:
+        raise Big2Error(code, f"--memory-limit {limit} {why}")
+
+
 # --- output files --------------------------------------------------------------------------
 
 #: The code of an output file the user named (``--out``, ``--html``) that cannot be written.

@@ -26,9 +26,9 @@ from pipeline.cli.app import (
     domain_errors,
     err_console,
     flag,
-    given_option,
     parse_overrides,
     plural,
+    refuse_memory_limit,
     runnable_big2,
     say_waiting,
     shell_word,
@@ -149,11 +149,8 @@ def ingest(
 
     with domain_errors(), writer_errors():
         rules = sheet_rules(log_format, ruleset, overrides)
-        if no_build and given_option(ctx, "memory_limit") is not None:  # else ignored
-            raise Big2Error(
-                "E_SQL_USAGE",
-                f"--memory-limit {memory_limit} with --no-build: it only limits the build",
-            )
+        if no_build:
+            refuse_memory_limit(ctx, "E_SQL_USAGE", "with --no-build: it only limits the build")
         memory = build_memory(memory_limit, no_build)
         logs = expand_paths(paths)  # E_NO_INPUT before the warehouse folder and its lock
         wh = Warehouse(warehouse)

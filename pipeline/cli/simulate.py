@@ -27,9 +27,9 @@ from pipeline.cli.app import (
     domain_errors,
     err_console,
     flag,
-    given_option,
     parse_overrides,
     plural,
+    refuse_memory_limit,
     say_waiting,
     writer_errors,
 )
@@ -168,7 +168,9 @@ def simulate_command(
 
     with domain_errors(), writer_errors():
         check_output_file(out)
-        check_needs_ingest(ingest_after, memory_limit=given_option(ctx, "memory_limit"))
+        if not ingest_after:
+            why = "without --ingest: it only limits the build after the import"
+            refuse_memory_limit(ctx, "E_SIM_OPTION", why)
         memory = build_memory(memory_limit, not ingest_after)
         wh: Warehouse | None = None
         if ingest_after:  # a -w that cannot be a warehouse: said now, not after the run
@@ -263,26 +265,6 @@ def disk_full_names(out: Path) -> Iterator[None]:
             f"no space left on the device of {out} ({err.strerror or err}): the file is as it "
             "was before this run, which wrote nothing else; free some space and run it again",
         ) from None
-
-
-def check_needs_ingest(ingest_after: bool, **given: object) -> None:
-    """Refuse the options of the build after the import without ``--ingest``
-    (``E_SIM_OPTION``), before any game is played: they would be ignored.
-
-    >>> check_needs_ingest(True, memory_limit="abc")
-    >>> check_needs_ingest(False, memory_limit=None)
-    >>> check_needs_ingest(False, memory_limit="2GB")
-    Traceback (most recent call last):
-    ...
-    pipeline.sim.bots.SimError: E_SIM_OPTION: --memory-limit 2GB without --ingest: it only limits the build after the import
-    """
-    for name, value in given.items():
-        if value is not None and not ingest_after:
-            raise SimError(
-                "E_SIM_OPTION",
-                f"--{name.replace('_', '-')} {value} without --ingest: it only limits the "
-                "build after the import",
-            )
 
 
 #: Which game each plant option belongs to (``check_options_of`` refuses it with the other).
