@@ -335,12 +335,21 @@ def build_step(con: duckdb.DuckDBPyConnection, name: str, sql: str, memory: str)
     except duckdb.Error as err:
         raise SqlError("E_SQL_BUILD", f"{name}: {err}", object=name) from err
     except RuntimeError as err:
-        # a signal's handler raised while DuckDB ran the statement: DuckDB stops it and raises
-        # this instead (the handler's exception is gone); the CLI says E_INTERRUPTED, not a
-        # traceback
-        if str(err) != QUERY_INTERRUPTED:
-            raise
-        raise KeyboardInterrupt(f"{name}: {err}") from None
+        raise interrupted(err, name) from None
+
+
+def interrupted(err: RuntimeError, name: str) -> KeyboardInterrupt:
+    """The interrupt a signal's handler raised while DuckDB ran statement ``name``: DuckDB
+    stops the statement and raises ``err`` (:data:`QUERY_INTERRUPTED`) instead, the handler's
+    exception gone; the CLI says ``E_INTERRUPTED``, not a traceback. Any other
+    ``RuntimeError`` is raised again.
+
+    >>> interrupted(RuntimeError(QUERY_INTERRUPTED), "x.sql")
+    KeyboardInterrupt('x.sql: Query interrupted')
+    """
+    if str(err) != QUERY_INTERRUPTED:
+        raise err
+    return KeyboardInterrupt(f"{name}: {err}")
 
 
 def _out_of_memory(name: str, memory: str, err: duckdb.Error) -> SqlError:
@@ -754,6 +763,8 @@ def build(
             if named is err:
                 raise
             raise named from err
+        except RuntimeError as err:  # a statement besides the steps' (rulesets, comments)
+            raise interrupted(err, "the build") from None
     summary.timings["publish"] = time.perf_counter() - started - summary.seconds
     return summary
 

@@ -6,11 +6,17 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from pathlib import Path
 
 import duckdb
 import pytest
 
+from pipeline import sqlbuild
+from pipeline.ingest import ingest
 from pipeline.sqlbuild import SqlError, build_step
+from pipeline.warehouse import Warehouse
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 #: A statement that needs far more than 32 MB: a list of 20M numbers kept per group.
 HUNGRY = (
@@ -76,3 +82,34 @@ def test_a_signal_during_a_build_statement_is_an_interrupt_not_a_runtime_error()
     finally:
         timer.cancel()
         signal.signal(signal.SIGUSR1, old)
+
+
+def test_a_signal_during_a_statement_besides_the_steps_is_an_interrupt_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for a statement of the build that is no step of ``sql/`` (the comments, the
+    rulesets): ``build`` raises ``KeyboardInterrupt``, which ``big2 ingest``'s build turns into
+    "the import had committed" (a ``RuntimeError`` said nothing was), and leaves no new file."""
+    wh = Warehouse(tmp_path / "wh")
+    ingest([str(SAMPLES / "games.jsonl")], wh)
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    def slow_comments(con: duckdb.DuckDBPyConnection) -> int:
+        con.execute("set threads = 1")  # one thread: DuckDB stops at once
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+        con.execute("select count(*) from range(100000000000)")
+        return 0
+
+    monkeypatch.setattr(sqlbuild, "write_comments", slow_comments)
+    old = signal.signal(signal.SIGUSR1, stop)
+    try:
+        with pytest.raises(KeyboardInterrupt, match="the build: Query interrupted"):
+            sqlbuild.build(wh)
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    assert not list(wh.root.glob("warehouse.duckdb.new-*"))
