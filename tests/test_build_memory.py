@@ -168,6 +168,39 @@ def test_what_a_killed_build_spilled_is_cleared_by_the_next(warehouse: Path) -> 
     assert _beside(warehouse) == []
 
 
+def test_verify_names_what_a_killed_build_left_and_repair_deletes_it(warehouse: Path) -> None:
+    """``E_BUILD_LEFTOVER`` (exit 1) for each file or folder a stopped build left, with its
+    size; none while a build holds the lock (they are its own); ``verify --repair`` deletes
+    them, unless a build runs."""
+    import fcntl
+
+    left = warehouse / "warehouse.duckdb.new-1-abcdef"
+    left.write_bytes(b"\0" * 2_500_000)
+    (warehouse / "warehouse.duckdb.new-1-abcdef.wal").write_bytes(b"")
+    (warehouse / "warehouse.duckdb.new-1-abcdef.tmp").mkdir()
+    (warehouse / "warehouse.duckdb.new-1-abcdef.tmp" / "spill.tmp").write_bytes(b"\0" * 1_200_000)
+    result = runner.invoke(app, ["verify", "-w", str(warehouse)])
+    assert result.exit_code == 1, result.output
+    assert "E_BUILD_LEFTOVER: warehouse.duckdb.new-1-abcdef (2.5 MB) was left by a build" in (
+        result.output
+    )
+    assert "E_BUILD_LEFTOVER: warehouse.duckdb.new-1-abcdef.tmp (1.2 MB)" in result.output
+    assert result.output.count("E_BUILD_LEFTOVER") == 3
+    with (warehouse / ".build.lock").open("a") as lock:  # a build runs: its files
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        result = runner.invoke(app, ["verify", "-w", str(warehouse)])
+        assert result.exit_code == 0, result.output
+        assert "a build is running" not in result.output  # its marts are not stale
+        result = runner.invoke(app, ["verify", "--repair", "-w", str(warehouse)])
+        assert result.exit_code == 0, result.output
+        assert len(_beside(warehouse)) == 3  # not deleted under a running build
+    result = runner.invoke(app, ["verify", "--repair", "-w", str(warehouse)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("(left by a stopped build)") == 3
+    assert "nothing to repair" not in result.output
+    assert _beside(warehouse) == []
+
+
 def test_stats_player_games_spills_rather_than_failing(tmp_path: Path) -> None:
     """20,000 games under 144 MB: ``stats_player_games`` failed there (and at 0.4-0.5 GB for
     100,000 games, 2-3 GB for 1M) while a smaller and a larger limit passed, until it was built

@@ -494,7 +494,8 @@ def verify(
         flag(
             "--repair",
             help="First move the batches with a damaged file (and files the manifest lost) "
-            "to quarantine/ and drop them from the manifest; nothing is deleted.",
+            "to quarantine/ and drop them from the manifest, nothing of them deleted; and "
+            "delete what a stopped build left (warehouse.duckdb.new-*).",
         ),
     ] = False,
 ) -> None:
@@ -529,6 +530,8 @@ def print_repair(wh: Warehouse) -> Repair:
         typer.echo(f"repair: batch {batch_id} dropped from the manifest")
     for path in done.quarantined:
         typer.echo(f"repair: moved to {path}")
-    if not done.problems:
+    for path in done.deleted:
+        typer.echo(f"repair: deleted {path} (left by a stopped build)")
+    if not done.problems and not done.deleted:
         typer.echo("repair: nothing to repair")
     return done

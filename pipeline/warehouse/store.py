@@ -238,6 +238,9 @@ class Repair:
     #: The sha256 of every file the manifest named, by its path, as the repair hashed them:
     #: ``verify --repair``'s check after it reads them here instead of hashing them again.
     digests: Mapping[Path, str] = field(default_factory=dict, repr=False, compare=False)
+    #: What a stopped build left beside ``warehouse.duckdb`` (:meth:`Warehouse.build_leftovers`),
+    #: deleted: no data, nothing reads it.
+    deleted: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -849,6 +852,7 @@ class Warehouse:
         with a damaged file of any table leaves the manifest (rewritten atomically) and its
         files move to ``quarantine/``, as do the files the manifest lost; nothing is deleted.
         Takes the import lock. The logs of the dropped batches can then be imported again.
+        What a stopped build left (:meth:`build_leftovers`) is deleted, unless a build runs.
         """
         with self._locked():
             problems, digests = self._damage(full=True)
@@ -875,7 +879,11 @@ class Warehouse:
                 lost = self.root / (problem.path or "")
                 if problem.code == "E_UNLISTED_FILE" and lost.is_file():
                     moved.append(self._quarantine(lost))
-            return Repair(tuple(problems), tuple(dropped), tuple(moved), digests)
+            deleted: list[Path] = []
+            with self._build_locked(wait=False) as free:
+                if free:  # else they are the running build's
+                    deleted = self._clear_build_leftovers()
+            return Repair(tuple(problems), tuple(dropped), tuple(moved), digests, tuple(deleted))
 
     def _quarantine(self, path: Path) -> Path:
         """Move one file of the warehouse to ``quarantine/<its folder>/`` (a free name)."""
@@ -1079,11 +1087,7 @@ class Warehouse:
             if not got:
                 return False
             entries = self.entries()
-            for stale in self.root.glob(f"{DB_FILE}.new-*"):  # left by a killed build
-                if stale.is_dir():  # DuckDB's temporary folder: what a build spilled
-                    shutil.rmtree(stale, ignore_errors=True)
-                else:
-                    stale.unlink(missing_ok=True)
+            self._clear_build_leftovers()
             tmp = self.root / f"{DB_FILE}.new-{os.getpid()}-{secrets.token_hex(3)}"
             try:
                 with self._usable("write the DuckDB database of"):
@@ -1220,6 +1224,22 @@ class Warehouse:
         """Whether an import holds the lock now (checked without creating or writing a file)."""
         return _lock_held(self.root / LOCK_FILE)
 
+    def build_leftovers(self) -> list[Path]:
+        """What a stopped build left beside ``warehouse.duckdb`` (its new file, the file's WAL,
+        the folder DuckDB spilled to: ``warehouse.duckdb.new-…``), sorted; the running build's
+        own while one runs. The next build deletes them (:meth:`publish`)."""
+        return sorted(self.root.glob(f"{DB_FILE}.new-*"))
+
+    def _clear_build_leftovers(self) -> list[Path]:
+        """Delete :meth:`build_leftovers` (only while holding the build lock); those deleted."""
+        gone = self.build_leftovers()
+        for stale in gone:
+            if stale.is_dir():  # DuckDB's temporary folder: what a build spilled
+                shutil.rmtree(stale, ignore_errors=True)
+            else:
+                stale.unlink(missing_ok=True)
+        return gone
+
     def build_running(self) -> bool:
         """Whether a build (or an import followed by its build) holds the build lock now."""
         return _lock_held(self.root / BUILD_LOCK_FILE)
@@ -1342,6 +1362,9 @@ class Warehouse:
                 )
                 for rel in orphans
             )
+        left = self.build_leftovers()
+        if left and not self.build_running():  # else they are the running build's
+            problems.extend(_leftover(self.root, path) for path in left if path.exists())
         building = False
         stale = None
         if marts:
@@ -1421,6 +1444,27 @@ def _unlisted(rel: str, batch_id: str) -> Problem:
         "names it (a lost or edited manifest line)"
     )
     return Problem("E_UNLISTED_FILE", text, rel)
+
+
+def _leftover(root: Path, path: Path) -> Problem:
+    """``E_BUILD_LEFTOVER``: ``path``, beside ``warehouse.duckdb``, was left by a build that
+    was stopped (killed, or the machine went down) and takes disk space; nothing reads it.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "warehouse.duckdb.new-7-abc123").write_bytes(b"x" * 3_000_000)
+    3000000
+    >>> print(_leftover(root, root / "warehouse.duckdb.new-7-abc123"))
+    E_BUILD_LEFTOVER: warehouse.duckdb.new-7-abc123 (3.0 MB) was left by a build that was stopped; nothing reads it: the next build deletes it, or `big2 verify --repair` now
+    """
+    files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
+    size = sum(p.stat().st_size for p in files if p.exists())
+    rel = path.relative_to(root).as_posix()
+    text = (
+        f"{rel} ({size / 1e6:,.1f} MB) was left by a build that was stopped; nothing reads it: "
+        "the next build deletes it, or `big2 verify --repair` now"
+    )
+    return Problem("E_BUILD_LEFTOVER", text, rel)
 
 
 def damaged_error(warehouse: Warehouse, problems: list[Problem]) -> WarehouseError:

@@ -175,7 +175,9 @@ def test_a_mart_build_killed_part_way_is_rebuilt(
             proc.send_signal(signal.SIGKILL)
             killed += 1
         proc.wait(timeout=60)
-        assert Warehouse(wh_dir).verify() == []  # the base tables are untouched by a build
+        # the base tables are untouched by a build; what the kill left is named, no more
+        problems = Warehouse(wh_dir).verify()
+        assert {p.code for p in problems} <= {"E_BUILD_LEFTOVER"}, problems
     assert killed >= 2, f"the builds ended before their kills (a whole one took {whole:.1f} s)"
     done = subprocess.run(
         [*big2, "build", "--test", "-w", str(wh_dir)],
