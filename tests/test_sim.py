@@ -35,6 +35,7 @@ from pipeline.replay import ReplayedGame, replay
 from pipeline.sim.bots import BotName, Turn, make_bot
 from pipeline.sim.ladder import place_scores
 from pipeline.sim.simulate import SPAN, SimConfig, blocks_in_order, simulate, simulate_to_file
+from pipeline.warehouse import Warehouse
 
 MIXED = ("heuristic", "greedy", "random", "heuristic")
 
@@ -379,6 +380,17 @@ def test_cli_simulate_writes_and_ingests(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, [*args, "--ingest", "--warehouse", str(tmp_path / "wh")])
     assert result.exit_code == 0, result.output
     assert "12 games" in result.output and "warehouse" in result.output
+    # the table it printed, player by player, is what the warehouse holds
+    printed = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()}
+    with Warehouse(tmp_path / "wh").connect() as con:
+        standings = con.execute(
+            "select s.player_id, s.n_games, s.n_wins, sum(t.cards_left) "
+            "from mart_player_standings as s join seats as t using (player_id) group by all"
+        ).fetchall()
+    assert len(standings) == 4
+    for player, games, wins, cards_left in standings:
+        assert printed[player][:2] == [str(games), str(wins)]
+        assert float(printed[player][3]) == round(cards_left / games, 2)
     lines = gzip.decompress(out.read_bytes()).decode().splitlines()
     assert len(lines) == 12
     first = json.loads(lines[0])

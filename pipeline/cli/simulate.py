@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import re
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 
 from pipeline.big2.rules import DEFAULT_PRESET, load_ruleset
+from pipeline.cli import grid
 from pipeline.cli.app import (
     BuildMemoryOption,
     OverridesOption,
@@ -49,6 +51,7 @@ from pipeline.sim.bots import BotName, SimError
 if TYPE_CHECKING:  # the simulator loads when the command runs
     from pipeline.sim.ddz_simulate import DdzSimConfig, DdzSimSummary
     from pipeline.sim.simulate import SimConfig, SimSummary
+    from pipeline.sim.tally import RunTally
     from pipeline.warehouse import Warehouse
 
 
@@ -209,6 +212,7 @@ def simulate_command(
                 f"written to {done.path} in {done.seconds:.1f} s ({rate:,.0f} games/s, "
                 f"{plural(done.workers, 'worker')})"
             )
+            print_tally(done.tally)
         else:
             check_options_of("Big Two", feeder=feeder, feed_rate=feed_rate)
             n = load_ruleset(ruleset, settings).players
@@ -235,11 +239,21 @@ def simulate_command(
                 f"{match_games}) written to {summary.path} in {summary.seconds:.1f} s "
                 f"({rate:,.0f} games/s, {plural(summary.workers, 'worker')})"
             )
+            print_tally(summary.tally)
         if wh is not None:
             # import + build: one writer, queued behind a running import as `big2 ingest` is
             with wh.building(on_wait=lambda: say_waiting(wh)):
                 print_ingest_summary(ingest_with_progress([str(out)], wh, workers=workers), wh)
                 build_after_ingest(wh, memory=memory)
+
+
+def print_tally(tally: RunTally) -> None:
+    """The run player by player (:mod:`pipeline.sim.tally`), whole at any terminal width."""
+    headers, rows = tally.rows()
+    width = shutil.get_terminal_size((80, 24)).columns
+    typer.echo("\n".join(grid.render(headers, rows, width)))
+    if tally.voids:
+        typer.echo(f"and {plural(tally.voids, 'void deal')} (荒牌), dealt again")
 
 
 @contextlib.contextmanager

@@ -45,6 +45,7 @@ from pipeline.sim.ddz_bots import make_ddz_bot
 from pipeline.sim.ddz_play import GENERATOR, log_line, play_game
 from pipeline.sim.play import BASE_TIMESTAMP
 from pipeline.sim.simulate import blocks_in_order, in_match_order
+from pipeline.sim.tally import RunTally
 from pipeline.wording import plural
 
 YEAR_SECONDS = 365 * 86_400
@@ -227,6 +228,7 @@ class DdzSimSummary:
     matches: int
     seconds: float
     workers: int
+    tally: RunTally
 
 
 def simulate_to_file(
@@ -244,11 +246,15 @@ def simulate_to_file(
     path.parent.mkdir(parents=True, exist_ok=True)
     games = 0
     threads = native_simulator(cfg) is not None
+    tally = RunTally(list(zip(_player_ids(cfg), cfg.bots, strict=True)), dou_dizhu=True)
+    table = list(range(len(cfg.bots)))  # the same seats in every match
     with LogWriter(path) as out:
         for block in blocks_in_order(cfg, match_lines, workers, threads=threads):
             out.write_block(block.data, block.lines)
+            tally.add_lines(block.data, [table] * block.lines)
             games = min(cfg.games, block.last * cfg.match_games)
             if on_progress is not None:
                 on_progress(games)
         count = out.count
-    return DdzSimSummary(path, games, count, cfg.n_matches, time.perf_counter() - started, workers)
+    seconds = time.perf_counter() - started
+    return DdzSimSummary(path, games, count, cfg.n_matches, seconds, workers, tally)

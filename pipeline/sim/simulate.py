@@ -41,6 +41,7 @@ from pipeline.sim.bots import (
     make_bot,
 )
 from pipeline.sim.play import BASE_TIMESTAMP, PlayedGame, Reason, play_game
+from pipeline.sim.tally import RunTally
 from pipeline.wording import plural
 from pipeline.workers import in_order
 from pipeline.workers import pool as worker_pool
@@ -108,6 +109,26 @@ class SimConfig:
         shift = match % n if self.rotate_seats else 0
         return [((s - shift) % n, self.bots[(s - shift) % n]) for s in range(n)]
 
+    def player_id(self, j: int) -> str:
+        """The id of player ``j`` (the player of ``bots[j]``) in the run's lines."""
+        return f"{self.id_prefix}-{self.seed}-p{j}-{self.bots[j]}"
+
+    def seats_of_lines(self, first: int, last: int) -> list[list[int]]:
+        """Each line of matches ``first`` to ``last`` (excluded): its players seat by seat
+        (indexes into ``bots``).
+
+        >>> cfg = SimConfig(games=3, seed=1, bots=("random",) * 4, match_games=2, rotate_seats=True)
+        >>> cfg.seats_of_lines(0, 2)
+        [[0, 1, 2, 3], [0, 1, 2, 3], [3, 0, 1, 2]]
+        """
+        out: list[list[int]] = []
+        for k in range(first, last):
+            seats = [j for j, _ in self.lineup(k)]
+            out.extend(
+                seats for _ in range(min(self.match_games, self.games - k * self.match_games))
+            )
+        return out
+
 
 def play_match(cfg: SimConfig, match: int) -> list[dict[str, Any]]:
     """The log objects of one whole match (match ``match`` of the run)."""
@@ -116,7 +137,7 @@ def play_match(cfg: SimConfig, match: int) -> list[dict[str, Any]]:
     bots = [make_bot(name) for _, name in lineup]
     names = [name for _, name in lineup]
     seats = seats_of(
-        [f"{cfg.id_prefix}-{cfg.seed}-p{j}-{name}" for j, name in lineup],
+        [cfg.player_id(j) for j, _ in lineup],
         [f"{name} {j}" for j, name in lineup],
     )
     mrng = random.Random(f"{cfg.seed}:match:{match}")
@@ -205,7 +226,7 @@ def match_lines_native(
         return None
     lineup = cfg.lineup(match)
     seats = seats_of(
-        [f"{cfg.id_prefix}-{cfg.seed}-p{j}-{name}" for j, name in lineup],
+        [cfg.player_id(j) for j, _ in lineup],
         [f"{name} {j}" for j, name in lineup],
     )
     return sim.match_lines(match, [name for _, name in lineup], seats)
@@ -319,6 +340,7 @@ class SimSummary:
     matches: int
     seconds: float
     workers: int
+    tally: RunTally
 
 
 def default_workers() -> int:
@@ -338,13 +360,16 @@ def simulate_to_file(
     workers = default_workers() if workers is None else max(1, workers)
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)
+    tally = RunTally([(cfg.player_id(j), b) for j, b in enumerate(cfg.bots)], dou_dizhu=False)
     with LogWriter(path) as out:
         for block in run_blocks(cfg, workers):
             out.write_block(block.data, block.lines)
+            tally.add_lines(block.data, cfg.seats_of_lines(block.first, block.last))
             if on_progress is not None:
                 on_progress(out.count)
         count = out.count
-    return SimSummary(path, count, cfg.n_matches, time.perf_counter() - started, workers)
+    seconds = time.perf_counter() - started
+    return SimSummary(path, count, cfg.n_matches, seconds, workers, tally)
 
 
 __all__ = [

@@ -204,11 +204,13 @@ def test_the_simulated_lines_meet_the_json_schema(tmp_path: Path) -> None:
             assert [e.message for e in validator.iter_errors(line)] == []
 
 
-def test_simulate_ingest_stores_every_game(tmp_path: Path) -> None:
+def test_simulate_ingest_stores_every_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--ingest``: every simulated line (void deals included) replays and is stored as a
-    Dou Dizhu game, nothing rejected, and the Dou Dizhu marts score them."""
+    Dou Dizhu game, nothing rejected, and the Dou Dizhu marts score them; the table simulate
+    prints agrees with them."""
     import duckdb
 
+    monkeypatch.setenv("COLUMNS", "200")  # the table on one block (it folds at 80)
     out, wh = tmp_path / "g.jsonl", tmp_path / "wh"
     args = ["simulate", "-r", "ddz-2p", "-n", "12", "--seed", "3", "-o", str(out)]
     result = _big2(*args, "--workers", "1", "--ingest", "--warehouse", str(wh))
@@ -222,3 +224,16 @@ def test_simulate_ingest_stores_every_game(tmp_path: Path) -> None:
         0,
     )
     assert scored == n_lines
+    # the table simulate printed, player by player, is what the warehouse holds
+    standings = con.execute(
+        "select player_id, n_games, n_wins, n_landlord, total_score from ddz_player_standings"
+    ).fetchall()
+    printed = {line.split()[0]: line.split() for line in result.stdout.splitlines()}
+    assert len(standings) == 2
+    for player, games, wins, landlord, score in standings:
+        row = printed[player]
+        assert [int(row[1]), int(row[2]), int(row[4]), int(row[7])] == [
+            games, wins, landlord, score
+        ]  # fmt: skip
+    voids = n_lines - standings[0][1]
+    assert (f"and {voids} void deal" in result.stdout) == (voids > 0)
