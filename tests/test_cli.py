@@ -64,6 +64,15 @@ def test_rules_show_table() -> None:
     assert "hk_10_13" in rows["multiplier_tiers"]
 
 
+def test_rules_show_title_on_one_line() -> None:
+    """Dou Dizhu's table is narrow: its title was folded over three lines at 80 columns."""
+    result = runner.invoke(app, ["rules", "show", "ddz"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].strip() == (
+        "ruleset ddz: 三人斗地主: 3 players, 叫分 bidding 1-3 (default for Dou Dizhu)"
+    )
+
+
 def test_rules_show_json_marks_each_source() -> None:
     args = ["-s", "bombs=true", "-s", "multiplier_tiers=[[8,2],[13,4]]", "--format", "json"]
     result = runner.invoke(app, ["rules", "show", "mainland", *args])

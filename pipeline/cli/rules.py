@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.table import Table
 
@@ -152,7 +153,9 @@ def render_ruleset(rs: AnyRuleset, fmt: OutputFormat) -> str | Table:
             line = f"{key} = {_toml_value(value)}"
             lines.append(f"{line:<{width}}  # {sources[key].value}")
         return "\n".join(lines)
-    table = Table(title=escape(f"ruleset {meta['name']}: {meta['description']}"))
+    title = f"ruleset {meta['name']}: {meta['description']}"
+    # as wide as its title (a narrow table, Dou Dizhu's, folded it over three lines)
+    table = Table(title=escape(title), min_width=cell_len(title))
     table.add_column("parameter", overflow="fold")
     table.add_column("value", overflow="fold")
     table.add_column("from")
