@@ -189,7 +189,9 @@ def unknown_match(con: duckdb.DuckDBPyConnection, match_key: str) -> ReportError
 
 def unknown_game(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportError:
     """``E_UNKNOWN_GAME`` for a ``big2 export`` id that is no game: when it is a match id
-    (named query ``export_match_games``), its games and the command that reports the match."""
+    (named query ``export_match_games``), its games and the command that reports the match;
+    else up to three ids close to it (``export_close_games``: ids that start with it, or the
+    same but for case)."""
     rows = run_query(con, "export_match_games", match_key=game_id)
     if rows:
         m = rows[0]
@@ -201,7 +203,9 @@ def unknown_game(con: duckdb.DuckDBPyConnection, game_id: str) -> ReportError:
             f"game: `big2 report --match {shlex.quote(game_id)}` reports it, `big2 export "
             "GAME_ID` one of its games",
         )
-    return ReportError("E_UNKNOWN_GAME", f"no game {game_id!r} in the warehouse")
+    close = [row["game_id"] for row in run_query(con, "export_close_games", game_id=game_id)]
+    hint = f" (did you mean {' or '.join(repr(g) for g in close)}?)" if close else ""
+    return ReportError("E_UNKNOWN_GAME", f"no game {game_id!r} in the warehouse{hint}")
 
 
 # ----- the report as sections of formatted cells -------------------------------------------

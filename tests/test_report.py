@@ -244,6 +244,21 @@ def test_export_of_a_match_id_names_its_games_and_the_report(wh: Warehouse) -> N
     assert alone.exit_code == 0, alone.output
 
 
+def test_export_of_an_unknown_id_names_the_ids_close_to_it(wh: Warehouse) -> None:
+    """An id cut short (as a Dou Dizhu deal's ``-d1`` left off) or in another case names the
+    games it could mean; an id close to none says only that it is no game."""
+    for typed in ("m-hk-1-g", "M-HK-1-G2"):
+        result = runner.invoke(app, ["export", typed, "-w", str(wh.root)])
+        assert result.exit_code == 2, result.output
+        close = "'m-hk-1-g1' or 'm-hk-1-g2' or 'm-hk-1-g3'" if typed.islower() else "'m-hk-1-g2'"
+        assert result.stderr.strip() == (
+            f"big2: error: E_UNKNOWN_GAME: no game {typed!r} in the warehouse "
+            f"(did you mean {close}?)"
+        )
+    result = runner.invoke(app, ["export", "zz-nothing", "-w", str(wh.root)])
+    assert result.stderr.strip().endswith("no game 'zz-nothing' in the warehouse")
+
+
 def test_match_help_and_error_say_which_ids_it_takes(wh: Warehouse) -> None:
     says = "a log's match_id, or the id of a game logged without one"
     result = runner.invoke(app, ["report", "--match", "no-such-match", "-w", str(wh.root)])
