@@ -141,6 +141,8 @@ class Selection:
 
 
 _SUMMARIES = ("report_summary", "report_ddz_summary")
+#: The players of a selection an unknown ``--player`` is told, at most.
+PLAYERS_NAMED = 8
 
 
 def fetch_report(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, list[Row]]:
@@ -161,12 +163,27 @@ def fetch_report(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, li
         everyone = Selection(match_key=sel.match_key, day=sel.day, tz=sel.tz)
         if any(run_query(con, q, **everyone.params()) for q in _SUMMARIES):
             where = f"in match {sel.match_key}" if sel.day is None else f"on {sel.day} ({sel.tz})"
+            rows = run_query(con, "report_selection_players", **everyone.params())
+            players = [str(r["player_id"]) for r in rows]
+            shown = ", ".join(players[:PLAYERS_NAMED])
+            more = (
+                f" and {len(players) - PLAYERS_NAMED:,} more"
+                if len(players) > PLAYERS_NAMED
+                else ""
+            )
             raise ReportError(
-                "E_UNKNOWN_PLAYER", f"player {sel.player_id!r} played no game {where}"
+                "E_UNKNOWN_PLAYER",
+                f"player {sel.player_id!r} played no game {where} (its players: {shown}{more})",
             )
     if sel.day is None:
         raise unknown_match(con, str(sel.match_key))
-    raise ReportError("E_UNKNOWN_DAY", f"no game started on {sel.day} ({sel.tz})")
+    (near,) = run_query(con, "report_near_days", day=sel.day, tz=sel.tz)
+    days = [
+        f"{near[f'day_{side}']} ({side})" for side in ("before", "after") if near[f"day_{side}"]
+    ]
+    nearest = f"the nearest day{'s' if len(days) > 1 else ''} with a game: {' and '.join(days)}"
+    hint = f"; {nearest}" if days else "; no game has a start time"
+    raise ReportError("E_UNKNOWN_DAY", f"no game started on {sel.day} ({sel.tz}){hint}")
 
 
 def unknown_match(con: duckdb.DuckDBPyConnection, match_key: str) -> ReportError:
@@ -181,9 +198,13 @@ def unknown_match(con: duckdb.DuckDBPyConnection, match_key: str) -> ReportError
             f"{match_key!r} is a game of match {match!r}: --match {shlex.quote(match)} reports "
             f"the match, `big2 export {shlex.quote(match_key)}` the game",
         )
+    close = [
+        str(r["match_key"]) for r in run_query(con, "report_close_matches", match_key=match_key)
+    ]
+    hint = f"; did you mean {' or '.join(repr(m) for m in close)}?" if close else ""
     return ReportError(
         "E_UNKNOWN_MATCH",
-        f"no match {match_key!r} in the warehouse ({MATCH_IDS})",
+        f"no match {match_key!r} in the warehouse ({MATCH_IDS}){hint}",
     )
 
 

@@ -212,7 +212,36 @@ def test_a_player_not_at_the_table_is_named_with_where(wh: Warehouse) -> None:
     result = runner.invoke(
         app, ["report", "--match", "ex1", "--player", "nobody", "-w", str(wh.root)]
     )
-    assert "player 'nobody' played no game in match ex1\n" in result.stderr
+    assert (
+        "player 'nobody' played no game in match ex1 (its players: east, north, south, west)\n"
+        in result.stderr
+    )
+
+
+def test_an_unknown_match_or_day_names_what_is_near(wh: Warehouse) -> None:
+    """A match id in another case or cut short names the matches it could mean; a day without
+    games names the nearest days with one, before and after (the games start on 2026-11-01,
+    -02 and -03, UTC)."""
+    said = {
+        args: runner.invoke(app, ["report", *args.split(), "-w", str(wh.root)]).stderr.strip()
+        for args in ("--match EX1", "--match ex", "--day 2026-11-04", "--day 1999-01-01")
+    }
+    assert said["--match EX1"].endswith("; did you mean 'ex1'?")
+    assert said["--match ex"].endswith("; did you mean 'ex1' or 'ex1-wta' or 'ex2'?")
+    assert said["--day 2026-11-04"].endswith(
+        "no game started on 2026-11-04 (UTC); the nearest day with a game: 2026-11-03 (before)"
+    )
+    assert said["--day 1999-01-01"].endswith("the nearest day with a game: 2026-11-01 (after)")
+    # at UTC+14 the games start on 2026-11-02 and -04 only
+    args = ["report", "--day", "2026-11-03", "--tz", "Pacific/Kiritimati", "-w", str(wh.root)]
+    assert (
+        runner.invoke(app, args)
+        .stderr.strip()
+        .endswith(
+            "no game started on 2026-11-03 (Pacific/Kiritimati); the nearest days with a game: "
+            "2026-11-02 (before) and 2026-11-04 (after)"
+        )
+    )
 
 
 def test_a_game_of_a_match_names_its_match(wh: Warehouse) -> None:
