@@ -288,6 +288,19 @@ def test_export_of_an_unknown_id_names_the_ids_close_to_it(wh: Warehouse) -> Non
     assert result.stderr.strip().endswith("no game 'zz-nothing' in the warehouse")
 
 
+def test_rescore_as_a_game_the_warehouse_lacks_says_so(wh: Warehouse) -> None:
+    """A Dou Dizhu preset over Big Two games only printed an empty table and nothing else."""
+    result = runner.invoke(app, ["rescore", "--as", "ddz", "-w", str(wh.root)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        f"note: no Dou Dizhu game in {wh.root}: a Dou Dizhu preset rescores the Dou Dizhu "
+        "games only (the other presets: Big Two hk, hk-classic, mainland, taiwan)\n"
+    )
+    result = runner.invoke(app, ["rescore", "--as", "mainland", "-w", str(wh.root)])
+    assert result.exit_code == 0 and result.stderr == "", result.stderr
+    assert "east" in result.stdout
+
+
 def test_match_help_and_error_say_which_ids_it_takes(wh: Warehouse) -> None:
     says = "a log's match_id, or the id of a game logged without one"
     result = runner.invoke(app, ["report", "--match", "no-such-match", "-w", str(wh.root)])

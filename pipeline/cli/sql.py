@@ -25,7 +25,7 @@ from pipeline.cli.app import (
 from pipeline.cli.ingest import build_kind, build_memory, build_with_progress
 from pipeline.cli.sqlout import SqlFormat, emit_result, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
-from pipeline.games import check_preset, preset_game
+from pipeline.games import GAMES, Game, check_preset, game_for, preset_game
 
 if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command runs
     from pipeline.warehouse import Warehouse
@@ -178,6 +178,7 @@ def write_rescore(
     table_rows: int | None,
     prefix: str = "",
     memory: str | None = None,
+    game: Game | None = None,
 ) -> None:
     """Write the side-by-side of ``by`` under the what-if ruleset ``whatif`` (JSON) as
     ``fmt`` to ``out`` (stdout when ``None``; :func:`~pipeline.cli.sqlout.emit_result`: the
@@ -185,7 +186,8 @@ def write_rescore(
     Parquet hold every row), over the games of the game whose SQL objects have this
     ``prefix`` (``Game.sql_prefix``), in at most ``memory``, spilling past it to a temporary
     folder (``$TMPDIR``; the query is big2's own, not a user's); ``E_SQL_NOT_BUILT`` before
-    ``big2 build``."""
+    ``big2 build``. ``game``: the preset's game; when the warehouse holds none of its games,
+    a note on stderr says so (the result is empty; exit 0)."""
     import tempfile
 
     from pipeline import sqlbuild
@@ -196,6 +198,20 @@ def write_rescore(
         try:
             if not sqlbuild.is_built(con):
                 raise sqlbuild.SqlError("E_SQL_NOT_BUILT", "no marts yet: run `big2 build`")
+            if game is not None:
+                (count,) = reading.run_query(con, "rescore_count_games", game_kind=game.kind)
+                if not count["n_games"]:
+                    title = game.csv.title
+                    others = "; ".join(
+                        f"{g.csv.title} {', '.join(g.preset_names())}"
+                        for g in map(game_for, GAMES)
+                        if g.kind != game.kind
+                    )
+                    typer.echo(
+                        f"note: no {title} game in {wh.root}: a {title} preset rescores the "
+                        f"{title} games only (the other presets: {others})",
+                        err=True,
+                    )
             query = reading.query_text(prefix + RESCORE_QUERIES[by])
             with reading.memory_bound(con):
                 emit_result(con, query, fmt, out, params={"whatif": whatif}, table_rows=table_rows)
@@ -258,7 +274,7 @@ def rescore_command(
         memory = build_memory(memory_limit)
         check_preset(as_preset)
         whatif = sqlbuild.whatif_json(as_preset, parse_overrides(overrides))
-        prefix = preset_game(as_preset).sql_prefix
+        game = preset_game(as_preset)
         wh = Warehouse.existing(warehouse)
         if fmt is SqlFormat.TABLE and out is None:
             typer.echo(f"own rules vs what-if ({' '.join([as_preset, *(overrides or [])])})")
@@ -269,6 +285,7 @@ def rescore_command(
             fmt,
             out,
             table_rows=limit if out is None else None,
-            prefix=prefix,
+            prefix=game.sql_prefix,
             memory=memory,
+            game=game,
         )
