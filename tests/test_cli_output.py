@@ -215,7 +215,8 @@ def test_sql_refuses_a_query_given_twice(
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == (
-        f"big2: error: E_SQL_USAGE: give a query, --file or --tables, one of them (got {got})\n"
+        f"big2: error: E_SQL_USAGE: give a query, --file, --tables or --columns, one of them "
+        f"(got {got})\n"
     )
 
 

@@ -361,6 +361,36 @@ def test_cli_sql_tables_catalogue(wh: Warehouse) -> None:
     assert grains, "each mart's header comment is its table comment"
 
 
+def test_cli_sql_tables_on_the_screen_a_row_a_table_and_columns_of_one(wh: Warehouse) -> None:
+    """On the screen ``--tables`` lists a row a table (every column of ~100 tables was ~6,000
+    lines); ``--columns TABLE`` one table's columns; a name no table has names those close."""
+    result = runner.invoke(app, ["sql", "--tables", "-w", str(wh.root)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    rows = {
+        line.split()[0]: line.split() for line in result.stdout.splitlines() if line[:1].strip()
+    }
+    with wh.connect() as con:
+        (n_columns,) = con.execute(
+            "select count(*) from duckdb_columns() where table_name = 'mart_bankroll'"
+        ).fetchone() or (0,)
+    assert rows["mart_bankroll"][:3] == ["mart_bankroll", "table", str(n_columns)]
+    assert "Grain:" in " ".join(rows["mart_bankroll"])
+    assert "bao_seat" not in result.stdout  # no column listed
+    assert result.stdout.rstrip().endswith("every column of every one")
+    result = runner.invoke(app, ["sql", "--columns", "mart_bankroll", "-w", str(wh.root)])
+    assert result.exit_code == 0, result.output
+    about, table = result.stdout.split("\n\n", 1)
+    assert about.startswith("mart_bankroll: Grain:")  # its whole description first
+    listed = [line.split()[0] for line in table.splitlines()[2:] if line[:1].strip()]
+    assert len(listed) == n_columns and "player_id" in listed
+    result = runner.invoke(app, ["sql", "--columns", "mart_bankrol", "-w", str(wh.root)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "big2: error: E_SQL_USAGE: --columns mart_bankrol: no such table or view; "
+        "did you mean mart_bankroll?\n"
+    )
+
+
 def test_build_writes_catalog_comments(con: duckdb.DuckDBPyConnection) -> None:
     (n, games) = con.execute(
         """

@@ -87,14 +87,14 @@ def _pad(text: str, width: int, right: bool) -> str:
     return gap + text if right else text + gap
 
 
-def _fold(text: str, width: int) -> list[str]:
+def fold(text: str, width: int) -> list[str]:
     """``text`` cut into pieces of at most ``width`` screen columns, nothing lost: after a
     space where the piece has one (a word is not cut to fit the line), else anywhere (a number,
     a long word).
 
-    >>> _fold("abcdefg", 3)
+    >>> fold("abcdefg", 3)
     ['abc', 'def', 'g']
-    >>> _fold("the game is won", 8), _fold("a 123456789", 4)
+    >>> fold("the game is won", 8), fold("a 123456789", 4)
     (['the ', 'game is ', 'won'], ['a ', '1234', '5678', '9'])
     """
     out: list[str] = []
@@ -158,8 +158,8 @@ def _records(columns: Sequence[str], cells: list[list[list[str]]], width: int) -
         title = f"-[ row {n} ]"
         yield title + "-" * max(width - len(title), 0)
         for name, value in zip(columns, row, strict=True):
-            names = _fold(name, name_w)
-            pieces = [p for line in value for p in _fold(line, value_w)]
+            names = fold(name, name_w)
+            pieces = [p for line in value for p in fold(line, value_w)]
             for k in range(max(len(names), len(pieces))):
                 left = names[k] if k < len(names) else ""
                 right = pieces[k] if k < len(pieces) else ""

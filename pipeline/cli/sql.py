@@ -114,8 +114,19 @@ def sql_command(
         Path | None, typer.Option("--out", "-o", help="Write to this file (required for parquet).")
     ] = None,
     tables: Annotated[
-        bool, flag("--tables", help="List the tables and columns with descriptions.")
+        bool,
+        flag(
+            "--tables",
+            help="List the tables and views with their descriptions (a row each on the screen; "
+            "with --format csv, json or parquet every column of every one).",
+        ),
     ] = False,
+    columns: Annotated[
+        str | None,
+        typer.Option(
+            "--columns", metavar="TABLE", help="List one table's columns with descriptions."
+        ),
+    ] = None,
     timeout: Annotated[
         float,
         typer.Option("--timeout", min=0, help="Stop after this many seconds (0: no limit)."),
@@ -131,13 +142,19 @@ def sql_command(
     with domain_errors():
         given = [
             name
-            for name, value in (("a query", query), ("--file", file), ("--tables", tables))
+            for name, value in (
+                ("a query", query),
+                ("--file", file),
+                ("--tables", tables),
+                ("--columns", columns),
+            )
             if value
         ]
         if len(given) > 1:  # one was run and the other silently ignored
             raise sqlbuild.SqlError(
                 "E_SQL_USAGE",
-                f"give a query, --file or --tables, one of them (got {' and '.join(given)})",
+                "give a query, --file, --tables or --columns, one of them "
+                f"(got {' and '.join(given)})",
             )
         memory = build_memory(memory_limit)
         wh = Warehouse.existing(warehouse)
@@ -145,12 +162,12 @@ def sql_command(
             if out.resolve().is_relative_to(wh.root):
                 raise Big2Error("E_SQL_USAGE", f"--out {out} is inside the warehouse {wh.root}")
             check_output_file(out)
-        if tables:
-            list_tables(wh, fmt, out)
+        if tables or columns:
+            list_tables(wh, fmt, out, columns_of=columns)
             return
         text = file.read_text(encoding="utf-8") if file is not None else query
         if not text:
-            raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file or --tables")
+            raise sqlbuild.SqlError("E_SQL_USAGE", "give a query, --file, --tables or --columns")
         if fmt is SqlFormat.PARQUET and out is None:
             raise Big2Error("E_SQL_USAGE", "--format parquet needs --out FILE")
         run_sandboxed(wh, text, fmt, out, timeout=timeout, memory=memory)
