@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -36,6 +37,7 @@ from pipeline.cli.app import (
 )
 from pipeline.errors import Big2Error, RulesetError
 from pipeline.games import DEFAULT_KIND, preset_game
+from pipeline.logs.encodings import Guess
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE
 from pipeline.logs.reader import LOG_FORMATS
 from pipeline.logs.scoresheet import SheetRules
@@ -300,10 +302,13 @@ def print_ingest_summary(
         )
     if summary.reasons:
         print_reject_reasons(summary, wh, top=top)
+    print_encodings(summary, wh, skipped)
 
 
 #: How many skipped files the summary names.
 SKIPPED_SHOWN = 5
+#: How many files that are not UTF-8 the summary names, with the command converting each.
+ENCODINGS_SHOWN = 5
 
 
 def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> None:
@@ -366,6 +371,141 @@ def reject_examples(
         str(r["code"]): str(r["file"]) + ("" if r["line"] is None else f":{r['line']}")
         for r in rows
     }
+
+
+def print_encodings(summary: IngestSummary, wh: Warehouse, skipped: Sequence[Path] = ()) -> None:
+    """Each file of the import that is not UTF-8 (:func:`encoding_findings`), named with what
+    it is in and the command that writes its UTF-8 copy, then the import of the copies."""
+    from pipeline.logs.encodings import converted_path
+
+    found = encoding_findings(summary, wh, skipped)
+    if not found:
+        return
+    typer.echo(
+        "not UTF-8 (an import reads UTF-8 only): convert each file to a UTF-8 copy, in utf8/ "
+        "beside it under its own name, then import the copies:"
+    )
+    for finding in found[:ENCODINGS_SHOWN]:
+        typer.echo(f"  {finding.file}: {finding.what()}")
+        for line in finding.commands():
+            typer.echo(f"    {line}")
+    if len(found) > ENCODINGS_SHOWN:
+        rest = found[ENCODINGS_SHOWN:]
+        names = ", ".join(f"{Path(f.file).name} ({'/'.join(f.guess.names) or '?'})" for f in rest)
+        typer.echo(f"  and {plural(len(rest), 'more file')}, each converted alike: {names}")
+    folders = sorted({str(converted_path(f.file).parent) for f in found if f.commands()})
+    if folders:
+        words = " ".join(shell_word(folder) for folder in folders)
+        typer.echo(
+            f"  then: {runnable_big2()} ingest {words} -w {shell_word(str(wh.root))}"
+            " (and this import's other options)"
+        )
+
+
+def encoding_findings(
+    summary: IngestSummary, wh: Warehouse, skipped: Sequence[Path] = ()
+) -> list[Finding]:
+    """The files of an import that are not UTF-8, in order of name: each with rejects, its
+    ``E_ENCODING`` lines read back (three at most) and its start (UTF-16), and each passed
+    over (UTF-16 only), as :func:`pipeline.logs.encodings.file_guess` tells (named query
+    ``ingest_reject_files``: the batch's rejects, or those of its files with rejects when it
+    met rejects stored before, their games CSVs with them). A few lines a file: cheap."""
+    from pipeline.logs.csv_logs import games_csv_for
+    from pipeline.logs.encodings import file_guess
+    from pipeline.report import run_query
+
+    rows = []
+    if summary.reasons:
+        files: list[str] | None = None
+        if summary.repeated_rejects:
+            with_rejects = [f.file for f in summary.files.values() if f.rejected]
+            games = [str(games_csv_for(Path(f))) for f in with_rejects if f.endswith(".csv")]
+            files = sorted({*with_rejects, *games})
+        con = wh.connect()
+        try:
+            rows = run_query(con, "ingest_reject_files", batch_id=summary.batch_id, files=files)
+        finally:
+            con.close()
+    found: dict[str, Finding] = {}
+    for row in rows:
+        file = str(row["file"])
+        lines = [*(row["lines"] or []), *(row["action_lines"] or [])]
+        guess = file_guess(file, lines)
+        if guess is not None:
+            found[file] = Finding(file, guess, int(row["n_encoding"]))
+    for path in skipped:
+        guess = file_guess(path, [])
+        if guess is not None:
+            found[str(path)] = Finding(str(path), guess, 0)
+    for finding in found.values():  # a games CSV's actions CSVs go beside its copy
+        finding.partners = [
+            f
+            for f in summary.files
+            if f not in found and f.endswith(".csv") and str(games_csv_for(Path(f))) == finding.file
+        ]
+    return [found[f] for f in sorted(found)]
+
+
+@dataclass
+class Finding:
+    r"""A file that is not UTF-8: what :func:`pipeline.logs.encodings.file_guess` made of it,
+    its ``E_ENCODING`` rejects, and (a games CSV) the actions CSVs read with it.
+
+    >>> from pipeline.logs.encodings import Guess
+    >>> f = Finding("/club/day1.games.csv", Guess(("GB18030", "BIG5"), "阿明"), 2, ["/club/day1.csv"])
+    >>> print(f.what())
+    GB18030 (GBK: Simplified Chinese) or Big5 (Traditional Chinese) (2 rejects E_ENCODING): too little text to tell; as GB18030 it reads '阿明' (if the copy reads wrong, convert with -f BIG5)
+    >>> print(*f.commands(), sep="\n")
+    mkdir -p /club/utf8 && iconv -f GB18030 -t UTF-8 /club/day1.games.csv > /club/utf8/day1.games.csv
+    cp /club/day1.csv /club/utf8/day1.csv  # its actions CSV, beside it
+    """
+
+    file: str
+    guess: Guess
+    n_encoding: int
+    partners: list[str] = field(default_factory=list)
+
+    def what(self) -> str:
+        """What the file is in, how a line of it reads so, and its rejects ``E_ENCODING``."""
+        from pipeline.logs.encodings import UTF16, WHAT
+
+        names, reads = self.guess.names, repr(self.guess.sample)
+        rejects = f" ({plural(self.n_encoding, 'reject')} E_ENCODING)" if self.n_encoding else ""
+        if not names:
+            return (
+                f"not UTF-8{rejects}, nor GB18030, Big5 or UTF-16: save it as UTF-8 (Excel: "
+                'Save As "CSV UTF-8 (Comma delimited)")'
+            )
+        if names[0] == UTF16 and self.tab_separated():
+            return (
+                f"{WHAT[UTF16]}, tab-separated ({reads}): an import reads commas: save it "
+                'in Excel as "CSV UTF-8 (Comma delimited)" instead'
+            )
+        if len(names) == 1:
+            return f"{WHAT[names[0]]}{rejects}, reads {reads}"
+        return (
+            f"{WHAT[names[0]]} or {' or '.join(WHAT[n] for n in names[1:])}{rejects}: too "
+            f"little text to tell; as {names[0]} it reads {reads} (if the copy reads wrong, "
+            f"convert with -f {names[1]})"
+        )
+
+    def tab_separated(self) -> bool:
+        """Whether the file's first line has tabs and no comma (Excel's "Unicode text")."""
+        return "\t" in self.guess.sample and "," not in self.guess.sample
+
+    def commands(self) -> list[str]:
+        """The shell commands that write the file's UTF-8 copy (its actions CSVs copied beside
+        a games CSV's); none when there is no command to give."""
+        from pipeline.logs.encodings import UTF16, converted_path, iconv_command
+
+        names = self.guess.names
+        if not names or (names[0] == UTF16 and self.tab_separated()):
+            return []
+        copies = [
+            f"cp {shell_word(p)} {shell_word(str(converted_path(p)))}  # its actions CSV, beside it"
+            for p in self.partners
+        ]
+        return [iconv_command(self.file, names[0]), *copies]
 
 
 def build_memory(memory_limit: str | None, no_build: bool = False) -> str | None:

@@ -1,0 +1,251 @@
+r"""What a log that is not UTF-8 is, told from its bytes: the few encodings club files come in
+besides UTF-8, and the command that converts such a file.
+
+Score keepers save their sheets with Excel on a Chinese-locale Windows: its plain "CSV" is
+GB18030 (GBK: Simplified Chinese) or Big5 (Traditional: Hong Kong, Taiwan), its "Unicode
+text" UTF-16 LE with a BOM. The import reads UTF-8 only (a file's name and line numbers are
+its games' provenance: a copy converted on the fly would change them), so such a file's lines
+are rejects (``E_ENCODING``, or for UTF-16 whatever its NUL bytes make of it); after the import
+:func:`guess_encoding` tells from a few of the rejected lines which of these encodings the file
+is in, for the summary to say so with the conversion (:func:`iconv_command`).
+
+GB18030 and Big5 text often each decode without error in the other (as nonsense), so a
+decoding is judged by how much of its text is common characters of its own character set
+(:func:`common_share`): GB2312's level-1 hanzi for GB18030, Big5's frequent characters for
+Big5, either's full-width punctuation. A real text scores near 1, the other decoding much
+lower (Big5 read as GB18030 gives private-use characters, kana, Greek); when the two are
+close (a line of a name or two), both are named, the likelier first.
+
+>>> guess_encoding(["锄大地 阿明 小红 陈大文 没叫最后一张".encode("gb18030")]).names
+('GB18030',)
+>>> guess_encoding(["鋤大D 大老二 阿明 小紅 陳大文".encode("big5")]).names
+('BIG5',)
+>>> guess_encoding(["阿明".encode("gb18030")]).names  # 陝隴 in Big5: too little to tell
+('GB18030', 'BIG5')
+>>> guess_encoding([b"Jos\xe9 bob"]).names  # Latin-1: none of these
+()
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.errors import LogFormatError
+from pipeline.logs.jsonl import READ_ERRORS, open_log
+
+#: The iconv names of the encodings told here, with what they are, for the summary.
+UTF16 = "UTF-16"
+GB18030 = "GB18030"
+BIG5 = "BIG5"
+BIG5_HKSCS = "BIG5-HKSCS"
+WHAT = {
+    UTF16: 'UTF-16 (Excel\'s "Unicode text"; read as UTF-8, its NUL bytes make each line a reject)',
+    GB18030: "GB18030 (GBK: Simplified Chinese)",
+    BIG5: "Big5 (Traditional Chinese)",
+    BIG5_HKSCS: "Big5-HKSCS (Traditional Chinese, Hong Kong)",
+}
+#: Python's codec of each iconv name.
+CODECS = {UTF16: "utf-16", GB18030: "gb18030", BIG5: "big5", BIG5_HKSCS: "big5hkscs"}
+#: How far apart two decodings' shares of common characters must be for the better one to be
+#: named alone: :data:`WIDE_MARGIN`, or :data:`MARGIN` when it is at least :data:`SURE`.
+WIDE_MARGIN = 0.3
+MARGIN = 0.15
+SURE = 0.9
+#: How many bytes of a file's start :func:`file_head` reads.
+HEAD_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Guess:
+    """The encodings a file's bytes decode cleanly in (iconv names, likeliest first; empty:
+    none of those told here) and how its first rejected line reads in the first of them."""
+
+    names: tuple[str, ...]
+    sample: str = ""
+
+
+def has_utf16_bom(head: bytes) -> bool:
+    r"""Whether bytes start as a UTF-16 text: a byte-order mark (Excel's "Unicode text": LE),
+    or no mark but a NUL in every other byte of ASCII text (a BOM-less UTF-16 export).
+
+    >>> has_utf16_bom("date,match\r\n".encode("utf-16")), has_utf16_bom(b"date,match\r\n")
+    (True, False)
+    >>> has_utf16_bom("date,match".encode("utf-16-le"))
+    True
+    """
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    pairs = len(head) // 2
+    if pairs < 4:
+        return False
+    odd = head[1 : 2 * pairs : 2].count(0)  # LE: the high byte of ASCII is NUL
+    even = head[0 : 2 * pairs : 2].count(0)
+    return max(odd, even) >= 0.75 * pairs and min(odd, even) == 0
+
+
+def _common(char: str, codec: str) -> bool:
+    """Whether a character is a common one of the character set of ``codec``: for GB18030, a
+    GB2312 level-1 hanzi or full-width punctuation; for Big5, a frequent character (A440-C67E)
+    or punctuation (A140-A3BF)."""
+    if char.isascii():
+        return True
+    try:
+        data = char.encode("gb2312" if codec == "gb18030" else "big5")
+    except UnicodeEncodeError:
+        return False
+    if len(data) != 2:
+        return False
+    code = data[0] << 8 | data[1]
+    if codec == "gb18030":
+        return 0xB0A1 <= code <= 0xD7FE or 0xA1A1 <= code <= 0xA3FE
+    return 0xA440 <= code <= 0xC67E or 0xA140 <= code <= 0xA3BF
+
+
+def common_share(text: str, codec: str) -> float:
+    """The share of ``text``'s characters past ASCII that are common ones of ``codec``'s
+    character set (1.0 for ASCII text).
+
+    >>> common_share("没叫最后一张", "gb18030"), common_share("羶請郔綴珨桲", "big5")  # the same bytes
+    (1.0, 0.5)
+    """
+    wide = [c for c in text if not c.isascii()]
+    return sum(_common(c, codec) for c in wide) / len(wide) if wide else 1.0
+
+
+def _decoded(lines: Sequence[bytes], codec: str) -> list[str] | None:
+    try:
+        return [line.decode(codec) for line in lines]
+    except UnicodeDecodeError:
+        return None
+
+
+def guess_encoding(lines: Sequence[bytes]) -> Guess:
+    """Which of GB18030, Big5 (or Big5-HKSCS) ``lines`` (bytes that are not UTF-8) are in:
+    those that decode them all without error, the likelier first; only one when the other's
+    reading has clearly fewer common characters (see the module's docstring)."""
+    readings: list[tuple[float, str, str]] = []
+    for name in (GB18030, BIG5, BIG5_HKSCS):
+        if name == BIG5_HKSCS and any(r[1] == BIG5 for r in readings):
+            continue  # Big5 read them: HKSCS (its superset) adds nothing
+        texts = _decoded(lines, CODECS[name])
+        if texts is not None:
+            codec = "gb18030" if name == GB18030 else "big5"
+            readings.append((common_share("".join(texts), codec), name, texts[0]))
+    if not readings:
+        return Guess(())
+    readings.sort(key=lambda r: -r[0])
+    best = readings[0]
+    gap = best[0] - readings[1][0] if len(readings) > 1 else 1.0
+    sure = gap >= WIDE_MARGIN or (best[0] >= SURE and gap >= MARGIN)
+    names = (best[1],) if sure else tuple(r[1] for r in readings)
+    return Guess(names, excerpt(best[2]))
+
+
+def excerpt(text: str, size: int = 40) -> str:
+    """The part of a line that shows how it reads: ``size`` characters from a little before its
+    first past ASCII (a line of JSON begins with its keys), elided with ``…``.
+
+    >>> excerpt('{"format_version": 1, "seats": [{"seat": 0, "name": "阿明"}]}', 24)
+    '…name": "阿明"}]}'
+    >>> excerpt("2026-10-30,m1,阿明 小红 陈大文 李四,0 4 9 13,,没叫最后一张,", 36)
+    '2026-10-30,m1,阿明 小红 陈大文 李四,0 4 9 13,…'
+    """
+    text = text.strip()
+    first = next((k for k, c in enumerate(text) if not c.isascii()), 0)
+    start = first - size // 3 if first > size // 2 else 0  # a short start: whole
+    part = text[start : start + size]
+    return ("…" if start else "") + part + ("…" if start + size < len(text) else "")
+
+
+def file_head(path: str | Path, size: int = HEAD_BYTES) -> bytes:
+    """The first ``size`` bytes of a log (inflated when ``.gz``); empty when it cannot be
+    read."""
+    try:
+        with open_log(path) as fh:
+            return fh.read(size)
+    except (*READ_ERRORS, LogFormatError):  # a hint is best-effort: the import said why
+        return b""
+
+
+def file_lines(path: str | Path, numbers: Iterable[int]) -> list[bytes]:
+    """The lines of a log numbered ``numbers`` (from 1; inflated when ``.gz``), ends
+    stripped, read up to the last of them; those it has not, or all when it cannot be read,
+    left out."""
+    wanted = set(numbers)
+    out: list[bytes] = []
+    if not wanted:
+        return out
+    last = max(wanted)
+    try:
+        with open_log(path) as fh:
+            for number, line in enumerate(fh, start=1):
+                if number in wanted:
+                    out.append(line.rstrip(b"\r\n"))
+                if number >= last:
+                    break
+    except (*READ_ERRORS, LogFormatError):  # a hint is best-effort: the import said why
+        return out
+    return out
+
+
+def not_utf8_lines(lines: Iterable[bytes]) -> list[bytes]:
+    r"""The lines that are not UTF-8.
+
+    >>> not_utf8_lines([b"ok", "阿明".encode("gb18030"), "阿明".encode()])
+    [b'\xb0\xa2\xc3\xf7']
+    """
+    out = []
+    for line in lines:
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(line)
+    return out
+
+
+def converted_path(path: str | Path) -> Path:
+    """Where :func:`iconv_command` writes a file's UTF-8 copy: ``utf8/`` beside it, under
+    its own name (so a CSV pair stays a pair, and a folder's ``games.csv`` its games CSV).
+
+    >>> converted_path("/club/2026-10.csv").as_posix()
+    '/club/utf8/2026-10.csv'
+    """
+    p = Path(path)
+    return p.parent / "utf8" / p.name
+
+
+def iconv_command(path: str | Path, encoding: str) -> str:
+    """The shell command that writes a log's UTF-8 copy (:func:`converted_path`), a ``.gz``
+    inflated and gzipped again.
+
+    >>> print(iconv_command("/club/day 1.csv", "GB18030"))
+    mkdir -p /club/utf8 && iconv -f GB18030 -t UTF-8 '/club/day 1.csv' > '/club/utf8/day 1.csv'
+    >>> print(iconv_command("logs/a.jsonl.gz", "BIG5"))
+    mkdir -p logs/utf8 && gzip -dc logs/a.jsonl.gz | iconv -f BIG5 -t UTF-8 | gzip > logs/utf8/a.jsonl.gz
+    """
+    src, dst = Path(path), converted_path(path)
+    q = shlex.quote
+    mkdir = f"mkdir -p {q(str(dst.parent))}"
+    if src.name.endswith(".gz"):
+        convert = f"gzip -dc {q(str(src))} | iconv -f {encoding} -t UTF-8 | gzip > {q(str(dst))}"
+    else:
+        convert = f"iconv -f {encoding} -t UTF-8 {q(str(src))} > {q(str(dst))}"
+    return f"{mkdir} && {convert}"
+
+
+def file_guess(path: str | Path, lines: Iterable[int]) -> Guess | None:
+    """What a log is in when it is not UTF-8: UTF-16 when it starts so (:func:`has_utf16_bom`),
+    else what its lines numbered ``lines`` that are not UTF-8 decode as (:func:`guess_encoding`;
+    no names: none of those told here); None when neither (UTF-8 as far as read, or not
+    readable)."""
+    head = file_head(path)
+    if has_utf16_bom(head):
+        bom = head[:2] in (b"\xff\xfe", b"\xfe\xff")
+        codec = "utf-16" if bom else "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+        text = head[: len(head) // 2 * 2].decode(codec, "replace")
+        return Guess((UTF16,), excerpt(text.splitlines()[0]) if text else "")
+    bad = not_utf8_lines(file_lines(path, lines))
+    return guess_encoding(bad) if bad else None

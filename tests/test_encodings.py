@@ -1,0 +1,155 @@
+"""Club files that are not UTF-8 (Excel on a Chinese Windows: GB18030 / GBK, Big5, UTF-16):
+``big2 ingest`` says what each file is in and the command that converts it
+(:mod:`pipeline.logs.encodings`), the commands it prints work, and the rejects stay as the
+readers write them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.logs.encodings import BIG5, GB18030, UTF16, guess_encoding, has_utf16_bom
+
+#: Real text of both scripts: the game's names, club members' names, a sheet's note.
+SIMPLIFIED = ["锄大地", "阿明 小红 陈大文 李四", "没叫最后一张", "张三 李四 王五 赵六"]
+TRADITIONAL = ["鋤大D", "大老二", "阿明 小紅 陳大文 李四", "冇叫最後一張", "張三 黃小明 趙六"]
+
+
+@pytest.mark.parametrize("text", SIMPLIFIED)
+def test_simplified_text_in_gbk_reads_as_gb18030_first(text: str) -> None:
+    assert guess_encoding([text.encode("gbk")]).names[0] == GB18030
+
+
+@pytest.mark.parametrize("text", TRADITIONAL)
+def test_traditional_text_in_big5_reads_as_big5_first(text: str) -> None:
+    assert guess_encoding([text.encode("big5")]).names[0] == BIG5
+
+
+def test_a_line_of_a_club_file_tells_one() -> None:
+    """A row of a sheet (the match, four names, a note) holds enough text to be sure."""
+    simplified = " ".join(SIMPLIFIED).encode("gbk")
+    traditional = " ".join(TRADITIONAL).encode("big5")
+    assert guess_encoding([simplified]).names == (GB18030,)
+    assert guess_encoding([traditional]).names == (BIG5,)
+    for text in ("2026-10-30,锄大地,阿明 小红 陈大文 李四,0 4 9 13", "李四 王五 没叫最后一张"):
+        assert guess_encoding([text.encode("gbk")]).names == (GB18030,), text
+    for text in ("2026-10-30,鋤大D,阿明 小紅 陳大文 李四,0 4 9 13", "大老二 冇叫最後一張"):
+        assert guess_encoding([text.encode("big5")]).names == (BIG5,), text
+
+
+def test_too_little_text_names_both_likelier_first() -> None:
+    assert guess_encoding(["阿明".encode("gbk")]).names == (GB18030, BIG5)  # 陝隴 in Big5
+    assert set(guess_encoding(["陳".encode("big5")]).names) == {BIG5, GB18030}  # 朝 in GB18030
+
+
+def test_a_sheet_of_lines_tells_more_than_one_line() -> None:
+    lines = [f"2026-10-30,m1,{names},0 4 9 13".encode("gbk") for names in SIMPLIFIED[1::2]]
+    guess = guess_encoding(lines)
+    assert guess.names == (GB18030,)
+    assert "阿明 小红 陈大文 李四" in guess.sample
+
+
+def test_other_bytes_are_none_of_them() -> None:
+    assert guess_encoding([b"Jos\xe9 bob", b"\xff\xfe\xfd"]).names == ()
+    assert not has_utf16_bom(b"date,match\r\n")
+    assert has_utf16_bom("date,match\r\n".encode("utf-16"))
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+SHEET = "date,match,players,cards_left,bao_seat,notes,redeal\n"
+
+
+def club_files(folder: Path) -> dict[str, str]:
+    """A club's files as Excel on Chinese Windows saves them, CRLF line ends: a GBK score
+    sheet, a Big5 scorer text, a CSV pair whose games CSV is GBK (its actions CSV ASCII) and
+    a UTF-16 JSON Lines log, gzipped; each file's encoding as iconv names it."""
+    folder.mkdir()
+    (folder / "mainland.csv").write_bytes(
+        (SHEET + "2026-10-30,m1,阿明 小红 陈大文 李四,0 4 9 13,,没叫最后一张,\n")
+        .replace("\n", "\r\n")
+        .encode("gbk")
+    )
+    (folder / "hk.txt").write_bytes("2026-10-30\n阿明 小紅 陳大文 李四\n0 8 1 13\n".encode("big5"))
+    games = (SAMPLES / "actions.games.csv").read_text().splitlines()  # 2 games
+    rows = [games[0] + ",names", *(g + ",阿明|小红|陈大文|李四" for g in games[1:])]
+    (folder / "day1.games.csv").write_bytes("\n".join([*rows, ""]).encode("gbk"))
+    shutil.copy(SAMPLES / "actions.csv", folder / "day1.csv")  # ASCII: UTF-8 already
+    game = json.loads((SAMPLES / "games.jsonl").read_text().splitlines()[0])
+    game["seats"][0]["name"] = "陳大文"
+    jsonl = json.dumps(game, ensure_ascii=False) + "\r\n"
+    (folder / "app.jsonl.gz").write_bytes(gzip.compress(jsonl.encode("utf-16")))
+    return {
+        "mainland.csv": GB18030,
+        "hk.txt": BIG5,
+        "day1.games.csv": GB18030,
+        "app.jsonl.gz": UTF16,
+    }
+
+
+def test_ingest_names_each_file_and_the_command_that_converts_it(tmp_path: Path) -> None:
+    files = club_files(tmp_path / "club")
+    wh = tmp_path / "wh"
+    done = CliRunner().invoke(app, ["ingest", str(tmp_path / "club"), "-w", str(wh), "--no-build"])
+    assert done.exit_code == 0, done.output
+    out = done.output
+    for name, encoding in files.items():
+        path = tmp_path / "club" / name
+        line = next(x for x in out.splitlines() if x.startswith(f"  {path}: "))
+        assert encoding.replace("BIG5", "Big5") in line, line
+        convert = (
+            f"gzip -dc {path} | iconv -f {encoding} -t UTF-8 | gzip > {path.parent}/utf8/{name}"
+            if name.endswith(".gz")
+            else f"iconv -f {encoding} -t UTF-8 {path} > {path.parent}/utf8/{name}"
+        )
+        assert f"    mkdir -p {path.parent}/utf8 && {convert}\n" in out
+    assert "阿明 小红 陈大文 李四" in out  # how the sheet's row reads in GB18030
+    assert f"    cp {tmp_path}/club/day1.csv {tmp_path}/club/utf8/day1.csv" in out
+    assert f"ingest {tmp_path}/club/utf8 -w {wh}" in out
+    # the rejects are the readers' own, unchanged: the hint is the summary's alone
+    con = duckdb.connect(str(wh / "warehouse.duckdb"), read_only=True)
+    messages = con.execute(
+        "select message from rejects where code = 'E_ENCODING' and file like '%mainland.csv'"
+    ).fetchall()
+    assert messages == [("byte 0xb0 at offset 14 is not UTF-8 (invalid start byte)",)]
+    con.close()
+    # imported again: every reject was stored by the first import (met before), still said
+    again = CliRunner().invoke(app, ["ingest", str(tmp_path / "club"), "-w", str(wh), "--no-build"])
+    assert "met before" in again.output
+    for name in files:
+        assert f"  {tmp_path}/club/{name}: " in again.output, again.output
+
+    if shutil.which("iconv") is None or shutil.which("gzip") is None:
+        pytest.skip("no iconv or gzip to run the commands with")
+    commands = [
+        x.strip().split("  #")[0] for x in out.splitlines() if x.startswith(("    mkdir", "    cp"))
+    ]
+    subprocess.run(["sh", "-ec", "\n".join(commands)], check=True)
+    again = CliRunner().invoke(
+        app, ["ingest", str(tmp_path / "club" / "utf8"), "-w", str(tmp_path / "wh2"), "--no-build"]
+    )
+    assert again.exit_code == 0 and "not UTF-8" not in again.output, again.output
+    con = duckdb.connect(str(tmp_path / "wh2" / "warehouse.duckdb"), read_only=True)
+    assert con.execute("select count(*) from rejects").fetchone() == (0,)
+    assert con.execute("select count(*) from games").fetchone() == (5,)
+    names = {r[0] for r in con.execute("select name from seats where name is not null").fetchall()}
+    assert {"阿明", "小红", "陈大文", "小紅", "陳大文"} <= names
+
+
+def test_a_utf16_file_passed_over_is_named(tmp_path: Path) -> None:
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "hk.txt").write_bytes("amy bob cat dan\r\n0 8 1 13\r\n".encode("utf-16"))
+    (tmp_path / "club" / "ok.txt").write_text("amy bob cat dan\n0 8 1 13\n")
+    done = CliRunner().invoke(
+        app, ["ingest", str(tmp_path / "club"), "-w", str(tmp_path / "wh"), "--no-build"]
+    )
+    assert "1 file skipped" in done.output
+    assert f"  {tmp_path}/club/hk.txt: UTF-16" in done.output, done.output
+    assert f"iconv -f UTF-16 -t UTF-8 {tmp_path}/club/hk.txt > " in done.output
