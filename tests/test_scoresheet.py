@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from pipeline.big2.scoresheet import fry_tiers
 from pipeline.cli import app
 from pipeline.ingest import ingest
-from pipeline.logs.reader import log_shape
+from pipeline.logs.model import Reject
+from pipeline.logs.reader import log_shape, read_log
 from pipeline.logs.scoresheet import SheetRules
 from pipeline.sqlbuild import build, ruleset_json, run_tests
 from pipeline.warehouse import Warehouse
@@ -564,3 +565,26 @@ def test_reimport_stores_nothing_twice_and_workers_agree(tmp_path: Path) -> None
         kept = con.execute("select line, raw from rejects where code = 'E_CONFLICT' order by line")
         rows = SIMPLE.read_text(encoding="utf-8").splitlines()
         assert kept.fetchall() == [(n, rows[n - 1]) for n in (5, 6, 9, 10)]
+
+
+def test_full_width_digits_and_spaces_read_as_counts(tmp_path: Path) -> None:
+    """A Chinese keyboard's full-width digits and spaces (０ ８, U+3000) are counts: a scorer
+    losses line so written is a game (it was read as a names line: players ０ ８ １ １３, no
+    game, no reject); a CSV sheet's cells so written, and Excel's trailing empty columns and
+    empty rows, read as the ASCII ones."""
+    scorer = tmp_path / "club.txt"
+    scorer.write_text("amy bob cat dan\r\n０　８　１　１３\r\n3t 0 1 2\r\n", encoding="utf-8")
+    assert log_shape(scorer) == "scorer"
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,bao_seat,notes,redeal,,\r\n"
+        "2026-10-30,m1,阿明　小红　陈大文　李四,０ ４ ９ １３,,,,,\r\n,,,,,,,,\r\n",
+        encoding="utf-8-sig",
+    )
+    assert log_shape(sheet) == "sheet"
+    got = [
+        (r.code if isinstance(r, Reject) else r.sheet.cards_left)
+        for path in (scorer, sheet)
+        for r in read_log(path)
+    ]
+    assert got == [(0, 8, 1, 13), (3, 0, 1, 2), (0, 4, 9, 13)]

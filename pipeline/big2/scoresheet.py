@@ -60,7 +60,7 @@ SHEET_SUFFIXES = (".csv", ".csv.gz")
 
 _DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})\s*")
 _FRY = re.compile(r"\s*F\s*=\s*(\d+)\s*")
-_NAME = re.compile(r"[^\s#*0-9][^\s#*]*")
+_NAME = re.compile(r"[^\s#*\d][^\s#*]*")  # no leading digit of any script: ０ is a loss
 _LOSS = re.compile(r"(\d+)(t?)")
 _TRUE = {"1", "true", "yes", "y", "redeal"}
 
