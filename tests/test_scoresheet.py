@@ -588,3 +588,17 @@ def test_full_width_digits_and_spaces_read_as_counts(tmp_path: Path) -> None:
         for r in read_log(path)
     ]
     assert got == [(0, 8, 1, 13), (3, 0, 1, 2), (0, 4, 9, 13)]
+
+
+def test_a_date_in_full_width_digits_is_that_day(tmp_path: Path) -> None:
+    """A date typed in full-width digits is the day's ASCII date, in ``started_at`` and the
+    match id: the CSV sheet rejected it ('no day of the calendar'), the scorer text stored
+    '２０２６-１０-３０' as the date."""
+    scorer = tmp_path / "club.txt"
+    scorer.write_text("２０２６-１０-３０\namy bob cat dan\n0 8 1 13\n", encoding="utf-8")
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left\n２０２６-１０-３０,,amy bob cat dan,0 4 9 13\n"
+    )
+    got = [(r.started_at, r.match_id) for p in (scorer, sheet) for r in read_log(p)]
+    assert got == [("2026-10-30", "club:2026-10-30:1"), ("2026-10-30", "club:2026-10-30")]

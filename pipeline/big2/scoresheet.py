@@ -33,6 +33,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date as Date
@@ -158,6 +159,19 @@ def _check_overrides(preset: str, overrides: dict[str, Any]) -> None:
         read_ruleset({"preset": preset, "overrides": overrides})
     except LogFormatError as err:
         raise ReplayError(err.code, err.message.removeprefix("ruleset.")) from None
+
+
+def ascii_digits(text: str) -> str:
+    """Decimal digits of any script as ASCII ones: a date typed in full-width digits (a
+    Chinese keyboard's) is the same day, stored and named (``started_at``, the match id) as
+    the ASCII one.
+
+    >>> ascii_digits("２０２６-１０-３０"), ascii_digits("2026-10-30")
+    ('2026-10-30', '2026-10-30')
+    """
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text)
 
 
 def _strip_comment(line: str) -> str:
@@ -309,7 +323,7 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
         if not body:
             continue
         if m := _DATE.fullmatch(body):
-            date, names = m.group(1), None
+            date, names = ascii_digits(m.group(1)), None
             continue
         if m := _FRY.fullmatch(body):
             digits = m.group(1).lstrip("0") or "0"
@@ -460,7 +474,7 @@ def _csv_row(
         raise ReplayError(
             "E_SHEET_NAMES", f"players {row.get('players', '')!r}: need 2+ distinct names"
         )
-    date = (row.get("date") or "").strip() or None
+    date = ascii_digits((row.get("date") or "").strip()) or None
     if date is not None and not _DATE.fullmatch(date):
         raise ReplayError("E_SHEET_LINE", f"date {date!r} is not YYYY-MM-DD")
     if date is not None and not _is_calendar_day(date):
