@@ -74,6 +74,7 @@ from pipeline.logs.csv_logs import (
     read_csv,
     read_csv_lines,
 )
+from pipeline.logs.encodings import utf16_advice
 from pipeline.logs.gz import open_gzip
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, iter_jsonl_lines, parse_line
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE, file_label
@@ -459,7 +460,10 @@ def expand_paths(paths: Sequence[str]) -> list[Path]:
         else:
             raise _no_input(text)
     if not out:
-        raise IngestError("E_NO_INPUT", f"no log files ({LOG_NAMES}) in {list(paths)}")
+        raise IngestError(
+            "E_NO_INPUT",
+            f"no log files ({LOG_NAMES}) in {list(paths)}{utf16_advice(skipped_files(paths))}",
+        )
     return sorted(out)
 
 

@@ -153,3 +153,17 @@ def test_a_utf16_file_passed_over_is_named(tmp_path: Path) -> None:
     assert "1 file skipped" in done.output
     assert f"  {tmp_path}/club/hk.txt: UTF-16" in done.output, done.output
     assert f"iconv -f UTF-16 -t UTF-8 {tmp_path}/club/hk.txt > " in done.output
+
+
+def test_a_utf16_file_alone_is_named_in_the_error(tmp_path: Path) -> None:
+    """A UTF-16 ``.txt`` is no log shape: typed alone it is E_FILE, a folder of nothing else
+    E_NO_INPUT; each says it is UTF-16, with the command converting it."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "hk.txt").write_bytes("amy bob cat dan\r\n0 8 1 13\r\n".encode("utf-16"))
+    convert = f"iconv -f UTF-16 -t UTF-8 {folder}/hk.txt > {folder}/utf8/hk.txt"
+    for path, code in ((folder / "hk.txt", "E_FILE"), (folder, "E_NO_INPUT")):
+        done = CliRunner().invoke(app, ["ingest", str(path), "-w", str(tmp_path / "wh")])
+        assert done.exit_code != 0
+        assert code in done.output and f"{folder}/hk.txt is UTF-16" in done.output, done.output
+        assert convert in done.output

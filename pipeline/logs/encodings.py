@@ -249,3 +249,28 @@ def file_guess(path: str | Path, lines: Iterable[int]) -> Guess | None:
         return Guess((UTF16,), excerpt(text.splitlines()[0]) if text else "")
     bad = not_utf8_lines(file_lines(path, lines))
     return guess_encoding(bad) if bad else None
+
+
+def utf16_advice(paths: Iterable[Path]) -> str:
+    """For the messages about files that are no log (``E_FILE``, ``E_NO_INPUT``): those of
+    ``paths`` that are UTF-16 (:func:`has_utf16_bom`, which no shape is told in), each with
+    the command writing its UTF-8 copy; empty when none is.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "hk.txt").write_bytes("amy bob\\r\\n".encode("utf-16"))
+    ...     print(utf16_advice([Path(d) / "hk.txt"]).replace(d, "/club"))
+    ; /club/hk.txt is UTF-16 (Excel's "Unicode text"), which an import reads as no log: convert it, then import the copy: mkdir -p /club/utf8 && iconv -f UTF-16 -t UTF-8 /club/hk.txt > /club/utf8/hk.txt
+    """
+    found = [p for p in paths if has_utf16_bom(file_head(p))]
+    if not found:
+        return ""
+    if len(found) == 1:
+        return (
+            f'; {found[0]} is UTF-16 (Excel\'s "Unicode text"), which an import reads as no '
+            f"log: convert it, then import the copy: {iconv_command(found[0], UTF16)}"
+        )
+    return (
+        f'; {len(found)} files are UTF-16 (Excel\'s "Unicode text"), which an import reads as no '
+        f"log: convert each, then import the copies: {iconv_command(found[0], UTF16)}; …"
+    )

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pipeline.errors import LogFormatError
 from pipeline.logs.csv_logs import is_games_csv, read_csv
+from pipeline.logs.encodings import utf16_advice
 from pipeline.logs.jsonl import DEFAULT_MAX_LINE_BYTES, read_jsonl
 from pipeline.logs.model import GameRecord, Reject
 from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules, read_sheet, sheet_shape_of
@@ -66,6 +67,6 @@ def read_log(
     raise LogFormatError(
         "E_FILE",
         f"{str(path)!r} is not a log: expected {LOG_NAMES} (a games CSV is read with its "
-        "actions CSV; --format names the shape of any other file)",
+        f"actions CSV; --format names the shape of any other file){utf16_advice([path])}",
         file=str(path),
     )
