@@ -167,3 +167,16 @@ def test_a_utf16_file_alone_is_named_in_the_error(tmp_path: Path) -> None:
         assert done.exit_code != 0
         assert code in done.output and f"{folder}/hk.txt is UTF-16" in done.output, done.output
         assert convert in done.output
+
+
+def test_a_file_of_both_encodings_gets_no_command(tmp_path: Path) -> None:
+    """A sheet whose rows were written by two tools, UTF-8 then GBK: iconv of the whole file
+    would garble the UTF-8 rows, so the summary says so and gives no command."""
+    (tmp_path / "club").mkdir()
+    sheet = tmp_path / "club" / "mixed.csv"
+    rows = [SHEET, "2026-10-30,m1,阿明 小红 陈大文 李四,0 4 9 13,,,\n"]
+    sheet.write_bytes("".join(rows).encode() + rows[1].replace("0 4", "4 0").encode("gbk"))
+    done = CliRunner().invoke(app, ["ingest", str(sheet), "-w", str(tmp_path / "wh"), "--no-build"])
+    line = next(x for x in done.output.splitlines() if x.startswith(f"  {sheet}: "))
+    assert "GB18030" in line and "UTF-8 in others (line 2)" in line, done.output
+    assert "iconv" not in done.output and "then:" not in done.output

@@ -476,6 +476,12 @@ class Finding:
                 f"not UTF-8{rejects}, nor GB18030, Big5 or UTF-16: save it as UTF-8 (Excel: "
                 'Save As "CSV UTF-8 (Comma delimited)")'
             )
+        if self.guess.utf8_line is not None:
+            return (
+                f"{WHAT[names[0]]} in some lines{rejects}, reads {reads}; UTF-8 in others (line "
+                f"{self.guess.utf8_line}): converting it whole would garble those: save it "
+                "again as UTF-8 from the tool that wrote it, or mend the lines rejected"
+            )
         if names[0] == UTF16 and self.tab_separated():
             return (
                 f"{WHAT[UTF16]}, tab-separated ({reads}): an import reads commas: save it "
@@ -499,7 +505,9 @@ class Finding:
         from pipeline.logs.encodings import UTF16, converted_path, iconv_command
 
         names = self.guess.names
-        if not names or (names[0] == UTF16 and self.tab_separated()):
+        if not names or self.guess.utf8_line is not None:
+            return []
+        if names[0] == UTF16 and self.tab_separated():
             return []
         copies = [
             f"cp {shell_word(p)} {shell_word(str(converted_path(p)))}  # its actions CSV, beside it"

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.errors import LogFormatError
@@ -56,6 +56,9 @@ MARGIN = 0.15
 SURE = 0.9
 #: How many bytes of a file's start :func:`file_head` reads.
 HEAD_BYTES = 4096
+#: How far :func:`file_lines` reads at most for the lines it is asked for (the first
+#: rejected lines of a big file may be far in).
+SCAN_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class Guess:
 
     names: tuple[str, ...]
     sample: str = ""
+    #: a line of the file that is UTF-8 past ASCII (the others not: a file of both)
+    utf8_line: int | None = None
 
 
 def has_utf16_bom(head: bytes) -> bool:
@@ -170,25 +175,31 @@ def file_head(path: str | Path, size: int = HEAD_BYTES) -> bytes:
         return b""
 
 
-def file_lines(path: str | Path, numbers: Iterable[int]) -> list[bytes]:
+def file_lines(path: str | Path, numbers: Iterable[int]) -> tuple[list[bytes], int | None]:
     """The lines of a log numbered ``numbers`` (from 1; inflated when ``.gz``), ends
-    stripped, read up to the last of them; those it has not, or all when it cannot be read,
-    left out."""
+    stripped, read up to the last of them and :data:`SCAN_BYTES` at most (those it has not
+    reached, or all when it cannot be read, left out), and the number of the first line read
+    that is UTF-8 past ASCII, if any (a file of both encodings: converting it whole would
+    garble those lines)."""
     wanted = set(numbers)
     out: list[bytes] = []
+    utf8_line: int | None = None
     if not wanted:
-        return out
-    last = max(wanted)
+        return out, None
+    last, size = max(wanted), 0
     try:
         with open_log(path) as fh:
             for number, line in enumerate(fh, start=1):
                 if number in wanted:
                     out.append(line.rstrip(b"\r\n"))
-                if number >= last:
+                elif utf8_line is None and not line.isascii() and not not_utf8_lines([line]):
+                    utf8_line = number
+                size += len(line)
+                if number >= last or size > SCAN_BYTES:
                     break
     except (*READ_ERRORS, LogFormatError):  # a hint is best-effort: the import said why
-        return out
-    return out
+        pass
+    return out, utf8_line
 
 
 def not_utf8_lines(lines: Iterable[bytes]) -> list[bytes]:
@@ -247,8 +258,12 @@ def file_guess(path: str | Path, lines: Iterable[int]) -> Guess | None:
         codec = "utf-16" if bom else "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
         text = head[: len(head) // 2 * 2].decode(codec, "replace")
         return Guess((UTF16,), excerpt(text.splitlines()[0]) if text else "")
-    bad = not_utf8_lines(file_lines(path, lines))
-    return guess_encoding(bad) if bad else None
+    read, utf8_line = file_lines(path, lines)
+    bad = not_utf8_lines(read)
+    if not bad:
+        return None
+    guess = guess_encoding(bad)
+    return guess if utf8_line is None else replace(guess, utf8_line=utf8_line)
 
 
 def utf16_advice(paths: Iterable[Path]) -> str:
