@@ -602,3 +602,19 @@ def test_a_date_in_full_width_digits_is_that_day(tmp_path: Path) -> None:
     )
     got = [(r.started_at, r.match_id) for p in (scorer, sheet) for r in read_log(p)]
     assert got == [("2026-10-30", "club:2026-10-30:1"), ("2026-10-30", "club:2026-10-30")]
+
+
+def test_a_date_as_excel_writes_it_on_a_chinese_windows(tmp_path: Path) -> None:
+    """Excel writes a date cell as the locale's short date (2026/10/30, 2026/1/5 on a Chinese
+    Windows): a CSV sheet's date so written is that day (it was E_SHEET_LINE 'not
+    YYYY-MM-DD'); a day-first date is not read, and the reject says how to write it."""
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left\r\n2026/10/30,,amy bob cat dan,0 4 9 13\r\n"
+        "2026/1/5,,amy bob cat dan,4 0 9 13\r\n30/10/2026,,amy bob cat dan,4 9 0 13\r\n",
+        encoding="utf-8-sig",
+    )
+    got = [r.message if isinstance(r, Reject) else r.started_at for r in read_log(sheet)]
+    assert got[:2] == ["2026-10-30", "2026-01-05"]
+    assert "'30/10/2026' is not YYYY-MM-DD or YYYY/M/D" in str(got[2])
+    assert "yyyy-mm-dd" in str(got[2])

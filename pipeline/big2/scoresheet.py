@@ -60,6 +60,7 @@ SCORER_SUFFIXES = (".txt",)
 SHEET_SUFFIXES = (".csv", ".csv.gz")
 
 _DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})\s*")
+_SLASH_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})")
 _FRY = re.compile(r"\s*F\s*=\s*(\d+)\s*")
 _NAME = re.compile(r"[^\s#*\d][^\s#*]*")  # no leading digit of any script: ０ is a loss
 _LOSS = re.compile(r"(\d+)(t?)")
@@ -172,6 +173,20 @@ def ascii_digits(text: str) -> str:
     if text.isascii():
         return text
     return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text)
+
+
+def sheet_date(text: str) -> str:
+    """A CSV sheet's date cell as ``YYYY-MM-DD`` (:func:`ascii_digits`): Excel's ``2026/10/30``
+    or ``2026/1/5`` too, as it writes a date cell on a Chinese (or Japanese) Windows, the
+    locale's short date; other texts as they are (a day-first ``30/10/2026`` is not read).
+
+    >>> sheet_date("2026/1/5"), sheet_date("２０２６/１０/３０"), sheet_date("30/10/2026")
+    ('2026-01-05', '2026-10-30', '30/10/2026')
+    """
+    text = ascii_digits(text)
+    if m := _SLASH_DATE.fullmatch(text):
+        return f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}"
+    return text
 
 
 def _strip_comment(line: str) -> str:
@@ -474,9 +489,13 @@ def _csv_row(
         raise ReplayError(
             "E_SHEET_NAMES", f"players {row.get('players', '')!r}: need 2+ distinct names"
         )
-    date = ascii_digits((row.get("date") or "").strip()) or None
+    date = sheet_date((row.get("date") or "").strip()) or None
     if date is not None and not _DATE.fullmatch(date):
-        raise ReplayError("E_SHEET_LINE", f"date {date!r} is not YYYY-MM-DD")
+        raise ReplayError(
+            "E_SHEET_LINE",
+            f"date {date!r} is not YYYY-MM-DD or YYYY/M/D (in Excel: format the date cells "
+            "as yyyy-mm-dd)",
+        )
     if date is not None and not _is_calendar_day(date):
         raise ReplayError("E_SHEET_LINE", f"date {date!r} is no day of the calendar")
     match_id = (
