@@ -144,15 +144,32 @@ def test_ingest_names_each_file_and_the_command_that_converts_it(tmp_path: Path)
 
 
 def test_a_utf16_file_passed_over_is_named(tmp_path: Path) -> None:
+    """A UTF-16 ``.txt`` is no scorer file: passed over, and named; past ``--files`` files,
+    the others are named in one line."""
     (tmp_path / "club").mkdir()
-    (tmp_path / "club" / "hk.txt").write_bytes("amy bob cat dan\r\n0 8 1 13\r\n".encode("utf-16"))
+    for name in ("hk.txt", "tw.txt"):
+        data = "amy bob cat dan\r\n0 8 1 13\r\n".encode("utf-16")
+        (tmp_path / "club" / name).write_bytes(data)
     (tmp_path / "club" / "ok.txt").write_text("amy bob cat dan\n0 8 1 13\n")
     done = CliRunner().invoke(
-        app, ["ingest", str(tmp_path / "club"), "-w", str(tmp_path / "wh"), "--no-build"]
+        app,
+        [
+            "ingest",
+            str(tmp_path / "club"),
+            "-w",
+            str(tmp_path / "wh"),
+            "--no-build",
+            "--files",
+            "1",
+        ],
     )
-    assert "1 file skipped" in done.output
+    assert "2 files skipped" in done.output
     assert f"  {tmp_path}/club/hk.txt: UTF-16" in done.output, done.output
     assert f"iconv -f UTF-16 -t UTF-8 {tmp_path}/club/hk.txt > " in done.output
+    assert (
+        "  and 1 more file, each converted alike (--files 0 lists every command): tw.txt (UTF-16)\n"
+        in done.output
+    )
 
 
 def test_a_utf16_file_alone_is_named_in_the_error(tmp_path: Path) -> None:

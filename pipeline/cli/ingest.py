@@ -102,7 +102,8 @@ def ingest(
             "--files",
             min=0,
             help="How many files the summary lists, those with rejects or duplicates "
-            "first; the others are summed in one row (0: every file).",
+            "first; the others are summed in one row (0: every file); so too the files "
+            "that are not UTF-8, each with the command converting it.",
         ),
     ] = FILES_SHOWN,
     no_build: Annotated[
@@ -302,13 +303,11 @@ def print_ingest_summary(
         )
     if summary.reasons:
         print_reject_reasons(summary, wh, top=top)
-    print_encodings(summary, wh, skipped)
+    print_encodings(summary, wh, skipped, files)
 
 
 #: How many skipped files the summary names.
 SKIPPED_SHOWN = 5
-#: How many files that are not UTF-8 the summary names, with the command converting each.
-ENCODINGS_SHOWN = 5
 
 
 def print_reject_reasons(summary: IngestSummary, wh: Warehouse, *, top: int) -> None:
@@ -373,9 +372,12 @@ def reject_examples(
     }
 
 
-def print_encodings(summary: IngestSummary, wh: Warehouse, skipped: Sequence[Path] = ()) -> None:
-    """Each file of the import that is not UTF-8 (:func:`encoding_findings`), named with what
-    it is in and the command that writes its UTF-8 copy, then the import of the copies."""
+def print_encodings(
+    summary: IngestSummary, wh: Warehouse, skipped: Sequence[Path] = (), files: int = FILES_SHOWN
+) -> None:
+    """Each file of the import that is not UTF-8 (:func:`encoding_findings`; ``files`` of them
+    at most, 0: all, as ``--files``), named with what it is in and the command that writes its
+    UTF-8 copy, then the import of the copies."""
     from pipeline.logs.encodings import converted_path
 
     found = encoding_findings(summary, wh, skipped)
@@ -385,14 +387,18 @@ def print_encodings(summary: IngestSummary, wh: Warehouse, skipped: Sequence[Pat
         "not UTF-8 (an import reads UTF-8 only): convert each file to a UTF-8 copy, in utf8/ "
         "beside it under its own name, then import the copies:"
     )
-    for finding in found[:ENCODINGS_SHOWN]:
+    shown = found[:files] if files else found
+    for finding in shown:
         typer.echo(f"  {finding.file}: {finding.what()}")
         for line in finding.commands():
             typer.echo(f"    {line}")
-    if len(found) > ENCODINGS_SHOWN:
-        rest = found[ENCODINGS_SHOWN:]
+    if len(found) > len(shown):
+        rest = found[len(shown) :]
         names = ", ".join(f"{Path(f.file).name} ({'/'.join(f.guess.names) or '?'})" for f in rest)
-        typer.echo(f"  and {plural(len(rest), 'more file')}, each converted alike: {names}")
+        typer.echo(
+            f"  and {plural(len(rest), 'more file')}, each converted alike (--files 0 lists"
+            f" every command): {names}"
+        )
     folders = sorted({str(converted_path(f.file).parent) for f in found if f.commands()})
     if folders:
         words = " ".join(shell_word(folder) for folder in folders)
