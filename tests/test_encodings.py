@@ -69,7 +69,7 @@ SHEET = "date,match,players,cards_left,bao_seat,notes,redeal\n"
 
 def club_files(folder: Path) -> dict[str, str]:
     """A club's files as Excel on Chinese Windows saves them, CRLF line ends: a GBK score
-    sheet, a Big5 scorer text, a CSV pair whose games CSV is GBK (its actions CSV ASCII) and
+    sheet, a Big5 scorer text, a CSV pair whose games CSV is GBK (its actions CSV ASCII, gzipped) and
     a UTF-16 JSON Lines log, gzipped; each file's encoding as iconv names it."""
     folder.mkdir()
     (folder / "mainland.csv").write_bytes(
@@ -81,7 +81,8 @@ def club_files(folder: Path) -> dict[str, str]:
     games = (SAMPLES / "actions.games.csv").read_text().splitlines()  # 2 games
     rows = [games[0] + ",names", *(g + ",阿明|小红|陈大文|李四" for g in games[1:])]
     (folder / "day1.games.csv").write_bytes("\n".join([*rows, ""]).encode("gbk"))
-    shutil.copy(SAMPLES / "actions.csv", folder / "day1.csv")  # ASCII: UTF-8 already
+    # its actions CSV: ASCII (UTF-8 already), gzipped
+    (folder / "day1.csv.gz").write_bytes(gzip.compress((SAMPLES / "actions.csv").read_bytes()))
     game = json.loads((SAMPLES / "games.jsonl").read_text().splitlines()[0])
     game["seats"][0]["name"] = "陳大文"
     jsonl = json.dumps(game, ensure_ascii=False) + "\r\n"
@@ -111,7 +112,7 @@ def test_ingest_names_each_file_and_the_command_that_converts_it(tmp_path: Path)
         )
         assert f"    mkdir -p {path.parent}/utf8 && {convert}\n" in out
     assert "阿明 小红 陈大文 李四" in out  # how the sheet's row reads in GB18030
-    assert f"    cp {tmp_path}/club/day1.csv {tmp_path}/club/utf8/day1.csv" in out
+    assert f"    cp {tmp_path}/club/day1.csv.gz {tmp_path}/club/utf8/day1.csv.gz" in out
     assert f"ingest {tmp_path}/club/utf8 -w {wh}" in out
     # the rejects are the readers' own, unchanged: the hint is the summary's alone
     con = duckdb.connect(str(wh / "warehouse.duckdb"), read_only=True)

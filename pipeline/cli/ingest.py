@@ -39,7 +39,7 @@ from pipeline.errors import Big2Error, RulesetError
 from pipeline.games import DEFAULT_KIND, preset_game
 from pipeline.logs.encodings import Guess
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE
-from pipeline.logs.reader import LOG_FORMATS
+from pipeline.logs.reader import CSV_SUFFIXES, LOG_FORMATS
 from pipeline.logs.scoresheet import SheetRules
 
 if TYPE_CHECKING:  # the import and the warehouse (pyarrow, duckdb) load when a command runs
@@ -425,7 +425,7 @@ def encoding_findings(
         files: list[str] | None = None
         if summary.repeated_rejects:
             with_rejects = [f.file for f in summary.files.values() if f.rejected]
-            games = [str(games_csv_for(Path(f))) for f in with_rejects if f.endswith(".csv")]
+            games = [str(games_csv_for(Path(f))) for f in with_rejects if f.endswith(CSV_SUFFIXES)]
             files = sorted({*with_rejects, *games})
         con = wh.connect()
         try:
@@ -447,7 +447,9 @@ def encoding_findings(
         finding.partners = [
             f
             for f in summary.files
-            if f not in found and f.endswith(".csv") and str(games_csv_for(Path(f))) == finding.file
+            if f not in found
+            and f.endswith(CSV_SUFFIXES)
+            and str(games_csv_for(Path(f))) == finding.file
         ]
     return [found[f] for f in sorted(found)]
 
