@@ -198,3 +198,19 @@ def test_a_file_of_both_encodings_gets_no_command(tmp_path: Path) -> None:
     line = next(x for x in done.output.splitlines() if x.startswith(f"  {sheet}: "))
     assert "GB18030" in line and "UTF-8 in others (line 2)" in line, done.output
     assert "iconv" not in done.output and "then:" not in done.output
+
+
+def test_excels_unicode_text_sheet_is_told_to_be_saved_as_csv(tmp_path: Path) -> None:
+    """Excel's "Unicode text" is UTF-16 and tab-separated: a UTF-8 copy would still be no log,
+    so the summary and E_FILE say to save it as "CSV UTF-8" instead, with no iconv command."""
+    (tmp_path / "club").mkdir()
+    sheet = tmp_path / "club" / "sheet.txt"
+    rows = "date\tmatch\tplayers\tcards_left\r\n2026-10-30\tm1\t阿明 小紅 陳大文 李四\t0 4 9 13\r\n"
+    sheet.write_bytes(rows.encode("utf-16"))
+    (tmp_path / "club" / "ok.txt").write_text("amy bob cat dan\n0 8 1 13\n")
+    for path in (tmp_path / "club", sheet):
+        done = CliRunner().invoke(
+            app, ["ingest", str(path), "-w", str(tmp_path / "wh"), "--no-build"]
+        )
+        assert "tab-separated" in done.output and '"CSV UTF-8 (Comma delimited)"' in done.output
+        assert "iconv" not in done.output, done.output

@@ -490,7 +490,7 @@ class Finding:
                 f"{self.guess.utf8_line}): converting it whole would garble those: save it "
                 "again as UTF-8 from the tool that wrote it, or mend the lines rejected"
             )
-        if names[0] == UTF16 and self.tab_separated():
+        if names[0] == UTF16 and self.guess.tab_separated:
             return (
                 f"{WHAT[UTF16]}, tab-separated ({reads}): an import reads commas: save it "
                 'in Excel as "CSV UTF-8 (Comma delimited)" instead'
@@ -503,10 +503,6 @@ class Finding:
             f"convert with -f {names[1]})"
         )
 
-    def tab_separated(self) -> bool:
-        """Whether the file's first line has tabs and no comma (Excel's "Unicode text")."""
-        return "\t" in self.guess.sample and "," not in self.guess.sample
-
     def commands(self) -> list[str]:
         """The shell commands that write the file's UTF-8 copy (its actions CSVs copied beside
         a games CSV's); none when there is no command to give."""
@@ -515,7 +511,7 @@ class Finding:
         names = self.guess.names
         if not names or self.guess.utf8_line is not None:
             return []
-        if names[0] == UTF16 and self.tab_separated():
+        if names[0] == UTF16 and self.guess.tab_separated:
             return []
         copies = [
             f"cp {shell_word(p)} {shell_word(str(converted_path(p)))}  # its actions CSV, beside it"
