@@ -867,6 +867,17 @@ def replay_game(text: str, source: Source) -> ReplayedGame | Reject:
     return _replayer(_MODULE).replay_game(text, source)
 
 
+def sim_results(data: bytes, players: int, dou_dizhu: bool) -> bytes | None:
+    """:func:`pipeline.sim.tally.read_results` on the core, with the GIL let go: the numbers
+    of each simulated line's result as little-endian 64-bit words; None on the pure Python
+    path, or when a line has no result of that shape (the caller reads it in Python, which
+    names the line)."""
+    if _MODULE is None:
+        return None
+    words: bytes | None = _MODULE.sim_results(data, players, dou_dizhu)
+    return words
+
+
 def game_keys(batch: tuple[object, object]) -> bytes | None:
     """:func:`pipeline.warehouse.known.game_keys` on the core, of a record batch (as
     ``__arrow_c_array__`` exports it) of the games' ids and content hashes: 24 bytes a game

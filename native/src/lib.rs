@@ -21,6 +21,7 @@ pub mod rows;
 pub mod rules;
 pub mod sim;
 pub mod state;
+pub mod tally;
 #[cfg(test)]
 mod testing;
 pub mod texts;

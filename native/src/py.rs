@@ -797,6 +797,22 @@ fn game_keys<'py>(
     Ok(crate::keys::game_keys(id_strs, hash_strs).map(|k| PyBytes::new(py, &k)))
 }
 
+/// `pipeline.sim.tally`'s reading of a block of simulated lines (`data`, each ended by a
+/// newline) on the core, with the GIL let go: [`crate::tally::results`], its numbers as
+/// little-endian 64-bit floats; None when a line has no result of that shape.
+#[pyfunction]
+fn sim_results<'py>(
+    py: Python<'py>,
+    data: Bound<'py, PyBytes>,
+    players: usize,
+    dou_dizhu: bool,
+) -> Option<Bound<'py, PyBytes>> {
+    let bytes = data.as_bytes();
+    let numbers = py.allow_threads(|| crate::tally::results(bytes, players, dou_dizhu))?;
+    let words: Vec<u8> = numbers.iter().flat_map(|n| n.to_le_bytes()).collect();
+    Some(PyBytes::new(py, &words))
+}
+
 /// What [`CsvGames::games`] answers: bytes read, the line after them, why it stopped, and the
 /// games read: `(game_id, line, text, rows, quoted)`, the text and rows as UTF-8 bytes (no
 /// text object made of them: the text goes back to the core, the rows only into a reject),
@@ -1051,6 +1067,7 @@ fn big2_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crate::ddz::py::ddz_legal_plays, m)?)?;
     m.add_function(wrap_pyfunction!(crate::parquet::py::write_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(game_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(sim_results, m)?)?;
     m.add_class::<CsvGames>()?;
     m.add_class::<CsvGameHeads>()?;
     m.add_class::<GameIds>()?;

@@ -253,7 +253,10 @@ def print_tally(tally: RunTally) -> None:
     width = shutil.get_terminal_size((80, 24)).columns
     typer.echo("\n".join(grid.render(headers, rows, width)))
     if tally.voids:
-        typer.echo(f"and {plural(tally.voids, 'void deal')} (荒牌), dealt again")
+        void = "void deal" if tally.dou_dizhu else "redeal"
+        typer.echo(
+            f"and {plural(tally.voids, void)}{' (荒牌)' if tally.dou_dizhu else ''}, dealt again"
+        )
 
 
 @contextlib.contextmanager

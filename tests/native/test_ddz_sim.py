@@ -12,6 +12,7 @@ the fallback tests) when the extension is not built.
 
 from __future__ import annotations
 
+import array
 import json
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from pipeline.sim.ddz_simulate import (
     play_match,
     simulate_lines,
 )
+from pipeline.sim.tally import python_results
 from tests.native import MODULE
 from tests.native.test_ddz_differential import OPTIONS as REPLAY_OPTIONS
 from tests.native.test_sim import simulate_file
@@ -107,6 +109,21 @@ def test_native_lines_are_the_python_lines(cfg: DdzSimConfig) -> None:
         mine = match_lines_native(cfg, match, MODULE)
         assert mine is not None, cfg
         assert mine == match_lines_python(cfg, match)
+
+
+@built
+@settings(max_examples=60, deadline=None)
+@given(cfg=configs())
+def test_the_cores_reading_of_the_results_is_pythons(cfg: DdzSimConfig) -> None:
+    """``big2 simulate``'s table reads each line's result on the core, the GIL let go: the
+    same numbers as the Python reading (void deals too)."""
+    lines = [line for k in range(cfg.n_matches) for line in match_lines(cfg, k)]
+    data = "".join(line + "\n" for line in lines).encode()
+    words = native.sim_results(data, len(cfg.bots), True)
+    assert words is not None, cfg
+    got = list(array.array("d", words))
+    assert got == python_results(data, dou_dizhu=True)
+    assert len(got) == len(lines) * (len(cfg.bots) + 3)
 
 
 @built

@@ -11,6 +11,7 @@ Skipped (but the fallback tests) when the extension is not built.
 
 from __future__ import annotations
 
+import array
 import os
 import subprocess
 import sys
@@ -20,9 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline import native
 from pipeline.big2.logwriter import Notation
 from pipeline.big2.rules import load_ruleset
 from pipeline.sim.simulate import SimConfig, match_lines, match_lines_native, match_lines_python
+from pipeline.sim.tally import python_results
 from tests.native import MODULE
 from tests.native.test_differential import OPTIONS
 
@@ -59,6 +62,21 @@ def test_native_lines_are_the_python_lines(cfg: SimConfig) -> None:
         mine = match_lines_native(cfg, match, MODULE)
         assert mine is not None, cfg
         assert mine == match_lines_python(cfg, match)
+
+
+@built
+@settings(max_examples=60, deadline=None)
+@given(cfg=configs())
+def test_the_cores_reading_of_the_results_is_pythons(cfg: SimConfig) -> None:
+    """``big2 simulate``'s table reads each line's result on the core, the GIL let go: the
+    same numbers as the Python reading (:func:`pipeline.sim.tally.python_results`)."""
+    lines = [line for k in range(cfg.n_matches) for line in match_lines(cfg, k)]
+    data = "".join(line + "\n" for line in lines).encode()
+    words = native.sim_results(data, len(cfg.bots), False)
+    assert words is not None, cfg
+    got = list(array.array("d", words))
+    assert got == python_results(data, dou_dizhu=False)
+    assert len(got) == len(lines) * (len(cfg.bots) + 1)
 
 
 @built
