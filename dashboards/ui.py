@@ -22,6 +22,7 @@ from dashboards.sidebar import filters_caption as filters_caption
 from dashboards.sidebar import sidebar_filters as sidebar_filters
 from dashboards.tables import LABELS as LABELS
 from dashboards.tables import PALETTE as PALETTE
+from dashboards.tables import SCORE_FORMAT as SCORE_FORMAT
 from dashboards.tables import SCORE_UNIT as SCORE_UNIT
 from dashboards.tables import display_zone as display_zone
 from dashboards.tables import label as label

@@ -243,11 +243,17 @@ def test_key_columns_come_first(mixed_wh: Warehouse, use: Use) -> None:
     at.selectbox(key="ddz_lb_preset").select("ddz").run()
     shown_first(at, "rank", "whatif_rank", "rank_change", "player_id", "score", "whatif_score",
                 "title", "whatif_title")  # fmt: skip
-    at = ddz_app("views/ddz_player.py")
+    at = ddz_app()  # the roles' records, a table each (with the 13 columns "landlord wins" was cut)
+    for role in ("landlord", "farmer"):
+        shown_first(at, "rank", "player_id", f"{role}_games", f"{role}_wins", f"{role}_win_pct")
+    at = ddz_app("views/ddz_player.py")  # the games' results, then the same games' auctions
     shown_first(at, "replay", "game_id", "role", "is_winner", "score")
+    shown_first(at, "replay", "game_id", "seat", "max_bid", "hand_strength")
     at = ddz_app("views/ddz_coop.py")  # the partner beats were past the 11th column
     shown_first(at, "feed_rank", "player_id", "ruleset", "feed_z", "feed_rate", "baseline_rate",
-                "n_feeds", "partner_beat_rate", "n_partner_beats")  # fmt: skip
+                "n_feeds")  # fmt: skip
+    shown_first(at, "partner_beat_rank", "player_id", "ruleset", "partner_beat_rate",
+                "n_partner_beats", "n_partner_follows")  # fmt: skip
 
 
 def test_leaderboard_whatif_rescores_as_a_preset_and_cap(mixed_wh: Warehouse, use: Use) -> None:
@@ -316,8 +322,10 @@ def test_player_page_games_roles_bids(mixed_wh: Warehouse, use: Use) -> None:
     (n_hands,) = one(mixed_wh, "select sum(n_hands) from ddz_bidding "
                      f"where player_id = '{FEEDER}'")  # fmt: skip
     assert bidding["hands"].sum() == n_hands
-    games = frame_with(at, "replay", "role", "max_bid")
+    games = frame_with(at, "replay", "role", "is_winner")
     assert len(games) == n and games["replay"].str.contains("game=ddz").all()
+    auctions = frame_with(at, "replay", "seat", "max_bid")  # the same games, in the same order
+    assert auctions["game_id"].tolist() == games["game_id"].tolist()
 
 
 def test_player_page_says_when_its_games_are_cut(
@@ -328,7 +336,7 @@ def test_player_page_says_when_its_games_are_cut(
     use(mixed_wh.root)
     monkeypatch.setattr(ddz_data, "GAME_ROWS", 5)
     at = ddz_app("views/ddz_player.py", player=FEEDER)
-    games = frame_with(at, "replay", "role", "max_bid")
+    games = frame_with(at, "replay", "role", "is_winner")
     newest = [r[0] for r in mixed_wh.connect().execute(
         "select game_id from stg_ddz_seats join stg_ddz_games using (game_id) "
         f"where player_id = '{FEEDER}' order by started_ts desc, game_id limit 5").fetchall()]  # fmt: skip

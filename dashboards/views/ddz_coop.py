@@ -14,10 +14,19 @@ import streamlit as st
 
 from dashboards import data, ddz_data, ddz_ui, ui
 
-#: The ranking's key columns first (seen at 1400 px): who, the feed figures against the
-#: player's baseline, the partner beats; the counts behind the rates after them.
+#: The ranking in two tables, a signal each (its 14 columns in one table ran past 1400 px,
+#: numbers cut at its edge): the feeds against the player's baseline, by feed rank, key
+#: columns first and the counts behind the rates after them ...
 RANKED = ["feed_rank", "player_id", "ruleset", "feed_z", "feed_rate", "baseline_rate", "n_feeds",
-          "partner_beat_rate", "n_partner_beats"]  # fmt: skip
+          "n_feed_opportunities", "n_baseline_passes", "n_baseline_turns"]  # fmt: skip
+#: ... and the partner beats, by their own rank.
+PARTNER = ["partner_beat_rank", "player_id", "ruleset", "partner_beat_rate", "n_partner_beats",
+           "n_partner_follows"]  # fmt: skip
+#: The evidence's key columns first: the event (its step, trick, the landlord's cards left, the
+#: play on the table and the farmer's answer), then the farmer's hand (17 cards at most, the
+#: widest) and when: the step was cut at the edge at 1400 px.
+EVIDENCE = ["replay", "game_id", "step", "trick", "landlord_cards_left", "table_play", "played",
+            "hand"]  # fmt: skip
 
 st.title("🤝 Farmer cooperation audit")
 if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS, *ddz_data.COOP_MARTS):
@@ -46,11 +55,21 @@ st.subheader("Feeding the landlord, most suspect first")
 rate = {k: st.column_config.NumberColumn(ui.label(k), format="%.3f")
         for k in ("feed_rate", "baseline_rate", "partner_beat_rate")}  # fmt: skip
 rate["feed_z"] = st.column_config.NumberColumn("feed z", format="%+.2f")
-ui.table(ranked, column_config=rate, key="ddz_coop_ranked", first=RANKED)
+ui.table(ranked[RANKED], column_config=rate, key="ddz_coop_ranked")
+st.markdown("**Beating the partner's play, most first**")
+partner = ranked[PARTNER].sort_values(["partner_beat_rank", "player_id", "ruleset"])
+ui.table(partner, column_config=rate, key="ddz_coop_partner")
 st.caption(
     "Ranked over every Dou Dizhu game of the warehouse (the z statistic needs the whole "
     "sample): the ruleset and player filters keep rows, the match and period filters narrow "
     "the evidence below only."
+)
+st.download_button(
+    "Download the ranking (CSV, every column)",
+    ranked.to_csv(index=False).encode("utf-8"),
+    file_name="ddz_coop_ranking.csv",
+    mime="text/csv",
+    key="ddz_coop_csv",
 )
 top = ranked.iloc[0]
 if not data.missing(top["feed_z"]) and top["feed_z"] > 3:
@@ -87,4 +106,5 @@ else:
     )
     shown = ddz_ui.with_replay_links(evidence.assign(step=evidence["action_index"] + 1),
                                      step="step")  # fmt: skip
-    ui.table(shown, column_config={"replay": ui.REPLAY_LINK}, key="ddz_coop_evidence")
+    ui.table(shown, column_config={"replay": ui.REPLAY_LINK}, key="ddz_coop_evidence",
+             first=EVIDENCE)  # fmt: skip

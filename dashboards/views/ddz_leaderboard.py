@@ -18,6 +18,19 @@ from dashboards import data, ddz_data, ddz_ui, ui
 #: The standings' key columns first (seen at 1400 px): the ranks, the scores and the titles.
 STANDINGS = ["rank", "whatif_rank", "rank_change", "player_id", "score", "whatif_score", "title",
              "whatif_title", "games", "wins", "win_pct"]  # fmt: skip
+#: The roles' records, a table each beside the other under the standings (the 13 columns in
+#: one table ran past 1400 px: "landlord wins" was cut at its edge): the role's columns, and
+#: the words of the role (in the chosen locale).
+ROLES = {"landlord": "As landlord (地主)", "farmer": "As farmer (農民)"}
+#: The what-if standings' shorter headers, the full wording in their help.
+WHATIF_HEADERS = {
+    "whatif_score": st.column_config.NumberColumn(
+        "what-if score", format=ui.SCORE_FORMAT, help="Money, every game rescored as the what-if"),
+    "title": st.column_config.TextColumn(
+        "title", help="The rank-ladder title for the score under the games' own rules"),
+    "whatif_title": st.column_config.TextColumn(
+        "what-if title", help="The rank-ladder title for the what-if score"),
+}  # fmt: skip
 
 st.title("🏆 Dou Dizhu leaderboard")
 if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS):
@@ -68,8 +81,32 @@ if whatif is None:
             "ladder for that score."
         )
     )
-    ui.table(ddz_data.standings(f), column_config=pct, unit="money", key="ddz_lb_standings",
-             first=STANDINGS)  # fmt: skip
+    board = ddz_data.standings(f)
+    roles = [c for r in ROLES for c in board.columns if str(c).startswith(f"{r}_")]
+    ui.table(board, column_config=pct, unit="money", key="ddz_lb_standings", first=STANDINGS,
+             hide=roles)  # fmt: skip
+    for col, (role, words) in zip(st.columns(2), ROLES.items(), strict=True):
+        with col:
+            st.markdown(f"**{ui.term(words)}**")
+            record = board[["rank", "player_id", f"{role}_games", f"{role}_wins",
+                            f"{role}_win_pct"]]  # fmt: skip
+            ui.table(record, key=f"ddz_lb_{role}", column_config={
+                f"{role}_games": st.column_config.NumberColumn(
+                    "games", help=ui.term(f"Games {words.lower()}")),
+                f"{role}_wins": st.column_config.NumberColumn(
+                    "wins", help=ui.term(f"Games won {words.lower()}")),
+                f"{role}_win_pct": st.column_config.ProgressColumn(
+                    "win %", min_value=0, max_value=100, format="%.1f",
+                    help=ui.term(f"{ui.label(f'{role}_win_pct')}: wins ÷ games "
+                                 f"{words.lower()}")),
+            })  # fmt: skip
+    st.download_button(
+        "Download the standings (CSV, every column)",
+        board.to_csv(index=False).encode("utf-8"),
+        file_name="ddz_standings.csv",
+        mime="text/csv",
+        key="ddz_lb_csv",
+    )
 else:
     shown = f"**{preset}**" + ("" if cap is None else f", cap **{cap}**")
     st.caption(
@@ -77,8 +114,12 @@ else:
         "multiplier cap; what was played stays), beside the score under the games' own rules; "
         "rank change: places gained under the what-if."
     )
-    ui.table(ddz_data.standings_whatif(f, whatif), column_config=pct, unit="money",
-             key="ddz_lb_standings", first=STANDINGS)  # fmt: skip
+    # 11 columns in 1400 px: the win % a number, not a bar; the what-if score's unit and the
+    # titles' ladder in their help (the score beside it says "(money)"). In a container of its
+    # own: in the own standings' place the browser kept their columns' widths (the bar's 140 px)
+    with st.container(key="ddz_lb_whatif"):
+        ui.table(ddz_data.standings_whatif(f, whatif), unit="money", key="ddz_lb_standings_whatif",
+                 first=STANDINGS, column_config=WHATIF_HEADERS)  # fmt: skip
 
 st.subheader("Win rates by role")
 rates = ddz_data.win_rates(f)

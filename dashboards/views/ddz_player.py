@@ -36,8 +36,14 @@ if player is None:
     st.stop()
 ui.filters_caption(f)
 
-#: The games' key columns first (seen at 1400 px): whose role, the result, the score.
-GAMES = ["replay", "game_id", "role", "is_winner", "score"]
+#: The games in two tables, the same rows in the same order (their 14 columns in one table ran
+#: past 1400 px, numbers cut at its edge): the results and stakes, key columns first (whose
+#: role, the result, the score) ...
+GAMES = ["replay", "game_id", "role", "is_winner", "score", "bid", "multiplier", "spring",
+         "started_at", "ruleset", "outcome"]  # fmt: skip
+#: ... and the player's own auction in each (void deals included).
+AUCTIONS = ["replay", "game_id", "seat", "max_bid", "hand_strength", "started_at", "ruleset",
+            "outcome"]  # fmt: skip
 #: Rates shown, in order: (column, label).
 RATES = (
     ("win_rate", "win rate"),
@@ -126,6 +132,25 @@ else:
 
 st.subheader("Games")
 games = data.query("dash_ddz_player_games", f, player=player, limit=ddz_data.GAME_ROWS + 1)
-games = ui.first_rows(games, "games, newest first", rows=ddz_data.GAME_ROWS)
-ui.table(ddz_ui.with_replay_links(games), column_config={"replay": ui.REPLAY_LINK},
-         unit="money", key="ddz_pl_games", first=GAMES)  # fmt: skip
+games = ddz_ui.with_replay_links(ui.first_rows(games, "games, newest first",
+                                                rows=ddz_data.GAME_ROWS))  # fmt: skip
+st.caption(
+    "The results and stakes: the role, won or lost, the score, the game's bid, multiplier and "
+    "spring."
+)
+ui.table(games[GAMES], column_config={"replay": ui.REPLAY_LINK}, unit="money",
+         key="ddz_pl_games")  # fmt: skip
+st.caption(
+    ui.term(
+        "The same games' auctions: the player's seat, its own highest bid (0 = passed) and its "
+        "hand strength at bidding (void deals 荒牌 included)."
+    )
+)
+ui.table(games[AUCTIONS], column_config={"replay": ui.REPLAY_LINK}, key="ddz_pl_auctions")
+st.download_button(
+    "Download these games (CSV, every column)",
+    games.to_csv(index=False).encode("utf-8"),
+    file_name="ddz_player_games.csv",
+    mime="text/csv",
+    key="ddz_pl_games_csv",
+)

@@ -18,6 +18,21 @@ from pipeline.wording import plural
 
 GAME_KEY = "ddz_replayer_game"
 STEP_KEY = "ddz_replayer_step"
+#: The last step's scores: whose seat and the score first, then how the amount came (13
+#: columns ran past 1400 px: the score was cut at the edge); the amount's unit (the score's
+#: beside it) and the uncapped multiplier's wording in their help.
+SCORES = ["seat", "player_id", "role", "is_winner", "score", "amount", "multiplier",
+          "multiplier_raw", "bid", "bombs", "rockets", "stake", "spring"]  # fmt: skip
+SCORE_HEADERS = {
+    "amount": st.column_config.NumberColumn(
+        "amount", format=ui.SCORE_FORMAT, help="Money each farmer pays or is paid: bid × stake × "
+        "the multiplier paid (the landlord pays or is paid the farmers' total)"),
+    "multiplier_raw": st.column_config.NumberColumn(
+        "uncapped", help=ui.term("The multiplier before the cap (封頂): 2^(bombs + rockets), "
+                                 "the spring doubling applied")),
+    "multiplier": st.column_config.NumberColumn(
+        "multiplier", help=ui.term("The multiplier paid: the cap (封頂) applied")),
+}  # fmt: skip
 
 st.title("🃏 Dou Dizhu replayer")
 if not ui.require_games() or not ui.marts_ready(*ddz_data.DDZ_MARTS):
@@ -233,7 +248,7 @@ if step == n:
                    icon="🏆")  # fmt: skip
     st.markdown("**Scores under the game's own ruleset** (money, + won / − lost)")
     ui.table(data.query("dash_ddz_game_scores", game_id=game_id), unit="money",
-             key="ddz_rp_scores")  # fmt: skip
+             key="ddz_rp_scores", first=SCORES, column_config=SCORE_HEADERS)  # fmt: skip
     paid = data.query("dash_ddz_game_payments", game_id=game_id)
     if paid.empty:
         st.caption("Nobody paid anybody in this game.")

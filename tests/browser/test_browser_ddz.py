@@ -17,7 +17,16 @@ import pytest
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
 from pipeline.warehouse import Warehouse
-from tests.browser.test_browser import SAMPLES, TIMEOUT_MS, _big2, _check, _nav, _step, dashboard
+from tests.browser.test_browser import (
+    SAMPLES,
+    TIMEOUT_MS,
+    _big2,
+    _check,
+    _nav,
+    _step,
+    _visible,
+    dashboard,
+)
 from tests.browser.test_browser import browser as browser  # the chromium fixture
 
 FEEDER = "sim-ddz-5-p2-random"
@@ -68,13 +77,27 @@ def test_ddz_pages(page: Any) -> None:
            charts=2)  # fmt: skip
     assert "game=ddz" in page.url
     assert page.evaluate(SCROLLED_SHORT_TABLES_JS) == []
+    # as the Big Two pages (test_browser.py): no number cut at a table's right edge, the key
+    # columns whole in view; the standings' 13 columns cut "landlord wins" at 1400 px
+    # columns cut at 1400 px; the roles' records are tables of their own beside each other
+    _visible(page, "score/rank", "score/player", "score", "score/win %", "rank-ladder title",
+             "rank/games", "rank/wins", "rank/win %", "role/games", "hand strength/win %")  # fmt: skip
+    page.locator(".st-key-ddz_lb_preset").get_by_role("combobox").click()  # rescore: what-if
+    page.get_by_role("option", name="ddz (what-if)", exact=True).click()
+    _check(page, "ddz_leaderboard_whatif", "rescored as", charts=2)
+    _visible(page, "rank change", "what-if score", "what-if title", "what-if score/win %")
 
     _nav(page, "Player")
     _check(page, "ddz_player", "Dou Dizhu player", "Strategy stats", "Bidding discipline", "Games")
     assert page.evaluate(SCROLLED_SHORT_TABLES_JS) == []
+    _visible(page, "stat/player", "stat/other players", "hands/everyone's bid rate",
+             "role/score", "role/multiplier", "role/outcome", "seat/own highest bid",
+             "seat/hand strength", "seat/outcome")  # fmt: skip
 
     _nav(page, "Farmer cooperation")
     _check(page, "ddz_coop", "Farmer cooperation audit", "most suspect first", "Evidence", FEEDER)
+    _visible(page, "feed z", "feed rate", "baseline rate", "baseline turns", "partner beat rate",
+             "partner follows", "table play/step", "table play/played")  # fmt: skip
 
 
 def test_ddz_replayer(page: Any, ddz_server: tuple[str, dict[str, Any]]) -> None:
@@ -88,3 +111,5 @@ def test_ddz_replayer(page: Any, ddz_server: tuple[str, dict[str, Any]]) -> None
     n = len(game["actions"])
     _step(page, n)
     _check(page, "ddz_replayer_end", "Result", "Who paid whom", "地主 landlord", "農民 farmer")
+    page.get_by_text("All actions").click()  # the expander's table too
+    _visible(page, "winner/score", "winner/spring", "payer/amount", "phase/multiplier")
