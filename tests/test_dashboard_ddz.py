@@ -365,6 +365,39 @@ def test_player_page_names_the_sidebar_player_without_games(mixed_wh: Warehouse,
     assert not at.metric and not at.dataframe
 
 
+VOID_PLAYER = "sim-ddz-6-p0-heuristic"  # `big2 simulate -r ddz-2p --seed 6`: a void deal, 2 players
+
+
+def stat(at: AppTest, name: str, column: str = "player_rate") -> float:
+    """The strategy stat whose label starts with ``name``, of the player or the others."""
+    stats = frame_with(at, "stat", "player_rate", "others_rate").set_index("stat")[column]
+    return float(stats[next(s for s in stats.index if s.startswith(name))])
+
+
+def test_player_page_bid_rate_is_one_definition(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the strategy stats' bid rate counted the played-out games' auctions only, the bidding
+    # discipline's every auction (a void deal 荒牌 too: passing a hand is a decision): one
+    # definition now, every auction the player spoke in (docs/stats.md)
+    use(mixed_wh.root)
+    (n_void,) = one(mixed_wh, "select count(*) from ddz_game_scores where not is_scored "
+                    f"and player_id = '{VOID_PLAYER}'")  # fmt: skip
+    (n_partial,) = one(mixed_wh, "select count(*) from stg_ddz_seats where hand_strength is null "
+                       f"and player_id = '{VOID_PLAYER}'")  # fmt: skip
+    assert n_void > 0 and n_partial == 0  # every hand known: the two tables count the same
+    for rollups in (True, False):  # the rollup's twin and the detailed query
+        monkeypatch.setattr(data, "ROLLUPS", rollups)
+        st.cache_data.clear()
+        at = ddz_app("views/ddz_player.py", player=VOID_PLAYER)
+        bidding = frame_with(at, "hand_strength", "bid_rate", "all_bid_rate")
+        n_bids = (bidding["bid_rate"] * bidding["hands"]).sum()
+        assert stat(at, "bid rate") == pytest.approx(n_bids / bidding["hands"].sum()), rollups
+    (mart,) = one(mixed_wh, "select bid_rate from ddz_stats_players "
+                  f"where player_id = '{VOID_PLAYER}'")  # fmt: skip
+    assert stat(at, "bid rate") == pytest.approx(mart)  # the mart's is the page's
+
+
 def test_bidding_from_the_mart_is_the_seats_own(
     mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
 ) -> None:

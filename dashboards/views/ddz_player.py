@@ -50,7 +50,7 @@ RATES = (
     ("landlord_share", "landlord share (games as 地主)"),
     ("landlord_win_rate", "landlord win rate"),
     ("farmer_win_rate", "farmer win rate"),
-    ("bid_rate", "bid rate (auctions spoken in)"),
+    ("bid_rate", "bid rate (auctions spoken in, void deals 荒牌 included)"),
     ("strong_pass_rate", "strong hands passed (strength ≥ 4)"),
     ("weak_bid_rate", "weak hands bid (strength ≤ 1)"),
     ("bomb_use_rate", "bombs and rockets played ÷ held"),
@@ -60,7 +60,7 @@ RATES = (
 )
 
 stats = data.query("dash_ddz_player_stats", f, player=player).set_index("who")
-if "player" not in stats.index:
+if "player" not in stats.index or not stats.loc["player", "n_games"]:  # void deals only
     st.info(f"{player} played out none of the Dou Dizhu games the filters select.")
     st.stop()
 me = stats.loc["player"]
@@ -75,8 +75,12 @@ c[4].metric("Score", f"{me['score']:,.0f}", help="Money, each game under its own
 
 st.subheader("Strategy stats")
 st.caption(
-    "Each stat is actions ÷ opportunities (docs/stats.md, Dou Dizhu) over the filtered games, "
-    "beside every other seat of the same games."
+    ui.term(
+        "Each stat is actions ÷ opportunities (docs/stats.md, Dou Dizhu) over the filtered games "
+        "played out; the three bidding stats over every auction the player spoke in, void deals "
+        "(荒牌) included, as the bidding discipline below; beside every other seat of the same "
+        "games."
+    )
 )
 others = stats.loc["others"] if "others" in stats.index else None
 rows = [

@@ -4,7 +4,9 @@
 -- over any filter, then divide (docs/stats.md, "Dou Dizhu": each stat is actions ÷ opportunities).
 -- Void deals (荒牌) are left out (no role, no play); with partial information the hand-based
 -- counts are NULL / 0 (hand_strength NULL, beating_play_existed unknown).
--- Thresholds (Decision, docs/stats.md): a strong hand has hand_strength >= 4, a weak one <= 1.
+-- Thresholds (Decision, docs/stats.md): a strong hand has hand_strength >= 4, a weak one <= 1
+-- (ddz_auction(), which the void deals' auctions are counted with too: rollup_ddz_player_days,
+-- ddz_stats_players, the player page).
 -- The partner and feed counts are those of the cooperation audit (ddz_coop_actions).
 with seats as (
     select
@@ -67,16 +69,16 @@ coop as (
 
 select
     s.* exclude (held),
-    s.max_bid is not null as is_asked,
-    coalesce(s.max_bid > 0, false) as has_bid,
+    ddz_auction(s.max_bid, s.hand_strength).is_asked as is_asked,
+    ddz_auction(s.max_bid, s.hand_strength).has_bid as has_bid,
     s.held.n_bombs as n_bombs_held,
     s.held.has_rocket::integer as n_rockets_held,
     coalesce(p.n_bombs_played, 0) as n_bombs_played,
     coalesce(p.n_rockets_played, 0) as n_rockets_played,
-    coalesce(s.hand_strength >= 4 and s.max_bid is not null, false) as is_strong_asked,
-    coalesce(s.hand_strength >= 4 and s.max_bid = 0, false) as is_strong_passed,
-    coalesce(s.hand_strength <= 1 and s.max_bid is not null, false) as is_weak_asked,
-    coalesce(s.hand_strength <= 1 and s.max_bid > 0, false) as is_weak_bid,
+    ddz_auction(s.max_bid, s.hand_strength).is_strong_asked as is_strong_asked,
+    ddz_auction(s.max_bid, s.hand_strength).is_strong_passed as is_strong_passed,
+    ddz_auction(s.max_bid, s.hand_strength).is_weak_asked as is_weak_asked,
+    ddz_auction(s.max_bid, s.hand_strength).is_weak_bid as is_weak_bid,
     coalesce(s.is_landlord and s.spring = 'spring', false) as is_spring_won,
     coalesce(not s.is_landlord and s.spring = 'anti_spring', false) as is_anti_spring_won,
     coalesce(p.n_could_beat, 0) as n_could_beat,

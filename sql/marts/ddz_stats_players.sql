@@ -1,6 +1,7 @@
 -- Dou Dizhu strategy stats per player. Grain: one row per (player_id, ruleset), over every
--- played-out game (ddz_stats_player_games summed). Each rate is actions ÷ opportunities
--- (docs/stats.md, "Dou Dizhu"):
+-- played-out game (ddz_stats_player_games summed), the bidding stats (n_asked … n_weak_bids)
+-- over every auction, the void deals' (荒牌) too: passing a hand is a decision. Each rate is
+-- actions ÷ opportunities (docs/stats.md, "Dou Dizhu"):
 --   win_rate             games won ÷ games
 --   landlord_share       games as landlord ÷ games
 --   landlord_win_rate    wins as landlord ÷ games as landlord
@@ -17,7 +18,30 @@
 --   anti_spring_rate     anti-springs (反春) ÷ games as farmer
 --   score_per_game       score (money) ÷ games
 --   seconds_per_decision seconds since the previous action ÷ timed plays and passes
-with sums as (
+with void_seats as (
+    -- the void deals' auctions (every seat that spoke passed), counted as ddz_stats_player_games
+    -- counts a played-out game's (ddz_auction)
+    select sc.player_id, sc.ruleset, ddz_auction(st.max_bid, st.hand_strength) as auction
+    from ddz_game_scores sc
+    join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
+    where not sc.is_scored
+),
+
+void as (
+    select
+        player_id,
+        ruleset,
+        count(*) filter (where auction.is_asked) as n_asked,
+        count(*) filter (where auction.has_bid) as n_bids,
+        count(*) filter (where auction.is_strong_asked) as n_strong_asked,
+        count(*) filter (where auction.is_strong_passed) as n_strong_passed,
+        count(*) filter (where auction.is_weak_asked) as n_weak_asked,
+        count(*) filter (where auction.is_weak_bid) as n_weak_bids
+    from void_seats
+    group by all
+),
+
+played as (
     select
         player_id,
         ruleset,
@@ -48,6 +72,20 @@ with sums as (
         sum(sum_decision_seconds) as sum_decision_seconds
     from ddz_stats_player_games
     group by player_id, ruleset
+),
+
+sums as (
+    -- a player's void deals under a ruleset it played out no game of make no row
+    select p.* replace (
+        p.n_asked + coalesce(v.n_asked, 0) as n_asked,
+        p.n_bids + coalesce(v.n_bids, 0) as n_bids,
+        p.n_strong_asked + coalesce(v.n_strong_asked, 0) as n_strong_asked,
+        p.n_strong_passed + coalesce(v.n_strong_passed, 0) as n_strong_passed,
+        p.n_weak_asked + coalesce(v.n_weak_asked, 0) as n_weak_asked,
+        p.n_weak_bids + coalesce(v.n_weak_bids, 0) as n_weak_bids
+    )
+    from played p
+    left join void v using (player_id, ruleset)
 )
 
 select

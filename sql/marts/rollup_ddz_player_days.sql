@@ -3,7 +3,7 @@
 -- = no readable start time; role and bid NULL = the player's void deals (荒牌) that day,
 -- hand_strength NULL = a hand not known (partial information) or a void deal): the seats, and
 -- of the played-out ones (ddz_stats_player_games) the games, wins, score and every strategy
--- stat's actions and opportunities summed, so that the Dou Dizhu standings, players, player
+-- stat's actions and opportunities summed (the void deals' rows: their auctions' counts), so that the Dou Dizhu standings, players, player
 -- stats and win rates sum a few rows per player instead of every seat. Exact under a ruleset or
 -- period filter (whole UTC days); a match or player filter needs the games themselves.
 with played as (
@@ -34,7 +34,20 @@ with played as (
     group by all
 ),
 
--- the void deals: seats with no role, no play and a score of 0 (ddz_game_scores)
+-- the void deals: seats with no role, no play and a score of 0 (ddz_game_scores), and their
+-- auctions (every seat that spoke passed), which the bidding stats count (docs/stats.md)
+void_seats as (
+    select
+        sc.player_id,
+        sc.ruleset,
+        sc.started_ts,
+        sc.score,
+        ddz_auction(st.max_bid, st.hand_strength) as auction
+    from ddz_game_scores sc
+    join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
+    where not sc.is_scored
+),
+
 void as (
     select
         player_id,
@@ -43,9 +56,14 @@ void as (
         count(*) as n_seats,
         0::bigint as n_games,
         0::bigint as n_wins,
+        count(*) filter (where auction.is_asked) as n_asked,
+        count(*) filter (where auction.has_bid) as n_bids,
+        count(*) filter (where auction.is_strong_asked) as n_strong_asked,
+        count(*) filter (where auction.is_strong_passed) as n_strong_passed,
+        count(*) filter (where auction.is_weak_asked) as n_weak_asked,
+        count(*) filter (where auction.is_weak_bid) as n_weak_bids,
         sum(score) as score
-    from ddz_game_scores
-    where not is_scored
+    from void_seats
     group by all
 )
 

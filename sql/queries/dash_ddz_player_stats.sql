@@ -1,12 +1,14 @@
 -- Grain: one row per side (who = 'player': $player; 'others': every other seat) of the
--- filtered, played-out Dou Dizhu games: the strategy stats of ddz_stats_players summed over
--- the filtered games (docs/stats.md, "Dou Dizhu": each rate is actions ÷ opportunities).
+-- filtered Dou Dizhu games: the strategy stats of ddz_stats_players summed over the filtered
+-- games (docs/stats.md, "Dou Dizhu": each rate is actions ÷ opportunities): of the played-out
+-- games, and the bidding stats (bid rate, strong hands passed, weak hands bid) of every auction,
+-- the void deals' (荒牌) too.
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
 -- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
 with fg as (
     select * from dash_ddz_filtered_games($ruleset, $match_id, $player_id, $date_from, $date_to)
 ),
-sums as (
+played as (
     select
         case when p.player_id = $player then 'player' else 'others' end as who,
         count(*) as n_games,
@@ -32,7 +34,34 @@ sums as (
         sum(score) as score
     from ddz_stats_player_games p
     semi join fg using (game_id)
-    group by 1
+    group by all
+),
+void as (
+    -- the void deals' auctions (every seat that spoke passed), as rollup_ddz_player_days
+    select
+        case when sc.player_id = $player then 'player' else 'others' end as who,
+        ddz_auction(st.max_bid, st.hand_strength) as auction
+    from ddz_game_scores sc
+    semi join fg using (game_id)
+    join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
+    where not sc.is_scored
+),
+void_sums as (
+    select
+        who,
+        count(*) filter (where auction.is_asked) as n_asked,
+        count(*) filter (where auction.has_bid) as n_bids,
+        count(*) filter (where auction.is_strong_asked) as n_strong_asked,
+        count(*) filter (where auction.is_strong_passed) as n_strong_passed,
+        count(*) filter (where auction.is_weak_asked) as n_weak_asked,
+        count(*) filter (where auction.is_weak_bid) as n_weak_bids
+    from void
+    group by all
+),
+sums as (
+    select who, coalesce(sum(columns('^n_')), 0)::bigint, sum(score) as score
+    from (select * from played union all by name select * from void_sums)
+    group by all
 )
 select *, score / nullif(n_games, 0) as score_per_game from ddz_stat_rates(sums)
 order by who desc

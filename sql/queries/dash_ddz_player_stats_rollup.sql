@@ -1,6 +1,7 @@
--- Grain: one row per side (who = 'player': $player; 'others': every other seat) of the
--- played-out Dou Dizhu games of a ruleset and a period (rollup_ddz_player_days), as
--- dash_ddz_player_stats: the strategy stats' actions and opportunities summed, then divided.
+-- Grain: one row per side (who = 'player': $player; 'others': every other seat) of the Dou
+-- Dizhu games of a ruleset and a period (rollup_ddz_player_days), as dash_ddz_player_stats: the
+-- strategy stats' actions and opportunities summed (the void deals' rows: their auctions'),
+-- then divided.
 -- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
 -- $player.
 with sums as (
@@ -28,11 +29,10 @@ with sums as (
         sum(n_feeds)::bigint as n_feeds,
         sum(score) as score
     from rollup_ddz_player_days r
-    where r.role is not null  -- played out (the void deals are no stat's)
-      and ($ruleset is null or r.ruleset = $ruleset)
+    where ($ruleset is null or r.ruleset = $ruleset)  -- the void deals: their auctions
       and ($date_from is null or r.day >= $date_from::date)
       and ($date_to is null or r.day <= $date_to::date)
-    group by 1
+    group by all
 )
 select *, score / nullif(n_games, 0) as score_per_game from ddz_stat_rates(sums)
 order by who desc
