@@ -398,6 +398,70 @@ def test_player_page_bid_rate_is_one_definition(
     assert stat(at, "bid rate") == pytest.approx(mart)  # the mart's is the page's
 
 
+def test_player_page_yardsticks_compare_like_with_like(mixed_wh: Warehouse, use: Use) -> None:
+    # a player of 2-player games only, chosen on the page (no filter: the yardsticks read every
+    # Dou Dizhu game): its yardsticks (the other players' stats, everyone's bid rate by hand
+    # strength) are those of the 2-player games, as under the ddz-2p filter; they pooled the
+    # 3-player games' seats in
+    use(mixed_wh.root)
+    at, alone = ddz_app("views/ddz_player.py"), ddz_app("views/ddz_player.py")
+    for a in (at, alone):
+        a.selectbox(key="ddz_pl_player").select(VOID_PLAYER).run()
+    alone.sidebar.selectbox(key="f_ruleset").select("ddz-2p").run()
+    assert not alone.exception, [e.value for e in alone.exception]
+    assert alone.selectbox(key="ddz_pl_player").value == VOID_PLAYER
+    assert "Filters: ruleset: ddz-2p" in texts(alone) and "Filters: none" in texts(at)
+    for name in ("win rate", "landlord share", "bid rate", "feed rate"):
+        assert stat(at, name, "others_rate") == pytest.approx(stat(alone, name, "others_rate"))
+    pooled = one(mixed_wh, "select sum(n_wins) / sum(n_games) from ddz_stats_players "
+                 f"where player_id <> '{VOID_PLAYER}'")[0]  # fmt: skip
+    assert stat(at, "win rate", "others_rate") != pytest.approx(pooled)  # what it was
+    everyone, everyone_2p = (
+        frame_with(a, "hand_strength", "all_bid_rate").set_index("hand_strength")["all_bid_rate"]
+        for a in (at, alone)
+    )
+    assert everyone.to_dict() == pytest.approx(everyone_2p.to_dict())
+    assert "compared like with like" in texts(at)
+
+
+def test_yardstick_weights_each_ruleset_by_the_players_own_opportunities(
+    mixed_wh: Warehouse,
+) -> None:
+    # ddz_yardstick (the player page's two stats queries) on a player of both rulesets: the
+    # 2-player one's and the feeder's rows as one 'player', everyone else as 'others'; the
+    # others' rate is each ruleset's weighted by the player's opportunities under it (its games
+    # for the win rate, its auctions for the bid rate), not the pooled one
+    con = mixed_wh.connect()
+    rows = con.execute(
+        f"""with sums as (
+            select case when player_id in ('{VOID_PLAYER}', '{FEEDER}') then 'player'
+                        else 'others' end as who,
+                ruleset, sum(columns('^n_'))::bigint, sum(sum_score) as score
+            from (select player_id, ruleset, columns('^n_'), sum_score from ddz_stats_players)
+            where ruleset in ('ddz', 'ddz-2p') group by all)
+        select who, win_rate, bid_rate from ddz_yardstick(sums) order by who desc"""
+    ).fetchall()
+    per = {r[:2]: r[2:] for r in con.execute(
+        f"""select ruleset, player_id in ('{VOID_PLAYER}', '{FEEDER}'), sum(n_games),
+               sum(n_wins) / sum(n_games), sum(n_asked), sum(n_bids) / sum(n_asked)
+        from ddz_stats_players where ruleset in ('ddz', 'ddz-2p') group by all""").fetchall()}  # fmt: skip
+    con.close()
+    (_, mine_win, mine_bid), (_, win, bid) = rows
+    games, asked = (sum(per[(r, True)][k] for r in ("ddz", "ddz-2p")) for k in (0, 2))
+    assert win == pytest.approx(sum(per[(r, True)][0] * per[(r, False)][1]
+                                    for r in ("ddz", "ddz-2p")) / games)  # fmt: skip
+    assert bid == pytest.approx(sum(per[(r, True)][2] * per[(r, False)][3]
+                                    for r in ("ddz", "ddz-2p")) / asked)  # fmt: skip
+    pooled = sum(per[(r, False)][1] * per[(r, False)][0] for r in ("ddz", "ddz-2p")) / sum(
+        per[(r, False)][0] for r in ("ddz", "ddz-2p")
+    )
+    assert win != pytest.approx(pooled)  # the pooled others' rate: what it was
+    assert mine_win == pytest.approx(sum(per[(r, True)][1] * per[(r, True)][0]
+                                         for r in ("ddz", "ddz-2p")) / games)  # fmt: skip
+    assert mine_bid == pytest.approx(sum(per[(r, True)][3] * per[(r, True)][2]
+                                         for r in ("ddz", "ddz-2p")) / asked)  # fmt: skip
+
+
 def test_bidding_from_the_mart_is_the_seats_own(
     mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
 ) -> None:

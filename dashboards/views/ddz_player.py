@@ -78,8 +78,10 @@ st.caption(
     ui.term(
         "Each stat is actions ÷ opportunities (docs/stats.md, Dou Dizhu) over the filtered games "
         "played out; the three bidding stats over every auction the player spoke in, void deals "
-        "(荒牌) included, as the bidding discipline below; beside every other seat of the same "
-        "games."
+        "(荒牌) included, as the bidding discipline below. Other players: every other seat of the "
+        "same games, ruleset by ruleset, each ruleset's rate weighted by the player's own "
+        "opportunities under it (its auctions for the bid rate …), so that 3-player (ddz) and "
+        "2-player (ddz-2p) games are compared like with like."
     )
 )
 others = stats.loc["others"] if "others" in stats.index else None
@@ -95,7 +97,12 @@ ui.table(
     pd.DataFrame(rows),
     column_config={
         "player_rate": st.column_config.NumberColumn("player", format="%.3f"),
-        "others_rate": st.column_config.NumberColumn("other players", format="%.3f"),
+        "others_rate": st.column_config.NumberColumn(
+            "other players",
+            format="%.3f",
+            help="Every other seat's rate under each ruleset, "
+            "weighted by the player's own opportunities under it",
+        ),
     },
     key="ddz_pl_stats",
     whole=True,  # the 11th, the feed rate, scrolled out of sight
@@ -122,8 +129,10 @@ st.caption(
     ui.term(
         "Per hand strength of the hands the player spoke with (void deals included: passing a "
         "hand is a decision too): how often it bid, its average bid (0 = passed), how often it bid "
-        "the top (3 分, or call 叫地主), beside everyone's bid rate with such a hand; then its "
-        "record as landlord with it. Bidding weak hands and passing strong ones shows here."
+        "the top (3 分, or call 叫地主), beside everyone's bid rate with such a hand under the "
+        "same rulesets (each ruleset's weighted by the player's hands of that strength under "
+        "it); then its record as landlord with it. Bidding weak hands and passing strong ones "
+        "shows here."
     )
 )
 bidding = ddz_data.bidding(f, player)

@@ -1,7 +1,9 @@
 -- Grain: one row per hand strength of $player's hands spoken with in the auctions of the
 -- filtered Dou Dizhu games (full information; void deals included, as the ddz_bidding mart):
 -- hands, bid rate, average bid, top-bid rate (3, or called), as landlord and its win %; beside
--- everyone's bid rate with that strength (the yardstick of bidding discipline).
+-- everyone's bid rate with that strength (the yardstick of bidding discipline) under the same
+-- rulesets: each ruleset's rate weighted by the player's hands of that strength under it (3-
+-- and 2-player games bid differently).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
 -- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
 with fg as (
@@ -10,6 +12,7 @@ with fg as (
 hands as (
     select
         st.player_id,
+        g.ruleset,
         st.hand_strength,
         st.max_bid,
         st.max_bid = case when r.bidding = 'call' then 1 else 3 end as is_top_bid,
@@ -21,20 +24,32 @@ hands as (
     where st.max_bid is not null and st.hand_strength is not null
 ),
 everyone as (
-    select hand_strength, count(*) filter (where max_bid > 0) / count(*) as all_bid_rate
-    from hands group by 1
+    select ruleset, hand_strength, count(*) filter (where max_bid > 0) / count(*) as all_bid_rate
+    from hands group by all
+),
+mine as (
+    select
+        ruleset,
+        hand_strength,
+        count(*) as n_hands,
+        count(*) filter (where max_bid > 0) as n_bids,
+        sum(max_bid) as sum_bid,
+        count(*) filter (where is_top_bid) as n_top_bids,
+        count(*) filter (where is_landlord) as n_landlord,
+        count(*) filter (where is_landlord and is_winner) as n_landlord_wins
+    from hands
+    where player_id = $player
+    group by all
 )
 select
-    h.hand_strength,
-    count(*) as hands,
-    count(*) filter (where h.max_bid > 0) / count(*) as bid_rate,
-    avg(h.max_bid) as avg_bid,
-    count(*) filter (where h.is_top_bid) / count(*) as top_bid_rate,
-    any_value(e.all_bid_rate) as all_bid_rate,
-    count(*) filter (where h.is_landlord) as landlord_games,
-    100.0 * count(*) filter (where h.is_landlord and h.is_winner)
-        / nullif(count(*) filter (where h.is_landlord), 0) as landlord_win_pct
-from hands h join everyone e using (hand_strength)
-where h.player_id = $player
-group by h.hand_strength
-order by h.hand_strength
+    m.hand_strength,
+    sum(m.n_hands)::bigint as hands,
+    sum(m.n_bids) / sum(m.n_hands) as bid_rate,
+    sum(m.sum_bid) / sum(m.n_hands) as avg_bid,
+    sum(m.n_top_bids) / sum(m.n_hands) as top_bid_rate,
+    sum(m.n_hands * e.all_bid_rate) / sum(m.n_hands) as all_bid_rate,
+    sum(m.n_landlord)::bigint as landlord_games,
+    100.0 * sum(m.n_landlord_wins) / nullif(sum(m.n_landlord), 0) as landlord_win_pct
+from mine m join everyone e using (ruleset, hand_strength)
+group by m.hand_strength
+order by m.hand_strength

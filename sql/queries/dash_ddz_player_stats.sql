@@ -2,7 +2,8 @@
 -- filtered Dou Dizhu games: the strategy stats of ddz_stats_players summed over the filtered
 -- games (docs/stats.md, "Dou Dizhu": each rate is actions ÷ opportunities): of the played-out
 -- games, and the bidding stats (bid rate, strong hands passed, weak hands bid) of every auction,
--- the void deals' (荒牌) too.
+-- the void deals' (荒牌) too; the others' rates per ruleset weighted by the player's own
+-- opportunities under each (ddz_yardstick: 3- and 2-player games compared like with like).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
 -- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
 with fg as (
@@ -11,6 +12,7 @@ with fg as (
 played as (
     select
         case when p.player_id = $player then 'player' else 'others' end as who,
+        p.ruleset,
         count(*) as n_games,
         count(*) filter (where is_winner) as n_wins,
         count(*) filter (where is_landlord) as n_landlord,
@@ -40,6 +42,7 @@ void as (
     -- the void deals' auctions (every seat that spoke passed), as rollup_ddz_player_days
     select
         case when sc.player_id = $player then 'player' else 'others' end as who,
+        sc.ruleset,
         ddz_auction(st.max_bid, st.hand_strength) as auction
     from ddz_game_scores sc
     semi join fg using (game_id)
@@ -49,6 +52,7 @@ void as (
 void_sums as (
     select
         who,
+        ruleset,
         count(*) filter (where auction.is_asked) as n_asked,
         count(*) filter (where auction.has_bid) as n_bids,
         count(*) filter (where auction.is_strong_asked) as n_strong_asked,
@@ -59,9 +63,9 @@ void_sums as (
     group by all
 ),
 sums as (
-    select who, coalesce(sum(columns('^n_')), 0)::bigint, sum(score) as score
+    select who, ruleset, coalesce(sum(columns('^n_')), 0)::bigint, sum(score) as score
     from (select * from played union all by name select * from void_sums)
     group by all
 )
-select *, score / nullif(n_games, 0) as score_per_game from ddz_stat_rates(sums)
+select *, score / nullif(n_games, 0) as score_per_game from ddz_yardstick(sums)
 order by who desc

@@ -1,12 +1,14 @@
 -- Grain: one row per side (who = 'player': $player; 'others': every other seat) of the Dou
 -- Dizhu games of a ruleset and a period (rollup_ddz_player_days), as dash_ddz_player_stats: the
--- strategy stats' actions and opportunities summed (the void deals' rows: their auctions'),
--- then divided.
+-- strategy stats' actions and opportunities summed per side and ruleset (the void deals' rows:
+-- their auctions'), then divided, the others' per ruleset weighted by the player's own
+-- opportunities (ddz_yardstick).
 -- Parameters: $ruleset, $date_from, $date_to (the rollups answer a ruleset and a period only),
 -- $player.
 with sums as (
     select
         case when r.player_id = $player then 'player' else 'others' end as who,
+        r.ruleset,
         sum(n_games)::bigint as n_games,
         sum(n_wins)::bigint as n_wins,
         coalesce(sum(n_games) filter (where role = 'landlord'), 0)::bigint as n_landlord,
@@ -34,5 +36,5 @@ with sums as (
       and ($date_to is null or r.day <= $date_to::date)
     group by all
 )
-select *, score / nullif(n_games, 0) as score_per_game from ddz_stat_rates(sums)
+select *, score / nullif(n_games, 0) as score_per_game from ddz_yardstick(sums)
 order by who desc
