@@ -21,7 +21,9 @@
 with void_seats as (
     -- the void deals' auctions (every seat that spoke passed), counted as ddz_stats_player_games
     -- counts a played-out game's (ddz_auction)
-    select sc.player_id, sc.ruleset, ddz_auction(st.max_bid, st.hand_strength) as auction
+    -- the hand of the void seats only (stg_ddz_seats.hand_strength: every seat's)
+    select sc.player_id, sc.ruleset, ddz_auction(st.max_bid, ddz_hand(st.deal_mask).strength)
+        as auction
     from ddz_game_scores sc
     join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
     where not sc.is_scored

@@ -42,7 +42,8 @@ void_seats as (
         sc.ruleset,
         sc.started_ts,
         sc.score,
-        ddz_auction(st.max_bid, st.hand_strength) as auction
+        -- the hand of the void seats only (stg_ddz_seats.hand_strength: every seat's)
+        ddz_auction(st.max_bid, ddz_hand(st.deal_mask).strength) as auction
     from ddz_game_scores sc
     join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
     where not sc.is_scored
