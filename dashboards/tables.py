@@ -208,9 +208,11 @@ def table(
     in the display zone, to the minute; ``column_config`` adds to (or overrides) that.
 
     ``first``: the key columns, shown first in this order (the rest after, as in ``frame``), so
-    they stay in the table's viewport at 1400 px; ``hide``: columns not shown (still in the
-    CSV download's frame); ``whole``: as tall as its rows (a short table of a few dozen rows at
-    most; else ten rows show and the rest scroll, unseen).
+    they stay in the table's viewport at 1400 px; ``hide``: columns not shown (nor in the
+    table's own CSV download, the toolbar's, which holds the shown columns only: a page that
+    must offer them adds a download of the frame, as the Dou Dizhu standings do); ``whole``: as
+    tall as its rows (a short table of a few dozen rows at most; else ten rows show and the
+    rest scroll, unseen).
 
     Actions are numbered one way everywhere, as the replayer does: **step** = ``action_index``
     + 1 (step 0 is the deal); a frame's ``action_index`` is shown as ``step`` (:func:`steps`)."""

@@ -69,6 +69,15 @@ def page(browser: Any, ddz_server: tuple[str, dict[str, Any]]) -> Iterator[Any]:
         context.close()
 
 
+def _csv_header(page: Any, button: str) -> list[str]:
+    """The header of the CSV the page's ``button`` downloads."""
+    with page.expect_download() as download:
+        page.get_by_role("button", name=button).click()
+    path = download.value.path()
+    with open(path, encoding="utf-8-sig") as f:
+        return f.readline().strip().split(",")
+
+
 def test_ddz_pages(page: Any) -> None:
     page.goto("/")
     _check(page, "ddz_big2_overview", "big2-replay", "Recent games")
@@ -82,6 +91,9 @@ def test_ddz_pages(page: Any) -> None:
     # columns cut at 1400 px; the roles' records are tables of their own beside each other
     _visible(page, "score/rank", "score/player", "score", "score/win %", "rank-ladder title",
              "rank/games", "rank/wins", "rank/win %", "role/games", "hand strength/win %")  # fmt: skip
+    # the tables' own CSVs hold their shown columns: the page's download holds every one
+    standings = _csv_header(page, "Download the standings (CSV, every column)")
+    assert {"landlord_wins", "farmer_win_pct", "title", "score"} <= set(standings), standings
     page.locator(".st-key-ddz_lb_preset").get_by_role("combobox").click()  # rescore: what-if
     page.get_by_role("option", name="ddz (what-if)", exact=True).click()
     _check(page, "ddz_leaderboard_whatif", "rescored as", charts=2)
@@ -93,11 +105,15 @@ def test_ddz_pages(page: Any) -> None:
     _visible(page, "stat/player", "stat/other players", "hands/everyone's bid rate",
              "role/score", "role/multiplier", "role/outcome", "seat/own highest bid",
              "seat/hand strength", "seat/outcome")  # fmt: skip
+    games = _csv_header(page, "Download these games (CSV, every column)")
+    assert {"role", "score", "max_bid", "hand_strength", "outcome"} <= set(games), games
 
     _nav(page, "Farmer cooperation")
     _check(page, "ddz_coop", "Farmer cooperation audit", "most suspect first", "Evidence", FEEDER)
     _visible(page, "feed z", "feed rate", "baseline rate", "baseline turns", "partner beat rate",
              "partner follows", "table play/step", "table play/played")  # fmt: skip
+    ranking = _csv_header(page, "Download the ranking (CSV, every column)")
+    assert {"feed_z", "n_baseline_turns", "partner_beat_rank", "n_partner_follows"} <= set(ranking)
 
 
 def test_ddz_replayer(page: Any, ddz_server: tuple[str, dict[str, Any]]) -> None:
