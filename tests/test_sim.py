@@ -232,6 +232,23 @@ def test_an_interrupted_simulation_leaves_the_old_file_and_nothing_else(
     assert done.games == 400 and [p.name for p in tmp_path.iterdir()] == [name]
 
 
+def test_simulate_into_a_pipe_whose_reader_left_ends_quietly(tmp_path: Path) -> None:
+    """``big2 simulate … | head -1``: the table printed after the file is written met a closed
+    pipe, and the writers' OS-error guard said ``E_IO: [Errno 32] Broken pipe``; it ends as
+    every other command does then (Click's quiet exit 1), the file whole."""
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "simulate", "-n", "3", "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader left before anything was printed
+    _, err = proc.communicate(timeout=120)
+    assert err == b"" and proc.returncode == 1
+    assert len(out.read_text().splitlines()) == 3
+
+
 def test_a_terminated_simulation_is_interrupted_and_leaves_the_old_file(tmp_path: Path) -> None:
     """SIGTERM (``kill``, ``timeout``) stops a run as Ctrl-C does: ``E_INTERRUPTED``, exit 143,
     the old file as it was and no hidden file left (it died where it stood, leaving both)."""

@@ -11,6 +11,7 @@ the commands listed in workflow order (:data:`COMMAND_ORDER`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shlex
 import shutil
@@ -278,6 +279,8 @@ def writer_errors() -> Iterator[None]:
     except OSError as err:
         from pipeline.warehouse import is_disk_full
 
+        if err.errno == errno.EPIPE:  # the reader of stdout left (`| head`): Click ends it
+            raise  # quietly (exit 1), as for every other command
         code = "E_DISK_FULL" if is_disk_full(err) else "E_IO"
         typer.echo(f"big2: error: {code}: {err}", err=True)
         raise typer.Exit(code=EXIT_FAILED) from None
