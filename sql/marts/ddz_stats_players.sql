@@ -18,18 +18,9 @@
 --   anti_spring_rate     anti-springs (反春) ÷ games as farmer
 --   score_per_game       score (money) ÷ games
 --   seconds_per_decision seconds since the previous action ÷ timed plays and passes
-with void_seats as (
+with void as (
     -- the void deals' auctions (every seat that spoke passed), counted as ddz_stats_player_games
     -- counts a played-out game's (ddz_auction)
-    -- the hand of the void seats only (stg_ddz_seats.hand_strength: every seat's)
-    select sc.player_id, sc.ruleset, ddz_auction(st.max_bid, ddz_hand(st.deal_mask).strength)
-        as auction
-    from ddz_game_scores sc
-    join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
-    where not sc.is_scored
-),
-
-void as (
     select
         player_id,
         ruleset,
@@ -39,7 +30,7 @@ void as (
         count(*) filter (where auction.is_strong_passed) as n_strong_passed,
         count(*) filter (where auction.is_weak_asked) as n_weak_asked,
         count(*) filter (where auction.is_weak_bid) as n_weak_bids
-    from void_seats
+    from ddz_void_auctions('ddz_game_scores')
     group by all
 ),
 

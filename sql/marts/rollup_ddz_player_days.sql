@@ -34,21 +34,8 @@ with played as (
     group by all
 ),
 
--- the void deals: seats with no role, no play and a score of 0 (ddz_game_scores), and their
--- auctions (every seat that spoke passed), which the bidding stats count (docs/stats.md)
-void_seats as (
-    select
-        sc.player_id,
-        sc.ruleset,
-        sc.started_ts,
-        sc.score,
-        -- the hand of the void seats only (stg_ddz_seats.hand_strength: every seat's)
-        ddz_auction(st.max_bid, ddz_hand(st.deal_mask).strength) as auction
-    from ddz_game_scores sc
-    join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
-    where not sc.is_scored
-),
-
+-- the void deals: seats with no role, no play and a score of 0, and their auctions (every seat
+-- that spoke passed), which the bidding stats count (docs/stats.md): ddz_void_auctions('ddz_game_scores')
 void as (
     select
         player_id,
@@ -64,7 +51,7 @@ void as (
         count(*) filter (where auction.is_weak_asked) as n_weak_asked,
         count(*) filter (where auction.is_weak_bid) as n_weak_bids,
         sum(score) as score
-    from void_seats
+    from ddz_void_auctions('ddz_game_scores')
     group by all
 )
 

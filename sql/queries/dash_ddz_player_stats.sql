@@ -41,15 +41,11 @@ played as (
 void as (
     -- the void deals' auctions (every seat that spoke passed), as rollup_ddz_player_days
     select
-        case when sc.player_id = $player then 'player' else 'others' end as who,
-        sc.ruleset,
-        -- the hand of the void seats only (stg_ddz_seats.hand_strength is ddz_hand() of every
-        -- seat read, 2-3 s at 1M games)
-        ddz_auction(st.max_bid, ddz_hand(st.deal_mask).strength) as auction
-    from ddz_game_scores sc
+        case when v.player_id = $player then 'player' else 'others' end as who,
+        v.ruleset,
+        v.auction
+    from ddz_void_auctions('ddz_game_scores') as v
     semi join fg using (game_id)
-    join stg_ddz_seats st on st.game_id = sc.game_id and st.seat = sc.seat
-    where not sc.is_scored
 ),
 void_sums as (
     select
