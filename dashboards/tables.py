@@ -193,6 +193,18 @@ def score_header(name: str, unit: str | None = None) -> str:
     return f"{SCORE_COLUMNS[name]} ({unit or SCORE_UNIT})"
 
 
+def download_csv(frame: pd.DataFrame, what: str, file_name: str, *, key: str) -> None:
+    """A button that downloads ``frame`` whole as CSV (a table's own toolbar CSV holds the
+    columns it shows only): labelled "Download ``what`` (CSV, every column)"."""
+    st.download_button(
+        f"Download {what} (CSV, every column)",
+        frame.to_csv(index=False).encode("utf-8"),
+        file_name=file_name,
+        mime="text/csv",
+        key=key,
+    )
+
+
 def table(
     frame: pd.DataFrame,
     *,

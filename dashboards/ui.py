@@ -25,6 +25,7 @@ from dashboards.tables import PALETTE as PALETTE
 from dashboards.tables import SCORE_FORMAT as SCORE_FORMAT
 from dashboards.tables import SCORE_UNIT as SCORE_UNIT
 from dashboards.tables import display_zone as display_zone
+from dashboards.tables import download_csv as download_csv
 from dashboards.tables import label as label
 from dashboards.tables import step_of as step_of
 from dashboards.tables import steps as steps

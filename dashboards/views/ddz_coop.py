@@ -64,13 +64,7 @@ st.caption(
     "sample): the ruleset and player filters keep rows, the match and period filters narrow "
     "the evidence below only."
 )
-st.download_button(
-    "Download the ranking (CSV, every column)",
-    ranked.to_csv(index=False).encode("utf-8"),
-    file_name="ddz_coop_ranking.csv",
-    mime="text/csv",
-    key="ddz_coop_csv",
-)
+ui.download_csv(ranked, "the ranking", "ddz_coop_ranking.csv", key="ddz_coop_csv")
 top = ranked.iloc[0]
 if not data.missing(top["feed_z"]) and top["feed_z"] > 3:
     st.error(

@@ -100,13 +100,7 @@ if whatif is None:
                     help=ui.term(f"{ui.label(f'{role}_win_pct')}: wins ÷ games "
                                  f"{words.lower()}")),
             })  # fmt: skip
-    st.download_button(
-        "Download the standings (CSV, every column)",
-        board.to_csv(index=False).encode("utf-8"),
-        file_name="ddz_standings.csv",
-        mime="text/csv",
-        key="ddz_lb_csv",
-    )
+    ui.download_csv(board, "the standings", "ddz_standings.csv", key="ddz_lb_csv")
 else:
     shown = f"**{preset}**" + ("" if cap is None else f", cap **{cap}**")
     st.caption(

@@ -160,10 +160,4 @@ st.caption(
     )
 )
 ui.table(games[AUCTIONS], column_config={"replay": ui.REPLAY_LINK}, key="ddz_pl_auctions")
-st.download_button(
-    "Download these games (CSV, every column)",
-    games.to_csv(index=False).encode("utf-8"),
-    file_name="ddz_player_games.csv",
-    mime="text/csv",
-    key="ddz_pl_games_csv",
-)
+ui.download_csv(games, "these games", "ddz_player_games.csv", key="ddz_pl_games_csv")
