@@ -28,8 +28,10 @@ from pipeline.warehouse import Warehouse
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS = Path(__file__).with_name("faults.py")
-#: What verify may report after a kill: files of the batch that never committed.
-LEFT_BY_A_KILL = {"E_ORPHAN_FILE"}
+#: What verify may report after a kill: files of the batch that never committed, and the new
+#: ``warehouse.duckdb`` of a build killed before it replaced the old one (the next build, or
+#: ``verify --repair``, deletes it: tests/test_build_memory.py).
+LEFT_BY_A_KILL = {"E_ORPHAN_FILE", "E_BUILD_LEFTOVER"}
 
 
 def write_games(path: Path, start: int, n: int) -> set[str]:
@@ -94,7 +96,8 @@ def assert_consistent_then_complete(
     ingest([str(log)], wh)  # the same import again completes the warehouse
     ids = stored_ids(wh_dir)
     assert sorted(ids) == sorted(before | added)
-    assert wh.verify(marts=False) == []
+    # ingest() builds no marts, so a killed build's file is still there: no other problem
+    assert [p for p in wh.verify(marts=False) if p.code != "E_BUILD_LEFTOVER"] == []
     with wh.connect() as con:
         row = con.execute("select count(*) from rejects where code = 'E_JSON'").fetchone()
     assert row == (1,), "the bad line is kept once, whatever the kills"
