@@ -47,6 +47,7 @@ ui.table(
     hide=["raw"],  # shown below, one record at a time
     column_config={"message": st.column_config.TextColumn("message", width=MESSAGE_PX)},
 )
+ui.download_csv(rows, "these rejected records", "rejects.csv", key="ih_rejects_csv")
 if not rows.empty:
     labels = {
         int(r.reject_no): f"#{r.reject_no} {r.code} — {r.file}:{r.line}" for r in rows.itertuples()

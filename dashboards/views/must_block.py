@@ -96,6 +96,7 @@ def from_marts() -> None:
         st.write("No pair: nobody was obliged to block anybody.")
         return
     ui.table(pairs, key="mb_pairs", first=PAIRS, hide=[c for c in pairs if c not in PAIRS])
+    ui.download_csv(pairs, "the pairs", "collusion_pairs.csv", key="mb_pairs_csv")
     st.caption("The soft-pass and soft-feed signals of a pair are in its evidence below.")
     labels = [f"#{r.rank} {r.player_id} → {r.partner_id}" for r in pairs.itertuples()]
     chosen = st.selectbox("Evidence for the pair", range(len(labels)),

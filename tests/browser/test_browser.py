@@ -261,6 +261,15 @@ def _step(page: Any, step: int) -> None:
     _settle(page)
 
 
+def _csv_header(page: Any, button: str) -> list[str]:
+    """The header of the CSV the page's ``button`` downloads."""
+    with page.expect_download() as download:
+        page.get_by_role("button", name=button).click()
+    path = download.value.path()
+    with open(path, encoding="utf-8-sig") as f:
+        return f.readline().strip().split(",")
+
+
 def _nav(page: Any, title: str) -> None:
     page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True).click()
 
@@ -298,6 +307,11 @@ def test_every_page(page: Any, server: Server) -> None:
         "The games:",
     )
     _visible(page, "obligation", "outcome", "why", "partner/verdict", "q-value", "signal/p-value")
+    # the table shows the key columns; its button downloads every one (the toolbar's: the shown)
+    header = _csv_header(page, "Download the pairs (CSV, every column)")
+    assert {"player_id", "partner_id", "q_value", "p_soft_pass", "soft_feed_rate_toward"} <= set(
+        header
+    )  # the last two hidden
 
     _nav(page, "Report")
     _check(page, "report", "Players", "Who paid whom", "Biggest games")
@@ -308,6 +322,7 @@ def test_every_page(page: Any, server: Server) -> None:
         page, "import_health", "Rejects by error code", "Rejected records", "Show record", charts=1
     )
     _visible(page, "reject no./code", "reject no./message", "reject no./line", "batch/rejects")
+    assert "raw" in _csv_header(page, "Download these rejected records (CSV, every column)")
 
     _nav(page, "SQL explorer")
     _check(page, "sql_explorer", "Tables", "Query (one SELECT)")

@@ -22,6 +22,7 @@ from tests.browser.test_browser import (
     TIMEOUT_MS,
     _big2,
     _check,
+    _csv_header,
     _nav,
     _step,
     _visible,
@@ -67,15 +68,6 @@ def page(browser: Any, ddz_server: tuple[str, dict[str, Any]]) -> Iterator[Any]:
         yield pg
     finally:
         context.close()
-
-
-def _csv_header(page: Any, button: str) -> list[str]:
-    """The header of the CSV the page's ``button`` downloads."""
-    with page.expect_download() as download:
-        page.get_by_role("button", name=button).click()
-    path = download.value.path()
-    with open(path, encoding="utf-8-sig") as f:
-        return f.readline().strip().split(",")
 
 
 def test_ddz_pages(page: Any) -> None:
