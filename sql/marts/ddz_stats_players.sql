@@ -21,15 +21,7 @@
 with void as (
     -- the void deals' auctions (every seat that spoke passed), counted as ddz_stats_player_games
     -- counts a played-out game's (ddz_auction)
-    select
-        player_id,
-        ruleset,
-        count(*) filter (where auction.is_asked) as n_asked,
-        count(*) filter (where auction.has_bid) as n_bids,
-        count(*) filter (where auction.is_strong_asked) as n_strong_asked,
-        count(*) filter (where auction.is_strong_passed) as n_strong_passed,
-        count(*) filter (where auction.is_weak_asked) as n_weak_asked,
-        count(*) filter (where auction.is_weak_bid) as n_weak_bids
+    select player_id, ruleset, sum(columns('^n_'))::bigint
     from ddz_void_auctions('ddz_game_scores')
     group by all
 ),

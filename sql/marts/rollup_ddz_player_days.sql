@@ -44,12 +44,7 @@ void as (
         count(*) as n_seats,
         0::bigint as n_games,
         0::bigint as n_wins,
-        count(*) filter (where auction.is_asked) as n_asked,
-        count(*) filter (where auction.has_bid) as n_bids,
-        count(*) filter (where auction.is_strong_asked) as n_strong_asked,
-        count(*) filter (where auction.is_strong_passed) as n_strong_passed,
-        count(*) filter (where auction.is_weak_asked) as n_weak_asked,
-        count(*) filter (where auction.is_weak_bid) as n_weak_bids,
+        sum(columns('^n_'))::bigint,  -- n_asked … n_weak_bids
         sum(score) as score
     from ddz_void_auctions('ddz_game_scores')
     group by all

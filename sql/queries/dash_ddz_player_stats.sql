@@ -39,30 +39,18 @@ played as (
     group by all
 ),
 void as (
-    -- the void deals' auctions (every seat that spoke passed), as rollup_ddz_player_days
+    -- the void deals' auctions (every seat that spoke passed), as rollup_ddz_player_days: their
+    -- n_asked … n_weak_bids summed with the played-out games' below
     select
         case when v.player_id = $player then 'player' else 'others' end as who,
         v.ruleset,
-        v.auction
+        v.* exclude (game_id, seat, player_id, ruleset, started_ts, score)
     from ddz_void_auctions('ddz_game_scores') as v
     semi join fg using (game_id)
 ),
-void_sums as (
-    select
-        who,
-        ruleset,
-        count(*) filter (where auction.is_asked) as n_asked,
-        count(*) filter (where auction.has_bid) as n_bids,
-        count(*) filter (where auction.is_strong_asked) as n_strong_asked,
-        count(*) filter (where auction.is_strong_passed) as n_strong_passed,
-        count(*) filter (where auction.is_weak_asked) as n_weak_asked,
-        count(*) filter (where auction.is_weak_bid) as n_weak_bids
-    from void
-    group by all
-),
 sums as (
     select who, ruleset, coalesce(sum(columns('^n_')), 0)::bigint, sum(score) as score
-    from (select * from played union all by name select * from void_sums)
+    from (select * from played union all by name select * from void)
     group by all
 )
 select *, score / nullif(n_games, 0) as score_per_game from ddz_yardstick(sums)
