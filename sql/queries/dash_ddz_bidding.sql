@@ -2,8 +2,7 @@
 -- filtered Dou Dizhu games (full information; void deals included, as the ddz_bidding mart):
 -- hands, bid rate, average bid, top-bid rate (3, or called), as landlord and its win %; beside
 -- everyone's bid rate with that strength (the yardstick of bidding discipline) under the same
--- rulesets: each ruleset's rate weighted by the player's hands of that strength under it (3-
--- and 2-player games bid differently).
+-- rulesets (sql/macros/ddz_bidding_rows.sql).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
 -- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player.
 with fg as (
@@ -23,12 +22,10 @@ hands as (
     join stg_ddz_rulesets r on r.ruleset_id = g.ruleset_id
     where st.max_bid is not null and st.hand_strength is not null
 ),
-everyone as (
-    select ruleset, hand_strength, count(*) filter (where max_bid > 0) / count(*) as all_bid_rate
-    from hands group by all
-),
-mine as (
+sums as (
+    -- every player's, as the ddz_bidding mart sums them (everyone's bid rate reads them all)
     select
+        player_id,
         ruleset,
         hand_strength,
         count(*) as n_hands,
@@ -38,18 +35,6 @@ mine as (
         count(*) filter (where is_landlord) as n_landlord,
         count(*) filter (where is_landlord and is_winner) as n_landlord_wins
     from hands
-    where player_id = $player
     group by all
 )
-select
-    m.hand_strength,
-    sum(m.n_hands)::bigint as hands,
-    sum(m.n_bids) / sum(m.n_hands) as bid_rate,
-    sum(m.sum_bid) / sum(m.n_hands) as avg_bid,
-    sum(m.n_top_bids) / sum(m.n_hands) as top_bid_rate,
-    sum(m.n_hands * e.all_bid_rate) / sum(m.n_hands) as all_bid_rate,
-    sum(m.n_landlord)::bigint as landlord_games,
-    100.0 * sum(m.n_landlord_wins) / nullif(sum(m.n_landlord), 0) as landlord_win_pct
-from mine m join everyone e using (ruleset, hand_strength)
-group by m.hand_strength
-order by m.hand_strength
+select * from ddz_bidding_rows(sums, $player)
