@@ -12,7 +12,6 @@ the fallback tests) when the extension is not built.
 
 from __future__ import annotations
 
-import array
 import json
 from pathlib import Path
 from typing import Any
@@ -34,10 +33,9 @@ from pipeline.sim.ddz_simulate import (
     play_match,
     simulate_lines,
 )
-from pipeline.sim.tally import python_results
 from tests.native import MODULE
 from tests.native.test_ddz_differential import OPTIONS as REPLAY_OPTIONS
-from tests.native.test_sim import simulate_file
+from tests.native.test_sim import assert_the_same_reading, simulate_file
 
 built = pytest.mark.skipif(MODULE is None, reason="the native core is not built (make native)")
 BOTS = ("random", "greedy", "heuristic")
@@ -118,12 +116,7 @@ def test_the_cores_reading_of_the_results_is_pythons(cfg: DdzSimConfig) -> None:
     """``big2 simulate``'s table reads each line's result on the core, the GIL let go: the
     same numbers as the Python reading (void deals too)."""
     lines = [line for k in range(cfg.n_matches) for line in match_lines(cfg, k)]
-    data = "".join(line + "\n" for line in lines).encode()
-    words = native.sim_results(data, len(cfg.bots), True)
-    assert words is not None, cfg
-    got = list(array.array("d", words))
-    assert got == python_results(data, dou_dizhu=True)
-    assert len(got) == len(lines) * (len(cfg.bots) + 3)
+    assert_the_same_reading(lines, len(cfg.bots), dou_dizhu=True)
 
 
 @built

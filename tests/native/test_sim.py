@@ -71,12 +71,18 @@ def test_the_cores_reading_of_the_results_is_pythons(cfg: SimConfig) -> None:
     """``big2 simulate``'s table reads each line's result on the core, the GIL let go: the
     same numbers as the Python reading (:func:`pipeline.sim.tally.python_results`)."""
     lines = [line for k in range(cfg.n_matches) for line in match_lines(cfg, k)]
+    assert_the_same_reading(lines, len(cfg.bots), dou_dizhu=False)
+
+
+def assert_the_same_reading(lines: list[str], players: int, *, dou_dizhu: bool) -> None:
+    """The core's reading of simulated ``lines``' results (``sim_results``) is Python's, a
+    line's numbers each (Dou Dizhu's two more: played out, landlord won)."""
     data = "".join(line + "\n" for line in lines).encode()
-    words = native.sim_results(data, len(cfg.bots), False)
-    assert words is not None, cfg
+    words = native.sim_results(data, players, dou_dizhu)
+    assert words is not None, lines[:1]
     got = list(array.array("d", words))
-    assert got == python_results(data, dou_dizhu=False)
-    assert len(got) == len(lines) * (len(cfg.bots) + 1)
+    assert got == python_results(data, dou_dizhu=dou_dizhu)
+    assert len(got) == len(lines) * (players + (3 if dou_dizhu else 1))
 
 
 @built
