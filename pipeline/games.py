@@ -21,7 +21,7 @@ pipeline.errors.ReplayError: E_GAME_KIND: game_kind 'chess' cannot be replayed y
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import import_module
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -210,6 +210,15 @@ def preset_game(preset: str) -> Game:
     return game_for(DEFAULT_KIND)
 
 
+def presets_named(games: Iterable[Game]) -> str:
+    """The presets of ``games``, game by game, as messages name them.
+
+    >>> presets_named([game_for("doudizhu")])
+    'Dou Dizhu ddz, ddz-2p'
+    """
+    return "; ".join(f"{game.csv.title} {', '.join(game.preset_names())}" for game in games)
+
+
 def check_preset(preset: str) -> None:
     """``E_RULESET_PRESET`` naming every game's presets when no game has ``preset``: a command
     that takes any game's preset (``big2 simulate -r``, ``big2 rules show``, ``big2 rescore
@@ -224,7 +233,7 @@ def check_preset(preset: str) -> None:
     games = [game_for(kind) for kind in GAMES]
     if any(preset in game.preset_names() for game in games):
         return
-    named = "; ".join(f"{game.csv.title} {', '.join(game.preset_names())}" for game in games)
+    named = presets_named(games)
     raise RulesetError(
         "E_RULESET_PRESET",
         f"unknown preset {preset!r}; presets: {named}",

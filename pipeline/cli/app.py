@@ -354,6 +354,12 @@ def refuse_memory_limit(ctx: typer.Context, code: str, why: str) -> None:
         raise Big2Error(code, f"--memory-limit {limit} {why}")
 
 
+def terminal_width() -> int:
+    """The screen's width in columns (``$COLUMNS`` first; 80 when stdout is no terminal): what
+    the tables and reports printed there fold to."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
 # --- output files --------------------------------------------------------------------------
 
 #: The code of an output file the user named (``--out``, ``--html``) that cannot be written.

@@ -3,7 +3,6 @@ or a log line (the work is :mod:`pipeline.report`'s)."""
 
 from __future__ import annotations
 
-import shutil
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -17,6 +16,7 @@ from pipeline.cli.app import (
     command,
     domain_errors,
     output_file_errors,
+    terminal_width,
 )
 
 
@@ -43,10 +43,6 @@ def _check_tz(name: str) -> str:
             "E_REPORT_USAGE", f"--tz {name!r}: not a time zone name (e.g. UTC, Asia/Hong_Kong)"
         ) from None
     return name
-
-
-def _terminal_width() -> int:
-    return shutil.get_terminal_size((80, 24)).columns
 
 
 @command("report")
@@ -109,7 +105,7 @@ def report_command(
                 html_out.write_text(report.render_html(rep), encoding="utf-8")
             typer.echo(f"{rep.title}: HTML report written to {html_out}")
             return
-        typer.echo(report.render_text(rep, width=_terminal_width()))
+        typer.echo(report.render_text(rep, width=terminal_width()))
 
 
 class ExportFormat(StrEnum):
@@ -145,7 +141,7 @@ def export_command(
         finally:
             con.close()
         text = (
-            report.hand_history(data, width=_terminal_width())
+            report.hand_history(data, width=terminal_width())
             if fmt is ExportFormat.TEXT
             else dumps(report.log_line(data))
         )

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import re
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +32,7 @@ from pipeline.cli.app import (
     plural,
     refuse_memory_limit,
     say_waiting,
+    terminal_width,
     writer_errors,
 )
 from pipeline.cli.ingest import (
@@ -250,8 +250,7 @@ def simulate_command(
 def print_tally(tally: RunTally) -> None:
     """The run player by player (:mod:`pipeline.sim.tally`), whole at any terminal width."""
     headers, rows = tally.rows()
-    width = shutil.get_terminal_size((80, 24)).columns
-    typer.echo("\n".join(grid.render(headers, rows, width)))
+    typer.echo("\n".join(grid.render(headers, rows, terminal_width())))
     if tally.voids:
         void = "void deal" if tally.dou_dizhu else "redeal"
         typer.echo(

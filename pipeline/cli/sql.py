@@ -25,7 +25,7 @@ from pipeline.cli.app import (
 from pipeline.cli.ingest import build_kind, build_memory, build_with_progress
 from pipeline.cli.sqlout import SqlFormat, emit_result, list_tables, run_sandboxed
 from pipeline.errors import Big2Error
-from pipeline.games import GAMES, Game, check_preset, game_for, preset_game
+from pipeline.games import GAMES, Game, check_preset, game_for, preset_game, presets_named
 
 if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a command runs
     from pipeline.warehouse import Warehouse
@@ -219,11 +219,7 @@ def write_rescore(
                 (count,) = reading.run_query(con, "rescore_count_games", game_kind=game.kind)
                 if not count["n_games"]:
                     title = game.csv.title
-                    others = "; ".join(
-                        f"{g.csv.title} {', '.join(g.preset_names())}"
-                        for g in map(game_for, GAMES)
-                        if g.kind != game.kind
-                    )
+                    others = presets_named(g for g in map(game_for, GAMES) if g.kind != game.kind)
                     typer.echo(
                         f"note: no {title} game in {wh.root}: a {title} preset rescores the "
                         f"{title} games only (the other presets: {others})",

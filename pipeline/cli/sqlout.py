@@ -12,7 +12,6 @@ import json
 import math
 import os
 import re
-import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -25,7 +24,7 @@ import typer
 from rich.cells import cell_len
 
 from pipeline.cli import grid
-from pipeline.cli.app import output_file_errors, plural
+from pipeline.cli.app import output_file_errors, plural, terminal_width
 from pipeline.errors import Big2Error
 
 if TYPE_CHECKING:  # the warehouse (pyarrow, duckdb) loads when a query runs
@@ -72,8 +71,7 @@ def list_tables(
             raise Big2Error("E_SQL_USAGE", f"--columns {columns_of}: no such table or view{hint}")
         if fmt is SqlFormat.TABLE and out is None:
             (about,) = [d for t, _, c, d in rows if t == columns_of and c == "*"]
-            width = shutil.get_terminal_size((80, 24)).columns
-            lines = grid.fold(f"{columns_of}: {about}", width)
+            lines = grid.fold(f"{columns_of}: {about}", terminal_width())
             typer.echo("\n".join(line.rstrip() for line in lines) + "\n")
         emit_rows(["column", "description"], mine, fmt, out)
         return
@@ -82,7 +80,7 @@ def list_tables(
         name_width = max((cell_len(t) for t, *_ in rows), default=5)
         # the description folded to what the other columns leave of the screen (a long one
         # made the whole table a list of records)
-        room = max(shutil.get_terminal_size((80, 24)).columns - name_width - 20, 30)
+        room = max(terminal_width() - name_width - 20, 30)
         summary = [
             (t, k, n[t], "\n".join(p.rstrip() for p in grid.fold(first_sentence(d), room)))
             for t, k, c, d in rows
@@ -353,7 +351,7 @@ def emit_table(
         room = len(chunk) if max_rows is None else max(max_rows - len(rows), 0)
         rows.extend(chunk[:room])
         left_out += max(len(chunk) - room, 0)
-    width = None if out is not None else shutil.get_terminal_size((80, 24)).columns
+    width = None if out is not None else terminal_width()
     lines = list(grid.render(columns, rows, width))
     if left_out:
         lines.append(
