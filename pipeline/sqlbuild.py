@@ -11,8 +11,9 @@ The order of a build (``big2 build``, also run at the end of ``big2 ingest``):
 2. the constant tables of ``sql/seeds/`` (the tournament prize and fee tables of seed 002),
    scalar macros (``sql/macros/``, those not reading a table), then the staging views
    (``sql/staging/stg_*.sql``), then the table macros (``score_seats`` …);
-3. the marts (``sql/marts/*.sql``) as tables, each after the marts it reads; then the
-   macros that read marts (``rescore_players`` …).
+3. the marts (``sql/marts/*.sql``) as tables and the macros that read marts
+   (``rescore_players``, ``dash_winnings_played`` …), each after the marts and such macros it
+   names (a mart may call one: ``rollup_winnings``).
 
 Everything is ``create or replace``: a build is idempotent. Each statement commits on its own
 (not one transaction, which would hold every new table in memory until its end); the build is
@@ -468,7 +469,10 @@ def _build_steps(
     for name, text in macros.items():
         if name not in SCALAR_MACROS and name not in after:
             step(name, text)
-    order = order_marts(marts)
+    # the macros over marts in the marts' order, each once the marts it reads are built (DuckDB
+    # binds a macro's tables when it is created), so that a mart may call one too
+    order = order_marts(marts | {name: macros[name] for name in after})
+    marts = {name: marts[name] for name in order if name not in after}
     if overlay is not None:
         # the new games' rows of each game-local mart, as a TEMP table that the next ones read
         # (as they read the staging views over the TEMP base views), added to the stored one
@@ -495,7 +499,7 @@ def _build_steps(
         _drop_temp(con)
         # the marts rebuilt whole: dropped first, their blocks freed by a checkpoint for the
         # new ones to reuse (else the file keeps both, ~1.4× a full build's size at 1M games)
-        for name in order:
+        for name in marts:
             if name not in GAME_LOCAL_MARTS | MATCH_LOCAL_MARTS:
                 con.execute(f"drop {_kind(name)} if exists {name}")
         con.execute("checkpoint")
@@ -504,6 +508,9 @@ def _build_steps(
     _shadow_empty(con)
     summary.timings["empty_views"] = time.perf_counter() - t0
     for name in order:
+        if name in after:
+            step(name, macros[name])
+            continue
         if overlay is not None and name in GAME_LOCAL_MARTS:
             continue
         if overlay is not None and name in MATCH_LOCAL_MARTS:
@@ -518,11 +525,9 @@ def _build_steps(
     if overlay is not None:
         con.execute("reset variable added_matches")
     _drop_temp(con)  # the shadows
-    for name in order:
+    for name in marts:
         (n,) = con.execute(f"select count(*) from {name}").fetchone() or (0,)
         summary.rows[name] = int(n)
-    for name in sorted(after):  # macros over the marts (what-if side-by-sides)
-        step(name, macros[name])
     t0 = time.perf_counter()
     steps.start("comments")
     write_comments(con)

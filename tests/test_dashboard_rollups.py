@@ -135,6 +135,28 @@ def test_standings_players_and_winnings_agree(
     assert n_rows > 20  # the filters select players
 
 
+@pytest.mark.parametrize("warehouse", ["point", "simulated"])
+def test_the_winnings_graph_agrees(
+    warehouse: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rollup_winnings (no filter, a ruleset alone) gives the per-game queries' graph: on the
+    samples (more players than the graph charts) and on 1,500 games of 4 players (more games
+    than its points: the thinned line)."""
+    request.getfixturevalue(warehouse)
+    assert data.rollups_fresh()  # so the first of each pair read rollup_winnings
+    filters = [data.NO_FILTERS, *(data.Filters(ruleset=r) for r in data.filter_options().rulesets)]
+    for f in filters:
+        a, b = both(lambda f=f: data.winnings(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
+        assert a["player"].nunique() == min(data.WINNINGS_PLAYERS, len(data.players(f)))
+        if warehouse == "simulated":
+            assert a.groupby("player").size().between(100, data.WINNINGS_POINTS + 2).all()
+            assert a["game_no"].max() == 1500
+            # another shape than the rollup's: the per-game queries answer
+            few = data.winnings(f, max_points=50)
+            assert few.groupby("player").size().max() <= 52 < len(a)
+
+
 def test_rates_per_hour_agree(point: Warehouse, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each game's time to the player's next game among the filtered games: from the sorted
     games, or read from rollup_player_gaps (the next game overall, within the ruleset, none
@@ -153,18 +175,34 @@ def test_rates_per_hour_agree(point: Warehouse, monkeypatch: pytest.MonkeyPatch)
     assert n_timed > 20  # games with a time: the gaps are compared, not only their absence
 
 
+@pytest.fixture(scope="module")
+def simulated_built(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
+    """1,500 simulated games of 4 random bots (matches run across UTC midnight)."""
+    tmp = tmp_path_factory.mktemp("dash-rollups-sim")
+    log = tmp / "sim.jsonl"
+    simulate_to_file(SimConfig(games=1500, seed=3, bots=("random",) * 4), log)
+    wh = Warehouse(tmp / "warehouse")
+    ingest([str(log)], wh, workers=1)
+    build(wh)
+    return wh
+
+
+@pytest.fixture
+def simulated(simulated_built: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(simulated_built.root))
+    st.cache_data.clear()
+    with reading.one_connection():
+        yield simulated_built
+    st.cache_data.clear()
+
+
 def test_a_next_game_after_the_periods_last_day_is_none(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    simulated: Warehouse, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A game just before UTC midnight and the player's next one minutes after it: under a
     period that ends that day the next game is not among the filtered games, so the game takes
     the typical game's time on both paths (simulated games: matches run across midnight)."""
-    log = tmp_path / "sim.jsonl"
-    simulate_to_file(SimConfig(games=1500, seed=3, bots=("random",) * 4), log)
-    wh = Warehouse(tmp_path / "warehouse")
-    ingest([str(log)], wh, workers=1)
-    build(wh)
-    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
+    wh = simulated
     con = wh.connect()
     days = [
         day
