@@ -43,10 +43,9 @@ scoped as materialized (
     from played as p
     where p.player_id in (select player_id from top_all)
     union all
-    select g.ruleset || chr(31) || p.player_id as player_id, p.* exclude (player_id)
+    select p.ruleset || chr(31) || p.player_id as player_id, p.* exclude (player_id)
     from played as p
-    join fg as g on g.game_id = p.game_id
-    semi join top_ruleset as t on t.ruleset = g.ruleset and t.player_id = p.player_id
+    semi join top_ruleset as t on t.ruleset = p.ruleset and t.player_id = p.player_id
 )
 
 select
