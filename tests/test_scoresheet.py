@@ -230,6 +230,47 @@ def test_a_date_that_is_no_calendar_day_is_a_reject(tmp_path: Path) -> None:
     ]
 
 
+def test_a_scorer_date_that_is_no_day_rejects_its_games_until_fixed(tmp_path: Path) -> None:
+    """A scorer date line of no day (2026-13-45) was stored as the games' started_at, which
+    stg_games casts to NULL: the games dropped out of every report by day; a date line not
+    YYYY-MM-DD (2026/11/6) was a line of no known form and its games were stored under the
+    day before. Each is now a reject, and so is each game under it, naming the line; fixing
+    the dates and importing again stores those games, and nothing twice."""
+    sheet = tmp_path / "club.txt"
+    text = (
+        "2026-10-30\namy bob cat dan\n0 8 1 13\n"
+        "2026-13-45\namy bob cat dan\n0 8 1 13\n3t 0 1 2\n"
+        "F=8\namy bob cat eve\n1 0 2 3\n"  # 10: a second session, same bad day
+        "2026/11/6\namy bob cat dan\n2 0 1 1\n"
+        "2026-11-13\namy bob cat dan\n5 0 1 1\n"
+    )
+    sheet.write_text(text)
+    wh = Warehouse(tmp_path / "wh")
+    first = ingest([str(sheet)], wh, workers=1)
+    assert first.total().stored == 2
+    with wh.connect() as con:
+        got = con.execute("select line, code, message from rejects order by line").fetchall()
+        dates = con.execute("select game_id, started_at from games order by 1").fetchall()
+    assert [(line, code) for line, code, _ in got] == [
+        (4, "E_SHEET_LINE"), (6, "E_SHEET_DATE"), (7, "E_SHEET_DATE"), (10, "E_SHEET_DATE"),
+        (11, "E_SHEET_LINE"), (13, "E_SHEET_DATE"),
+    ]  # fmt: skip
+    assert got[0][2].startswith("date '2026-13-45' is no day of the calendar")
+    assert got[1][2].startswith("a game under line 4's date '2026-13-45', which is no day")
+    assert got[4][2].startswith("date '2026/11/6' is not YYYY-MM-DD")
+    assert "line 11's date '2026/11/6'" in got[5][2]
+    assert dates == [("club:2026-10-30:1#1", "2026-10-30"), ("club:2026-11-13:1#1", "2026-11-13")]
+    sheet.write_text(text.replace("2026-13-45", "2026-11-02").replace("2026/11/6", "2026-11-06"))
+    again = ingest([str(sheet)], wh, workers=1)
+    assert (again.total().stored, again.total().duplicate, again.reasons) == (4, 2, {})
+    with wh.connect() as con:
+        ids = [i for (i,) in con.execute("select game_id from games order by 1").fetchall()]
+    assert ids == [
+        "club:2026-10-30:1#1", "club:2026-11-02:1#1", "club:2026-11-02:1#2",
+        "club:2026-11-02:2#1", "club:2026-11-06:1#1", "club:2026-11-13:1#1",
+    ]  # fmt: skip
+
+
 def test_bytes_that_are_not_utf8_are_rejects_not_replaced(tmp_path: Path) -> None:
     # a sheet saved as Latin-1: the reader decoded it with errors="replace", so "José" was
     # stored as "Jos\ufffd", a player of its own, with no reject

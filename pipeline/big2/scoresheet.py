@@ -60,6 +60,10 @@ SCORER_SUFFIXES = (".txt",)
 SHEET_SUFFIXES = (".csv", ".csv.gz")
 
 _DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})\s*")
+#: A scorer line meant as a date: three numbers joined by ``-``, ``/`` or ``.`` (``2026-13-45``,
+#: ``2026/10/30``, ``30.10.2026``); one that is not a :data:`_DATE` of the calendar is a bad
+#: date line (:func:`_bad_date`), never a line of no known form whose games stay on the day before.
+_DATE_LIKE = re.compile(r"\s*(\d+[-/.]\d+[-/.]\d+)\s*")
 _SLASH_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})")
 _FRY = re.compile(r"\s*F\s*=\s*(\d+)\s*")
 _NAME = re.compile(r"[^\s#*\d][^\s#*]*")  # no leading digit of any script: ０ is a loss
@@ -236,7 +240,7 @@ def looks_like_scorer(path: Path) -> bool:
                 if not text:
                     continue
                 tokens = text.split()
-                if _DATE.fullmatch(text) or _FRY.fullmatch(text):
+                if _DATE_LIKE.fullmatch(text) or _FRY.fullmatch(text):
                     forms.add("header")
                 elif all(_NAME.fullmatch(t) for t in tokens):
                     forms.add("names")
@@ -316,12 +320,41 @@ def _reject(file: str, line: int, code: str, message: str, raw: str) -> Reject:
     return Reject(Source(file, line), None, None, code, message, raw)
 
 
+def _bad_date(text: str) -> str | None:
+    """Why a scorer date line names no day (None: it does), for its ``E_SHEET_LINE``.
+
+    >>> _bad_date("2026-10-30") is None, _bad_date("2026-13-45"), _bad_date("2026/10/30")
+    (True, "date '2026-13-45' is no day of the calendar", "date '2026/10/30' is not YYYY-MM-DD")
+    """
+    if not _DATE.fullmatch(text):
+        return f"date {text!r} is not YYYY-MM-DD"
+    if not _is_calendar_day(text):
+        return f"date {text!r} is no day of the calendar"
+    return None
+
+
 def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameRecord | Reject]:
-    """The games of a big-two-scorer file's text, a reject for each line that cannot be read."""
+    """The games of a big-two-scorer file's text, a reject for each line that cannot be read.
+
+    A date line that names no day is ``E_SHEET_LINE``, and each game under it, up to the next
+    good date line, ``E_SHEET_DATE`` naming that line: no game is stored under a wrong or
+    missing date, and once the date is fixed, importing the file again stores them (their ids
+    are those the fixed date gives; the other games' are unchanged).
+
+    >>> text = "2026-10-30\\na b\\n0 3\\n2026-13-45\\na b\\n3 0\\n2026-11-06\\na b\\n0 1\\n"
+    >>> for r in parse_scorer_text(text, "club.txt", SheetRules()):
+    ...     print(r.game_id if isinstance(r, GameRecord) else f"{r.source.line} {r.code}: {r.message}")
+    club:2026-10-30:1#1
+    4 E_SHEET_LINE: date '2026-13-45' is no day of the calendar (the games under it, to the next date line, are rejected E_SHEET_DATE: fix the date and import the file again)
+    6 E_SHEET_DATE: a game under line 4's date '2026-13-45', which is no day of the calendar: not stored without its day (fix line 4 and import the file again)
+    club:2026-11-06:1#1
+    """
     stem = Path(file).name.removesuffix(".gz").rsplit(".", 1)[0]
     user = dict(rules.overrides)
     preset = rules.preset or DEFAULT_PRESET
     date: str | None = None
+    #: the line, text and fault of the last date line when it names no day (its games rejected)
+    bad_date: tuple[int, str, str] | None = None
     fry: int | None = None
     names: tuple[str, ...] | None = None
     match_id = ""
@@ -337,8 +370,20 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
         line = _escaped(line)  # a comment's bytes that are not UTF-8, kept as escapes
         if not body:
             continue
-        if m := _DATE.fullmatch(body):
-            date, names = ascii_digits(m.group(1)), None
+        if m := _DATE_LIKE.fullmatch(body):
+            day, names = ascii_digits(m.group(1)), None
+            if (why := _bad_date(day)) is None:
+                date, bad_date = day, None
+                continue
+            bad_date = (lineno, day, why.removeprefix(f"date {day!r} "))
+            yield _reject(
+                file,
+                lineno,
+                "E_SHEET_LINE",
+                f"{why} (the games under it, to the next date line, are rejected E_SHEET_DATE:"
+                " fix the date and import the file again)",
+                line,
+            )
             continue
         if m := _FRY.fullmatch(body):
             digits = m.group(1).lstrip("0") or "0"
@@ -359,6 +404,8 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
                 names = None
                 continue
             names = tuple(tokens)
+            if bad_date is not None:  # no session of any day: its games are rejected
+                continue
             day = date or "undated"
             sessions[day] = sessions.get(day, 0) + 1
             match_id = f"{stem}:{day}:{sessions[day]}"
@@ -407,6 +454,14 @@ def parse_scorer_text(text: str, file: str, rules: SheetRules) -> Iterator[GameR
             _check_overrides(preset, overrides)
         except ReplayError as err:
             yield _reject(file, lineno, err.code, err.message, line)
+            continue
+        if bad_date is not None:
+            at, day, fault = bad_date
+            message = (
+                f"a game under line {at}'s date {day!r}, which {fault}: not stored without its"
+                f" day (fix line {at} and import the file again)"
+            )
+            yield _reject(file, lineno, "E_SHEET_DATE", message, line)
             continue
         number += 1
         sheet = SheetResult(
