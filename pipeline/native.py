@@ -627,16 +627,26 @@ class _CsvGamesOf:
         optional: list[tuple[str, int, bool]],
         max_rows: int,
         cap: int,
+        unnamed: list[int],
     ) -> PlainRows:
         assert _MODULE is not None
-        rows: PlainRows = _MODULE.CsvGames(width, seq, seat, action, ts, optional, max_rows, cap)
+        args = (width, seq, seat, action, ts, optional, max_rows, cap)
+        # the columns the header names not only when it has some: a core built before they
+        # were known reads every other header as it did
+        rows: PlainRows = _MODULE.CsvGames(*args, *([unnamed] if unnamed else []))
         return rows
 
     def game_heads(
-        self, width: int, columns: list[tuple[str, int]], foreign: list[int], foreign_ddz: list[int]
+        self,
+        width: int,
+        columns: list[tuple[str, int]],
+        foreign: list[int],
+        foreign_ddz: list[int],
+        unnamed: list[int],
     ) -> GameHeads:
         assert _MODULE is not None
-        heads: GameHeads = _MODULE.CsvGames.game_heads(width, columns, foreign, foreign_ddz)
+        args = (width, columns, foreign, foreign_ddz, *([unnamed] if unnamed else []))
+        heads: GameHeads = _MODULE.CsvGames.game_heads(*args)
         return heads
 
 

@@ -429,3 +429,47 @@ def test_a_gzip_actions_csv_cut_short_keeps_its_games_on_both_paths(
     assert code == "E_GZIP_TRUNCATED"
     assert message.startswith(f"the compressed file ends early after line {line - 1} (")
     assert line > first_row(action_rows, games[-1])
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_excel_s_trailing_empty_columns_are_ignored_a_value_in_one_is_a_reject(
+    pair: Any, monkeypatch: pytest.MonkeyPatch, pure: bool
+) -> None:
+    """Excel writes a pair's empty columns as ``,,,`` (the header's too): they were an
+    ``E_CSV_COLUMN`` reject per file (unknown columns '', '', ''), so ``--strict`` failed. A
+    column with no name and nothing in it is now ignored without a word; one holding a value
+    is ``E_CSV_COLUMN`` once a file, at its first such row, and the games are imported."""
+    if pure:  # the pure Python path (BIG2_PURE_PYTHON=1's)
+        monkeypatch.setattr(native, "_MODULE", None)
+        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+    elif not native.available():
+        pytest.skip("the native core is not built (make native)")
+    path, game_rows, action_rows = pair
+
+    def imported(actions: list[list[str]], games: list[list[str]], name: str) -> Any:
+        wh = Warehouse(path.parent / name)
+        ingest([str(write_pair(path, games, actions))], wh, workers=1)
+        with wh.connect() as con:
+            stored = con.execute("select game_id from games order by 1").fetchall()
+            rejects = con.execute("select file, line, code, message from rejects order by all")
+            return [g for (g,) in stored], rejects.fetchall()
+
+    excel_actions = [[*row, "", " ", ""] for row in action_rows]
+    excel_games = [[*row, "", ""] for row in game_rows]
+    assert imported(excel_actions, excel_games, "wh") == (["c0", "c1", "c2", "c3"], [])
+    at = first_row(action_rows, "c1") + 2  # a row of c1, its second unnamed column filled
+    excel_actions[at - 1][-2] = "17"
+    excel_actions[at + 3][-1] = "x"  # a second value: the file told already
+    excel_games[2][-1] = "the big table"
+    stored, rejects = imported(excel_actions, excel_games, "wh2")
+    assert stored == ["c0", "c1", "c2", "c3"]
+    games_file = str(path.with_name("day.games.csv"))
+    assert [(f, line, code) for f, line, code, _ in rejects] == [
+        (str(path), at, "E_CSV_COLUMN"),
+        (games_file, 3, "E_CSV_COLUMN"),
+    ]
+    len_a, len_g = len(action_rows[0]), len(game_rows[0])
+    assert rejects[0][3].startswith(
+        f"actions CSV line {at}: column {len_a + 2} has no name in the header but holds '17':"
+    )
+    assert rejects[1][3].startswith(f"games CSV line 3: column {len_g + 2} has no name")

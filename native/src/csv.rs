@@ -7,7 +7,8 @@
 //! cell either without a quote or wholly in quotes with no quote inside (`"3d 3c"`, `""`, as
 //! R's `write.csv` and database exports write text), whole numbers written as digits, times
 //! written as decimals or as ISO 8601 texts, texts that need no JSON escape, a game's rows
-//! numbered from 0 or 1 on, under the row cap. At a game that is not so ([`Stop::Python`]), or
+//! numbered from 0 or 1 on, under the row cap, nothing in a column the header names not (Excel's
+//! trailing empty columns, `,,,`: a value there is the reader's `E_CSV_COLUMN`). At a game that is not so ([`Stop::Python`]), or
 //! whose games-CSV row Python does not hand over ([`Head`]: none, seen before, not readable),
 //! the Python reader reads the game from its first line, so every message and reject stays its
 //! own, and hands the rows back at the next game's.
@@ -37,6 +38,9 @@ pub struct Layout {
     pub max_rows: usize,
     /// the line cap (`max_line_bytes`): a line this long or longer is Python's
     pub cap: usize,
+    /// the columns the header names not (an empty header cell, as Excel writes its trailing
+    /// empty columns): a row with a value in one is Python's (the reader's `E_CSV_COLUMN`)
+    pub unnamed: Vec<usize>,
 }
 
 /// A game's part from its games-CSV row: its JSON object without the closing brace (the
@@ -60,6 +64,12 @@ pub struct Game<'a> {
     pub text: String,
     pub rows: Cow<'a, str>,
     pub quoted: bool,
+}
+
+/// Whether a row's cells hold a value (not only what `str.strip` strips) in one of the
+/// `unnamed` columns.
+fn fills(cells: &[&str], unnamed: &[usize]) -> bool {
+    unnamed.iter().any(|&k| !strip(cells[k]).is_empty())
 }
 
 /// Why [`games`] stopped.
@@ -452,7 +462,7 @@ pub fn games<'a>(
                     h.allowed
                 }
             };
-            if rows.len() >= layout.max_rows {
+            if rows.len() >= layout.max_rows || fills(&buf, &layout.unnamed) {
                 return (start, start_line, Stop::Python);
             }
             text.push(if rows.is_empty() { '[' } else { ',' });
@@ -564,14 +574,16 @@ pub const DOUDIZHU: &str = "doudizhu";
 
 /// Where a games CSV's columns are, as the Python reader finds them from its header (a name
 /// written twice: its last column): the cells a row has, the column of each of
-/// [`GAME_FIELDS`] (None: not in the header) and the columns of games other than Big Two
-/// (`foreign`) and other than Dou Dizhu (`foreign_ddz`) the header has.
+/// [`GAME_FIELDS`] (None: not in the header), the columns of games other than Big Two
+/// (`foreign`) and other than Dou Dizhu (`foreign_ddz`) the header has, and those it names not
+/// (`unnamed`: [`game_rows`] stops at a row with a value in one, the reader's `E_CSV_COLUMN`).
 #[derive(Clone, Debug)]
 pub struct GamesLayout {
     pub width: usize,
     pub at: [Option<usize>; GAME_FIELDS.len()],
     pub foreign: Vec<usize>,
     pub foreign_ddz: Vec<usize>,
+    pub unnamed: Vec<usize>,
 }
 
 impl GamesLayout {
@@ -582,6 +594,7 @@ impl GamesLayout {
         columns: &[(String, usize)],
         foreign: Vec<usize>,
         foreign_ddz: Vec<usize>,
+        unnamed: Vec<usize>,
     ) -> Option<Self> {
         let mut at = [None; GAME_FIELDS.len()];
         for (name, column) in columns {
@@ -592,7 +605,12 @@ impl GamesLayout {
                 at[k] = Some(*column);
             }
         }
-        if foreign.iter().chain(&foreign_ddz).any(|&c| c >= width) {
+        if foreign
+            .iter()
+            .chain(&foreign_ddz)
+            .chain(&unnamed)
+            .any(|&c| c >= width)
+        {
             return None;
         }
         Some(GamesLayout {
@@ -600,6 +618,7 @@ impl GamesLayout {
             at,
             foreign,
             foreign_ddz,
+            unnamed,
         })
     }
 }
@@ -889,7 +908,8 @@ pub struct GameRow {
 /// blank lines and rows skipped, while they are plain: one line each with no NUL, no carriage
 /// return but its last byte, each cell without a quote or wholly in quotes with none inside,
 /// UTF-8, under the line cap `cap`, as many cells as the header (a row's text is its line as it
-/// stands, quotes and all, as the reader keeps it). At a row that is not ([`Stop::Python`])
+/// stands, quotes and all, as the reader keeps it), no value in a column the header names not.
+/// At a row that is not ([`Stop::Python`])
 /// the Python reader reads it (and names its error): `(bytes read, the line after them, why it
 /// stopped)`.
 pub fn game_rows(
@@ -921,6 +941,9 @@ pub fn game_rows(
             let Some((text, _)) = cells(row, checked.get(pos..end), cut, &mut buf) else {
                 return (pos, line, Stop::Python);
             };
+            if fills(&buf, &layout.unnamed) {
+                return (pos, line, Stop::Python);
+            }
             if !buf.iter().all(|cell| strip(cell).is_empty()) {
                 out.push(GameRow {
                     id: strip(buf[id_at]).to_owned(),
@@ -963,7 +986,7 @@ mod tests {
             "cards_left",
         ];
         let columns = columns_of(&names);
-        let layout = GamesLayout::new(7, &columns, vec![], vec![]).expect("a layout");
+        let layout = GamesLayout::new(7, &columns, vec![], vec![], vec![]).expect("a layout");
         assert_eq!(
             game_head(&layout, "g1 ,hk, p0 |p1,A|,3d|4d,1,0|2").as_deref(),
             Some(concat!(
@@ -992,9 +1015,9 @@ mod tests {
             let got = game_head(&layout, row);
             assert_eq!(got, None, "{row:?}");
         }
-        let foreign = GamesLayout::new(7, &columns, vec![6], vec![]).expect("a layout");
+        let foreign = GamesLayout::new(7, &columns, vec![6], vec![], vec![]).expect("a layout");
         assert_eq!(game_head(&foreign, "g1,hk,p0,,,,3"), None);
-        assert!(GamesLayout::new(6, &columns, vec![], vec![]).is_none());
+        assert!(GamesLayout::new(6, &columns, vec![], vec![], vec![]).is_none());
     }
 
     /// A Dou Dizhu row's object, its keys in `_csv_fill`'s order; Big Two's columns are
@@ -1018,7 +1041,8 @@ mod tests {
             "scores",
             "stock",
         ];
-        let layout = GamesLayout::new(15, &columns_of(&names), vec![], vec![14]).expect("a layout");
+        let layout =
+            GamesLayout::new(15, &columns_of(&names), vec![], vec![14], vec![]).expect("a layout");
         let row = |cells: [&str; 15]| game_head(&layout, &cells.join(","));
         let mut cells = [
             "d1",
@@ -1062,7 +1086,7 @@ mod tests {
     #[test]
     fn game_rows_while_plain() {
         let columns = columns_of(&["ruleset", "game_id"]);
-        let layout = GamesLayout::new(3, &columns, vec![], vec![]).expect("a layout");
+        let layout = GamesLayout::new(3, &columns, vec![], vec![], vec![]).expect("a layout");
         let read = |data: &[u8], at_eof| {
             let mut out = Vec::new();
             (game_rows(data, at_eof, 2, &layout, 40, &mut out), out)
@@ -1234,6 +1258,7 @@ mod tests {
             optional: vec![("cards".into(), 4, false)],
             max_rows: 3,
             cap: 1 << 20,
+            unnamed: vec![],
         }
     }
 
@@ -1328,6 +1353,43 @@ mod tests {
             assert_eq!(out.len(), 1, "{bad}");
             assert_eq!(got, (good.len(), 3, Stop::Python), "{bad}");
         }
+    }
+
+    /// Excel's trailing empty columns (`,,,`, no name in the header): a row with nothing in
+    /// them is read; a value in one (what `str.strip` leaves) makes its game Python's, from its
+    /// first row (the reader's `E_CSV_COLUMN`), and a games row there stops the games rows.
+    #[test]
+    fn a_value_in_a_column_the_header_names_not_is_python_s() {
+        let layout = Layout {
+            width: 8,
+            unnamed: vec![6, 7],
+            ..layout()
+        };
+        let read = |data: &str| {
+            let (mut out, mut seen) = (Vec::new(), HashSet::new());
+            let head = |id: &str| {
+                Some(Head {
+                    prefix: format!("{{\"game_id\":\"{id}\""),
+                    allowed: 1,
+                })
+            };
+            let got = games(data.as_bytes(), true, 2, &layout, &mut seen, head, &mut out);
+            (out.len(), got)
+        };
+        let good = "g1,1,0,play,3d,1, ,\u{3000}\ng1,2,1,pass,,2,,\n";
+        assert_eq!(read(good), (1, (good.len(), 4, Stop::End)));
+        for bad in ["g2,1,0,play,4d,3,x,", "g2,1,0,play,4d,3,,0"] {
+            let data = format!("{good}g2,0,3,play,3c,3,,\n{bad}\n");
+            assert_eq!(read(&data), (1, (good.len(), 4, Stop::Python)), "{bad}");
+        }
+        let columns = columns_of(&["ruleset", "game_id", ""]);
+        let games_layout =
+            GamesLayout::new(3, &columns, vec![], vec![], vec![2]).expect("a layout");
+        let data = "hk,g1, \nhk,g2,x\nhk,g3,\n";
+        let mut out = Vec::new();
+        let got = game_rows(data.as_bytes(), true, 2, &games_layout, 40, &mut out);
+        assert_eq!((got, out.len()), ((8, 3, Stop::Python), 1));
+        assert!(GamesLayout::new(3, &columns, vec![], vec![], vec![3]).is_none());
     }
 
     /// The data's UTF-8 is checked once, up to its first byte that is not: the games before

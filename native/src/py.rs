@@ -940,8 +940,10 @@ fn stop_name(stop: crate::csv::Stop) -> &'static str {
 #[pymethods]
 impl CsvGames {
     /// `optional`: (name, column, whole number) of the cards and each optional column the
-    /// header has, in the order the reader writes them.
+    /// header has, in the order the reader writes them; `unnamed`: the columns it names not
+    /// (a row with a value in one is the Python reader's).
     #[new]
+    #[pyo3(signature = (width, seq, seat, action, ts, optional, max_rows, cap, unnamed = Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         width: usize,
@@ -952,12 +954,14 @@ impl CsvGames {
         optional: Vec<(String, usize, bool)>,
         max_rows: usize,
         cap: usize,
+        unnamed: Vec<usize>,
     ) -> PyResult<CsvGames> {
         let columns = [seq, seat, action, ts];
         if optional.len() > 64
             || columns
                 .iter()
                 .chain(optional.iter().map(|o| &o.1))
+                .chain(&unnamed)
                 .any(|&c| c >= width)
         {
             return Err(PyValueError::new_err(
@@ -973,6 +977,7 @@ impl CsvGames {
             optional,
             max_rows,
             cap,
+            unnamed,
         };
         Ok(CsvGames {
             layout,
@@ -981,18 +986,21 @@ impl CsvGames {
     }
 
     /// The maker of games-CSV objects for a games header ([`CsvGameHeads`]): its width, the
-    /// column of each name (the last of a name written twice) and the columns it has of games
-    /// other than Big Two and other than Dou Dizhu. A static method: [`CsvGames::games`]'
-    /// `head` calls it while this reader reads.
+    /// column of each name (the last of a name written twice), the columns it has of games
+    /// other than Big Two and other than Dou Dizhu, and those it names not. A static method:
+    /// [`CsvGames::games`]' `head` calls it while this reader reads.
     #[staticmethod]
+    #[pyo3(signature = (width, columns, foreign, foreign_ddz, unnamed = Vec::new()))]
     fn game_heads(
         width: usize,
         columns: Vec<(String, usize)>,
         foreign: Vec<usize>,
         foreign_ddz: Vec<usize>,
+        unnamed: Vec<usize>,
     ) -> PyResult<CsvGameHeads> {
-        let layout = crate::csv::GamesLayout::new(width, &columns, foreign, foreign_ddz)
-            .ok_or_else(|| PyValueError::new_err("a column past the games header's width"))?;
+        let layout =
+            crate::csv::GamesLayout::new(width, &columns, foreign, foreign_ddz, unnamed)
+                .ok_or_else(|| PyValueError::new_err("a column past the games header's width"))?;
         Ok(CsvGameHeads { layout })
     }
 

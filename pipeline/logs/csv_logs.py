@@ -193,6 +193,50 @@ def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> s
     )
 
 
+def unnamed_columns(header: Sequence[str]) -> list[int]:
+    """The columns a CSV header names not (an empty cell, as Excel writes its trailing empty
+    columns, ``game_id,seq,…,ts,,,``): ignored while their cells are empty, never an unknown
+    column; a value in one is ``E_CSV_COLUMN`` (:func:`unnamed_values`).
+
+    >>> unnamed_columns(["game_id", "seq", "", "ts", "", ""])
+    [2, 4, 5]
+    """
+    return [k for k, name in enumerate(header) if not name]
+
+
+def filled_unnamed(row: Sequence[str], unnamed: Sequence[int]) -> list[tuple[int, str]]:
+    """The cells of ``row`` with a value (what ``str.strip`` leaves) in the ``unnamed``
+    columns, each as (column, cell).
+
+    >>> filled_unnamed(["g1", "1", " ", "x"], [2, 3, 4])
+    [(3, 'x')]
+    """
+    return [(k, row[k]) for k in unnamed if k < len(row) and row[k].strip()]
+
+
+def unnamed_values(kind: str, filled: list[tuple[int, str]], line: int) -> str:
+    """The message of an ``E_CSV_COLUMN`` reject for a value in a column the header names not
+    (one a file, at its first such row; columns counted from 1, as a spreadsheet's).
+
+    >>> unnamed_values("actions", [(6, "x")], 12)
+    "actions CSV line 12: column 7 has no name in the header but holds 'x': the column is ignored, its values not imported (name it in the header, or clear it: a column with no name and nothing in it, as Excel writes empty ones, is ignored without a reject)"
+    >>> unnamed_values("games", [(6, "x"), (8, "y")], 2)[:80]
+    "games CSV line 2: columns 7, 9 have no name in the header but hold 'x', 'y': the"
+    """
+    columns = ", ".join(str(k + 1) for k, _ in filled)
+    values = ", ".join(repr(_cell_text(v)[:80]) for _, v in filled)
+    which = (
+        f"column {columns} has no name in the header but holds {values}: the column is"
+        if len(filled) == 1
+        else f"columns {columns} have no name in the header but hold {values}: the columns are"
+    )
+    return (
+        f"{kind} CSV line {line}: {which} ignored, {'its' if len(filled) == 1 else 'their'}"
+        " values not imported (name it in the header, or clear it: a column with no name and"
+        " nothing in it, as Excel writes empty ones, is ignored without a reject)"
+    )
+
+
 def int_cell(text: str, path: str, action_index: int | None = None) -> int:
     try:
         return int(text)
@@ -245,22 +289,26 @@ class _GamesHeader:
     foreign: dict[str, list[tuple[str, str]]] = field(init=False, default_factory=dict)
     #: the known columns the header has not, each as an empty cell (a row's cells start so)
     blank: dict[str, str] = field(init=False)
+    #: the columns it names not (:func:`unnamed_columns`)
+    unnamed: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
         known = GAME_COLUMNS + optional_game_columns()
         self.blank = {name: "" for name in known if name not in self.names}
+        self.unnamed = unnamed_columns(self.names)
 
-    def layout(self) -> tuple[int, list[tuple[str, int]], list[int], list[int]]:
+    def layout(self) -> tuple[int, list[tuple[str, int]], list[int], list[int], list[int]]:
         """What :meth:`PlainRowsOf.game_heads` takes of this header: its width, each column
-        by name (the last of a name written twice, as a row's cells are looked up), and the
-        columns foreign to Big Two and to Dou Dizhu (:meth:`foreign_columns`).
+        by name (the last of a name written twice, as a row's cells are looked up), the
+        columns foreign to Big Two and to Dou Dizhu (:meth:`foreign_columns`), and those it
+        names not.
 
-        >>> _GamesHeader(["game_id", "kitty", "game_id", "stock"], "").layout()
-        (4, [('game_id', 2), ('kitty', 1), ('stock', 3)], [1], [3])
+        >>> _GamesHeader(["game_id", "kitty", "game_id", "stock", ""], "").layout()
+        (5, [('game_id', 2), ('kitty', 1), ('stock', 3)], [1], [3], [4])
         """
-        at = {name: k for k, name in enumerate(self.names)}
+        at = {name: k for k, name in enumerate(self.names) if name}
         foreign = [[at[name] for name, _ in self.foreign_columns(kind)] for kind in CORE_HEAD_KINDS]
-        return len(self.names), list(at.items()), foreign[0], foreign[1]
+        return len(self.names), list(at.items()), foreign[0], foreign[1], self.unnamed
 
     def foreign_columns(self, kind: str) -> list[tuple[str, str]]:
         """The other games' columns the header has, for a row of game ``kind`` (a cell in one
@@ -567,20 +615,28 @@ class PlainRowsOf(Protocol):
         optional: list[tuple[str, int, bool]],
         max_rows: int,
         cap: int,
+        unnamed: list[int],
     ) -> PlainRows:
         """The reader of an actions header's plain rows: its width, seq, seat, action and ts
         columns, (name, column, whole number) of the cards and the optional columns, rows a
-        game may have, the line cap."""
+        game may have, the line cap, the columns the header names not (a game with a value
+        in one is this reader's)."""
         ...
 
     def game_heads(
-        self, width: int, columns: list[tuple[str, int]], foreign: list[int], foreign_ddz: list[int]
+        self,
+        width: int,
+        columns: list[tuple[str, int]],
+        foreign: list[int],
+        foreign_ddz: list[int],
+        unnamed: list[int],
     ) -> GameHeads:
         """The core's maker of games-CSV objects for a games header (its rows read by the
         core, :meth:`GameHeads.rows`, or the rows ``head`` asks for while
         :meth:`PlainRows.games` runs), Big Two's and Dou Dizhu's: its width, each column by
-        name (the last of a name written twice) and the columns it has of games other than
-        Big Two and other than Dou Dizhu."""
+        name (the last of a name written twice), the columns it has of games other than
+        Big Two and other than Dou Dizhu, and those it names not (``rows`` stops at a row with
+        a value in one: ``csv.reader`` reads it)."""
         ...
 
 
@@ -806,6 +862,7 @@ class _CsvReader:
         self.src = self.games_src = _Source(io.BytesIO())
         self.at: dict[str, int] = {}  # the actions header's column of each name (the last)
         self.seq_at = 0  # its seq column (the first)
+        self.unnamed: list[int] = []  # its columns without a name (unnamed_columns)
 
     def _reject(
         self,
@@ -885,7 +942,9 @@ class _CsvReader:
                 return
             missing = [c for c in GAME_COLUMNS if c not in header]
             unknown = [
-                c for c in header if c not in GAME_COLUMNS and c not in optional_game_columns()
+                c
+                for c in header
+                if c and c not in GAME_COLUMNS and c not in optional_game_columns()
             ]
             if missing:
                 yield self._reject(
@@ -908,6 +967,7 @@ class _CsvReader:
                 )
             id_at = max(k for k, name in enumerate(header) if name == "game_id")  # a dict's
             head = _GamesHeader(header, _raw_text([header]))
+            told = False  # of a value in a column the header names not (once a file)
             # on the core, its rows while they are plain (each with its object's text), a
             # block at a time; csv.reader reads each other row
             plain = None if self.plain_rows is None else self.plain_rows.game_heads(*head.layout())
@@ -974,6 +1034,12 @@ class _CsvReader:
                         file=gname,
                     )
                     continue
+                if not told and (filled := filled_unnamed(row, head.unnamed)):
+                    told = True  # the core leaves such a row to csv.reader: here either way
+                    message = unnamed_values("games", filled, line)
+                    yield self._reject(
+                        line, None, E_CSV_COLUMN, message, game_row.raw(), file=gname
+                    )
                 game_row.game_id = row[id_at].strip()
                 yield self._first_row(game_row, ids, gname) or game_row
 
@@ -1110,8 +1176,10 @@ class _CsvReader:
             unknown = [
                 c
                 for c in self.header
-                if c not in ACTION_COLUMNS and c not in optional_action_columns()
+                if c and c not in ACTION_COLUMNS and c not in optional_action_columns()
             ]
+            self.unnamed = unnamed_columns(self.header)
+            told = False  # of a value in a column the header names not (once a file)
             if missing:
                 yield self._reject(
                     1,
@@ -1173,6 +1241,12 @@ class _CsvReader:
                             group = None
                             continue
                     group = _Group(gid, line)
+                if not told and (filled := filled_unnamed(row, self.unnamed)):
+                    told = True  # the core leaves such a game to this reader: here either way
+                    message = unnamed_values("actions", filled, line)
+                    yield self._reject(
+                        line, None, E_CSV_COLUMN, message, _raw_text([self.header, row])
+                    )
                 index = group.n_rows
                 group.n_rows += 1
                 group.last_line = lines.line
@@ -1230,7 +1304,7 @@ class _CsvReader:
         at = self.at
         core = plain_rows(
             len(self.header), self.seq_at, at["seat"], at["action"], at["ts"], optional,
-            MAX_ACTIONS, self.cap,
+            MAX_ACTIONS, self.cap, self.unnamed,
         )  # fmt: skip
         names = [n for n, _, _ in optional]
 

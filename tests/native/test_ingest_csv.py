@@ -715,3 +715,44 @@ def test_games_at_their_lines_fill_the_core_as_their_joined_block(pairs: list[Pa
     assert core is not None
     with pytest.raises(ValueError, match="do not rise"):
         core.fill_lines(first, [lines[1], lines[0]])
+
+
+def test_excel_s_empty_columns_are_read_by_the_core_a_value_there_by_python(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A pair as Excel saves it, an empty column with no name after each file's columns
+    (``,,,`` on every row, the header's too): the core reads every row of both files as
+    before (no reject: the columns are ignored). A value in such a column (an actions row, a
+    games row): the core leaves that game and that games row to the Python reader, whose
+    ``E_CSV_COLUMN`` (once a file) and items are the same either way."""
+    games = [_game(seed, seed % len(OPTIONS), "compact", seed == 3) for seed in range(6)]
+    game_rows, action_rows = _csv_rows(games)
+    game_rows = [[*row, "", ""] for row in game_rows]
+    action_rows = [[*row, "", "", ""] for row in action_rows]
+    (tmp_path / "x.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path = tmp_path / "x.csv"
+    path.write_text(_text(action_rows), encoding="utf-8")
+    alone, with_core, lines_read = _by_the_core(monkeypatch, path)
+    assert len(with_core) == 6 and all(isinstance(g, CsvGame) for g in with_core)
+    _same(alone, with_core)
+    quoted = [k for k, row in enumerate(game_rows[1:], 2) if any('"' in c for c in row)]
+    assert lines_read == [1, 1, *quoted]  # the headers, and games rows with a quote (overrides)
+    monkeypatch.undo()
+    first = {row[0]: k for k, row in reversed(list(enumerate(action_rows)))}
+    action_rows[first["d-2"] + 1][-2] = "17"
+    action_rows[first["d-4"]][-1] = "x"
+    game_rows[3][-1] = "the big table"
+    (tmp_path / "x.games.csv").write_text(_text(game_rows), encoding="utf-8")
+    path.write_text(_text(action_rows), encoding="utf-8")
+    in_python = _games_read_in_python(monkeypatch)
+    alone = list(read_csv_lines(path))
+    in_python.clear()
+    with_core = list(read_csv_lines(path, plain_rows=native.csv_games))
+    _same(alone, with_core)
+    assert in_python == ["d-2", "d-4"]
+    rejects = [(r.source.file, r.source.line, r.code) for r in with_core if isinstance(r, Reject)]
+    assert game_rows[3][0] == "d-2"  # its games row's reject handed over with the game
+    assert rejects == [
+        (str(path), first["d-2"] + 2, "E_CSV_COLUMN"),
+        (str(path.with_name("x.games.csv")), 4, "E_CSV_COLUMN"),
+    ]
