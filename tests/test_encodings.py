@@ -200,17 +200,30 @@ def test_a_file_of_both_encodings_gets_no_command(tmp_path: Path) -> None:
     assert "iconv" not in done.output and "then:" not in done.output
 
 
-def test_excels_unicode_text_sheet_is_told_to_be_saved_as_csv(tmp_path: Path) -> None:
-    """Excel's "Unicode text" is UTF-16 and tab-separated: a UTF-8 copy would still be no log,
-    so the summary and E_FILE say to save it as "CSV UTF-8" instead, with no iconv command."""
+def test_excels_unicode_text_sheet_is_converted_and_read_tab_separated(tmp_path: Path) -> None:
+    """Excel's "Unicode text" is UTF-16 and tab-separated: the summary and E_FILE said to save
+    it as "CSV UTF-8" instead (a UTF-8 copy was no log: the readers took commas). Tab-separated
+    sheets are read now, so both give the iconv command, whose copy imports."""
     (tmp_path / "club").mkdir()
     sheet = tmp_path / "club" / "sheet.txt"
     rows = "date\tmatch\tplayers\tcards_left\r\n2026-10-30\tm1\t阿明 小紅 陳大文 李四\t0 4 9 13\r\n"
     sheet.write_bytes(rows.encode("utf-16"))
     (tmp_path / "club" / "ok.txt").write_text("amy bob cat dan\n0 8 1 13\n")
+    convert = f"iconv -f UTF-16 -t UTF-8 {sheet} > {tmp_path}/club/utf8/sheet.txt"
     for path in (tmp_path / "club", sheet):
         done = CliRunner().invoke(
             app, ["ingest", str(path), "-w", str(tmp_path / "wh"), "--no-build"]
         )
-        assert "tab-separated" in done.output and '"CSV UTF-8 (Comma delimited)"' in done.output
-        assert "iconv" not in done.output, done.output
+        assert convert in done.output and "Comma delimited" not in done.output, done.output
+    if shutil.which("iconv") is None:
+        pytest.skip("no iconv to run the command with")
+    subprocess.run(["sh", "-ec", f"mkdir -p {tmp_path}/club/utf8 && {convert}"], check=True)
+    done = CliRunner().invoke(
+        app, ["ingest", f"{tmp_path}/club/utf8", "-w", str(tmp_path / "wh2"), "--no-build"]
+    )
+    assert done.exit_code == 0 and "not UTF-8" not in done.output, done.output
+    con = duckdb.connect(str(tmp_path / "wh2" / "warehouse.duckdb"), read_only=True)
+    assert con.execute("select count(*) from rejects").fetchone() == (0,)
+    got = con.execute("select name from seats order by seat").fetchall()
+    assert [n for (n,) in got] == ["阿明", "小紅", "陳大文", "李四"]
+    con.close()

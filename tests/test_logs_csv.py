@@ -473,3 +473,47 @@ def test_excel_s_trailing_empty_columns_are_ignored_a_value_in_one_is_a_reject(
         f"actions CSV line {at}: column {len_a + 2} has no name in the header but holds '17':"
     )
     assert rejects[1][3].startswith(f"games CSV line 3: column {len_g + 2} has no name")
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_tab_separated_pair_reads_as_the_comma_one(
+    pair: Any, monkeypatch: pytest.MonkeyPatch, pure: bool
+) -> None:
+    """Excel's "Unicode text" converted to UTF-8 is tab-separated: a pair so written was an
+    ``E_CSV_HEADER`` per file (one column, 'game_id\\tseq\\t…'), every game lost. A file whose
+    header has tabs and no comma now reads as the comma one, each file by its own header:
+    the same games and rejects (the raw tab-separated), on the core (which reads commas: it
+    leaves such a file to the Python reader) and in Python."""
+    if pure:  # the pure Python path (BIG2_PURE_PYTHON=1's)
+        monkeypatch.setattr(native, "_MODULE", None)
+        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+    elif not native.available():
+        pytest.skip("the native core is not built (make native)")
+    path, game_rows, action_rows = pair
+    action_rows[first_row(action_rows, "c1") + 2][1] = "99"  # a seq out of order: E_CSV_SEQ
+
+    def tabbed(rows: list[list[str]]) -> str:
+        out = io.StringIO()
+        csv.writer(out, delimiter="\t", lineterminator="\r\n").writerows(rows)
+        return out.getvalue()
+
+    def imported(folder: str, games_text: str, actions_text: str) -> Any:
+        (path.parent / folder).mkdir()
+        actions = path.parent / folder / "day.csv"
+        actions.with_name("day.games.csv").write_text(games_text, encoding="utf-8")
+        actions.write_text(actions_text, encoding="utf-8-sig")
+        wh = Warehouse(path.parent / folder / "wh")
+        ingest([str(actions)], wh, workers=1)
+        with wh.connect() as con:
+            games = con.execute("select game_id, content_hash from games order by 1").fetchall()
+            rejects = con.execute("select line, game_id, code, message, raw from rejects")
+            return games, rejects.fetchall()
+
+    want = imported("comma", to_text(game_rows), to_text(action_rows))
+    assert len(want[0]) == 3 and [r[1:3] for r in want[1]] == [("c1", "E_CSV_SEQ")]
+    for folder, games_text in (("tabs", tabbed(game_rows)), ("mixed", to_text(game_rows))):
+        games, rejects = imported(folder, games_text, tabbed(action_rows))
+        assert games == want[0], folder
+        assert [r[:4] for r in rejects] == [r[:4] for r in want[1]], folder
+        bad_row = "\t".join(action_rows[first_row(action_rows, "c1") + 2])
+        assert bad_row in rejects[0][4].split("\n"), rejects[0][4]

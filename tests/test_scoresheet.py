@@ -187,6 +187,42 @@ def test_csv_score_sheet(tmp_path: Path) -> None:
     assert not [name for name, n in run_tests(con).items() if n]
 
 
+def test_a_tab_separated_sheet_reads_as_the_comma_one(tmp_path: Path) -> None:
+    """Excel's "Unicode text" converted to UTF-8 (``iconv -f UTF-16``, as the import says) is
+    tab-separated, often a ``.txt``: it was no log (a ``.txt`` no scorer file: passed over) or,
+    named ``.csv``, no sheet. A header with tabs and no comma now reads as the comma sheet:
+    the same games and rejects, in ``.txt``, ``.tsv`` and ``.csv`` alike."""
+    comma = tmp_path / "scores.csv"
+    comma.write_text(CSV_SHEET)
+    tabbed = CSV_SHEET.replace(",", "\t").replace("\n", "\r\n")
+    paths = [tmp_path / "tab" / f"scores{suffix}" for suffix in (".txt", ".tsv", ".csv")]
+    paths[0].parent.mkdir()
+    for path in paths:
+        path.write_text(tabbed, encoding="utf-8-sig")
+        assert log_shape(path) == "sheet", path
+
+    def reading(path: Path) -> list[Any]:
+        return [
+            (r.source.line, r.code, r.message)
+            if isinstance(r, Reject)
+            else (r.game_id, r.started_at, r.seats, r.sheet)
+            for r in read_log(path)
+        ]
+
+    want = reading(comma)
+    assert len(want) == 5 and want[-1] == (6, "E_SHEET_LINE", "3 counts for 4 players")
+    assert all(reading(path) == want for path in paths)
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(paths[0])], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (4, {"E_SHEET_LINE": 1})
+    with wh.connect() as con:
+        raw = con.execute("select raw from rejects").fetchone()
+    assert raw == ("2024-02-08\t\tamy bob cat eve\t1 1 1\t\t\t",)
+    scorer = tmp_path / "tab" / "club.txt"  # a scorer file stays one
+    scorer.write_text("amy bob cat dan\n0 8 1 13\n")
+    assert log_shape(scorer) == "scorer"
+
+
 def test_a_row_with_more_cells_than_the_header_is_a_reject(tmp_path: Path) -> None:
     # an unquoted comma in the notes: csv.DictReader keeps the cells past the header in a
     # list, which crashed the whole import with a TypeError (a traceback, nothing stored)

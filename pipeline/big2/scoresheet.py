@@ -42,7 +42,7 @@ from typing import Any
 
 from pipeline.big2.rules import DEFAULT_PRESET
 from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
-from pipeline.logs.csv_logs import is_games_csv
+from pipeline.logs.csv_logs import header_delimiter, is_games_csv
 from pipeline.logs.jsonl import READ_ERRORS, not_utf8, open_log, read_failure
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
 from pipeline.logs.records import INT32_MAX, content_hash, read_ruleset, whole_number
@@ -58,6 +58,9 @@ DEFAULT_FRY = 10
 TRIPLE_FRY = 13
 SCORER_SUFFIXES = (".txt",)
 SHEET_SUFFIXES = (".csv", ".csv.gz")
+#: The names a tab-separated sheet may have besides a CSV's (Excel's "Unicode text" saves a
+#: ``.txt``): read as a sheet when its header is a sheet's, tab-separated.
+TAB_SHEET_SUFFIXES = (".tsv", ".tsv.gz", ".txt", ".txt.gz")
 
 _DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})\s*")
 #: A scorer line meant as a date: three numbers joined by ``-``, ``/`` or ``.`` (``2026-13-45``,
@@ -257,15 +260,21 @@ def looks_like_scorer(path: Path) -> bool:
 
 def looks_like_sheet_csv(path: Path) -> bool:
     """Whether a file is a CSV score sheet: a ``.csv`` (not a games CSV) whose header has the
-    sheet's columns."""
-    if not path.name.lower().endswith(SHEET_SUFFIXES) or is_games_csv(path):
+    sheet's columns, separated by commas or by tabs (:func:`header_delimiter`); or a ``.tsv``
+    or ``.txt`` whose header is so, tab-separated (Excel's "Unicode text" converted to UTF-8)."""
+    name = path.name.lower()
+    tabs_only = name.endswith(TAB_SHEET_SUFFIXES)
+    if not (name.endswith(SHEET_SUFFIXES) or tabs_only) or is_games_csv(path):
         return False
     try:
         with open_log(path) as fh:
             head = fh.readline(1 << 16).decode("utf-8", "replace").removeprefix("\ufeff")
     except (OSError, EOFError, LogFormatError):  # not readable: no sheet (read_log says why)
         return False
-    columns = {c.strip() for c in head.strip().split(",")}
+    delimiter = header_delimiter(head)
+    if tabs_only and delimiter != "\t":
+        return False
+    columns = {c.strip() for c in head.strip().split(delimiter)}
     return set(SHEET_COLUMNS) <= columns and "seq" not in columns
 
 
@@ -528,16 +537,22 @@ def _is_calendar_day(text: str) -> bool:
 
 
 def _csv_row(
-    row: dict[str, str], lineno: int, file: str, rules: SheetRules, numbers: dict[str, int]
+    row: dict[str, str],
+    lineno: int,
+    file: str,
+    rules: SheetRules,
+    numbers: dict[str, int],
+    delimiter: str = ",",
 ) -> GameRecord:
     """One CSV score-sheet row as a record (raises :class:`ReplayError` on a bad cell)."""
     extra = row.get(None)  # type: ignore[call-overload]  # csv.DictReader's cells past the header
     if extra:
         cells = len(row) - 1 + len(extra)
+        sep = "tab" if delimiter == "\t" else "comma"
         raise ReplayError(
             "E_SHEET_LINE",
             f"row has {cells} cells, the header {len(row) - 1}"
-            " (a comma inside a cell needs the cell in double quotes)",
+            f" (a {sep} inside a cell needs the cell in double quotes)",
         )
     names = tuple(row.get("players", "").split())
     if len(names) < 2 or len(set(names)) != len(names):
@@ -606,7 +621,7 @@ def _csv_row(
         preset=preset,
         overrides=tuple(sorted(overrides.items())),
         source=Source(file, lineno),
-        raw=",".join(row.get(k) or "" for k in row),
+        raw=delimiter.join(row.get(k) or "" for k in row),
         tournament=tournament,
     )
 
@@ -621,7 +636,8 @@ def read_sheet_csv(path: str | Path, rules: SheetRules) -> Iterator[GameRecord |
 
 
 def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRecord | Reject]:
-    reader = csv.DictReader(io.StringIO(text))
+    delimiter = header_delimiter(text.split("\n", 1)[0])  # tabs: Excel's "Unicode text"
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
     try:
         header = [c.strip() for c in reader.fieldnames or []]
     except csv.Error as err:  # e.g. a cell past csv's field size limit (128 KiB)
@@ -656,13 +672,13 @@ def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRec
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
         cells = [c for v in row.values() for c in ([v] if isinstance(v, str) else v or [])]
-        if (why := _not_utf8(",".join(cells))) is not None:
-            yield _reject(file, lineno, "E_ENCODING", why, _escaped(",".join(cells)))
+        if (why := _not_utf8(delimiter.join(cells))) is not None:
+            yield _reject(file, lineno, "E_ENCODING", why, _escaped(delimiter.join(cells)))
             continue
         try:
-            yield _csv_row(row, lineno, file, rules, numbers)
+            yield _csv_row(row, lineno, file, rules, numbers, delimiter)
         except ReplayError as err:
-            raw = ",".join(v if isinstance(v, str) else "" for v in row.values())
+            raw = delimiter.join(v if isinstance(v, str) else "" for v in row.values())
             yield _reject(file, lineno, err.code, err.message, raw)
 
 

@@ -475,7 +475,7 @@ class Finding:
 
     def what(self) -> str:
         """What the file is in, how a line of it reads so, and its rejects ``E_ENCODING``."""
-        from pipeline.logs.encodings import UTF16, WHAT
+        from pipeline.logs.encodings import WHAT
 
         names, reads = self.guess.names, repr(self.guess.sample)
         rejects = f" ({plural(self.n_encoding, 'reject')} E_ENCODING)" if self.n_encoding else ""
@@ -490,11 +490,6 @@ class Finding:
                 f"{self.guess.utf8_line}): converting it whole would garble those: save it "
                 "again as UTF-8 from the tool that wrote it, or mend the lines rejected"
             )
-        if names[0] == UTF16 and self.guess.tab_separated:
-            return (
-                f"{WHAT[UTF16]}, tab-separated ({reads}): an import reads commas: save it "
-                'in Excel as "CSV UTF-8 (Comma delimited)" instead'
-            )
         if len(names) == 1:
             return f"{WHAT[names[0]]}{rejects}, reads {reads}"
         return (
@@ -506,12 +501,10 @@ class Finding:
     def commands(self) -> list[str]:
         """The shell commands that write the file's UTF-8 copy (its actions CSVs copied beside
         a games CSV's); none when there is no command to give."""
-        from pipeline.logs.encodings import UTF16, converted_path, iconv_command
+        from pipeline.logs.encodings import converted_path, iconv_command
 
         names = self.guess.names
         if not names or self.guess.utf8_line is not None:
-            return []
-        if names[0] == UTF16 and self.guess.tab_separated:
             return []
         copies = [
             f"cp {shell_word(p)} {shell_word(str(converted_path(p)))}  # its actions CSV, beside it"

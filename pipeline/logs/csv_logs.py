@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import re
@@ -164,20 +165,31 @@ def _cell_text(cell: str) -> str:
     return cell.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _raw_text(rows: list[list[str]]) -> str:
-    r"""Rows as a reject keeps them: CSV text, each cell as :func:`_cell_text` writes it.
+def _raw_text(rows: list[list[str]], delimiter: str = ",") -> str:
+    r"""Rows as a reject keeps them: CSV text (tab-separated for a file so,
+    :func:`header_delimiter`), each cell as :func:`_cell_text` writes it.
 
-    >>> _raw_text([["a", "b,c"], ["\udcff"]])
-    'a,"b,c"\n\\xff'
+    >>> _raw_text([["a", "b,c"], ["\udcff"]]), _raw_text([["a", "b,c"]], "\t")
+    ('a,"b,c"\n\\xff', 'a\tb,c')
     """
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
+    csv.writer(out, delimiter=delimiter, lineterminator="\n").writerows(rows)
     text = out.getvalue()
     if not text.isascii() and _SURROGATE.search(text):  # a cell to escape: each, again
         out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([list(map(_cell_text, r)) for r in rows])
+        writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+        writer.writerows([list(map(_cell_text, r)) for r in rows])
         text = out.getvalue()
     return text.rstrip("\n")
+
+
+def _delimited(lines: _Lines) -> tuple[str, Iterator[str]]:
+    """A CSV file's delimiter, told by its first line (:func:`header_delimiter`), and its
+    lines from that one on, for ``csv.reader``."""
+    first = next(lines, None)
+    if first is None:
+        return ",", lines
+    return header_delimiter(first), itertools.chain([first], lines)
 
 
 def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> str:
@@ -191,6 +203,16 @@ def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> s
         f"{kind} CSV header: unknown column(s) {names} ignored, their values not imported "
         f"(the games are read from the known columns: {', '.join(known)})"
     )
+
+
+def header_delimiter(header: str) -> str:
+    r"""The delimiter of a CSV file, told by its header line: a tab when the line has tabs and
+    no comma (Excel's "Unicode text", once converted to UTF-8, is tab-separated), else a comma.
+
+    >>> header_delimiter("game_id\tseq\tseat\r\n"), header_delimiter("date,match,notes\tx\n")
+    ('\t', ',')
+    """
+    return "\t" if "\t" in header and "," not in header else ","
 
 
 def unnamed_columns(header: Sequence[str]) -> list[int]:
@@ -286,6 +308,7 @@ class _GamesHeader:
 
     names: list[str]
     raw: str  # as _raw_text writes it
+    delimiter: str = ","  # a tab for a tab-separated file (header_delimiter)
     foreign: dict[str, list[tuple[str, str]]] = field(init=False, default_factory=dict)
     #: the known columns the header has not, each as an empty cell (a row's cells start so)
     blank: dict[str, str] = field(init=False)
@@ -345,7 +368,7 @@ class _GameRow:
 
     def cells(self) -> defaultdict[str, str]:
         """Each column's cell, stripped ("" for a column the header has not)."""
-        row = next(csv.reader([self.text]))
+        row = next(csv.reader([self.text], delimiter=self.header.delimiter))
         cells = defaultdict(str, self.header.blank)
         cells.update(zip(self.header.names, map(str.strip, row), strict=True))
         return cells
@@ -863,6 +886,7 @@ class _CsvReader:
         self.at: dict[str, int] = {}  # the actions header's column of each name (the last)
         self.seq_at = 0  # its seq column (the first)
         self.unnamed: list[int] = []  # its columns without a name (unnamed_columns)
+        self.delimiter = ","  # its delimiter (header_delimiter)
 
     def _reject(
         self,
@@ -932,7 +956,8 @@ class _CsvReader:
         with fh:
             src = self.games_src = _Source(fh)  # on the core, the core and csv.reader take turns
             lines = self.games_lines = _Lines(fh if self.plain_rows is None else src, self.cap)
-            reader = csv.reader(lines)
+            sep, first_lines = _delimited(lines)  # a tab: Excel's "Unicode text" as UTF-8
+            reader = csv.reader(first_lines, delimiter=sep)
             try:
                 header = [h.strip() for h in next(reader, [])]
             except csv.Error as err:
@@ -952,7 +977,7 @@ class _CsvReader:
                     None,
                     "E_CSV_HEADER",
                     f"games CSV header: missing {', '.join(missing)} column(s)",
-                    _raw_text([header]),
+                    _raw_text([header], sep),
                     file=gname,
                 )
                 return
@@ -962,15 +987,17 @@ class _CsvReader:
                     None,
                     E_CSV_COLUMN,
                     _unknown_columns("games", unknown, GAME_COLUMNS + optional_game_columns()),
-                    _raw_text([header]),
+                    _raw_text([header], sep),
                     file=gname,
                 )
             id_at = max(k for k, name in enumerate(header) if name == "game_id")  # a dict's
-            head = _GamesHeader(header, _raw_text([header]))
+            head = _GamesHeader(header, _raw_text([header], sep), sep)
             told = False  # of a value in a column the header names not (once a file)
             # on the core, its rows while they are plain (each with its object's text), a
             # block at a time; csv.reader reads each other row
-            plain = None if self.plain_rows is None else self.plain_rows.game_heads(*head.layout())
+            # (the core reads commas: a tab-separated file is csv.reader's alone)
+            core = self.plain_rows if sep == "," else None
+            plain = None if core is None else core.game_heads(*head.layout())
             while True:
                 if plain is not None:
                     stop = "more"
@@ -1012,7 +1039,7 @@ class _CsvReader:
                 bad = lines.not_utf8 > not_utf8
                 # the row's own line as it came, when it is one line of UTF-8 (else as written)
                 one = lines.line == line and not bad
-                text = lines.last.rstrip("\r\n") if one else _raw_text([row])
+                text = lines.last.rstrip("\r\n") if one else _raw_text([row], sep)
                 game_row = _GameRow("", line, head, text)
                 if bad:
                     yield self._reject(
@@ -1069,7 +1096,7 @@ class _CsvReader:
         gid = _cell_text(group.game_id)  # as stored: bytes that were not UTF-8 escaped
         split = self._seen(group.game_id)  # its row was taken by its first rows
         game_row = None if split else self._take(group.game_id)
-        raw = _raw_text([self.header, *group.rows])
+        raw = _raw_text([self.header, *group.rows], self.delimiter)
         if game_row is not None:
             raw = game_row.raw() + "\n" + raw
         source = Source(self.name, group.line)
@@ -1162,7 +1189,9 @@ class _CsvReader:
         """The actions CSV's games and rejects; whether it was read (a header to read by)."""
         with fh:
             lines = self.lines = _Lines(fh, self.cap)
-            reader = csv.reader(lines)
+            sep, first_lines = _delimited(lines)  # a tab: Excel's "Unicode text" as UTF-8
+            self.delimiter = sep
+            reader = csv.reader(first_lines, delimiter=sep)
             try:
                 self.header = [h.strip() for h in next(reader, [])]
             except csv.Error as err:
@@ -1186,7 +1215,7 @@ class _CsvReader:
                     None,
                     "E_CSV_HEADER",
                     f"actions CSV header: missing {', '.join(missing)} column(s)",
-                    _raw_text([self.header]),
+                    _raw_text([self.header], sep),
                 )
                 return False
             if unknown:
@@ -1197,12 +1226,13 @@ class _CsvReader:
                     _unknown_columns(
                         "actions", unknown, ACTION_COLUMNS + optional_action_columns()
                     ),
-                    _raw_text([self.header]),
+                    _raw_text([self.header], sep),
                 )
             self.at = {name: i for i, name in enumerate(self.header)}
             self.seq_at = self.header.index("seq")
             plain: tuple[_Source, _PlainCore] | None = None
-            if self.plain_rows is not None:  # the core reads the plain rows, from the first
+            if self.plain_rows is not None and sep == ",":  # the core reads the plain rows
+                # (from the first; it reads commas: a tab-separated file is csv.reader's alone)
                 self.src = _Source(fh)
                 plain = (self.src, self._plain_core(self.plain_rows))
                 lines = yield from self._plain(*plain, lines.line + 1)
@@ -1245,7 +1275,7 @@ class _CsvReader:
                     told = True  # the core leaves such a game to this reader: here either way
                     message = unnamed_values("actions", filled, line)
                     yield self._reject(
-                        line, None, E_CSV_COLUMN, message, _raw_text([self.header, row])
+                        line, None, E_CSV_COLUMN, message, _raw_text([self.header, row], sep)
                     )
                 index = group.n_rows
                 group.n_rows += 1

@@ -71,12 +71,6 @@ class Guess:
     #: a line of the file that is UTF-8 past ASCII (the others not: a file of both)
     utf8_line: int | None = None
 
-    @property
-    def tab_separated(self) -> bool:
-        """Whether the line read has tabs and no comma: Excel's "Unicode text" of a sheet,
-        which a UTF-8 copy does not make a log (the readers take commas)."""
-        return "\t" in self.sample and "," not in self.sample
-
 
 def has_utf16_bom(head: bytes) -> bool:
     r"""Whether bytes start as a UTF-16 text: a byte-order mark (Excel's "Unicode text": LE),
@@ -286,12 +280,7 @@ def utf16_advice(paths: Iterable[Path]) -> str:
     found = [p for p in paths if has_utf16_bom(file_head(p))]
     if not found:
         return ""
-    guess = file_guess(found[0], [])
-    if guess is not None and guess.tab_separated:
-        return (
-            f'; {found[0]} is UTF-16 and tab-separated (Excel\'s "Unicode text"), which an '
-            'import reads as no log: save it in Excel as "CSV UTF-8 (Comma delimited)" instead'
-        )
+    # tab-separated, as Excel writes "Unicode text": the UTF-8 copy reads so (header_delimiter)
     if len(found) == 1:
         return (
             f'; {found[0]} is UTF-16 (Excel\'s "Unicode text"), which an import reads as no '
