@@ -305,6 +305,10 @@ def test_a_scorer_date_that_is_no_day_rejects_its_games_until_fixed(tmp_path: Pa
         "club:2026-10-30:1#1", "club:2026-11-02:1#1", "club:2026-11-02:1#2",
         "club:2026-11-02:2#1", "club:2026-11-06:1#1", "club:2026-11-13:1#1",
     ]  # fmt: skip
+    # a losses line mistyped with dashes is no date: its line alone is rejected
+    sheet.write_text("2026-10-30\namy bob cat\n0-8-1\n0 8 1\n")
+    got = [r.message[:12] if isinstance(r, Reject) else r.game_id for r in read_log(sheet)]
+    assert got == ["not a date, ", "club:2026-10-30:1#1"]
 
 
 def test_bytes_that_are_not_utf8_are_rejects_not_replaced(tmp_path: Path) -> None:
