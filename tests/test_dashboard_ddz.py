@@ -91,7 +91,11 @@ def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) ->
     partial = {k: v for k, v in capped_game(game).items() if k != "deal"} | {
         "game_id": PARTIAL + game["game_id"], "match_id": PARTIAL + "m", "seats": seats,
         "ruleset": {"preset": "ddz"}}  # fmt: skip
-    capped.write_text(json.dumps(capped_game(game)) + "\n" + json.dumps(partial) + "\n",
+    # and one void deal (荒牌) with players of its own: their only deal, which counts for bidding
+    void = next(g for g in lines(logs["ddz2"]) if g["result"]["outcome"] == "redeal")
+    void |= {"game_id": VOID + void["game_id"], "match_id": VOID + "m",
+             "seats": [s | {"player_id": VOID + s["player_id"]} for s in void["seats"]]}  # fmt: skip
+    capped.write_text("".join(json.dumps(g) + "\n" for g in (capped_game(game), partial, void)),
                       encoding="utf-8")  # fmt: skip
     paths = [*map(str, logs.values()), str(solo), str(capped),
              *(str(SAMPLES / n) for n in SAMPLE_FILES)]  # fmt: skip
@@ -102,6 +106,7 @@ def mixed_wh(tmp_path_factory: pytest.TempPathFactory, logs: dict[str, Path]) ->
 
 CAPPED = "capped-"  # the id prefix of the capped game and its players
 PARTIAL = "partial-"  # and of the game without its deal
+VOID = "void-"  # and of the void deal whose players have no other deal
 
 
 def capped_game(game: dict) -> dict:
@@ -363,6 +368,33 @@ def test_player_page_names_the_sidebar_player_without_games(mixed_wh: Warehouse,
     said = [str(i.value) for i in at.info]
     assert said == [f"{FEEDER} played no Dou Dizhu game that the other filters select."], said
     assert not at.metric and not at.dataframe
+
+
+def test_a_player_of_void_deals_only_has_its_bidding(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a player whose only deal was void (荒牌) had no ddz_stats_players row and a page saying
+    # "played out none" without its bidding, though void deals count for bidding (stats.md)
+    (player, n_void) = one(mixed_wh, "select min(player_id), count(*) from ddz_game_scores "
+                           f"where player_id like '{VOID}%' and seat = 0 and not is_scored")  # fmt: skip
+    assert n_void == 1
+    row = one(mixed_wh, "select n_games, n_wins, sum_score, n_asked, n_bids, bid_rate, win_rate "
+              f"from ddz_stats_players where player_id = '{player}'")  # fmt: skip
+    assert row == (0, 0, 0, 1, 0, 0.0, None)
+    assert one(mixed_wh, "select sum(n_asked), sum(n_bids) from ddz_stats_players "
+               f"where player_id like '{VOID}%'") == one(mixed_wh, "select count(*), 0 from "
+               f"stg_ddz_seats where player_id like '{VOID}%' and max_bid is not null")  # fmt: skip
+    use(mixed_wh.root)
+    for rollups in (True, False):  # the rollup's twin and the detailed query
+        monkeypatch.setattr(data, "ROLLUPS", rollups)
+        st.cache_data.clear()
+        at = ddz_app("views/ddz_player.py", player=player)
+        assert metric(at, "Games") == "0", rollups
+        assert "its deals were void" in " ".join(str(i.value) for i in at.info), rollups
+        assert stat(at, "bid rate") == 0.0, rollups
+        bidding = frame_with(at, "hand_strength", "bid_rate", "all_bid_rate")
+        assert bidding["hands"].sum() == 1 and bidding["bid_rate"].tolist() == [0.0], rollups
+        assert len(frame_with(at, "replay", "seat", "max_bid")) == 1, rollups
 
 
 VOID_PLAYER = "sim-ddz-6-p0-heuristic"  # `big2 simulate -r ddz-2p --seed 6`: a void deal, 2 players

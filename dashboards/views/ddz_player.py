@@ -60,10 +60,18 @@ RATES = (
 )
 
 stats = data.query("dash_ddz_player_stats", f, player=player).set_index("who")
-if "player" not in stats.index or not stats.loc["player", "n_games"]:  # void deals only
+me = stats.loc["player"] if "player" in stats.index else None
+if me is None or not (me["n_games"] or me["n_asked"]):
     st.info(f"{player} played out none of the Dou Dizhu games the filters select.")
     st.stop()
-me = stats.loc["player"]
+played = bool(me["n_games"])
+if not played:  # void deals (荒牌) only: they count for bidding (docs/stats.md, "Dou Dizhu")
+    st.info(
+        ui.term(
+            f"{player} played out none of the Dou Dizhu games the filters select: its deals were "
+            "void (荒牌, nobody bid), which count for the bidding stats only."
+        )
+    )
 c = st.columns(5)
 c[0].metric("Games", f"{int(me['n_games']):,}")
 c[1].metric("Wins", f"{int(me['n_wins']):,}")
@@ -119,7 +127,8 @@ for col, dim, title in ((left, "bid", "By the winning bid"),
         st.markdown(f"**{title}**")
         if cell.empty:  # as the leaderboard says it (the hands are known with the deal only)
             st.write("No full-information game (the hands are not in the logs)."
-                     if dim == "hand_strength" else "No game played out in this selection.")  # fmt: skip
+                     if dim == "hand_strength" and played
+                     else "No game played out in this selection.")  # fmt: skip
             continue
         ui.table(cell.drop(columns=["dimension"]).rename(columns={"value": dim}),
                  key=f"ddz_pl_by_{dim}", whole=True)  # fmt: skip

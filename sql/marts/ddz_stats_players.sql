@@ -1,6 +1,7 @@
 -- Dou Dizhu strategy stats per player. Grain: one row per (player_id, ruleset), over every
 -- played-out game (ddz_stats_player_games summed), the bidding stats (n_asked … n_weak_bids)
--- over every auction, the void deals' (荒牌) too: passing a hand is a decision. Each rate is
+-- over every auction, the void deals' (荒牌) too: passing a hand is a decision (a player whose
+-- only deals under a ruleset were void has a row: no game, its auctions). Each rate is
 -- actions ÷ opportunities (docs/stats.md, "Dou Dizhu"):
 --   win_rate             games won ÷ games
 --   landlord_share       games as landlord ÷ games
@@ -59,8 +60,20 @@ played as (
     group by player_id, ruleset
 ),
 
+every as (
+    -- the played-out games' counts of every (player, ruleset) with an auction: a player whose
+    -- only deals under a ruleset were void has its row too, with no game (zero counts, a score
+    -- of 0: a void deal scores 0) and its auctions (added below)
+    select
+        k.player_id,
+        k.ruleset,
+        coalesce(columns(p.* exclude (player_id, ruleset, sum_decision_seconds)), 0),
+        p.sum_decision_seconds
+    from (select player_id, ruleset from played union select player_id, ruleset from void) as k
+    left join played as p using (player_id, ruleset)
+),
+
 sums as (
-    -- a player's void deals under a ruleset it played out no game of make no row
     select p.* replace (
         p.n_asked + coalesce(v.n_asked, 0) as n_asked,
         p.n_bids + coalesce(v.n_bids, 0) as n_bids,
@@ -69,8 +82,8 @@ sums as (
         p.n_weak_asked + coalesce(v.n_weak_asked, 0) as n_weak_asked,
         p.n_weak_bids + coalesce(v.n_weak_bids, 0) as n_weak_bids
     )
-    from played p
-    left join void v using (player_id, ruleset)
+    from every as p
+    left join void as v using (player_id, ruleset)
 )
 
 select

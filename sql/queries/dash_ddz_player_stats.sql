@@ -40,11 +40,12 @@ played as (
 ),
 void as (
     -- the void deals' auctions (every seat that spoke passed), as rollup_ddz_player_days: their
-    -- n_asked … n_weak_bids summed with the played-out games' below
+    -- n_asked … n_weak_bids summed with the played-out games' below, their score (0) with the
+    -- games' (a player of void deals only has a score of 0, as from the rollup)
     select
         case when v.player_id = $player then 'player' else 'others' end as who,
         v.ruleset,
-        v.* exclude (game_id, seat, player_id, ruleset, started_ts, score)
+        v.* exclude (game_id, seat, player_id, ruleset, started_ts)
     from ddz_void_auctions('ddz_game_scores') as v
     semi join fg using (game_id)
 ),

@@ -35,6 +35,11 @@ with sums as (
       and ($date_from is null or r.day >= $date_from::date)
       and ($date_to is null or r.day <= $date_to::date)
     group by all
+),
+counted as (
+    -- a side of void deals only (荒牌: rows without the played-out counts) counts 0, as the
+    -- detailed query
+    select who, ruleset, coalesce(columns('^n_'), 0)::bigint, score from sums
 )
-select *, score / nullif(n_games, 0) as score_per_game from ddz_yardstick(sums)
+select *, score / nullif(n_games, 0) as score_per_game from ddz_yardstick(counted)
 order by who desc
