@@ -182,8 +182,8 @@ def rollups_fresh(game: str = "big2") -> bool:
 
 
 def rollup(f: Filters, game: str = "big2") -> bool:
-    """Whether the rollups of ``game`` answer the filters ``f``: a ruleset and a period only."""
-    rest = replace(f, ruleset=None, date_from=None, date_to=None)
+    """Whether ``game``'s rollups answer ``f``: a ruleset (a preset, not a variant) and a period."""
+    rest = replace(f, ruleset=f.ruleset if f.variant else None, date_from=None, date_to=None)
     return ROLLUPS and rest == NO_FILTERS and rollups_fresh(game)
 
 
@@ -302,7 +302,7 @@ def players(f: Filters, limit: int = OPTION_LIMIT) -> list[str]:
 @cached
 def leak_counts(f: Filters, player_id: str) -> pd.DataFrame:
     """The leak finder's summed counts (``who`` = player / winners), by the fastest query."""
-    if replace(f, ruleset=None, player_id=None) == NO_FILTERS:
+    if replace(f, ruleset=None, player_id=None) == NO_FILTERS and not f.variant:
         name = "dash_leak_counts_winners" if rollup(NO_FILTERS) else "dash_leak_counts_ruleset"
     else:
         name = _by(replace(f, player_id=None), "dash_leak_counts")
@@ -319,7 +319,7 @@ def audit_by_player(
     f: Filters, player_id: str | None = None, limit: int = TABLE_ROWS
 ) -> pd.DataFrame:
     """頂大 record per player and ruleset with 包牌 paid; most violations first."""
-    whole = replace(f, ruleset=None) == NO_FILTERS  # only a ruleset: audit_players as built
+    whole = replace(f, ruleset=None) == NO_FILTERS and not f.variant  # audit_players as built
     return frame(
         "dash_audit_players" + ("" if whole else "_filtered"),
         **f.params(),

@@ -39,6 +39,25 @@ class Filters:
     def params(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def variant(self) -> bool:
+        """Whether the ruleset filter is a variant (:func:`is_variant`): the marts and rollups
+        keyed by the preset do not answer it."""
+        return is_variant(self.ruleset)
+
+
+def is_variant(ruleset: str | None) -> bool:
+    """Whether a ruleset filter's value is a variant, a ruleset id (the preset, a space, the
+    overrides JSON: exactly those games), not a preset name (every game of the preset,
+    whatever overrides it; ``sql/macros/ruleset_chosen.sql``).
+
+    >>> is_variant("hk"), is_variant('hk {"settlement": "chao"}'), is_variant("hk {}")
+    (False, True, True)
+    >>> is_variant(None)
+    False
+    """
+    return ruleset is not None and " " in ruleset
+
 
 NO_FILTERS = Filters()
 #: How a game ends (``games.outcome``, docs/warehouse.md).

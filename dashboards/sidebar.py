@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboards import data, ddz_data, saved, terms
+from dashboards import data, ddz_data, rulesets, saved, terms
 from dashboards.tables import TZ_KEY
 
 FILTERS_KEY = "filters"
@@ -49,14 +49,19 @@ def sidebar_filters(*, shown: bool = True) -> data.Filters:
         return data.NO_FILTERS
     ddz = ddz_data.chosen()
     opts = ddz_data.filter_options() if ddz else data.filter_options()
-    for key, known in (("f_ruleset", opts.rulesets),):
+    variants = rulesets.variants("doudizhu" if ddz else "big2")  # each preset's, under it
+    choices = rulesets.choices(opts.rulesets, variants)
+    for key, known in (("f_ruleset", choices),):
         if st.session_state.get(key) not in (None, *known):  # a link's value not in this warehouse
             st.session_state[key] = None
     with st.sidebar:
         st.markdown("### Filters")
         ruleset = st.selectbox(
-            "Ruleset", [None, *opts.rulesets], format_func=all_label, key="f_ruleset"
-        )
+            "Ruleset", [None, *choices], key="f_ruleset",
+            format_func=lambda v: rulesets.label(v, variants),
+            help="A preset keeps all its games; a variant under it (↳, the preset with house-rule "
+            "overrides) exactly its own",
+        )  # fmt: skip
         match_id = id_choice("Match", opts.matches, opts.n_matches, key="f_match",
                              kept="the most recent")  # fmt: skip
         player_id = id_choice("Player", opts.players, opts.n_players, key="f_player",

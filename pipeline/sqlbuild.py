@@ -60,6 +60,7 @@ SCALAR_MACROS = (
     "ddz_ruleset_fields",
     "ddz_score",
     "ddz_hand",
+    "ruleset_chosen",
 )
 #: DuckDB settings a mart is built under first (reset after it; out of memory, it is built
 #: again under DuckDB's own: :func:`_step_with_settings`). ``stats_player_games``: DuckDB

@@ -1500,3 +1500,29 @@ def test_one_title_rule_for_the_standings_queries(fixture_wh: Warehouse) -> None
                  "dash_standings_rollup_whatif"):  # fmt: skip
         text = reading.query_text(name)
         assert "dash_board(own, wi)" in text and "rank_ladder" not in text, name
+
+
+def test_the_ruleset_filter_offers_each_presets_variants(fixture_wh: Warehouse, use: Use) -> None:
+    # the sidebar listed the preset names only: a game logged with overrides (a preset plus
+    # house rules) was counted with the preset's other games. Each variant (preset + overrides)
+    # is offered under its preset now; a variant keeps exactly its games, the preset (as a
+    # saved link has it) every game of the preset
+    use(fixture_wh.root)
+    per = dict(fixture_wh.connect().execute(
+        "select ruleset || ' ' || overrides, count(*) from games group by 1").fetchall())  # fmt: skip
+    hk = sorted(v for v in per if v.startswith("hk "))
+    assert len(hk) >= 3 and "hk {}" in hk  # the fixture: hk alone and with overrides
+    at = app(ruleset="hk")  # a link of before: the preset
+    box = at.sidebar.selectbox(key="f_ruleset")
+    assert box.value == "hk" and metric(at, "Games") == str(sum(per[v] for v in hk))
+    listed = box.options
+    assert listed.index("hk") < min(listed.index(f"  ↳ {label}") for label in (
+        'hk {"players": 2}', "hk, no overrides")) < listed.index("mainland")  # fmt: skip
+    for variant in hk:
+        at.sidebar.selectbox(key="f_ruleset").select(variant).run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert metric(at, "Games") == str(per[variant]), variant
+        assert at.query_params["ruleset"] == variant  # in the link, for the next visit
+    later = app(ruleset='hk {"players": 2}')
+    assert later.sidebar.selectbox(key="f_ruleset").value == 'hk {"players": 2}'
+    assert metric(later, "Games") == str(per['hk {"players": 2}'])

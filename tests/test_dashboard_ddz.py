@@ -25,7 +25,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data, ddz_data
+from dashboards import data, ddz_data, rulesets
 from dashboards.frames import Filters
 from pipeline.ingest import ingest
 from pipeline.sqlbuild import build
@@ -798,3 +798,35 @@ def test_ddz_pages_follow_the_locale_of_the_game_terms(
         assert not bad, (page, locale, bad[:5])
         missing = [w for w in wanted if not any(w in s for s in shown)]
         assert not missing, (page, locale, missing)
+
+
+def test_a_ruleset_variant_keeps_exactly_its_games(
+    mixed_wh: Warehouse, use: Use, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the capped game is `ddz` with an override (multiplier_cap 1): the sidebar offers that
+    # variant under ddz; choosing it keeps that game only on every path (the rollups, keyed by
+    # the preset, are not read), choosing ddz keeps it with the others
+    use(mixed_wh.root)
+    st.cache_data.clear()
+    variant = 'ddz {"multiplier_cap": 1}'
+    listed = rulesets.variants("doudizhu")
+    assert listed == {"ddz {}": "ddz, no overrides", variant: variant}
+    assert rulesets.choices(ddz_data.filter_options().rulesets, listed)[:3] == [
+        "ddz", "ddz {}", variant]  # fmt: skip
+    f, preset = Filters(ruleset=variant), Filters(ruleset="ddz")
+    (n_ddz,) = one(mixed_wh, "select count(*) from games where ruleset = 'ddz'")
+    for rollups in (True, False):
+        monkeypatch.setattr(data, "ROLLUPS", rollups)
+        st.cache_data.clear()
+        assert ddz_data.counts(f)["n_games"] == 1 and ddz_data.counts(preset)["n_games"] == n_ddz
+        assert all(p.startswith(CAPPED) for p in ddz_data.players(f)), rollups
+        board = ddz_data.standings(f)
+        assert set(board["player_id"]) == set(ddz_data.players(f)) and board["games"].sum() == 3
+        player = str(board["player_id"].iloc[0])
+        stats = data.query("dash_ddz_player_stats", f, player=player).set_index("who")
+        assert stats.loc["player", "n_games"] == 1 and stats.loc["others", "n_games"] == 2
+        assert ddz_data.bidding(f, player)["hands"].sum() == 1, rollups
+    at = ddz_app("views/ddz_coop.py", ruleset=variant)
+    assert at.sidebar.selectbox(key="f_ruleset").value == variant
+    assert "The ranking is per preset" in " ".join(str(i.value) for i in at.info)
+    assert set(frame_with(at, "feed_rank", "player_id", "feed_z")["ruleset"]) == {"ddz"}

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import streamlit as st
 
-from dashboards import data
+from dashboards import data, rulesets
 from dashboards.frames import FilterOptions
 from pipeline.ingest import ingest
 from pipeline.sim.simulate import SimConfig, simulate_to_file
@@ -305,3 +305,74 @@ def test_periods_are_utc_days_whatever_the_time_zone(
         pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=str(f))
     a, b = both(data.filter_options, monkeypatch)
     assert a == b
+
+
+def test_a_variant_is_its_own_games_on_every_path(
+    point: Warehouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant of the ruleset filter (a preset with overrides, ``hk {"players": 2}``): the
+    rollups and the per-ruleset marts are keyed by the preset, so the detailed queries answer
+    it (they gave the preset's figures for a ruleset alone); the figures are the variant's
+    games' own, on either setting of ``data.ROLLUPS``. The preset still answers from them."""
+    con = point.connect()
+    per = dict(con.execute(
+        "select ruleset || ' ' || overrides, count(*) from games group by 1").fetchall())  # fmt: skip
+    listed = rulesets.choices(data.filter_options().rulesets, rulesets.variants("big2"))
+    variants = [v for v in listed if data.Filters(ruleset=v).variant]
+    assert sorted(variants) == sorted(v for v in per if v.startswith("hk "))
+    asked: list[str] = []
+    frame = data.frame
+
+    def spy(name: str, /, **params: Any) -> pd.DataFrame:
+        asked.append(name)
+        return frame(name, **params)
+
+    monkeypatch.setattr(data, "frame", spy)
+    n_effects = 0
+    for v in variants:
+        f = data.Filters(ruleset=v)
+        sql_filter = "where g.ruleset || ' ' || g.overrides = $v"
+        seats = dict(con.execute("select s.player_id, count(*) filter (where g.outcome <> 'redeal') "
+                                 f"from seats s join games g using (game_id) {sql_filter} group by 1",
+                                 {"v": v}).fetchall())  # fmt: skip
+        (n_obligations,) = con.execute(
+            f"select count(*) from audit_obligations m join games g using (game_id) {sql_filter}",
+            {"v": v}).fetchone() or (0,)  # fmt: skip
+        asked.clear()
+        a, b = both(lambda f=f: data.overview(f), monkeypatch)
+        assert a == b and a["n_games"] == per[v], v
+        a, b = both(lambda f=f: data.standings(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=v)
+        assert dict(zip(a["player"], a["games"], strict=True)) == seats, v
+        a, b = both(lambda f=f: data.players(f), monkeypatch)
+        assert a == b and set(a) == set(seats), v
+        a, b = both(lambda f=f: data.audit_by_player(f), monkeypatch)
+        pd.testing.assert_frame_equal(a, b, check_dtype=False, obj=v)
+        assert a["obligations"].sum() == n_obligations, v
+        obligations = data.query("dash_obligations", f, player=None, next=None,
+                                 only_failed=False, limit=10**6)  # fmt: skip
+        assert len(obligations) == n_obligations, v
+        everyone = {(r[0], r[1]): r[2] for r in con.execute(
+            "select m.players, m.position, sum(m.n_games) from stats_player_games m "
+            f"join games g using (game_id) {sql_filter} group by all", {"v": v}).fetchall()}  # fmt: skip
+        for player in sorted(p for p, n in seats.items() if n)[:2]:
+            a2, b2 = (
+                x.sort_values("who").reset_index(drop=True)  # one row per side, in no order
+                for x in both(lambda f=f, p=player: data.leak_counts(f, p), monkeypatch)
+            )
+            pd.testing.assert_frame_equal(a2, b2, check_dtype=False, obj=f"{v} {player}")
+            mine = a2.set_index("who").loc["player"]
+            assert mine["n_games"] == seats[player], (v, player)
+            effects = data.query("dash_seat_effects", f, player_id=None, player=player)
+            assert len(effects) > 0 and all(
+                everyone[(r.players, r.position)] == r.everyone_games for r in effects.itertuples()
+            ), (v, player)
+            n_effects += len(effects)
+        assert not [n for n in asked if n.endswith(("_rollup", "_ruleset", "_winners"))], asked
+        assert "dash_audit_players" not in asked, asked
+    con.close()
+    assert n_effects >= len(variants)  # the players' seat effects were compared
+    asked.clear()
+    hk = data.Filters(ruleset="hk")  # the preset: every variant, from the rollups
+    assert data.rollup(hk) and data.overview(hk)["n_games"] == sum(per[v] for v in variants)
+    assert "dash_overview_rollup" in asked

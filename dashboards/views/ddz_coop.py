@@ -64,6 +64,13 @@ st.caption(
     "sample): the ruleset and player filters keep rows, the match and period filters narrow "
     "the evidence below only."
 )
+if f.variant:  # the ranking is per preset: not the variant's own figures, and said so
+    st.info(
+        f"The ranking is per preset: these are the rows of {str(f.ruleset).split(' ', 1)[0]}, every "
+        "game of the preset whatever overrides it; the evidence below keeps the chosen "
+        "variant's games only.",
+        icon="ℹ️",
+    )
 ui.download_csv(ranked, "the ranking", "ddz_coop_ranking.csv", key="ddz_coop_csv")
 top = ranked.iloc[0]
 if not data.missing(top["feed_z"]) and top["feed_z"] > 3:

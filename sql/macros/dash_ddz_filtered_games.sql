@@ -8,7 +8,7 @@
 create or replace macro dash_ddz_filtered_games(p_ruleset, p_match, p_player, p_from, p_to) as table
 select g.*
 from stg_ddz_games as g
-where (p_ruleset is null or g.ruleset = p_ruleset)
+where ruleset_chosen(g.ruleset, g.overrides, p_ruleset)
   and (p_match is null or g.match_id = p_match)
   -- the period's ends as instants (UTC midnight), converted once, not every game's start
   and (p_from is null or g.started_ts >= timezone('UTC', p_from::date::timestamp))

@@ -16,7 +16,7 @@ create or replace macro dash_filtered_games(p_ruleset, p_match, p_player, p_from
 select g.*, try_cast(g.started_at as timestamptz) as started_ts
 from games as g
 where coalesce(g.game_kind, 'big2') = 'big2'
-  and (p_ruleset is null or g.ruleset = p_ruleset)
+  and ruleset_chosen(g.ruleset, g.overrides, p_ruleset)
   and (p_match is null or g.match_id = p_match)
   -- the period's ends as instants (UTC midnight), converted once, not every game's start
   and (p_from is null

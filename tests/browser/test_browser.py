@@ -368,3 +368,21 @@ def test_no_warehouse_is_a_friendly_message(browser: Any, tmp_path: Path) -> Non
         finally:
             context.close()
     assert not (tmp_path / "none").exists()
+
+
+def test_the_ruleset_filter_lists_the_variants(page: Any, server: Server) -> None:
+    # each preset with its variants (the preset + house-rule overrides) under it; a variant
+    # keeps its own games, and the link keeps it; a link with the preset keeps them all
+    page.goto("/?ruleset=hk")
+    _check(page, "ruleset_preset", "big2-replay", "Recent matches")
+    games = page.locator('[data-testid="stMetricValue"]').first
+    n_hk = int(games.inner_text())
+    assert 1 < n_hk < server.n_games  # the samples: hk alone and with overrides, and others
+    page.locator(".st-key-f_ruleset").get_by_role("combobox").click()
+    options = [t.strip() for t in page.get_by_role("option").all_inner_texts()]
+    hk = options.index("hk")
+    assert options[hk + 1 : hk + 3] == ["↳ hk, no overrides", '↳ hk {"players": 2}'], options
+    page.get_by_role("option", name='↳ hk {"players": 2}').click()
+    _check(page, "ruleset_variant", 'ruleset: hk {"players": 2}')
+    assert games.inner_text() == "1"
+    assert "ruleset=hk+%7B%22players%22" in page.url or "ruleset=hk%20%7B" in page.url, page.url

@@ -29,6 +29,7 @@ from tests.browser.test_browser import (
     dashboard,
 )
 from tests.browser.test_browser import browser as browser  # the chromium fixture
+from tests.test_dashboard_ddz import capped_game
 
 FEEDER = "sim-ddz-5-p2-random"
 #: The tables of the page that scroll up and down though they hold at most ~30 rows (35 px a
@@ -43,18 +44,22 @@ SCROLLED_SHORT_TABLES_JS = """() => Array.from(document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def ddz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The dashboard's URL and one played-out Dou Dizhu game's log line."""
+    """The dashboard's URL and one played-out Dou Dizhu game's log line (and a copy of it under
+    a variant, ``ddz {"multiplier_cap": 1}``)."""
     base = tmp_path_factory.mktemp("browser-ddz")
     log = base / "ddz.jsonl"
     cmd = [*_big2(), "simulate", "-r", "ddz", "--games", "40", "--feeder", "2", "--seed", "5",
            "--workers", "1", "--out", str(log)]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=os.environ)
     assert done.returncode == 0, done.stderr
-    wh = Warehouse(base / "warehouse")
-    ingest([str(log), str(SAMPLES / "games.jsonl")], wh)
-    build(wh)
     lines = [json.loads(s) for s in log.read_text(encoding="utf-8").splitlines()]
     game = next(ln for ln in lines if ln["result"]["outcome"] == "played_out")
+    variant = base / "variant.jsonl"  # one game of a variant: ddz with a house-rule override
+    seats = game["seats"]  # the players' own ids: a longer id widens the pages' tables
+    variant.write_text(json.dumps(capped_game(game) | {"seats": seats}) + "\n", encoding="utf-8")
+    wh = Warehouse(base / "warehouse")
+    ingest([str(log), str(variant), str(SAMPLES / "games.jsonl")], wh)
+    build(wh)
     with dashboard(wh.root, base / "dashboard.log") as url:
         yield url, game
 
@@ -121,3 +126,19 @@ def test_ddz_replayer(page: Any, ddz_server: tuple[str, dict[str, Any]]) -> None
     _check(page, "ddz_replayer_end", "Result", "Who paid whom", "地主 landlord", "農民 farmer")
     page.get_by_text("All actions").click()  # the expander's table too
     _visible(page, "winner/score", "winner/spring", "payer/amount", "phase/multiplier")
+
+
+def test_ddz_ruleset_filter_lists_the_variants(page: Any) -> None:
+    # as the Big Two pages': the variant (ddz + overrides) under its preset, its own game only
+    page.goto("/?game=ddz&ruleset=ddz")
+    _check(page, "ddz_ruleset_preset", "Dou Dizhu leaderboard", "Standings")
+    games = page.locator('[data-testid="stMetricValue"]').first
+    assert int(games.inner_text()) > 1
+    page.locator(".st-key-f_ruleset").get_by_role("combobox").click()
+    options = [t.strip() for t in page.get_by_role("option").all_inner_texts()]
+    ddz = options.index("ddz")
+    assert options[ddz + 1 : ddz + 3] == ["↳ ddz, no overrides", '↳ ddz {"multiplier_cap": 1}']
+    page.get_by_role("option", name='↳ ddz {"multiplier_cap": 1}').click()
+    _check(page, "ddz_ruleset_variant", 'ruleset: ddz {"multiplier_cap": 1}')
+    assert games.inner_text() == "1"
+    assert "game=ddz" in page.url

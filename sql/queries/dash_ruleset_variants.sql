@@ -1,0 +1,22 @@
+-- Grain: one row per variant the sidebar's ruleset filter offers under its preset (key ruleset_id
+-- = preset || ' ' || overrides JSON, as stg_games.ruleset_id) of the games of $game_kind: every
+-- preset with overrides the games use, and the preset alone ('hk {}') when some of its games have
+-- overrides (else its name chooses the same games). label: ruleset_label's, the preset alone
+-- as '<preset>, no overrides'. By preset, the preset alone first, then by id.
+-- Parameters: $game_kind ('big2': games.game_kind 'big2', or NULL from batches written before
+-- Dou Dizhu; 'doudizhu').
+with used as (
+    select ruleset as preset, overrides, count(*) as n_games
+    from games
+    where coalesce(game_kind, 'big2') = $game_kind
+    group by all
+)
+select
+    preset,
+    preset || ' ' || overrides as ruleset_id,
+    case when overrides = '{}' then preset || ', no overrides'
+         else ruleset_label(preset || ' ' || overrides) end as label,
+    n_games
+from used
+where overrides <> '{}' or preset in (select preset from used where overrides <> '{}')
+order by preset, overrides <> '{}', ruleset_id
