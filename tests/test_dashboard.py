@@ -1090,7 +1090,8 @@ def test_player_games_list_has_the_ruleset(fixture_wh: Warehouse, use: Use) -> N
     at = app("views/player.py")
     player = at.selectbox(key="pl_player").value
     games = frame_with(at, "game_id", "ruleset", "is_winner", "cards_left", last=True)
-    rulesets = dict(fixture_wh.connect().execute("select game_id, ruleset from games").fetchall())
+    rulesets = dict(fixture_wh.connect().execute(  # a game's own: with its overrides
+        "select game_id, ruleset_label(ruleset || ' ' || overrides) from games").fetchall())  # fmt: skip
     assert len(games) and all(
         rulesets[g] == r for g, r in zip(games["game_id"], games["ruleset"], strict=True)
     )
@@ -1523,6 +1524,8 @@ def test_the_ruleset_filter_offers_each_presets_variants(fixture_wh: Warehouse, 
         assert not at.exception, [e.value for e in at.exception]
         assert metric(at, "Games") == str(per[variant]), variant
         assert at.query_params["ruleset"] == variant  # in the link, for the next visit
+        shown = frame_with(at, "game_id", "ruleset", "winner")["ruleset"]  # each game's own
+        assert set(shown) == {variant.removesuffix(" {}")}, variant
     later = app(ruleset='hk {"players": 2}')
     assert later.sidebar.selectbox(key="f_ruleset").value == 'hk {"players": 2}'
     assert metric(later, "Games") == str(per['hk {"players": 2}'])

@@ -826,6 +826,9 @@ def test_a_ruleset_variant_keeps_exactly_its_games(
         stats = data.query("dash_ddz_player_stats", f, player=player).set_index("who")
         assert stats.loc["player", "n_games"] == 1 and stats.loc["others", "n_games"] == 2
         assert ddz_data.bidding(f, player)["hands"].sum() == 1, rollups
+    at = ddz_app("views/ddz_player.py", ruleset=variant)  # each game's own ruleset, readable
+    assert set(frame_with(at, "replay", "role", "is_winner")["ruleset"]) == {variant}
+    assert {variant, "ddz"} == set(data.query("dash_ddz_games", preset, limit=5000)["ruleset"])
     at = ddz_app("views/ddz_coop.py", ruleset=variant)
     assert at.sidebar.selectbox(key="f_ruleset").value == variant
     assert "The ranking is per preset" in " ".join(str(i.value) for i in at.info)

@@ -1,6 +1,7 @@
 -- Grain: one row per filtered Dou Dizhu game $player sat in (stg_ddz_games, ddz_game_scores),
 -- newest first, the newest $limit: role, the seat's highest bid, hand strength, the game's bid
--- and multiplier, won, score.
+-- and multiplier, won, score; ruleset: the game's own (ruleset_label: the preset, with its
+-- overrides when it has any).
 -- Parameters: $ruleset, $match_id, $player_id, $date_from, $date_to (the sidebar filters, bound to
 -- sql/macros/dash_ddz_filtered_games.sql; null = all; a period's days are UTC days), $player,
 -- $limit.
@@ -11,8 +12,8 @@ newest as (
     -- the page's games first, then the bids and hands of their seats only (joined before the
     -- limit, every seat of the player's games read its dealt hand: 2.5 s against 1.2 s for a
     -- player of 1M games)
-    select g.game_id, g.started_at, g.started_ts, g.ruleset, g.outcome, sc.seat, sc.role, g.bid,
-        sc.multiplier, g.spring, sc.is_winner, sc.score
+    select g.game_id, g.started_at, g.started_ts, ruleset_label(g.ruleset_id) as ruleset,
+        g.outcome, sc.seat, sc.role, g.bid, sc.multiplier, g.spring, sc.is_winner, sc.score
     from fg g
     join ddz_game_scores sc on sc.game_id = g.game_id and sc.player_id = $player
     order by g.started_ts desc nulls last, g.game_id
