@@ -14,7 +14,8 @@ from dashboards import data
 @data.cached
 def variants(game_kind: str) -> dict[str, str]:
     """The variants to list (``dash_ruleset_variants``: ruleset id → its label) among the games
-    of ``game_kind`` (``big2``, ``doudizhu``); none before ``big2 build`` (its macros)."""
+    of ``game_kind`` (``big2``, ``doudizhu``); none before a ``big2 build`` with the variants'
+    macro (``ruleset_chosen``: an older build's filter knows the presets only)."""
     try:
         rows = data.frame("dash_ruleset_variants", game_kind=game_kind)
     except data.QueryError as err:
