@@ -42,9 +42,8 @@ SCORING_MARTS = ("mart_game_scores", "mart_match_standings", "rank_ladder", "rul
 AUDIT_MARTS = ("audit_obligations", "collusion_ranking", "collusion_evidence")
 #: The rollups read when the filters allow; ``ROLLUPS = False`` forces the detailed queries.
 ROLLUPS = True
-ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets",
-                "rollup_leak_winners", "rollup_stats_player_days", "rollup_player_gaps",
-                "rollup_winnings")  # fmt: skip
+ROLLUP_MARTS = ("rollup_games", "rollup_player_days", "rollup_player_rulesets", "rollup_winnings",
+                "rollup_leak_winners", "rollup_stats_player_days", "rollup_player_gaps")  # fmt: skip
 #: Each game's rollups and the query telling whether they count its every game and seat.
 FRESHNESS = {"big2": (ROLLUP_MARTS, "dash_rollups_fresh"),
              "ddz": (("rollup_ddz_games", "rollup_ddz_player_days"), "dash_ddz_marts_fresh")}  # fmt: skip
@@ -58,11 +57,9 @@ LIST_ROWS = 5000
 #: Rate figures: a game's time is the time to the player's next game when that starts at most
 #: this many minutes later, else the typical game (``dash_player_rates``).
 GAP_MINUTES = 30
-#: The winnings graph's players at most (the filtered one first, then the most active), and
-#: its points a player about; ``rollup_winnings`` holds the graph of these under no filter and
-#: under each ruleset alone.
-WINNINGS_PLAYERS = 12
-WINNINGS_POINTS = 400
+#: The winnings graph's players at most (the most active) and points a player about: as
+#: ``rollup_winnings`` holds the graph under no filter and under each ruleset alone.
+WINNINGS_PLAYERS, WINNINGS_POINTS = 12, 400
 
 
 QueryError = reading.NamedQueryError  # a named query failed (E_SQL_NOT_BUILT: run big2 build)
@@ -269,24 +266,18 @@ def _most_active(f: Filters, query: str) -> str:
 
 
 @cached
-def winnings(
-    f: Filters,
-    whatif: str | None = None,
-    max_players: int = WINNINGS_PLAYERS,
-    max_points: int = WINNINGS_POINTS,
-) -> pd.DataFrame:
-    """Per player (the most active ``max_players``) and game in order, with its start time and
-    match: the cumulative score (the what-if's with ``whatif``, a ruleset JSON) and the
-    luck-adjusted line, thinned to about ``max_points`` points per player; read from
-    ``rollup_winnings`` under no filter or a ruleset alone, with these defaults."""
-    defaults = (max_players, max_points) == (WINNINGS_PLAYERS, WINNINGS_POINTS)
-    if whatif is None and defaults and (f == NO_FILTERS or ruleset_rollup(f)) and rollup(f):
-        return frame("dash_winnings_lines", ruleset=f.ruleset)
+def winnings(f: Filters, whatif: str | None = None) -> pd.DataFrame:
+    """Per player (the most active :data:`WINNINGS_PLAYERS`) and game in order, with its start
+    time and match: the cumulative score (the what-if's with ``whatif``, a ruleset JSON) and the
+    luck-adjusted line, thinned to about :data:`WINNINGS_POINTS` points per player."""
+    if whatif is None and (f == NO_FILTERS or ruleset_rollup(f)) and rollup(f):
+        return frame("dash_winnings_lines", ruleset=f.ruleset)  # rollup_winnings
     if whatif is None:
         name, extra = _most_active(f, "dash_winnings"), {}
     else:
         name, extra = "dash_winnings_whatif", {"whatif": whatif}
-    return frame(name, **f.params(), **extra, max_players=max_players, max_points=max_points)
+    shape = {"max_players": WINNINGS_PLAYERS, "max_points": WINNINGS_POINTS}
+    return frame(name, **f.params(), **extra, **shape)
 
 
 @cached
