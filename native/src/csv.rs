@@ -7,11 +7,11 @@
 //! cell either without a quote or wholly in quotes with no quote inside (`"3d 3c"`, `""`, as
 //! R's `write.csv` and database exports write text), whole numbers written as digits, times
 //! written as decimals or as ISO 8601 texts, texts that need no JSON escape, a game's rows
-//! numbered from 0 or 1 on, under the row cap, nothing in a column the header names not (Excel's
-//! trailing empty columns, `,,,`: a value there is the reader's `E_CSV_COLUMN`). At a game that is not so ([`Stop::Python`]), or
-//! whose games-CSV row Python does not hand over ([`Head`]: none, seen before, not readable),
-//! the Python reader reads the game from its first line, so every message and reject stays its
-//! own, and hands the rows back at the next game's.
+//! numbered from 0 or 1 on, under the row cap, nothing in a column the header names not
+//! (Excel's trailing empty columns, `,,,`: a value there is the reader's `E_CSV_COLUMN`). At a
+//! game that is not so ([`Stop::Python`]), or whose games-CSV row Python does not hand over
+//! ([`Head`]: none, seen before, not readable), the Python reader reads the game from its first
+//! line, so every message and reject stays its own, and hands the rows back at the next game's.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -909,9 +909,8 @@ pub struct GameRow {
 /// return but its last byte, each cell without a quote or wholly in quotes with none inside,
 /// UTF-8, under the line cap `cap`, as many cells as the header (a row's text is its line as it
 /// stands, quotes and all, as the reader keeps it), no value in a column the header names not.
-/// At a row that is not ([`Stop::Python`])
-/// the Python reader reads it (and names its error): `(bytes read, the line after them, why it
-/// stopped)`.
+/// At a row that is not ([`Stop::Python`]) the Python reader reads it (and names its error):
+/// `(bytes read, the line after them, why it stopped)`.
 pub fn game_rows(
     data: &[u8],
     at_eof: bool,
