@@ -246,6 +246,36 @@ def test_a_row_with_more_cells_than_the_header_is_a_reject(tmp_path: Path) -> No
     assert "missed block" in raw
 
 
+def test_a_sheet_column_the_reader_does_not_know_is_said_once(tmp_path: Path) -> None:
+    """A column of no known name (a typo: ``bao`` for ``bao_seat``) was silently ignored, the
+    包牌 with it: one E_CSV_COLUMN at line 1, as a CSV pair's. Excel's empty unnamed columns are
+    ignored without a word; a value in one is one E_CSV_COLUMN at its first row, the row's
+    cells kept in their places; the games are imported."""
+    sheet = tmp_path / "club.csv"
+    sheet.write_text(
+        "date,match,players,cards_left,bao,,\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 3 10 13,amy,,\n"
+        "2024-02-01,feb-1,amy bob cat dan,5 0 1 4,, ,\n"
+        "2024-02-01,feb-1,amy bob cat dan,5 0 1 4,,,x\n"
+        "2024-02-01,feb-1,amy bob cat dan,0 1 1 4,,y,\n"
+    )
+    wh = Warehouse(tmp_path / "wh")
+    summary = ingest([str(sheet)], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (4, {"E_CSV_COLUMN": 2})
+    rejects = wh.connect().execute("select line, message, raw from rejects order by line")
+    (l1, m1, _), (l4, m4, raw4) = rejects.fetchall()
+    assert (l1, l4) == (1, 4)
+    assert m1.startswith("score sheet CSV header: unknown column(s) 'bao' ignored")
+    assert m4.startswith("score sheet CSV line 4: column 7 has no name in the header but holds 'x'")
+    assert raw4 == "2024-02-01,feb-1,amy bob cat dan,5 0 1 4,,,x"
+    clean = tmp_path / "clean.csv"  # Excel's empty columns alone: nothing to say
+    clean.write_text(
+        "date,match,players,cards_left,,,\n2024-02-02,feb-2,amy bob cat dan,0 3 10 13,,,\n"
+    )
+    summary = ingest([str(clean)], wh, workers=1)
+    assert (summary.total().stored, summary.reasons) == (1, {})
+
+
 def test_a_date_that_is_no_calendar_day_is_a_reject(tmp_path: Path) -> None:
     # 2026-13-45 has the YYYY-MM-DD shape: it was stored as the game's started_at, which
     # stg_games casts to NULL, so the game dropped silently out of every report by day

@@ -41,8 +41,15 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.big2.rules import DEFAULT_PRESET
-from pipeline.errors import E_NUMBER_RANGE, LogFormatError, ReplayError
-from pipeline.logs.csv_logs import header_delimiter, is_games_csv
+from pipeline.errors import E_CSV_COLUMN, E_NUMBER_RANGE, LogFormatError, ReplayError
+from pipeline.logs.csv_logs import (
+    filled_unnamed,
+    header_delimiter,
+    is_games_csv,
+    unknown_columns,
+    unnamed_columns,
+    unnamed_values,
+)
 from pipeline.logs.jsonl import READ_ERRORS, not_utf8, open_log, read_failure
 from pipeline.logs.model import GameRecord, Reject, SeatInfo, Source, file_label
 from pipeline.logs.records import INT32_MAX, content_hash, read_ruleset, whole_number
@@ -646,7 +653,9 @@ def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRec
             file, 1, "E_SHEET_HEADER", f"score sheet header unreadable: {err}", _escaped(text[:200])
         )
         return
-    reader.fieldnames = header
+    # each unnamed column a key of its own (a NUL and its place: no header names one so), so
+    # that a row's cells keep their places
+    reader.fieldnames = [c or f"\0{k}" for k, c in enumerate(header)]
     missing = [c for c in SHEET_COLUMNS if c not in header]
     if missing:
         yield _reject(
@@ -657,6 +666,11 @@ def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRec
             _escaped(text[:200]),
         )
         return
+    known = SHEET_COLUMNS + OPTIONAL_SHEET_COLUMNS
+    if unknown := [c for c in header if c and c not in known]:  # a typo's values not lost unsaid
+        message = unknown_columns("score sheet", unknown, known)
+        yield _reject(file, 1, E_CSV_COLUMN, message, _escaped(text.split("\n", 1)[0][:4096]))
+    unnamed = unnamed_columns(header)  # Excel's empty columns: said only when one holds a value
     numbers: dict[str, int] = {}
     while True:
         start = reader.line_num + 1  # the row's first line (a quoted cell may hold more)
@@ -673,6 +687,10 @@ def _sheet_csv_rows(text: str, file: str, rules: SheetRules) -> Iterator[GameRec
         if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
             continue
         cells = [c for v in row.values() for c in ([v] if isinstance(v, str) else v or [])]
+        if unnamed and (filled := filled_unnamed(cells, unnamed)):
+            message = unnamed_values("score sheet", filled, lineno)
+            yield _reject(file, lineno, E_CSV_COLUMN, message, _escaped(delimiter.join(cells)))
+            unnamed = []  # once a file, as a CSV pair's
         if (why := _not_utf8(delimiter.join(cells))) is not None:
             yield _reject(file, lineno, "E_ENCODING", why, _escaped(delimiter.join(cells)))
             continue

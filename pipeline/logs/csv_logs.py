@@ -192,10 +192,10 @@ def _delimited(lines: _Lines) -> tuple[str, Iterator[str]]:
     return header_delimiter(first), itertools.chain([first], lines)
 
 
-def _unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> str:
+def unknown_columns(kind: str, unknown: list[str], known: tuple[str, ...]) -> str:
     """The message of an ``E_CSV_COLUMN`` reject.
 
-    >>> _unknown_columns("actions", ["server_ms"], ("game_id", "seq"))
+    >>> unknown_columns("actions", ["server_ms"], ("game_id", "seq"))
     "actions CSV header: unknown column(s) 'server_ms' ignored, their values not imported (the games are read from the known columns: game_id, seq)"
     """
     names = ", ".join(repr(_cell_text(c)) for c in unknown)
@@ -986,7 +986,7 @@ class _CsvReader:
                     1,
                     None,
                     E_CSV_COLUMN,
-                    _unknown_columns("games", unknown, GAME_COLUMNS + optional_game_columns()),
+                    unknown_columns("games", unknown, GAME_COLUMNS + optional_game_columns()),
                     _raw_text([header], sep),
                     file=gname,
                 )
@@ -1223,9 +1223,7 @@ class _CsvReader:
                     1,
                     None,
                     E_CSV_COLUMN,
-                    _unknown_columns(
-                        "actions", unknown, ACTION_COLUMNS + optional_action_columns()
-                    ),
+                    unknown_columns("actions", unknown, ACTION_COLUMNS + optional_action_columns()),
                     _raw_text([self.header], sep),
                 )
             self.at = {name: i for i, name in enumerate(self.header)}
