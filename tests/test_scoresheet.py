@@ -339,6 +339,10 @@ def test_a_scorer_date_that_is_no_day_rejects_its_games_until_fixed(tmp_path: Pa
     sheet.write_text("2026-10-30\namy bob cat\n0-8-1\n0 8 1\n")
     got = [r.message[:12] if isinstance(r, Reject) else r.game_id for r in read_log(sheet)]
     assert got == ["not a date, ", "club:2026-10-30:1#1"]
+    # a two-digit year is a bad date line, its games not put on the day before
+    sheet.write_text("2026-10-30\namy bob cat\n0 8 1\n26-11-02\namy bob cat\n8 0 1\n")
+    got = [r.code if isinstance(r, Reject) else r.game_id for r in read_log(sheet)]
+    assert got == ["club:2026-10-30:1#1", "E_SHEET_LINE", "E_SHEET_DATE"]
 
 
 def test_bytes_that_are_not_utf8_are_rejects_not_replaced(tmp_path: Path) -> None:

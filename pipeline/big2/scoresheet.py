@@ -71,10 +71,13 @@ TAB_SHEET_SUFFIXES = (".tsv", ".tsv.gz", ".txt", ".txt.gz")
 
 _DATE = re.compile(r"\s*(\d{4}-\d{2}-\d{2})\s*")
 #: A scorer line meant as a date: three numbers joined by ``-``, ``/`` or ``.``, the first or
-#: the last of four digits (``2026-13-45``, ``2026/10/30``, ``30.10.2026``; not ``0-8-1``, a
-#: losses line mistyped); one that is not a :data:`_DATE` of the calendar is a bad date line
-#: (:func:`_bad_date`), never a line of no known form whose games stay on the day before.
-_DATE_LIKE = re.compile(r"\s*(\d{4}[-/.]\d+[-/.]\d+|\d+[-/.]\d+[-/.]\d{4})\s*")
+#: the last of four digits, or all three of two (``2026-13-45``, ``2026/10/30``, ``30.10.2026``,
+#: ``26-10-30``; not ``0-8-1``, a losses line mistyped); one that is not a :data:`_DATE` of the
+#: calendar is a bad date line (:func:`_bad_date`), never a line of no known form whose games
+#: stay on the day before.
+_DATE_LIKE = re.compile(
+    r"\s*(\d{4}[-/.]\d+[-/.]\d+|\d+[-/.]\d+[-/.]\d{4}|\d{2}[-/.]\d{2}[-/.]\d{2})\s*"
+)
 _SLASH_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})")
 _FRY = re.compile(r"\s*F\s*=\s*(\d+)\s*")
 _NAME = re.compile(r"[^\s#*\d][^\s#*]*")  # no leading digit of any script: ０ is a loss
