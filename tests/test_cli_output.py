@@ -412,7 +412,8 @@ def test_ingest_summary_says_more_codes_an_example_each_and_where_the_rest_are(
     # README.txt too: not by name (a .txt may be a big-two-scorer sheet) but by its content
     assert (
         "3 files skipped (not a log by name and content: .jsonl, .jsonl.gz, .ndjson, "
-        ".ndjson.gz, .csv, .csv.gz or a big-two-scorer .txt; --format names the shape of any "
+        ".ndjson.gz, .csv, .csv.gz, a tab-separated .tsv or .txt score sheet or a big-two-scorer "
+        ".txt; --format names the shape of any "
         "other file): README.txt, notes.md, "
     ) in out
     assert "actions.games.csv" not in out.split("skipped", 1)[1]  # read with its actions CSV

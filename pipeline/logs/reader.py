@@ -21,7 +21,10 @@ from pipeline.logs.scoresheet import SHEET_SHAPES, SheetRules, read_sheet, sheet
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz")
 #: The shapes a file is read as a log in, for the messages about files that are none.
-LOG_NAMES = f"{', '.join(JSONL_SUFFIXES + CSV_SUFFIXES)} or a big-two-scorer .txt"
+LOG_NAMES = (
+    f"{', '.join(JSONL_SUFFIXES + CSV_SUFFIXES)}, a tab-separated .tsv or .txt score sheet or a "
+    "big-two-scorer .txt"
+)
 #: The shapes ``--format`` may name.
 LOG_FORMATS = ("jsonl", "csv", *SHEET_SHAPES)
 
