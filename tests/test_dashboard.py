@@ -1421,6 +1421,9 @@ def test_more_filters_select_the_games_and_are_bound(fixture_wh: Warehouse, use:
                 == one(fixture_wh, f"select count(*) from seats where game_id in ({sql})")[0]
             )
         assert not data.rollup(f)  # the rollups answer a ruleset and a period only
+        tiers = data.query("dash_chao_tiers", f, player="p4")  # the player page's 炒 losses
+        losses = "select count(*) from mart_game_scores where player_id = 'p4' and is_loser"
+        assert tiers["losses"].sum() == one(fixture_wh, f"{losses} and game_id in ({sql})")[0]
     hostile = data.Filters(opponent="x' or 1=1 --", outcome="played_out'); drop table games; --")
     assert data.query("dash_games", hostile, limit=1000).empty
     assert data.overview(data.NO_FILTERS)["n_games"] > 0

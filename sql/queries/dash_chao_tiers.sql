@@ -7,6 +7,9 @@ with fg as (select * from dash_filtered_games($ruleset, $match_id, $player_id, $
 )
 select coalesce(nullif(m.tier_name, ''), '×' || m.multiplier) as tier, m.multiplier,
     count(*) as losses
-from mart_game_scores m join fg using (game_id)
+from mart_game_scores m
 where m.player_id = $player and m.is_loser
+    -- a semi-join: only the games' ids are read (a join with fg took 0.5 s at 1M games of a
+    -- player in every game, this 0.25 s)
+    and m.game_id in (select game_id from fg)
 group by 1, 2 order by 2, 1
