@@ -34,13 +34,18 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
     return wh
 
 
-@pytest.fixture
-def point(built: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
-    monkeypatch.setenv("BIG2_WAREHOUSE", str(built.root))
+def _pointed_at(wh: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
+    """The dashboards' reads on ``wh``, every cache cleared before and after."""
+    monkeypatch.setenv("BIG2_WAREHOUSE", str(wh.root))
     st.cache_data.clear()
     with reading.one_connection():  # the test's reads share one (as test_dashboard.use's)
-        yield built
+        yield wh
     st.cache_data.clear()
+
+
+@pytest.fixture
+def point(built: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
+    yield from _pointed_at(built, monkeypatch)
 
 
 def both(fn: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
@@ -186,11 +191,7 @@ def simulated_built(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
 
 @pytest.fixture
 def simulated(simulated_built: Warehouse, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warehouse]:
-    monkeypatch.setenv("BIG2_WAREHOUSE", str(simulated_built.root))
-    st.cache_data.clear()
-    with reading.one_connection():
-        yield simulated_built
-    st.cache_data.clear()
+    yield from _pointed_at(simulated_built, monkeypatch)
 
 
 def test_a_next_game_after_the_periods_last_day_is_none(
