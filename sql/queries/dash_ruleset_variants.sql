@@ -6,20 +6,21 @@
 -- Parameters: $game_kind ('big2': games.game_kind 'big2', or NULL from batches written before
 -- Dou Dizhu; 'doudizhu').
 with used as (
-    select ruleset as preset, overrides, count(*) as n_games
+    select ruleset as preset, overrides, ruleset || ' ' || overrides as ruleset_id,
+        ruleset_label(ruleset || ' ' || overrides) = ruleset as plain,  -- no overrides
+        count(*) as n_games
     from games
     where coalesce(game_kind, 'big2') = $game_kind
     group by all
 )
 select
     preset,
-    preset || ' ' || overrides as ruleset_id,
-    case when overrides = '{}' then preset || ', no overrides'
-         else ruleset_label(preset || ' ' || overrides) end as label,
+    ruleset_id,
+    case when plain then preset || ', no overrides' else ruleset_label(ruleset_id) end as label,
     n_games
 from used
-where (overrides <> '{}' or preset in (select preset from used where overrides <> '{}'))
+where (not plain or preset in (select preset from used where not plain))
   -- the filter chooses it (always true; a warehouse built before the variants lacks the macro:
   -- E_SQL_NOT_BUILT, and the sidebar lists its presets only, whose filter it still knows)
-  and ruleset_chosen(preset, overrides, preset || ' ' || overrides)
-order by preset, overrides <> '{}', ruleset_id
+  and ruleset_chosen(preset, overrides, ruleset_id)
+order by preset, not plain, ruleset_id
