@@ -47,6 +47,12 @@ LABELS: dict[str, str] = {
     "n_actions": "actions",
     "n_tricks": "tricks",
     "n_rejects": "rejects",
+    "resolved_game_id": "resolved by game",
+    "resolved_batch_id": "resolved by import",
+    "resolved_at": "resolved",
+    "resolved_file": "resolved by file",
+    "resolved_line": "resolved by line",
+    "resolved_by": "matched by",
     "n_obligations": "obligations",
     "n_cell_actions": "actions",
     "n_cell_opportunities": "opportunities",
@@ -111,7 +117,7 @@ P_FORMAT = "%.2e"
 #: percentage to one decimal, a rate to three (never 0.0936890045543266).
 SHARE_FORMATS = {"pct": "%.1f", "rate": "%.3f"}
 TIME_COLUMNS = {"started_at", "ended_at", "last_game", "first_game", "last_import",
-                "imported_at", "created_at", "finished_at", "committed_at"}  # fmt: skip
+                "imported_at", "created_at", "finished_at", "committed_at", "resolved_at"}  # fmt: skip
 
 
 #: Columns holding a rank-ladder title, and the game's terms (炒 tiers): in the chosen locale.

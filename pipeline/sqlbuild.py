@@ -109,8 +109,11 @@ MATCH_LOCAL_MARTS = frozenset(
 #: Marts published as views, not tables: computed on each read from small stored marts. A
 #: table of ``luck_outcomes`` (4M rows at 1M games) would be written again whole by every
 #: build, incremental ones too, as its fitted lines change with every game added; the view
-#: reads ``luck_seats`` (match-local) and the few rows of ``luck_fits``.
-VIEW_MARTS = frozenset({"luck_outcomes"})
+#: reads ``luck_seats`` (match-local) and the few rows of ``luck_fits``. ``mart_reject_status``
+#: reads the base tables (rejects, games, batches), so that it is current after an import
+#: that built nothing (``--no-build``): a reader's connection shadows them with the committed
+#: files (``Warehouse.connect``).
+VIEW_MARTS = frozenset({"luck_outcomes", "mart_reject_status"})
 #: Each game's staging view of its games, then every staging view of its rows. The marts are
 #: built with those of a game the warehouse holds no game of shadowed by empty TEMP views
 #: (:func:`_shadow_empty`).

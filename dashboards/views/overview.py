@@ -27,15 +27,32 @@ c[3].metric("Period", period)
 st.subheader("Import health")
 h = st.columns(4)
 h[0].metric("Import batches", f"{o['n_batches']:,}")
-h[1].metric("Rejected records", f"{o['n_rejects']:,}")
+h[1].metric(
+    "Open rejects",
+    f"{o['n_rejects']:,}",
+    help="Rejected records no later import has resolved (stored their game); "
+    f"{o['n_resolved_rejects']:,} more were resolved so (Import health lists both)",
+)
 h[2].metric("Partial-information games", f"{o['n_partial']:,}")
 h[3].metric(ui.term("Games with 包牌"), f"{o['n_bao']:,}")
+resolved = (
+    f" ({o['n_resolved_rejects']:,} more were resolved by a later import)"
+    if o["n_resolved_rejects"]
+    else ""
+)
 if o["n_rejects"]:
     st.warning(
-        f"{o['n_rejects']:,} records were rejected at import (last import {ui.when(o['last_import'])}).",
+        f"{o['n_rejects']:,} records rejected at import are still open{resolved} "
+        f"(last import {ui.when(o['last_import'])}).",
         icon="⚠️",
     )
     st.page_link("views/import_health.py", label="See the rejects in Import health", icon="🩺")
+elif o["n_resolved_rejects"]:
+    st.success(
+        f"No open rejects: the {o['n_resolved_rejects']:,} records rejected at import were all "
+        f"resolved by a later import (last import {ui.when(o['last_import'])}).",
+        icon="✅",
+    )
 else:
     st.success(f"No rejected records (last import {ui.when(o['last_import'])}).", icon="✅")
 

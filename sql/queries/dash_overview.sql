@@ -18,5 +18,7 @@ select
     (select count(*) from fg where not full_info) as n_partial,
     (select count(*) from fg where bao_seat is not null) as n_bao,
     (select count(*) from batches) as n_batches,
-    (select count(*) from rejects) as n_rejects,
+    -- rejects still open, and those a later import resolved (mart_reject_status)
+    (select count(*) from mart_reject_status where not is_resolved) as n_rejects,
+    (select count(*) from mart_reject_status where is_resolved) as n_resolved_rejects,
     (select max(committed_at) from batches) as last_import

@@ -128,6 +128,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
+def mended(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A club's log imported with a game cut short, then mended and imported again (its reject
+    resolved), beside a game id stored twice (E_CONFLICT: open); the dashboard's URL."""
+    from pipeline.sim.sample import dumps, sample_game
+
+    base = tmp_path_factory.mktemp("mended")
+    log, other = base / "club.jsonl", base / "other.jsonl"
+    g1, g2 = (dumps(sample_game(seed=s, game_id=f"g{s}")) for s in (1, 2))
+    log.write_text(g1[:200] + "\n" + g2 + "\n", encoding="utf-8")
+    wh = Warehouse(base / "warehouse")
+    ingest([str(log)], wh)
+    log.write_text(g1 + "\n" + g2 + "\n", encoding="utf-8")
+    other.write_text(dumps(sample_game(seed=3, game_id="g2")) + "\n", encoding="utf-8")
+    ingest([str(log), str(other)], wh)
+    build(wh)
+    with dashboard(wh.root, base / "dashboard.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if CHROMIUM is None:
         pytest.fail("CI=true but chromium is not installed (.ci/run installs it)")
@@ -276,7 +296,7 @@ def _nav(page: Any, title: str) -> None:
 
 def test_every_page(page: Any, server: Server) -> None:
     page.goto("/")
-    _check(page, "overview", "big2-replay", "Recent matches", "Rejected records")
+    _check(page, "overview", "big2-replay", "Recent matches", "Open rejects")
     games = page.locator('[data-testid="stMetricValue"]').first.inner_text()
     assert games == str(server.n_games)
     _visible(page, "ended/players", "ended/games", "outcome/winner", "outcome/started")
@@ -328,6 +348,23 @@ def test_every_page(page: Any, server: Server) -> None:
     _check(page, "sql_explorer", "Tables", "Query (one SELECT)")
     page.get_by_role("button", name="Run ▶").click()
     _check(page, "sql_explorer_result", "rows in", "Download CSV")
+
+
+def test_import_health_resolved_rejects(browser: Any, mended: str) -> None:
+    """The open rejects by default; the resolved ones under Status: resolved, with the game,
+    import and file that resolved each, in view at 1400 px."""
+    context = browser.new_context(viewport=VIEWPORT, base_url=mended)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto("/import_health")
+        _check(page, "import_health_open", "Open rejects", "Resolved since", "E_CONFLICT", charts=1)
+        page.locator(".st-key-ih_status").get_by_role("combobox").click()
+        page.get_by_role("option", name="resolved", exact=True).click()
+        _check(page, "import_health_resolved", "Resolved", "by import", "game g1", charts=1)
+        _visible(page, "reject no./code", "reject no./resolved by game", "reject no./resolved")
+    finally:
+        context.close()
 
 
 def test_replayer_steps(page: Any, server: Server) -> None:
