@@ -320,6 +320,7 @@ DASHBOARD_MAY_IMPORT = (
     "pipeline.errors",
     "pipeline.sqlbuild",
     "pipeline.wording",
+    "pipeline.logs.encodings",  # Import health's encoding hint, from the stored rejected lines
 )
 
 

@@ -16,7 +16,16 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.logs.encodings import BIG5, GB18030, UTF16, guess_encoding, has_utf16_bom
+from pipeline.logs.encodings import (
+    BIG5,
+    GB18030,
+    UTF16,
+    Finding,
+    file_guess,
+    guess_encoding,
+    has_utf16_bom,
+    raw_guess,
+)
 
 #: Real text of both scripts: the game's names, club members' names, a sheet's note.
 SIMPLIFIED = ["锄大地", "阿明 小红 陈大文 李四", "没叫最后一张", "张三 李四 王五 赵六"]
@@ -227,3 +236,30 @@ def test_excels_unicode_text_sheet_is_converted_and_read_tab_separated(tmp_path:
     got = con.execute("select name from seats order by seat").fetchall()
     assert [n for (n,) in got] == ["阿明", "小紅", "陳大文", "李四"]
     con.close()
+
+
+def test_the_stored_rejects_tell_what_the_files_tell(tmp_path: Path) -> None:
+    """The dashboards read no log: ``raw_guess`` tells each file's encoding from the text of
+    its first E_ENCODING rejects as the warehouse keeps it, as ``big2 ingest`` tells it from the
+    file's bytes (the same lines); the same words and commands (``Finding``)."""
+    files = club_files(tmp_path / "club")
+    wh = tmp_path / "wh"
+    done = CliRunner().invoke(app, ["ingest", str(tmp_path / "club"), "-w", str(wh), "--no-build"])
+    assert done.exit_code == 0, done.output
+    con = duckdb.connect(str(wh / "warehouse.duckdb"), read_only=True)
+    rows = con.execute(
+        "select file, list_slice(list(raw order by line), 1, 3), min(line) from rejects "
+        "where code = 'E_ENCODING' group by file"
+    ).fetchall()
+    con.close()
+    told = {}
+    for file, raws, line in rows:
+        guess = raw_guess(raws)
+        assert guess is not None, file
+        from_file = file_guess(file, [line])
+        assert from_file is not None and guess.names == from_file.names, file
+        told[Path(file).name] = guess.names[0]
+        finding = Finding(file, guess, len(raws))
+        assert f"    {finding.commands()[0]}\n" in done.output  # the summary's command
+    assert told == files
+    assert raw_guess(['{"game_id": "g1", "seats": []}']) is None  # UTF-8: nothing to tell

@@ -3,10 +3,15 @@ import), the raw rejected record."""
 
 from __future__ import annotations
 
+import re
+import shlex
+from pathlib import Path
+
 import plotly.express as px
 import streamlit as st
 
 from dashboards import data, ddz_ui, ui
+from pipeline.logs.encodings import Finding, raw_guess
 
 #: The message column's width in pixels: the rejects table fits at 1400 px (the whole
 #: message is under "Show record").
@@ -29,6 +34,12 @@ RESOLVED_HELP = (
     "copy in utf8/). Conflicts (E_CONFLICT) and duplicate ids are never resolved so: their id "
     "is stored, as another game. The warehouse keeps every reject, as history."
 )
+
+
+def markdown_text(text: str) -> str:
+    r"""``text`` shown as it is in Streamlit's markdown (its ``*``, ``_``, ``$`` … escaped)."""
+    return re.sub(r"([\\`*_\[\]<>$#~|])", r"\\\1", text)
+
 
 st.title("🩺 Import health")
 if not ui.require_games(allow_empty=True):
@@ -75,6 +86,37 @@ right.plotly_chart(fig, key="rejects_by_code")
 
 st.subheader("Rejects by file")
 ui.table(data.query("dash_rejects_by_file_code"))
+
+# the files whose open rejects are E_ENCODING: what each is in and the commands converting it,
+# in big2 ingest's words (Finding), told from the text of its first such rejects as stored
+hints = []
+for r in data.query("dash_reject_encodings").itertuples():
+    guess = raw_guess([str(raw) for raw in r.raws])
+    if guess is not None:
+        found = Finding(str(r.file), guess, int(r.n_encoding))
+        hints.append((found.file, found.what(), found.commands()))
+if hints:
+    st.subheader("Files not in UTF-8")
+    st.markdown(
+        "An import reads UTF-8 only: convert each file to a UTF-8 copy, in `utf8/` beside it "
+        "under its own name, then import the copies. Their games are stored, and these rejects "
+        "show as resolved."
+    )
+    for file, what, commands in hints:
+        st.warning(f"`{file}`: {markdown_text(what)}", icon="🔤")
+        if commands:
+            st.code("\n".join(commands), language="bash")
+    folders = sorted({str(Path(file).parent / "utf8") for file, _, commands in hints if commands})
+    if folders:
+        words = " ".join(shlex.quote(folder) for folder in folders)
+        st.markdown("Then import the copies (with the first import's other options):")
+        st.code(f"big2 ingest {words} --warehouse {shlex.quote(str(data.root()))}", language="bash")
+    st.caption(
+        "Told from the text of each file's first rejected lines as the warehouse keeps it. "
+        "`big2 ingest` of the file says the same, reading the file itself: it also tells a file "
+        "that mixes encodings (converting it whole would garble its UTF-8 lines) and names the "
+        "actions CSVs of a games CSV, to copy beside its UTF-8 copy."
+    )
 
 st.subheader("Rejected records")
 c1, c2, c3 = st.columns([2, 2, 1])

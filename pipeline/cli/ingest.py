@@ -7,7 +7,6 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -37,7 +36,7 @@ from pipeline.cli.app import (
 )
 from pipeline.errors import Big2Error, RulesetError
 from pipeline.games import DEFAULT_KIND, preset_game
-from pipeline.logs.encodings import Guess
+from pipeline.logs.encodings import Finding
 from pipeline.logs.model import DEFAULT_MAX_REJECTS_PER_FILE
 from pipeline.logs.reader import CSV_SUFFIXES, LOG_FORMATS
 from pipeline.logs.scoresheet import SheetRules
@@ -452,65 +451,6 @@ def encoding_findings(
             and str(games_csv_for(Path(f))) == finding.file
         ]
     return [found[f] for f in sorted(found)]
-
-
-@dataclass
-class Finding:
-    r"""A file that is not UTF-8: what :func:`pipeline.logs.encodings.file_guess` made of it,
-    its ``E_ENCODING`` rejects, and (a games CSV) the actions CSVs read with it.
-
-    >>> from pipeline.logs.encodings import Guess
-    >>> f = Finding("/club/day1.games.csv", Guess(("GB18030", "BIG5"), "阿明"), 2, ["/club/day1.csv"])
-    >>> print(f.what())
-    GB18030 (GBK: Simplified Chinese) or Big5 (Traditional Chinese) (2 rejects E_ENCODING): too little text to tell; as GB18030 it reads '阿明' (if the copy reads wrong, convert with -f BIG5)
-    >>> print(*f.commands(), sep="\n")
-    mkdir -p /club/utf8 && iconv -f GB18030 -t UTF-8 /club/day1.games.csv > /club/utf8/day1.games.csv
-    cp /club/day1.csv /club/utf8/day1.csv  # its actions CSV, beside it
-    """
-
-    file: str
-    guess: Guess
-    n_encoding: int
-    partners: list[str] = field(default_factory=list)
-
-    def what(self) -> str:
-        """What the file is in, how a line of it reads so, and its rejects ``E_ENCODING``."""
-        from pipeline.logs.encodings import WHAT
-
-        names, reads = self.guess.names, repr(self.guess.sample)
-        rejects = f" ({plural(self.n_encoding, 'reject')} E_ENCODING)" if self.n_encoding else ""
-        if not names:
-            return (
-                f"not UTF-8{rejects}, nor GB18030, Big5 or UTF-16: save it as UTF-8 (Excel: "
-                'Save As "CSV UTF-8 (Comma delimited)")'
-            )
-        if self.guess.utf8_line is not None:
-            return (
-                f"{WHAT[names[0]]} in some lines{rejects}, reads {reads}; UTF-8 in others (line "
-                f"{self.guess.utf8_line}): converting it whole would garble those: save it "
-                "again as UTF-8 from the tool that wrote it, or mend the lines rejected"
-            )
-        if len(names) == 1:
-            return f"{WHAT[names[0]]}{rejects}, reads {reads}"
-        return (
-            f"{WHAT[names[0]]} or {' or '.join(WHAT[n] for n in names[1:])}{rejects}: too "
-            f"little text to tell; as {names[0]} it reads {reads} (if the copy reads wrong, "
-            f"convert with -f {names[1]})"
-        )
-
-    def commands(self) -> list[str]:
-        """The shell commands that write the file's UTF-8 copy (its actions CSVs copied beside
-        a games CSV's); none when there is no command to give."""
-        from pipeline.logs.encodings import converted_path, iconv_command
-
-        names = self.guess.names
-        if not names or self.guess.utf8_line is not None:
-            return []
-        copies = [
-            f"cp {shell_word(p)} {shell_word(str(converted_path(p)))}  # its actions CSV, beside it"
-            for p in self.partners
-        ]
-        return [iconv_command(self.file, names[0]), *copies]
 
 
 def build_memory(memory_limit: str | None, no_build: bool = False) -> str | None:

@@ -7,7 +7,9 @@ text" UTF-16 LE with a BOM. The import reads UTF-8 only (a file's name and line 
 its games' provenance: a copy converted on the fly would change them), so such a file's lines
 are rejects (``E_ENCODING``, or for UTF-16 whatever its NUL bytes make of it); after the import
 :func:`guess_encoding` tells from a few of the rejected lines which of these encodings the file
-is in, for the summary to say so with the conversion (:func:`iconv_command`).
+is in, for the summary to say so with the conversion (:func:`iconv_command`), in the words of
+:class:`Finding`; the dashboards' Import health page says the same, told by :func:`raw_guess`
+from the rejected lines as the warehouse keeps them (it reads no log file).
 
 GB18030 and Big5 text often each decode without error in the other (as nonsense), so a
 decoding is judged by how much of its text is common characters of its own character set
@@ -28,13 +30,15 @@ close (a line of a name or two), both are named, the likelier first.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pipeline.errors import LogFormatError
 from pipeline.logs.jsonl import READ_ERRORS, open_log
+from pipeline.wording import plural
 
 #: The iconv names of the encodings told here, with what they are, for the summary.
 UTF16 = "UTF-16"
@@ -266,6 +270,44 @@ def file_guess(path: str | Path, lines: Iterable[int]) -> Guess | None:
     return guess if utf8_line is None else replace(guess, utf8_line=utf8_line)
 
 
+#: A byte the readers wrote as ``\xNN`` in a reject's ``raw`` (``backslashreplace``).
+ESCAPED_BYTE = re.compile(rb"\\x([0-9a-f]{2})")
+
+
+def raw_bytes(raw: str) -> bytes:
+    r"""The bytes of a rejected line as the warehouse stores it (``rejects.raw``: bytes that
+    are not UTF-8 written as ``\xNN``): the line as read, but for a literal ``\xNN`` in its
+    text (read as that byte too: rare in a line that was not UTF-8).
+
+    >>> raw_bytes("2026-10-30,m1,\\xb0\\xa2\\xc3\\xf7").decode("gb18030")
+    '2026-10-30,m1,阿明'
+    """
+    return ESCAPED_BYTE.sub(lambda m: bytes([int(m[1], 16)]), raw.encode("utf-8"))
+
+
+def raw_guess(raws: Sequence[str]) -> Guess | None:
+    r""":func:`file_guess` of a file's first rejected lines as the warehouse stores them
+    (``rejects.raw``, :func:`raw_bytes`), for a reader without the file (the dashboards):
+    UTF-16 when the first starts so, else what those that are not UTF-8 decode as; None when
+    none of them is not UTF-8. Unlike :func:`file_guess` it cannot see the file's other lines,
+    so a file of both encodings (:attr:`Guess.utf8_line`) is not told.
+
+    >>> raw_guess(["2026-10-30,m1,\\xb0\\xa2\\xc3\\xf7 \\xd0\\xa1\\xba\\xec"]).names
+    ('GB18030',)
+    >>> raw_guess(['{"game_id": "g1"}']) is None
+    True
+    """
+    lines = [raw_bytes(r) for r in raws]
+    if lines and has_utf16_bom(lines[0][:HEAD_BYTES]):
+        head = lines[0][:HEAD_BYTES]
+        bom = head[:2] in (b"\xff\xfe", b"\xfe\xff")
+        codec = "utf-16" if bom else "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+        text = head[: len(head) // 2 * 2].decode(codec, "replace")
+        return Guess((UTF16,), excerpt(text.splitlines()[0]) if text.strip() else "")
+    bad = not_utf8_lines(lines)
+    return guess_encoding(bad) if bad else None
+
+
 def utf16_advice(paths: Iterable[Path]) -> str:
     """For the messages about files that are no log (``E_FILE``, ``E_NO_INPUT``): those of
     ``paths`` that are UTF-16 (:func:`has_utf16_bom`, which no shape is told in), each with
@@ -290,3 +332,58 @@ def utf16_advice(paths: Iterable[Path]) -> str:
         f'; {len(found)} files are UTF-16 (Excel\'s "Unicode text"), which an import reads as no '
         f"log: convert each, then import the copies: {iconv_command(found[0], UTF16)}; …"
     )
+
+
+@dataclass
+class Finding:
+    r"""A file that is not UTF-8: what :func:`file_guess` (or :func:`raw_guess`) made of it, its
+    ``E_ENCODING`` rejects, and (a games CSV) the actions CSVs read with it: what ``big2
+    ingest``'s summary and the dashboards' Import health page say of it, and the commands.
+
+    >>> f = Finding("/club/day1.games.csv", Guess(("GB18030", "BIG5"), "阿明"), 2, ["/club/day1.csv"])
+    >>> print(f.what())
+    GB18030 (GBK: Simplified Chinese) or Big5 (Traditional Chinese) (2 rejects E_ENCODING): too little text to tell; as GB18030 it reads '阿明' (if the copy reads wrong, convert with -f BIG5)
+    >>> print(*f.commands(), sep="\n")
+    mkdir -p /club/utf8 && iconv -f GB18030 -t UTF-8 /club/day1.games.csv > /club/utf8/day1.games.csv
+    cp /club/day1.csv /club/utf8/day1.csv  # its actions CSV, beside it
+    """
+
+    file: str
+    guess: Guess
+    n_encoding: int
+    partners: list[str] = field(default_factory=list)
+
+    def what(self) -> str:
+        """What the file is in, how a line of it reads so, and its rejects ``E_ENCODING``."""
+        names, reads = self.guess.names, repr(self.guess.sample)
+        rejects = f" ({plural(self.n_encoding, 'reject')} E_ENCODING)" if self.n_encoding else ""
+        if not names:
+            return (
+                f"not UTF-8{rejects}, nor GB18030, Big5 or UTF-16: save it as UTF-8 (Excel: "
+                'Save As "CSV UTF-8 (Comma delimited)")'
+            )
+        if self.guess.utf8_line is not None:
+            return (
+                f"{WHAT[names[0]]} in some lines{rejects}, reads {reads}; UTF-8 in others (line "
+                f"{self.guess.utf8_line}): converting it whole would garble those: save it "
+                "again as UTF-8 from the tool that wrote it, or mend the lines rejected"
+            )
+        if len(names) == 1:
+            return f"{WHAT[names[0]]}{rejects}, reads {reads}"
+        return (
+            f"{WHAT[names[0]]} or {' or '.join(WHAT[n] for n in names[1:])}{rejects}: too "
+            f"little text to tell; as {names[0]} it reads {reads} (if the copy reads wrong, "
+            f"convert with -f {names[1]})"
+        )
+
+    def commands(self) -> list[str]:
+        """The shell commands that write the file's UTF-8 copy (its actions CSVs copied beside
+        a games CSV's); none when there is no command to give."""
+        names = self.guess.names
+        if not names or self.guess.utf8_line is not None:
+            return []
+        copies = [
+            f"cp {shlex.quote(p)} {shlex.quote(str(converted_path(p)))}  # its actions CSV, beside it"
+            for p in self.partners
+        ]
+        return [iconv_command(self.file, names[0]), *copies]
