@@ -29,7 +29,10 @@ stored as (
         g.source_file,
         g.source_line,
         -- the file a UTF-8 copy `<folder>/utf8/<name>` was converted from: `<folder>/<name>`
-        regexp_replace(g.source_file, '([/\\])utf8[/\\]([^/\\]+)$', '\1\2') as original_file
+        regexp_replace(g.source_file, '([/\\])utf8[/\\]([^/\\]+)$', '\1\2') as original_file,
+        -- what a resolved reject names of the game
+        {'game_id': g.game_id, 'batch_id': g.batch_id, 'committed_at': b.committed_at,
+         'source_file': g.source_file, 'source_line': g.source_line} as game
     from games as g
     left join batches as b using (batch_id)
 ),
@@ -52,11 +55,7 @@ latest_by_line as (
     select
         file,
         source_line as line,
-        arg_max(
-            {'game_id': game_id, 'batch_id': batch_id, 'committed_at': committed_at,
-             'source_file': source_file, 'source_line': source_line},
-            (batch_id, source_file, source_line)
-        ) as game
+        arg_max(game, (batch_id, source_file, source_line)) as game
     from places
     group by file, source_line
 ),
@@ -64,11 +63,7 @@ latest_by_line as (
 latest_by_file as (
     select
         file,
-        arg_max(
-            {'game_id': game_id, 'batch_id': batch_id, 'committed_at': committed_at,
-             'source_file': source_file, 'source_line': source_line},
-            (batch_id, source_file, source_line)
-        ) as game
+        arg_max(game, (batch_id, source_file, source_line)) as game
     from places
     group by file
 ),
@@ -86,9 +81,7 @@ matched as (
             else if(l.game.batch_id > r.batch_id, 'line', null)
         end as resolved_by,
         case resolved_by
-            when 'game_id' then {'game_id': s.game_id, 'batch_id': s.batch_id,
-                'committed_at': s.committed_at, 'source_file': s.source_file,
-                'source_line': s.source_line}
+            when 'game_id' then s.game
             when 'line' then l.game
             when 'file' then f.game
         end as game
