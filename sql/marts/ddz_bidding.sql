@@ -6,37 +6,10 @@
 --   avg_bid           the seat's highest bid (0 = passed) ÷ hands
 --   top_bid_rate      hands bid 3 (叫分) or called (叫地主) ÷ hands
 --   landlord_win_rate wins as landlord ÷ games as landlord with such a hand
-with hands as (
-    select
-        st.game_id,
-        st.seat,
-        st.player_id,
-        g.ruleset,
-        st.hand_strength,
-        st.max_bid,
-        st.max_bid = case when r.bidding = 'call' then 1 else 3 end as is_top_bid,
-        st.role = 'landlord' as is_landlord,
-        st.is_winner
-    from stg_ddz_seats as st
-    join stg_ddz_games as g on g.game_id = st.game_id
-    join stg_ddz_rulesets as r on r.ruleset_id = g.ruleset_id
-    where st.max_bid is not null and st.hand_strength is not null
-)
-
 select
-    player_id,
-    ruleset,
-    hand_strength,
-    count(*) as n_hands,
-    count(*) filter (where max_bid > 0) as n_bids,
-    sum(max_bid)::bigint as sum_bid,
-    count(*) filter (where is_top_bid) as n_top_bids,
-    count(*) filter (where is_landlord) as n_landlord,
-    count(*) filter (where is_landlord and is_winner) as n_landlord_wins,
-    count(*) filter (where max_bid > 0) / count(*) as bid_rate,
-    sum(max_bid) / count(*) as avg_bid,
-    count(*) filter (where is_top_bid) / count(*) as top_bid_rate,
-    count(*) filter (where is_landlord and is_winner)
-        / nullif(count(*) filter (where is_landlord), 0) as landlord_win_rate
-from hands
-group by all
+    *,
+    n_bids / n_hands as bid_rate,
+    sum_bid / n_hands as avg_bid,
+    n_top_bids / n_hands as top_bid_rate,
+    n_landlord_wins / nullif(n_landlord, 0) as landlord_win_rate
+from ddz_bidding_sums(stg_ddz_games)
