@@ -92,14 +92,7 @@ matched as (
 )
 
 select
-    batch_id,
-    file,
-    line,
-    game_id,
-    action_index,
-    code,
-    message,
-    raw,
+    * exclude (resolved_by, game),  -- the reject's columns, as stg_rejects
     resolved_by is not null as is_resolved,
     resolved_by,
     game.game_id as resolved_game_id,
