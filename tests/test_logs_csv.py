@@ -104,6 +104,16 @@ def test_a_gzipped_games_csv_is_found_the_plain_one_first(tmp_path: Path) -> Non
     assert games_csv_for(tmp_path / "d2.csv") == shared.with_name("games.csv.gz")
 
 
+def on_path(pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure Python path (BIG2_PURE_PYTHON=1's) when ``pure``, else the native core's (the
+    test skipped when the core is not built)."""
+    if pure:
+        monkeypatch.setattr(native, "_MODULE", None)
+        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+    elif not native.available():
+        pytest.skip("the native core is not built (make native)")
+
+
 @pytest.mark.parametrize("pure", [False, True])
 def test_gzipped_pairs_import_on_both_paths(
     pair: Any, monkeypatch: pytest.MonkeyPatch, pure: bool
@@ -111,11 +121,7 @@ def test_gzipped_pairs_import_on_both_paths(
     """A ``day.csv.gz`` with its ``day.games.csv.gz``, and two gzipped actions CSVs sharing a
     folder's ``games.csv.gz``, import whole (the gzipped games CSV was never looked for: every
     game ``E_CSV_NO_GAME`` after an ``E_CSV_GAMES_FILE`` naming ``day.games.csv``)."""
-    if pure:  # the pure Python path (BIG2_PURE_PYTHON=1's)
-        monkeypatch.setattr(native, "_MODULE", None)
-        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
-    elif not native.available():
-        pytest.skip("the native core is not built (make native)")
+    on_path(pure, monkeypatch)
     path, game_rows, action_rows = pair
     own, folder = path.parent / "own", path.parent / "shared"
     own.mkdir()
@@ -413,9 +419,8 @@ def test_a_gzip_actions_csv_cut_short_keeps_its_games_on_both_paths(
     gz.write_bytes(data[: len(data) * 3 // 4])
     got = []
     for core in (True, False):
-        if not core:  # the pure Python path from here on (BIG2_PURE_PYTHON=1's)
-            monkeypatch.setattr(native, "_MODULE", None)
-            monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
+        if not core:  # the pure Python path from here on
+            on_path(True, monkeypatch)
         wh = Warehouse(gz.parent / f"wh-{core}")
         ingest([str(gz)], wh, workers=1)
         with wh.connect() as con:
@@ -439,11 +444,7 @@ def test_excel_s_trailing_empty_columns_are_ignored_a_value_in_one_is_a_reject(
     ``E_CSV_COLUMN`` reject per file (unknown columns '', '', ''), so ``--strict`` failed. A
     column with no name and nothing in it is now ignored without a word; one holding a value
     is ``E_CSV_COLUMN`` once a file, at its first such row, and the games are imported."""
-    if pure:  # the pure Python path (BIG2_PURE_PYTHON=1's)
-        monkeypatch.setattr(native, "_MODULE", None)
-        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
-    elif not native.available():
-        pytest.skip("the native core is not built (make native)")
+    on_path(pure, monkeypatch)
     path, game_rows, action_rows = pair
 
     def imported(actions: list[list[str]], games: list[list[str]], name: str) -> Any:
@@ -484,11 +485,7 @@ def test_a_tab_separated_pair_reads_as_the_comma_one(
     header has tabs and no comma now reads as the comma one, each file by its own header:
     the same games and rejects (the raw tab-separated), on the core (which reads commas: it
     leaves such a file to the Python reader) and in Python."""
-    if pure:  # the pure Python path (BIG2_PURE_PYTHON=1's)
-        monkeypatch.setattr(native, "_MODULE", None)
-        monkeypatch.setattr(native, "_THIS_THREAD", native._PerThread())
-    elif not native.available():
-        pytest.skip("the native core is not built (make native)")
+    on_path(pure, monkeypatch)
     path, game_rows, action_rows = pair
     action_rows[first_row(action_rows, "c1") + 2][1] = "99"  # a seq out of order: E_CSV_SEQ
 
