@@ -44,7 +44,7 @@ from tests.test_dashboard import (
     unformatted_shares,
 )
 from tests.test_dashboard import use as use  # the fixture pointing the app at a warehouse
-from tests.test_dashboard_rollups import both, the_filters
+from tests.test_dashboard_rollups import asked_queries, both, the_filters
 from tests.test_sql_scoring import scored_alone_and_of_all
 
 DDZ_PAGES = ["views/ddz_leaderboard.py", "views/ddz_player.py", "views/ddz_replayer.py",
@@ -577,14 +577,7 @@ def test_every_ddz_view_gives_the_same_figures_from_the_rollups(
     use(mixed_wh.root)
     a, b = both(ddz_data.filter_options, monkeypatch)
     assert a == b
-    asked: list[str] = []
-    query = data.frame
-
-    def spy(name: str, /, **params: object) -> pd.DataFrame:
-        asked.append(name)
-        return query(name, **params)
-
-    monkeypatch.setattr(data, "frame", spy)
+    asked = asked_queries(monkeypatch)
     n_rows = n_events = 0
     for f in the_filters(ddz_data.filter_options()):
         a, b = both(lambda f=f: ddz_data.counts(f), monkeypatch)

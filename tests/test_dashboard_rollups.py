@@ -63,6 +63,20 @@ def both(fn: Callable[[], Any], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, A
     return rolled, detailed
 
 
+def asked_queries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the named queries the dashboards run from now on (``data.frame``'s), in
+    order, in the list returned (clear it between the steps a test tells apart)."""
+    asked: list[str] = []
+    frame = data.frame
+
+    def spy(name: str, /, **params: Any) -> pd.DataFrame:
+        asked.append(name)
+        return frame(name, **params)
+
+    monkeypatch.setattr(data, "frame", spy)
+    return asked
+
+
 def the_filters(opts: FilterOptions | None = None) -> list[data.Filters]:
     """Every filter the rollups answer, on the fixture's sidebar options (Big Two's unless
     ``opts``): none, each ruleset, whole periods, one day, a day without games, a ruleset
@@ -318,14 +332,7 @@ def test_a_variant_is_its_own_games_on_every_path(
     listed = rulesets.choices(data.filter_options().rulesets, rulesets.variants("big2"))
     variants = [v for v in listed if data.Filters(ruleset=v).variant]
     assert sorted(variants) == sorted(v for v in per if v.startswith("hk "))
-    asked: list[str] = []
-    frame = data.frame
-
-    def spy(name: str, /, **params: Any) -> pd.DataFrame:
-        asked.append(name)
-        return frame(name, **params)
-
-    monkeypatch.setattr(data, "frame", spy)
+    asked = asked_queries(monkeypatch)
     n_effects = 0
     for v in variants:
         f = data.Filters(ruleset=v)
